@@ -1,0 +1,36 @@
+// Composite-rigid-body algorithm (Featherstone Part 2, Fig. 7, eqs. 44-48): the joint-space
+// inertia matrix H. Only the structurally non-zero entries (i ancestor of j or j of i) are
+// written: the branch-induced zeros (eq. 45, third case) stay zero from Data's construction.
+#pragma once
+#include "kinematics.hpp"
+
+namespace dyn {
+
+template <class S, class Q>
+const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+  forwardKinematics(model, data, q);  // Xup, S
+  for (int i = 1; i <= model.N; ++i) data.IC[i] = model.I[i];  // IC_i = I_i
+  for (int i = model.N; i >= 1; --i) {
+    const int lambda = model.parent[i];
+    if (lambda > 0) data.IC[lambda] += data.IC[i].transformToA(data.Xup[i]);  // IC_l += l_X_i^* IC_i i_X_l (eq. 46)
+    const JointModel<S>& Ji = model.joints[i];
+    for (int k = 0; k < Ji.nv; ++k) {
+      const int row = Ji.idx_v + k;
+      Force<S> F = data.IC[i] * data.S[row];                       // f = IC_i S_i
+      for (int l = 0; l < Ji.nv; ++l) data.M(Ji.idx_v + l, row) = data.S[Ji.idx_v + l].dot(F);  // H_ii = f^T S_i
+      for (int j = i; model.parent[j] > 0;) {
+        F = data.Xup[j].applyTranspose(F);                          // f = l(j)_X_j^* f   (eq. 47)
+        j = model.parent[j];
+        const JointModel<S>& Jj = model.joints[j];
+        for (int l = 0; l < Jj.nv; ++l) {
+          const S Hij = data.S[Jj.idx_v + l].dot(F);               // H_ij = f^T S_j, H_ji = H_ij (eq. 48)
+          data.M(row, Jj.idx_v + l) = Hij;
+          data.M(Jj.idx_v + l, row) = Hij;
+        }
+      }
+    }
+  }
+  return data.M;
+}
+
+}  // namespace dyn

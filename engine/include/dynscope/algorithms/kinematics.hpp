@@ -1,0 +1,47 @@
+// Forward kinematics (Featherstone Part 2, eq. 14): i_X_lambda(i) = XJ X_T(i) and
+// i_X_0 = i_X_lambda(i) lambda(i)_X_0; with velocities, eq. 9: v_i = i_X_lambda(i) v_lambda(i) + vJ.
+#pragma once
+#include "../model/data.hpp"
+#include "check.hpp"
+
+namespace dyn {
+
+// Positions: Xup and X0 of every body, and the motion subspaces S.
+template <class S, class Q>
+void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+  checkSize("q", q.size(), model.nq);
+  data.X0[0] = Transform<S>::Identity();
+  for (int i = 1; i <= model.N; ++i) {
+    const JointModel<S>& J = model.joints[i];
+    Transform<S> XJ;
+    jcalcPosition(J, q, XJ, &data.S[J.idx_v]);               // [XJ, S_i] = jcalc(jtype(i), q_i)
+    data.Xup[i] = XJ * model.Xtree[i];                        // i_X_lambda(i) = XJ X_T(i)
+    data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];     // i_X_0 = i_X_lambda(i) lambda(i)_X_0
+  }
+}
+
+// Positions and velocities: also v_i, vJ_i and cJ_i.
+template <class S, class Q, class V>
+void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
+                       const Eigen::MatrixBase<V>& qd) {
+  checkSize("qd", qd.size(), model.nv);
+  forwardKinematics(model, data, q);
+  data.v[0].setZero();
+  for (int i = 1; i <= model.N; ++i) {
+    const JointModel<S>& J = model.joints[i];
+    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);   // vJ = S_i qd_i
+    data.v[i] = data.Xup[i].apply(data.v[model.parent[i]]) + data.vJ[i];  // eq. 9
+  }
+}
+
+// World poses of all model frames (frame_X_0), after forwardKinematics.
+template <class S> void updateFrames(const ModelTpl<S>& model, DataTpl<S>& data) {
+  for (size_t k = 0; k < model.frames.size(); ++k)
+    data.oMf[k] = model.frames[k].placement * data.X0[model.frames[k].body];
+}
+
+// World pose of a body: rotation (vector-rotating) and position of its origin.
+template <class S> Mat3<S> bodyRotation(const DataTpl<S>& data, int i) { return data.X0[i].E.transpose(); }
+template <class S> Vec3<S> bodyPosition(const DataTpl<S>& data, int i) { return data.X0[i].r; }
+
+}  // namespace dyn

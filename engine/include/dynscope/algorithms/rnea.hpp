@@ -1,0 +1,37 @@
+// Recursive Newton-Euler inverse dynamics (Featherstone Part 2, Fig. 5, eqs. 9-13;
+// RNEA reference card). Gravity enters as a fictitious base acceleration a_0 = -a_g.
+#pragma once
+#include "kinematics.hpp"
+
+namespace dyn {
+
+// tau = ID(model, q, qd, qdd). fext (optional): external force on each body, link coordinates.
+template <class S, class Q, class V, class A>
+const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
+                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<A>& qdd,
+                    const std::vector<Force<S>>* fext = nullptr) {
+  checkSize("qdd", qdd.size(), model.nv);
+  forwardKinematics(model, data, q, qd);  // Xup, S, v, vJ, cJ
+  data.a[0] = -model.gravity;             // a_0 = -a_g
+  // Outward pass: accelerations and body forces.
+  for (int i = 1; i <= model.N; ++i) {
+    const JointModel<S>& J = model.joints[i];
+    Motion<S> Sqdd = data.S[J.idx_v] * S(qdd[J.idx_v]);
+    for (int k = 1; k < J.nv; ++k) Sqdd += data.S[J.idx_v + k] * S(qdd[J.idx_v + k]);
+    // a_i = i_X_lambda(i) a_lambda(i) + S_i qdd_i + cJ + v_i x vJ   (eq. 10)
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + Sqdd + data.cJ[i] + data.v[i].cross(data.vJ[i]);
+    // f_i = I_i a_i + v_i x* I_i v_i   (eq. 11)
+    data.f[i] = model.I[i] * data.a[i] + data.v[i].crossForce(model.I[i] * data.v[i]);
+    if (fext) data.f[i] -= (*fext)[i];
+  }
+  // Inward pass: joint forces.
+  for (int i = model.N; i >= 1; --i) {
+    const JointModel<S>& J = model.joints[i];
+    for (int k = 0; k < J.nv; ++k) data.tau[J.idx_v + k] = data.S[J.idx_v + k].dot(data.f[i]);  // tau_i = S_i^T f_i
+    if (model.parent[i] > 0)
+      data.f[model.parent[i]] += data.Xup[i].applyTranspose(data.f[i]);  // f_lambda(i) += lambda(i)_X_i^* f_i
+  }
+  return data.tau;
+}
+
+}  // namespace dyn

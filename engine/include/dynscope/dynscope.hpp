@@ -1,0 +1,18 @@
+// Everything of the Dynscope engine in one include.
+#pragma once
+#include "algorithms/aba.hpp"
+#include "algorithms/bias.hpp"
+#include "algorithms/configuration.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/energy.hpp"
+#include "algorithms/forward_dynamics_crba.hpp"
+#include "algorithms/jacobian.hpp"
+#include "algorithms/kinematics.hpp"
+#include "algorithms/ltl.hpp"
+#include "algorithms/rnea.hpp"
+#include "algorithms/velocity_product.hpp"
+#include "io/dh_parser.hpp"
+#include "io/model_builder.hpp"
+#include "io/urdf_parser.hpp"
+#include "model/data.hpp"
+#include "model/model.hpp"

@@ -1,0 +1,98 @@
+// A robot as the files describe it (URDF-shaped: links and joints by name, in file order),
+// before it is numbered into a kinematic tree. Both loaders produce this; buildModel()
+// turns it into a Model. Every element keeps its source line for error messages.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../spatial/inertia.hpp"
+
+namespace dyn {
+
+struct Pose {  // a frame relative to its parent: URDF <origin xyz rpy>
+  Vec3<double> xyz = Vec3<double>::Zero();
+  Vec3<double> rpy = Vec3<double>::Zero();
+  Mat3<double> rotation() const { return rpyToMatrix(rpy.x(), rpy.y(), rpy.z()); }
+  // The Plücker transform child_X_parent of the frame this pose places.
+  Transform<double> transform() const { return Transform<double>::fromPose(rotation(), xyz); }
+};
+
+struct Material {
+  std::string name;
+  std::array<double, 4> rgba{0.7, 0.7, 0.7, 1.0};
+  bool hasColor = false;
+  std::string texture;
+};
+
+struct Shape {
+  enum class Kind { Box, Cylinder, Sphere, Mesh };
+  Kind kind = Kind::Box;
+  Vec3<double> size = Vec3<double>::Zero();  // box
+  double radius = 0, length = 0;             // cylinder (along z), sphere
+  std::string meshUri;                       // mesh filename as written (may be package://)
+  Vec3<double> scale = Vec3<double>::Ones();
+};
+
+struct Geometry {
+  std::string name;
+  Pose origin;  // relative to the link frame
+  Shape shape;
+  Material material;
+  int line = 0;
+};
+
+struct InertialDesc {
+  Pose origin;  // frame of the COM and inertia axes, relative to the link frame
+  double mass = 0;
+  double ixx = 0, ixy = 0, ixz = 0, iyy = 0, iyz = 0, izz = 0;
+  int line = 0;
+};
+
+struct LinkDesc {
+  std::string name;
+  std::optional<InertialDesc> inertial;
+  std::vector<Geometry> visuals, collisions;
+  int line = 0;
+};
+
+enum class JointKind { Revolute, Continuous, Prismatic, Helical, Fixed, Planar, Spherical, Floating };
+
+struct JointDesc {
+  std::string name;
+  JointKind kind = JointKind::Fixed;
+  std::string parent, child;  // link names
+  Pose origin;                // joint frame relative to the parent link frame
+  Vec3<double> axis = Vec3<double>(1, 0, 0);
+  double pitch = 0;  // helical: translation per radian (m/rad)
+  bool hasLimits = false;
+  double lower = 0, upper = 0;     // position limits (single-DOF joints)
+  double velocity = 0, effort = 0;  // 0 = not given
+  double damping = 0, friction = 0;
+  struct Mimic {
+    std::string joint;
+    double multiplier = 1, offset = 0;
+  };
+  std::optional<Mimic> mimic;
+  int line = 0;
+};
+
+// Extra frames that are not links (e.g. a DH tool frame): a name, the link it is fixed to, a pose.
+struct FrameDesc {
+  std::string name, link;
+  Pose origin;
+};
+
+struct RobotDescription {
+  std::string name;
+  std::string sourceFile;  // for error messages and resolving relative mesh paths
+  std::vector<LinkDesc> links;
+  std::vector<JointDesc> joints;
+  std::vector<FrameDesc> frames;
+  std::vector<Material> materials;       // top-level named materials
+  Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
+  std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)
+};
+
+}  // namespace dyn

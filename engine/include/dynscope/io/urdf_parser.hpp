@@ -1,0 +1,16 @@
+// URDF reader (tinyxml2): links, joints, inertials, visual/collision geometry, materials.
+// Unknown tags (transmission, gazebo, ...) are ignored. Errors throw LoadError naming
+// the file, the line and the element.
+#pragma once
+#include <string>
+
+#include "load_error.hpp"
+#include "robot_description.hpp"
+
+namespace dyn {
+
+RobotDescription parseUrdfFile(const std::string& path);
+// sourceName is used in error messages (and to resolve relative mesh paths).
+RobotDescription parseUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
+
+}  // namespace dyn

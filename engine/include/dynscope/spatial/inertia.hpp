@@ -1,0 +1,81 @@
+// Rigid-body spatial inertia stored as 10 numbers: mass m, first moment h = m c and
+// rotational inertia Ibar about the frame origin (Featherstone: I = [Ibar [h]x; [h]x^T m 1]).
+#pragma once
+#include "transform.hpp"
+
+namespace dyn {
+
+template <class S> struct Inertia {
+  S m = S(0);
+  Vec3<S> h = Vec3<S>::Zero();
+  Mat3<S> Ibar = Mat3<S>::Zero();
+
+  Inertia() = default;
+  Inertia(const S& m_, const Vec3<S>& h_, const Mat3<S>& Ibar_) : m(m_), h(h_), Ibar(Ibar_) {}
+  static Inertia Zero() { return Inertia(); }
+
+  // mcI: from mass, centre of mass c and rotational inertia Ic about the COM (Table 1).
+  static Inertia mcI(const S& m, const Vec3<S>& c, const Mat3<S>& Ic) {
+    const Mat3<S> C = skew(c);
+    return Inertia(m, c * m, Ic - m * C * C);
+  }
+  Vec3<S> com() const { return m > S(0) ? Vec3<S>(h / m) : Vec3<S>::Zero(); }
+  // Rotational inertia about the centre of mass.
+  Mat3<S> inertiaAboutCom() const {
+    if (!(m > S(0))) return Ibar;
+    const Mat3<S> C = skew(com());
+    return Ibar + m * C * C;
+  }
+
+  // I v = [Ibar w + h x v; m v - h x w]
+  Force<S> operator*(const Motion<S>& v) const { return Force<S>(Ibar * v.w + h.cross(v.v), m * v.v - h.cross(v.w)); }
+  Inertia operator+(const Inertia& o) const { return Inertia(m + o.m, h + o.h, Ibar + o.Ibar); }
+  Inertia& operator+=(const Inertia& o) { m += o.m; h += o.h; Ibar += o.Ibar; return *this; }
+  void setZero() { m = S(0); h.setZero(); Ibar.setZero(); }
+
+  // The congruence X^T I X with X = B_X_A: this inertia (in B) expressed in A coordinates.
+  Inertia transformToA(const Transform<S>& X) const {
+    const Vec3<S> hA = X.E.transpose() * h;           // first moment, rotated to A axes
+    const Mat3<S> IA = X.E.transpose() * Ibar * X.E;  // about B's origin, A axes
+    const Mat3<S> R = skew(X.r), H = skew(hA);
+    return Inertia(m, hA + m * X.r, IA - R * H - H * R - m * R * R);  // shift origin by r
+  }
+  // X* I X^-1: an inertia given in A coordinates expressed in B coordinates.
+  Inertia transformToB(const Transform<S>& X) const { return transformToA(X.inverse()); }
+
+  // Kinetic energy 1/2 v.I v.
+  S kineticEnergy(const Motion<S>& v) const { return S(0.5) * v.dot((*this) * v); }
+
+  Mat6<S> toMatrix() const {
+    Mat6<S> I;
+    const Mat3<S> H = skew(h);
+    I << Ibar, H, H.transpose(), m * Mat3<S>::Identity();
+    return I;
+  }
+  template <class T> Inertia<T> cast() const {
+    return Inertia<T>(T(m), h.template cast<T>(), Ibar.template cast<T>());
+  }
+};
+
+// Articulated-body inertia: a general symmetric 6x6 matrix (ABA's IA).
+// X^T IA X for X = B_X_A with IA in B: returns the matrix in A coordinates (block form, no 6x6 products).
+template <class S> Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
+  const Mat3<S> Et = X.E.transpose();
+  const Mat3<S> A = Et * I.template topLeftCorner<3, 3>() * X.E;  // rotate blocks to A axes
+  const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
+  const Mat3<S> C = Et * I.template bottomRightCorner<3, 3>() * X.E;
+  const Mat3<S> R = skew(X.r);
+  const Mat3<S> BR = B + R * C;  // shift the reference point by r: Xt^T I Xt with Xt = [1 0; -[r]x 1]
+  Mat6<S> out;
+  out.template topLeftCorner<3, 3>() = A + R * B.transpose() - BR * R;
+  out.template topRightCorner<3, 3>() = BR;
+  out.template bottomLeftCorner<3, 3>() = BR.transpose();
+  out.template bottomRightCorner<3, 3>() = C;
+  return out;
+}
+
+template <class S> Force<S> operator*(const Mat6<S>& I, const Motion<S>& v) {
+  return Force<S>::fromVector(I * v.toVector());
+}
+
+}  // namespace dyn

@@ -1,0 +1,75 @@
+// Scalar-generic helpers: every engine type is templated on the scalar S so an
+// operation-counting scalar and autodiff run exactly the same code as double.
+#pragma once
+#include <Eigen/Core>
+#include <cmath>
+
+namespace dyn {
+
+template <class S> using Vec3 = Eigen::Matrix<S, 3, 1>;
+template <class S> using Mat3 = Eigen::Matrix<S, 3, 3>;
+template <class S> using Vec6 = Eigen::Matrix<S, 6, 1>;
+template <class S> using Mat6 = Eigen::Matrix<S, 6, 6>;
+template <class S> using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+template <class S> using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+template <class S> using Mat6X = Eigen::Matrix<S, 6, Eigen::Dynamic>;
+// Small dynamic matrices (joint blocks, nv_i <= 6) that never touch the heap.
+template <class S> using SmallMat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+template <class S> using SmallVec = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 6, 1>;
+
+// [a]x : the 3x3 cross-product matrix, a x b = skew(a) b.
+template <class S> Mat3<S> skew(const Vec3<S>& a) {
+  Mat3<S> m;
+  m << S(0), -a.z(), a.y(), a.z(), S(0), -a.x(), -a.y(), a.x(), S(0);
+  return m;
+}
+
+// Coordinate rotations (Featherstone Table 1: rx, ry, rz rotate the frame, not the vector).
+template <class S> Mat3<S> rotx(const S& t) {
+  using std::cos, std::sin;
+  const S c = cos(t), s = sin(t);
+  Mat3<S> E;
+  E << S(1), S(0), S(0), S(0), c, s, S(0), -s, c;
+  return E;
+}
+template <class S> Mat3<S> roty(const S& t) {
+  using std::cos, std::sin;
+  const S c = cos(t), s = sin(t);
+  Mat3<S> E;
+  E << c, S(0), -s, S(0), S(1), S(0), s, S(0), c;
+  return E;
+}
+template <class S> Mat3<S> rotz(const S& t) {
+  using std::cos, std::sin;
+  const S c = cos(t), s = sin(t);
+  Mat3<S> E;
+  E << c, s, S(0), -s, c, S(0), S(0), S(0), S(1);
+  return E;
+}
+
+// Coordinate rotation about a unit axis by angle t: the transpose of Rodrigues' rotation.
+template <class S> Mat3<S> rotAxis(const Vec3<S>& u, const S& t) {
+  using std::cos, std::sin;
+  const S c = cos(t), s = sin(t), C = S(1) - c;
+  Mat3<S> R;  // rotates vectors: R = c 1 + s [u]x + C u u^T
+  R << c + u.x() * u.x() * C, u.x() * u.y() * C - u.z() * s, u.x() * u.z() * C + u.y() * s,
+      u.y() * u.x() * C + u.z() * s, c + u.y() * u.y() * C, u.y() * u.z() * C - u.x() * s,
+      u.z() * u.x() * C - u.y() * s, u.z() * u.y() * C + u.x() * s, c + u.z() * u.z() * C;
+  return R.transpose();
+}
+
+// Rotation matrix (vector-rotating) from URDF roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
+template <class S> Mat3<S> rpyToMatrix(const S& roll, const S& pitch, const S& yaw) {
+  return (rotz(yaw) * roty(pitch) * rotx(roll)).transpose();
+}
+
+// The inverse of rpyToMatrix (yaw in (-pi, pi], pitch in [-pi/2, pi/2]).
+template <class S> Vec3<S> matrixToRpy(const Mat3<S>& R) {
+  using std::atan2, std::sqrt;
+  const S pitch = atan2(-R(2, 0), sqrt(R(0, 0) * R(0, 0) + R(1, 0) * R(1, 0)));
+  const S roll = atan2(R(2, 1), R(2, 2));
+  const S yaw = atan2(R(1, 0), R(0, 0));
+  return Vec3<S>(roll, pitch, yaw);
+}
+
+}  // namespace dyn

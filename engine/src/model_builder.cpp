@@ -1,0 +1,274 @@
+// RobotDescription -> Model: numbering (depth-first, so lambda(i) < i and each branch is a
+// contiguous block of H), fixed-joint merging, and the physical sanity checks.
+#include "dynscope/io/model_builder.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+
+#include "dynscope/io/dh_parser.hpp"
+#include "dynscope/io/urdf_parser.hpp"
+
+namespace dyn {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Builder {
+  const RobotDescription& robot;
+  Model model;
+  std::map<std::string, int> linkIndex;
+  std::vector<std::vector<int>> childJoints;  // per link: joints whose parent it is, file order
+  std::vector<int> bodyOfLink;                // body each link is fixed to
+  std::vector<Transform<double>> linkInBody;  // link_X_body
+
+  explicit Builder(const RobotDescription& r) : robot(r) {}
+
+  [[noreturn]] void fail(int line, const std::string& element, const std::string& msg) const {
+    throw LoadError(robot.sourceFile, line, element, msg);
+  }
+
+  int findRoot() {
+    for (int l = 0; l < (int)robot.links.size(); ++l) {
+      if (!linkIndex.emplace(robot.links[l].name, l).second)
+        fail(robot.links[l].line, "link '" + robot.links[l].name + "'", "duplicate link name");
+    }
+    if (robot.links.empty()) fail(0, "robot", "the robot has no links");
+    childJoints.assign(robot.links.size(), {});
+    std::vector<int> parentJoint(robot.links.size(), -1);
+    for (int j = 0; j < (int)robot.joints.size(); ++j) {
+      const JointDesc& jd = robot.joints[j];
+      const std::string el = "joint '" + jd.name + "'";
+      auto p = linkIndex.find(jd.parent), c = linkIndex.find(jd.child);
+      if (p == linkIndex.end()) fail(jd.line, el, "parent link '" + jd.parent + "' does not exist");
+      if (c == linkIndex.end()) fail(jd.line, el, "child link '" + jd.child + "' does not exist");
+      if (parentJoint[c->second] >= 0)
+        fail(jd.line, el, "link '" + jd.child + "' is already the child of joint '" +
+                              robot.joints[parentJoint[c->second]].name + "'");
+      parentJoint[c->second] = j;
+      childJoints[p->second].push_back(j);
+    }
+    std::vector<int> roots;
+    for (int l = 0; l < (int)robot.links.size(); ++l)
+      if (parentJoint[l] < 0) roots.push_back(l);
+    if (roots.empty()) fail(robot.joints.front().line, "joint '" + robot.joints.front().name + "'",
+                            "the joints form a cycle: no link is the root of the tree");
+    if (roots.size() > 1) {
+      std::string names;
+      for (int r : roots) names += (names.empty() ? "'" : ", '") + robot.links[r].name + "'";
+      fail(robot.links[roots[1]].line, "link '" + robot.links[roots[1]].name + "'",
+           "the robot has several root links (" + names + "); a URDF must be one tree");
+    }
+    return roots[0];
+  }
+
+  static JointType jointType(JointKind k) {
+    switch (k) {
+      case JointKind::Prismatic: return JointType::Prismatic;
+      case JointKind::Helical: return JointType::Helical;
+      case JointKind::Planar: return JointType::Planar;
+      case JointKind::Spherical: return JointType::Spherical;
+      case JointKind::Floating: return JointType::Floating;
+      default: return JointType::Revolute;
+    }
+  }
+
+  int addBody(int parentBody, const std::string& jointName, const std::string& bodyName, JointType type,
+              const Vec3<double>& axis, double pitch, bool continuous, const Transform<double>& Xtree) {
+    JointModel<double> jm;
+    jm.type = type;
+    jm.axis = axis.normalized();
+    jm.pitch = pitch;
+    jm.continuous = continuous;
+    jm.nq = jointNq(type);
+    jm.nv = jointNv(type);
+    jm.idx_q = model.nq;
+    jm.idx_v = model.nv;
+    model.nq += jm.nq;
+    model.nv += jm.nv;
+    model.parent.push_back(parentBody);
+    model.joints.push_back(jm);
+    model.Xtree.push_back(Xtree);
+    model.I.push_back(Inertia<double>::Zero());
+    model.bodyNames.push_back(bodyName);
+    model.jointNames.push_back(jointName);
+    return ++model.N;
+  }
+
+  // Depth-first over the links: movable joints create bodies, fixed joints merge.
+  void visit(int link) {
+    for (int j : childJoints[link]) {
+      const JointDesc& jd = robot.joints[j];
+      const int child = linkIndex.at(jd.child);
+      if (bodyOfLink[child] >= 0)
+        fail(jd.line, "joint '" + jd.name + "'", "the joints form a cycle through link '" + jd.child + "'");
+      const Transform<double> Xj = jd.origin.transform() * linkInBody[link];  // joint frame _X_ body
+      if (jd.kind == JointKind::Fixed) {
+        bodyOfLink[child] = bodyOfLink[link];
+        linkInBody[child] = Xj;
+      } else {
+        if (!(jd.axis.norm() > 0) && jd.kind != JointKind::Spherical && jd.kind != JointKind::Floating)
+          fail(jd.line, "joint '" + jd.name + "'", "the joint axis is zero");
+        bodyOfLink[child] = addBody(bodyOfLink[link], jd.name, jd.child, jointType(jd.kind), jd.axis, jd.pitch,
+                                    jd.kind == JointKind::Continuous, Xj);
+        linkInBody[child] = Transform<double>::Identity();
+      }
+      visit(child);
+    }
+  }
+
+  void checkInertial(const LinkDesc& l) const {
+    const InertialDesc& in = *l.inertial;
+    const std::string el = "link '" + l.name + "' <inertial>";
+    const double vals[] = {in.mass, in.ixx, in.ixy, in.ixz, in.iyy, in.iyz, in.izz};
+    for (double v : vals)
+      if (!std::isfinite(v)) fail(in.line, el, "mass or inertia is not a finite number");
+    if (in.mass < 0) fail(in.line, el, "negative mass " + std::to_string(in.mass));
+    Mat3<double> Ic;
+    Ic << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+    Eigen::SelfAdjointEigenSolver<Mat3<double>> es(Ic);
+    const Vec3<double> e = es.eigenvalues();
+    const double tol = 1e-9 * std::max(1e-12, Ic.trace());
+    if (e.minCoeff() < -tol) fail(in.line, el, "the inertia matrix is not positive semi-definite");
+    if (e[0] + e[1] < e[2] - tol)
+      fail(in.line, el, "the principal moments of inertia violate the triangle inequality (Ia + Ib >= Ic)");
+  }
+
+  void addInertias() {
+    for (int l = 0; l < (int)robot.links.size(); ++l) {
+      const LinkDesc& ld = robot.links[l];
+      if (!ld.inertial) continue;
+      checkInertial(ld);
+      const InertialDesc& in = *ld.inertial;
+      Mat3<double> Ic;
+      Ic << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+      // Inertia in the inertial frame, then carried to link and to body coordinates.
+      const Inertia<double> Iin = Inertia<double>::mcI(in.mass, Vec3<double>::Zero(), Ic);
+      const Inertia<double> Ilink = Iin.transformToA(in.origin.transform());
+      model.I[bodyOfLink[l]] += Ilink.transformToA(linkInBody[l]);
+    }
+  }
+
+  void addFramesAndGeometry() {
+    for (int l = 0; l < (int)robot.links.size(); ++l) {
+      const LinkDesc& ld = robot.links[l];
+      model.frames.push_back(Frame<double>{ld.name, bodyOfLink[l], linkInBody[l]});
+      auto addGeom = [&](const Geometry& g, bool collision) {
+        model.geometries.push_back(GeometryObject{ld.name, bodyOfLink[l], g.origin.transform() * linkInBody[l],
+                                                  g.shape, g.material, collision});
+      };
+      for (const auto& g : ld.visuals) addGeom(g, false);
+      for (const auto& g : ld.collisions) addGeom(g, true);
+    }
+    for (const FrameDesc& fd : robot.frames) {
+      auto it = linkIndex.find(fd.link);
+      if (it == linkIndex.end()) fail(0, "frame '" + fd.name + "'", "link '" + fd.link + "' does not exist");
+      model.frames.push_back(
+          Frame<double>{fd.name, bodyOfLink[it->second], fd.origin.transform() * linkInBody[it->second]});
+    }
+  }
+
+  void addLimitsAndDofs() {
+    model.lowerLimit = VecX<double>::Constant(model.nq, -kInf);
+    model.upperLimit = VecX<double>::Constant(model.nq, kInf);
+    model.velocityLimit = VecX<double>::Constant(model.nv, kInf);
+    model.effortLimit = VecX<double>::Constant(model.nv, kInf);
+    model.damping = VecX<double>::Zero(model.nv);
+    model.friction = VecX<double>::Zero(model.nv);
+    model.dofParent.assign(model.nv, -1);
+    model.dofBody.assign(model.nv, 0);
+    std::map<std::string, int> jointByName;
+    for (const JointDesc& jd : robot.joints) jointByName[jd.name] = jd.line;
+    for (int i = 1; i <= model.N; ++i) {
+      const JointModel<double>& jm = model.joints[i];
+      for (int k = 0; k < jm.nv; ++k) {
+        const int dof = jm.idx_v + k;
+        model.dofBody[dof] = i;
+        const int p = model.parent[i];
+        model.dofParent[dof] = k > 0 ? dof - 1 : (p > 0 ? model.joints[p].idx_v + model.joints[p].nv - 1 : -1);
+      }
+    }
+    for (const JointDesc& jd : robot.joints) {
+      const int i = model.jointIndex(jd.name);
+      if (i < 0) continue;  // fixed
+      const JointModel<double>& jm = model.joints[i];
+      if (jm.nv == 1) {
+        if (jd.hasLimits && jd.kind != JointKind::Continuous) {
+          if (!(jd.lower <= jd.upper))
+            fail(jd.line, "joint '" + jd.name + "'", "lower limit is greater than the upper limit");
+          model.lowerLimit[jm.idx_q] = jd.lower;
+          model.upperLimit[jm.idx_q] = jd.upper;
+        }
+        if (jd.velocity > 0) model.velocityLimit[jm.idx_v] = jd.velocity;
+        if (jd.effort > 0) model.effortLimit[jm.idx_v] = jd.effort;
+      }
+      for (int k = 0; k < jm.nv; ++k) {
+        model.damping[jm.idx_v + k] = jd.damping;
+        model.friction[jm.idx_v + k] = jd.friction;
+      }
+      if (jd.mimic) {
+        const int m = model.jointIndex(jd.mimic->joint);
+        if (m < 0) fail(jd.line, "joint '" + jd.name + "' <mimic>", "mimicked joint '" + jd.mimic->joint +
+                                                                        "' is not a movable joint");
+        model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
+      }
+    }
+  }
+
+  Model build(const BuildOptions& opt) {
+    const int root = findRoot();
+    model.name = robot.name;
+    model.sourceFile = robot.sourceFile;
+    model.parent = {-1};
+    model.joints = {JointModel<double>{}};
+    model.Xtree = {Transform<double>::Identity()};
+    model.I = {Inertia<double>::Zero()};
+    model.bodyNames = {opt.floatingBase ? "world" : robot.links[root].name};
+    model.jointNames = {""};
+    bodyOfLink.assign(robot.links.size(), -1);
+    linkInBody.assign(robot.links.size(), Transform<double>::Identity());
+    bodyOfLink[root] = 0;
+    if (opt.floatingBase) {
+      bodyOfLink[root] = addBody(0, "root_joint", robot.links[root].name, JointType::Floating,
+                                 Vec3<double>::UnitZ(), 0, false, Transform<double>::Identity());
+      model.floatingBase = true;
+    }
+    visit(root);
+    for (int l = 0; l < (int)robot.links.size(); ++l)
+      if (bodyOfLink[l] < 0)
+        fail(robot.links[l].line, "link '" + robot.links[l].name + "'", "link is not connected to the root");
+    addInertias();
+    addFramesAndGeometry();
+    addLimitsAndDofs();
+    for (int i = 0; i < 3; ++i)
+      if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");
+    model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
+    model.defaultEndEffector = robot.defaultEndEffector;
+    if (model.defaultEndEffector.empty() && model.N > 0) model.defaultEndEffector = model.bodyNames[model.N];
+    return std::move(model);
+  }
+};
+
+bool looksLikeDh(const std::string& path) {
+  return std::filesystem::path(path).extension() == ".dh";
+}
+
+}  // namespace
+
+Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
+  return Builder(robot).build(options);
+}
+
+RobotDescription loadDescription(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw LoadError(path, 0, "", "file not found");
+  return looksLikeDh(path) ? parseDhFile(path) : parseUrdfFile(path);
+}
+
+Model loadModel(const std::string& path, const BuildOptions& options) {
+  return buildModel(loadDescription(path), options);
+}
+
+}  // namespace dyn

@@ -1,0 +1,486 @@
+// URDF reader (tinyxml2). Reads <robot>, its <material>, <link> and <joint> children and checks
+// everything that can be checked with the source lines still at hand: numbers, physics of the
+// inertials, names, references and the tree structure. Other tags are ignored.
+#include "dynscope/io/urdf_parser.hpp"
+
+#include <tinyxml2.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+namespace dyn {
+namespace {
+
+using tinyxml2::XMLElement;
+
+// Helpers throw without a file name; parseUrdfString() adds it, so nothing needs to carry it around.
+[[noreturn]] void fail(int line, const std::string& element, const std::string& message) {
+  throw LoadError("", line, element, message);
+}
+[[noreturn]] void fail(const XMLElement* at, const std::string& element, const std::string& message) {
+  fail(at->GetLineNum(), element, message);
+}
+
+std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string attr(const XMLElement* el, const char* name) {
+  const char* v = el->Attribute(name);
+  return v ? v : "";
+}
+
+// `<tag> name="value"`, to quote an attribute in a message.
+std::string attrText(const XMLElement* el, const char* name) {
+  return "<" + std::string(el->Name()) + "> " + name + "=\"" + attr(el, name) + "\"";
+}
+
+bool isXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Parses exactly `count` whitespace-separated finite numbers from a required attribute.
+// std::from_chars is locale-independent and, unlike strtod, rejects hex floats; it does accept
+// "nan" and "inf", which the isfinite check turns away. A leading '+' is allowed, as urdfdom does.
+std::vector<double> numbers(const XMLElement* el, const char* name, size_t count, const std::string& ctx) {
+  const char* text = el->Attribute(name);
+  if (!text) fail(el, ctx, "<" + std::string(el->Name()) + "> has no '" + name + "' attribute");
+  std::vector<double> out;
+  const char* end = text + std::strlen(text);
+  for (const char* p = text;;) {
+    while (p < end && isXmlSpace(*p)) ++p;
+    if (p == end) break;
+    const char* tokenEnd = p;
+    while (tokenEnd < end && !isXmlSpace(*tokenEnd)) ++tokenEnd;
+    const char* first = (*p == '+' && tokenEnd - p > 1 && p[1] != '-') ? p + 1 : p;
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(first, tokenEnd, v);
+    if (ec != std::errc() || ptr != tokenEnd || !std::isfinite(v))
+      fail(el, ctx, attrText(el, name) + ": '" + std::string(p, tokenEnd) + "' is not a finite number");
+    out.push_back(v);
+    p = tokenEnd;
+  }
+  if (out.size() != count)
+    fail(el, ctx,
+         attrText(el, name) + ": expected " + std::to_string(count) + (count == 1 ? " number" : " numbers") +
+             ", found " + std::to_string(out.size()));
+  return out;
+}
+
+double number(const XMLElement* el, const char* name, const std::string& ctx) {
+  return numbers(el, name, 1, ctx)[0];
+}
+double optNumber(const XMLElement* el, const char* name, const std::string& ctx, double fallback) {
+  return el->Attribute(name) ? number(el, name, ctx) : fallback;
+}
+Vec3<double> vec3(const XMLElement* el, const char* name, const std::string& ctx) {
+  const std::vector<double> v = numbers(el, name, 3, ctx);
+  return Vec3<double>(v[0], v[1], v[2]);
+}
+Vec3<double> optVec3(const XMLElement* el, const char* name, const std::string& ctx, const Vec3<double>& fallback) {
+  return el->Attribute(name) ? vec3(el, name, ctx) : fallback;
+}
+
+double nonNegative(const XMLElement* el, const char* name, const std::string& ctx) {
+  const double v = number(el, name, ctx);
+  if (v < 0) fail(el, ctx, attrText(el, name) + ": must not be negative");
+  return v;
+}
+
+const XMLElement* requiredChild(const XMLElement* el, const char* tag, const std::string& ctx) {
+  const XMLElement* child = el->FirstChildElement(tag);
+  if (!child) fail(el, ctx, "missing <" + std::string(tag) + ">");
+  return child;
+}
+
+// A <link> or <joint> name: everything else refers to it, so it must exist.
+std::string requiredName(const XMLElement* el) {
+  std::string name = attr(el, "name");
+  if (name.empty()) fail(el, "<" + std::string(el->Name()) + ">", "missing name attribute");
+  return name;
+}
+
+Pose parseOrigin(const XMLElement* el, const std::string& ctx) {
+  Pose pose;
+  if (const XMLElement* origin = el->FirstChildElement("origin")) {
+    pose.xyz = optVec3(origin, "xyz", ctx, Vec3<double>::Zero());
+    pose.rpy = optVec3(origin, "rpy", ctx, Vec3<double>::Zero());
+  }
+  return pose;
+}
+
+// The rotational inertia about the COM must be a physical one: positive semi-definite, and its
+// principal moments must satisfy the triangle inequality (no body has Ixx + Iyy < Izz).
+void checkInertia(const InertialDesc& in, const XMLElement* el, const std::string& ctx) {
+  for (auto [name, v] : {std::pair{"ixx", in.ixx}, {"iyy", in.iyy}, {"izz", in.izz}})
+    if (v < 0) fail(el, ctx, attrText(el, name) + ": negative moment of inertia");
+  Mat3<double> I;
+  I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+  const Vec3<double> m = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I, Eigen::EigenvaluesOnly).eigenvalues();
+  const double tol = 1e-9 * I.trace();  // the solver's rounding is relative to the matrix size
+  const std::string moments = " (principal moments " + num(m[0]) + ", " + num(m[1]) + ", " + num(m[2]) + ")";
+  if (m[0] < -tol) fail(el, ctx, "inertia matrix is not positive semi-definite" + moments);
+  if (m[0] + m[1] < m[2] - tol) fail(el, ctx, "inertia violates the triangle inequality" + moments);
+}
+
+InertialDesc parseInertial(const XMLElement* el, const std::string& ctx) {
+  InertialDesc in;
+  in.line = el->GetLineNum();
+  in.origin = parseOrigin(el, ctx);
+  const XMLElement* mass = requiredChild(el, "mass", ctx);
+  in.mass = number(mass, "value", ctx);
+  if (in.mass < 0) fail(mass, ctx, attrText(mass, "value") + ": negative mass");
+  const XMLElement* inertia = requiredChild(el, "inertia", ctx);
+  in.ixx = number(inertia, "ixx", ctx);
+  in.ixy = number(inertia, "ixy", ctx);
+  in.ixz = number(inertia, "ixz", ctx);
+  in.iyy = number(inertia, "iyy", ctx);
+  in.iyz = number(inertia, "iyz", ctx);
+  in.izz = number(inertia, "izz", ctx);
+  checkInertia(in, inertia, ctx);
+  return in;
+}
+
+// A <material> as written (top level or inside a <visual>); a name alone is a reference.
+Material parseMaterial(const XMLElement* el, const std::string& ctx) {
+  Material m;
+  m.name = attr(el, "name");
+  if (const XMLElement* color = el->FirstChildElement("color")) {
+    const std::vector<double> rgba = numbers(color, "rgba", 4, ctx);
+    for (double c : rgba)
+      if (c < 0 || c > 1) fail(color, ctx, attrText(color, "rgba") + ": components must be in [0, 1]");
+    std::copy(rgba.begin(), rgba.end(), m.rgba.begin());
+    m.hasColor = true;
+  }
+  if (const XMLElement* texture = el->FirstChildElement("texture")) m.texture = attr(texture, "filename");
+  return m;
+}
+
+bool definesMaterial(const Material& m) { return m.hasColor || !m.texture.empty(); }
+bool sameMaterial(const Material& a, const Material& b) {
+  return a.hasColor == b.hasColor && a.rgba == b.rgba && a.texture == b.texture;
+}
+
+Shape parseShape(const XMLElement* geometry, const std::string& ctx) {
+  const XMLElement* el = geometry->FirstChildElement();
+  if (!el) fail(geometry, ctx, "<geometry> has no shape");
+  const std::string kind = el->Name();
+  Shape s;
+  if (kind == "box") {
+    s.kind = Shape::Kind::Box;
+    s.size = vec3(el, "size", ctx);
+    if ((s.size.array() < 0).any()) fail(el, ctx, attrText(el, "size") + ": must not be negative");
+  } else if (kind == "cylinder") {
+    s.kind = Shape::Kind::Cylinder;
+    s.radius = nonNegative(el, "radius", ctx);
+    s.length = nonNegative(el, "length", ctx);
+  } else if (kind == "sphere") {
+    s.kind = Shape::Kind::Sphere;
+    s.radius = nonNegative(el, "radius", ctx);
+  } else if (kind == "mesh") {
+    s.kind = Shape::Kind::Mesh;
+    s.meshUri = attr(el, "filename");
+    if (s.meshUri.empty()) fail(el, ctx, "<mesh> has no filename");
+    s.scale = optVec3(el, "scale", ctx, Vec3<double>::Ones());
+  } else {
+    fail(el, ctx, "unknown shape <" + kind + "> (expected box, cylinder, sphere or mesh)");
+  }
+  return s;
+}
+
+// A <visual> or <collision>; only visuals carry a material.
+Geometry parseGeometry(const XMLElement* el, const std::string& ctx) {
+  Geometry g;
+  g.line = el->GetLineNum();
+  g.name = attr(el, "name");
+  g.origin = parseOrigin(el, ctx);
+  g.shape = parseShape(requiredChild(el, "geometry", ctx), ctx);
+  if (const XMLElement* material = el->FirstChildElement("material")) g.material = parseMaterial(material, ctx);
+  return g;
+}
+
+LinkDesc parseLink(const XMLElement* el) {
+  LinkDesc link;
+  link.line = el->GetLineNum();
+  link.name = requiredName(el);
+  const std::string ctx = "link " + inQuotes(link.name);
+  if (const XMLElement* inertial = el->FirstChildElement("inertial"))
+    link.inertial = parseInertial(inertial, ctx + " <inertial>");
+  for (const XMLElement* v = el->FirstChildElement("visual"); v; v = v->NextSiblingElement("visual"))
+    link.visuals.push_back(parseGeometry(v, ctx + " <visual>"));
+  for (const XMLElement* c = el->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision")) {
+    link.collisions.push_back(parseGeometry(c, ctx + " <collision>"));
+    link.collisions.back().material = Material{};
+  }
+  return link;
+}
+
+JointKind parseJointKind(const XMLElement* el, const std::string& ctx) {
+  static const std::pair<const char*, JointKind> kinds[] = {
+      {"revolute", JointKind::Revolute}, {"continuous", JointKind::Continuous},
+      {"prismatic", JointKind::Prismatic}, {"fixed", JointKind::Fixed},
+      {"floating", JointKind::Floating}, {"planar", JointKind::Planar},
+      {"spherical", JointKind::Spherical}};  // spherical: not URDF, but a common extension
+  const char* type = el->Attribute("type");
+  if (!type) fail(el, ctx, "missing type attribute");
+  for (const auto& [name, kind] : kinds)
+    if (std::strcmp(type, name) == 0) return kind;
+  fail(el, ctx,
+       "unknown joint type " + inQuotes(type) +
+           " (expected revolute, continuous, prismatic, fixed, floating, planar or spherical)");
+}
+
+std::string linkRef(const XMLElement* el, const char* tag, const std::string& ctx) {
+  const XMLElement* ref = el->FirstChildElement(tag);
+  const std::string name = ref ? attr(ref, "link") : "";
+  if (name.empty()) fail(ref ? ref : el, ctx, "missing <" + std::string(tag) + " link=\"...\">");
+  return name;
+}
+
+bool usesAxis(JointKind k) {
+  return k == JointKind::Revolute || k == JointKind::Continuous || k == JointKind::Prismatic ||
+         k == JointKind::Planar;  // planar: the axis is the plane normal
+}
+
+void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx) {
+  // Numbers are checked on every joint kind, but only revolute/prismatic have position limits;
+  // a missing <limit> (which URDF requires for them) just leaves the joint unlimited.
+  const double lower = optNumber(el, "lower", ctx, 0), upper = optNumber(el, "upper", ctx, 0);
+  j.effort = optNumber(el, "effort", ctx, 0);
+  j.velocity = optNumber(el, "velocity", ctx, 0);
+  if (j.effort < 0) fail(el, ctx, attrText(el, "effort") + ": must not be negative");
+  if (j.velocity < 0) fail(el, ctx, attrText(el, "velocity") + ": must not be negative");
+  if (j.kind != JointKind::Revolute && j.kind != JointKind::Prismatic) return;
+  if (!el->Attribute("lower") && !el->Attribute("upper")) return;
+  if (lower > upper) fail(el, ctx, "<limit> lower " + num(lower) + " is above upper " + num(upper));
+  j.hasLimits = true;
+  j.lower = lower;
+  j.upper = upper;
+}
+
+JointDesc parseJoint(const XMLElement* el) {
+  JointDesc j;
+  j.line = el->GetLineNum();
+  j.name = requiredName(el);
+  const std::string ctx = "joint " + inQuotes(j.name);
+  j.kind = parseJointKind(el, ctx);
+  j.parent = linkRef(el, "parent", ctx);
+  j.child = linkRef(el, "child", ctx);
+  j.origin = parseOrigin(el, ctx);
+  if (const XMLElement* axis = el->FirstChildElement("axis")) {
+    const Vec3<double> a = optVec3(axis, "xyz", ctx, Vec3<double>(1, 0, 0));
+    if (usesAxis(j.kind)) {
+      if (a.norm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
+      j.axis = a.normalized();
+    }
+  }
+  if (const XMLElement* limit = el->FirstChildElement("limit")) parseLimit(limit, j, ctx);
+  if (const XMLElement* dynamics = el->FirstChildElement("dynamics")) {
+    j.damping = optNumber(dynamics, "damping", ctx, 0);
+    j.friction = optNumber(dynamics, "friction", ctx, 0);
+    if (j.damping < 0) fail(dynamics, ctx, attrText(dynamics, "damping") + ": must not be negative");
+    if (j.friction < 0) fail(dynamics, ctx, attrText(dynamics, "friction") + ": must not be negative");
+  }
+  if (const XMLElement* mimic = el->FirstChildElement("mimic")) {
+    JointDesc::Mimic m;
+    m.joint = attr(mimic, "joint");
+    if (m.joint.empty()) fail(mimic, ctx, "<mimic> has no joint attribute");
+    m.multiplier = optNumber(mimic, "multiplier", ctx, 1);
+    m.offset = optNumber(mimic, "offset", ctx, 0);
+    j.mimic = m;
+  }
+  return j;
+}
+
+std::string xmlError(const tinyxml2::XMLDocument& doc) {
+  // ErrorStr() repeats the error name and line; keep only its detail after the first ": ".
+  const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
+  const size_t colon = full.find(": ");
+  std::string what;
+  switch (doc.ErrorID()) {
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "empty document"; break;
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "mismatched closing tag"; break;
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "bad attribute"; break;
+    default: what = doc.ErrorName(); break;
+  }
+  return "malformed XML: " + what + (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
+}
+
+// Link materials that carry their own colour or texture define their name too (as in urdfdom);
+// a top-level definition wins. References are resolved after all links are read, so a
+// reference may come before the definition.
+void resolveMaterials(RobotDescription& robot) {
+  std::map<std::string, Material> named;
+  for (const Material& m : robot.materials) named.emplace(m.name, m);
+  for (const LinkDesc& link : robot.links)
+    for (const Geometry& v : link.visuals)
+      if (!v.material.name.empty() && definesMaterial(v.material)) named.emplace(v.material.name, v.material);
+  for (LinkDesc& link : robot.links)
+    for (Geometry& v : link.visuals) {
+      if (v.material.name.empty() || definesMaterial(v.material)) continue;
+      const auto it = named.find(v.material.name);
+      if (it == named.end())
+        fail(v.line, "link " + inQuotes(link.name) + " <visual>",
+             "material " + inQuotes(v.material.name) + " is not defined");
+      v.material = it->second;
+    }
+}
+
+void checkMimics(const RobotDescription& robot) {
+  std::unordered_map<std::string, const JointDesc*> byName;
+  for (const JointDesc& j : robot.joints) byName.emplace(j.name, &j);
+  for (const JointDesc& j : robot.joints) {
+    if (!j.mimic) continue;
+    if (j.mimic->joint == j.name) fail(j.line, "joint " + inQuotes(j.name), "mimics itself");
+    if (!byName.count(j.mimic->joint))
+      fail(j.line, "joint " + inQuotes(j.name), "mimics joint " + inQuotes(j.mimic->joint) + ", which does not exist");
+  }
+}
+
+// URDF describes one tree: every link but the root is the child of exactly one joint, and
+// following parents from any link ends at the root.
+void checkTree(const RobotDescription& robot) {
+  std::unordered_map<std::string, const LinkDesc*> links;
+  for (const LinkDesc& l : robot.links) links.emplace(l.name, &l);
+  std::unordered_map<std::string, const JointDesc*> parentJoint;  // child link -> its joint
+  for (const JointDesc& j : robot.joints) {
+    const std::string ctx = "joint " + inQuotes(j.name);
+    if (!links.count(j.parent)) fail(j.line, ctx, "parent link " + inQuotes(j.parent) + " does not exist");
+    if (!links.count(j.child)) fail(j.line, ctx, "child link " + inQuotes(j.child) + " does not exist");
+    if (j.parent == j.child) fail(j.line, ctx, "connects link " + inQuotes(j.child) + " to itself");
+    const auto [it, inserted] = parentJoint.emplace(j.child, &j);
+    if (!inserted)
+      fail(j.line, ctx,
+           "link " + inQuotes(j.child) + " is already the child of joint " + inQuotes(it->second->name) +
+               " (line " + std::to_string(it->second->line) + ")");
+  }
+
+  // Walk up from each link; meeting a link of the current walk again means a cycle. Links of
+  // finished walks lead to a root, so each link is visited once.
+  enum { Unseen, OnWalk, Done };
+  std::unordered_map<std::string, int> state;
+  for (const LinkDesc& start : robot.links) {
+    std::vector<std::string> walk;
+    for (std::string cur = start.name; state[cur] != Done;) {
+      if (state[cur] == OnWalk) {
+        std::vector<const JointDesc*> cycle;  // collected child-to-parent
+        std::string l = cur;
+        do {
+          cycle.push_back(parentJoint.at(l));
+          l = cycle.back()->parent;
+        } while (l != cur);
+        std::reverse(cycle.begin(), cycle.end());  // parent-to-child reads more naturally
+        // Start the list at the joint that comes first in the file, so the message is stable.
+        const auto first = std::min_element(cycle.begin(), cycle.end(),
+                                            [](auto* a, auto* b) { return a->line < b->line; });
+        std::rotate(cycle.begin(), first, cycle.end());
+        std::string names;
+        for (const JointDesc* j : cycle) names += (names.empty() ? "" : " -> ") + inQuotes(j->name);
+        fail(cycle.front()->line, "joint " + inQuotes(cycle.front()->name), "the joints form a cycle: " + names);
+      }
+      state[cur] = OnWalk;
+      walk.push_back(cur);
+      const auto it = parentJoint.find(cur);
+      if (it == parentJoint.end()) break;
+      cur = it->second->parent;
+    }
+    for (const std::string& l : walk) state[l] = Done;
+  }
+
+  std::vector<const LinkDesc*> roots;
+  for (const LinkDesc& l : robot.links)
+    if (!parentJoint.count(l.name)) roots.push_back(&l);
+  if (roots.size() > 1) {
+    std::string names;
+    for (const LinkDesc* l : roots) names += (names.empty() ? "" : ", ") + inQuotes(l->name);
+    fail(roots[1]->line, "link " + inQuotes(roots[1]->name),
+         "the robot has several root links (" + names + "); all links must form one tree");
+  }
+}
+
+RobotDescription parseDocument(const std::string& xml, const std::string& sourceName) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(doc.ErrorLineNum(), "", xmlError(doc));
+  const XMLElement* root = doc.RootElement();
+  if (!root) fail(0, "", "no root element");
+  if (std::strcmp(root->Name(), "robot") != 0)
+    fail(root, "<" + std::string(root->Name()) + ">", "the root element must be <robot>");
+
+  RobotDescription robot;
+  robot.name = attr(root, "name");
+  robot.sourceFile = sourceName;
+
+  std::map<std::string, size_t> materialIndex;
+  for (const XMLElement* el = root->FirstChildElement("material"); el; el = el->NextSiblingElement("material")) {
+    const std::string name = attr(el, "name");
+    if (name.empty()) fail(el, "<material>", "missing name attribute");
+    const std::string ctx = "material " + inQuotes(name);
+    Material m = parseMaterial(el, ctx);
+    // xacro includes often repeat a definition; only a conflicting repeat is a mistake.
+    const auto [it, inserted] = materialIndex.emplace(name, robot.materials.size());
+    if (inserted)
+      robot.materials.push_back(m);
+    else if (!sameMaterial(robot.materials[it->second], m))
+      fail(el, ctx, "defined again with a different color or texture");
+  }
+
+  std::map<std::string, int> lines;  // name -> line of its definition, to find duplicates
+  for (const XMLElement* el = root->FirstChildElement("link"); el; el = el->NextSiblingElement("link")) {
+    LinkDesc link = parseLink(el);
+    if (const auto [it, inserted] = lines.emplace(link.name, link.line); !inserted)
+      fail(el, "link " + inQuotes(link.name), "duplicate link name (first defined on line " +
+                                                std::to_string(it->second) + ")");
+    robot.links.push_back(std::move(link));
+  }
+  if (robot.links.empty()) fail(root, "robot " + inQuotes(robot.name), "the robot has no <link>");
+
+  lines.clear();
+  for (const XMLElement* el = root->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
+    JointDesc joint = parseJoint(el);
+    if (const auto [it, inserted] = lines.emplace(joint.name, joint.line); !inserted)
+      fail(el, "joint " + inQuotes(joint.name), "duplicate joint name (first defined on line " +
+                                                  std::to_string(it->second) + ")");
+    robot.joints.push_back(std::move(joint));
+  }
+
+  checkTree(robot);
+  checkMimics(robot);
+  resolveMaterials(robot);
+  return robot;
+}
+
+}  // namespace
+
+RobotDescription parseUrdfString(const std::string& xml, const std::string& sourceName) {
+  try {
+    return parseDocument(xml, sourceName);
+  } catch (const LoadError& e) {
+    if (!e.file().empty()) throw;
+    throw LoadError(sourceName, e.line(), e.element(), e.message());
+  }
+}
+
+RobotDescription parseUrdfFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw LoadError(path, 0, "", "is a directory, not a URDF file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw LoadError(path, 0, "", "cannot read file");
+  return parseUrdfString(text.str(), path);
+}
+
+}  // namespace dyn

@@ -1,0 +1,689 @@
+// Tests of the URDF reader: a valid robot read field by field, and one case per error, each
+// checking that the message names the file, the line and the element.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "dynscope/io/urdf_parser.hpp"
+
+using dyn::JointKind;
+using dyn::Shape;
+
+namespace {
+
+const char* const kFile = "t.urdf";
+
+std::string robot(const std::string& body) { return "<robot name=\"r\">\n" + body + "</robot>\n"; }
+
+// The 1-based line of the last occurrence of marker in text (0 for an empty marker); the last,
+// so that for a duplicate definition the marker finds the second one.
+int lineOf(const std::string& text, const std::string& marker) {
+  if (marker.empty()) return 0;
+  const size_t at = text.rfind(marker);
+  if (at == std::string::npos) return -1;
+  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+}
+
+std::optional<dyn::LoadError> errorOf(const std::string& xml) {
+  try {
+    dyn::parseUrdfString(xml, kFile);
+  } catch (const dyn::LoadError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// Empty when parsing xml fails with a LoadError on the line of marker, naming element and
+// containing fragment; otherwise what went wrong.
+QString errorMismatch(const std::string& xml, const std::string& marker, const std::string& element,
+                      const std::string& fragment) {
+  const int line = lineOf(xml, marker);
+  if (line < 0) return QString("test bug: marker not found: %1").arg(marker.c_str());
+  const std::optional<dyn::LoadError> e = errorOf(xml);
+  if (!e) return "no LoadError thrown";
+  const std::string what = e->what();
+  const std::string prefix = std::string(kFile) + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
+                             (element.empty() ? "" : element + ": ");
+  if (what.rfind(prefix, 0) != 0) return QString("'%1' does not start with '%2'").arg(what.c_str(), prefix.c_str());
+  if (what.find(fragment) == std::string::npos)
+    return QString("'%1' does not contain '%2'").arg(what.c_str(), fragment.c_str());
+  if (e->line() != line || e->element() != element || e->file() != kFile)
+    return QString("accessors disagree with what(): line %1, element '%2'").arg(e->line()).arg(e->element().c_str());
+  return {};
+}
+
+void addErrorColumns() {
+  QTest::addColumn<QByteArray>("xml");
+  QTest::addColumn<QByteArray>("marker");  // text on the line the error must point at
+  QTest::addColumn<QByteArray>("element");
+  QTest::addColumn<QByteArray>("fragment");  // part of the message
+}
+
+// A two-link robot whose joint body (parent/child already given) is `joint`.
+std::string jointRobot(const std::string& joint, const std::string& type = "revolute") {
+  return robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"" + type +
+               "\">\n    <parent link=\"a\"/>\n    <child link=\"b\"/>\n" + joint + "  </joint>\n");
+}
+
+// One link whose <inertial> holds `mass` and `inertia` lines.
+std::string inertialRobot(const std::string& mass, const std::string& inertia) {
+  return robot("  <link name=\"a\">\n    <inertial>\n" + mass + inertia + "    </inertial>\n  </link>\n");
+}
+const std::string kMass = "      <mass value=\"1\"/>\n";
+std::string inertiaLine(const std::string& xx, const std::string& yy, const std::string& zz,
+                        const std::string& xy = "0") {
+  return "      <inertia ixx=\"" + xx + "\" iyy=\"" + yy + "\" izz=\"" + zz + "\" ixy=\"" + xy +
+         "\" ixz=\"0\" iyz=\"0\"/>\n";
+}
+
+// One link with one visual holding `geometry` (the <geometry> contents) and `extra`.
+std::string visualRobot(const std::string& geometry, const std::string& extra = "") {
+  return robot("  <link name=\"a\">\n    <visual>\n      <geometry>\n        " + geometry +
+               "\n      </geometry>\n" + extra + "    </visual>\n  </link>\n");
+}
+
+const char* const kValidRobot = R"(<?xml version="1.0"?>
+<robot name="arm">
+  <material name="blue">
+    <color rgba="0 0 1 1"/>
+  </material>
+  <link name="base">
+    <inertial>
+      <origin xyz="0 0 0.1" rpy="0 0 0"/>
+      <mass value="2.5"/>
+      <inertia ixx="0.1" ixy="0.01" ixz="0" iyy="0.2" iyz="0" izz="0.25"/>
+    </inertial>
+    <visual name="base_vis">
+      <origin xyz="0 0 0.05" rpy="0 0 1.5"/>
+      <geometry><cylinder radius="0.1" length="0.2"/></geometry>
+      <material name="blue"/>
+    </visual>
+    <collision>
+      <geometry><box size="0.2 0.3 0.4"/></geometry>
+    </collision>
+  </link>
+  <link name="upper">
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.02"/>
+    </inertial>
+    <visual>
+      <geometry><mesh filename="package://arm/meshes/upper.stl" scale="0.001 0.001 0.002"/></geometry>
+      <material name="red"><color rgba="1 0 0 1"/></material>
+    </visual>
+    <visual>
+      <geometry><sphere radius="0.05"/></geometry>
+      <material name="wood"><texture filename="wood.png"/></material>
+    </visual>
+  </link>
+  <link name="tool">
+    <visual>
+      <geometry><box size="0.01 0.01 0.01"/></geometry>
+      <material name="red"/>
+    </visual>
+  </link>
+  <link name="finger">
+    <visual>
+      <geometry><sphere radius="0.01"/></geometry>
+      <material name="green"/>
+    </visual>
+  </link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/>
+    <child link="upper"/>
+    <origin xyz="0 0 0.2" rpy="0.1 0.2 0.3"/>
+    <axis xyz="0 0 2"/>
+    <limit lower="-1.5" upper="1.5" effort="30" velocity="2"/>
+    <dynamics damping="0.5" friction="0.1"/>
+    <safety_controller soft_lower_limit="-1.4" soft_upper_limit="1.4" k_position="10" k_velocity="1"/>
+    <calibration rising="0.0"/>
+  </joint>
+  <joint name="wrist" type="continuous">
+    <parent link="upper"/>
+    <child link="tool"/>
+    <origin xyz="0.3 0 0"/>
+    <axis xyz="1 1 0"/>
+    <limit lower="-1" upper="1" effort="5" velocity="3"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="tool"/>
+    <child link="finger"/>
+    <mimic joint="shoulder" multiplier="0.5" offset="0.01"/>
+  </joint>
+  <transmission name="t1">
+    <type>transmission_interface/SimpleTransmission</type>
+    <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
+    <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator>
+  </transmission>
+  <gazebo reference="upper">
+    <material>Gazebo/Red</material>
+    <sensor name="cam" type="camera"><update_rate>30</update_rate></sensor>
+  </gazebo>
+  <gazebo><plugin name="p" filename="libp.so"/></gazebo>
+  <ros2_control name="hw" type="system">
+    <joint name="shoulder"><command_interface name="position"/></joint>
+  </ros2_control>
+  <material name="green">
+    <color rgba="0 1 0 0.5"/>
+  </material>
+</robot>
+)";
+
+}  // namespace
+
+class TestUrdfParser : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void validRobotStructure();
+  void validRobotInertials();
+  void validRobotGeometry();
+  void validRobotMaterials();
+  void validRobotJoints();
+  void otherJointKinds();
+  void numbersAccepted_data();
+  void numbersAccepted();
+  void repeatedIdenticalMaterial();
+  void parseFile();
+  void fileErrors();
+  void documentErrors_data();
+  void documentErrors();
+  void numberErrors_data();
+  void numberErrors();
+  void inertialErrors_data();
+  void inertialErrors();
+  void geometryErrors_data();
+  void geometryErrors();
+  void jointErrors_data();
+  void jointErrors();
+  void treeErrors_data();
+  void treeErrors();
+
+ private:
+  void runErrorCase();
+};
+
+void TestUrdfParser::validRobotStructure() {
+  const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
+  QCOMPARE(r.name, std::string("arm"));
+  QCOMPARE(r.sourceFile, std::string("arm.urdf"));
+  QCOMPARE(r.links.size(), size_t(4));
+  QCOMPARE(r.links[0].name, std::string("base"));
+  QCOMPARE(r.links[1].name, std::string("upper"));
+  QCOMPARE(r.links[2].name, std::string("tool"));
+  QCOMPARE(r.links[3].name, std::string("finger"));
+  QCOMPARE(r.links[0].line, 6);
+  QCOMPARE(r.links[1].line, lineOf(kValidRobot, "<link name=\"upper\">"));
+  // The <joint> inside <transmission> and <ros2_control> are not joints.
+  QCOMPARE(r.joints.size(), size_t(3));
+  QCOMPARE(r.joints[0].name, std::string("shoulder"));
+  QCOMPARE(r.joints[1].name, std::string("wrist"));
+  QCOMPARE(r.joints[2].name, std::string("slide"));
+  QCOMPARE(r.joints[0].line, lineOf(kValidRobot, "<joint name=\"shoulder\" type"));
+  QCOMPARE(r.joints[2].line, lineOf(kValidRobot, "<joint name=\"slide\""));
+  QVERIFY(r.frames.empty());
+}
+
+void TestUrdfParser::validRobotInertials() {
+  const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
+  QVERIFY(r.links[0].inertial.has_value());
+  const dyn::InertialDesc& in = *r.links[0].inertial;
+  QCOMPARE(in.mass, 2.5);
+  QCOMPARE(in.ixx, 0.1);
+  QCOMPARE(in.ixy, 0.01);
+  QCOMPARE(in.ixz, 0.0);
+  QCOMPARE(in.iyy, 0.2);
+  QCOMPARE(in.iyz, 0.0);
+  QCOMPARE(in.izz, 0.25);
+  QCOMPARE(in.origin.xyz, dyn::Vec3<double>(0, 0, 0.1));
+  QCOMPARE(in.line, 7);
+  QCOMPARE(r.links[1].inertial->mass, 1.0);
+  QCOMPARE(r.links[1].inertial->izz, 0.02);
+  QVERIFY(!r.links[2].inertial.has_value());
+}
+
+void TestUrdfParser::validRobotGeometry() {
+  const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
+  const dyn::LinkDesc& base = r.links[0];
+  QCOMPARE(base.visuals.size(), size_t(1));
+  const dyn::Geometry& v = base.visuals[0];
+  QCOMPARE(v.name, std::string("base_vis"));
+  QCOMPARE(v.line, lineOf(kValidRobot, "<visual name=\"base_vis\">"));
+  QCOMPARE(v.origin.xyz, dyn::Vec3<double>(0, 0, 0.05));
+  QCOMPARE(v.origin.rpy, dyn::Vec3<double>(0, 0, 1.5));
+  QVERIFY(v.shape.kind == Shape::Kind::Cylinder);
+  QCOMPARE(v.shape.radius, 0.1);
+  QCOMPARE(v.shape.length, 0.2);
+  QCOMPARE(base.collisions.size(), size_t(1));
+  QVERIFY(base.collisions[0].shape.kind == Shape::Kind::Box);
+  QCOMPARE(base.collisions[0].shape.size, dyn::Vec3<double>(0.2, 0.3, 0.4));
+  QCOMPARE(base.collisions[0].line, lineOf(kValidRobot, "<collision>"));
+
+  const dyn::LinkDesc& upper = r.links[1];
+  QCOMPARE(upper.visuals.size(), size_t(2));
+  QVERIFY(upper.visuals[0].shape.kind == Shape::Kind::Mesh);
+  QCOMPARE(upper.visuals[0].shape.meshUri, std::string("package://arm/meshes/upper.stl"));
+  QCOMPARE(upper.visuals[0].shape.scale, dyn::Vec3<double>(0.001, 0.001, 0.002));
+  QVERIFY(upper.visuals[1].shape.kind == Shape::Kind::Sphere);
+  QCOMPARE(upper.visuals[1].shape.radius, 0.05);
+  QVERIFY(upper.collisions.empty());
+}
+
+void TestUrdfParser::validRobotMaterials() {
+  const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
+  // Only top-level materials are listed, in file order.
+  QCOMPARE(r.materials.size(), size_t(2));
+  QCOMPARE(r.materials[0].name, std::string("blue"));
+  QCOMPARE(r.materials[1].name, std::string("green"));
+  QVERIFY((r.materials[1].rgba == std::array<double, 4>{0, 1, 0, 0.5}));
+
+  const dyn::Material& blue = r.links[0].visuals[0].material;  // by reference to the top level
+  QCOMPARE(blue.name, std::string("blue"));
+  QVERIFY(blue.hasColor);
+  QVERIFY((blue.rgba == std::array<double, 4>{0, 0, 1, 1}));
+  QVERIFY(!r.links[0].collisions[0].material.hasColor);
+
+  const dyn::Material& red = r.links[1].visuals[0].material;  // inline colour
+  QVERIFY(red.hasColor);
+  QVERIFY((red.rgba == std::array<double, 4>{1, 0, 0, 1}));
+  const dyn::Material& wood = r.links[1].visuals[1].material;
+  QCOMPARE(wood.texture, std::string("wood.png"));
+  QVERIFY(!wood.hasColor);
+
+  // A reference to a material defined inside another link's visual.
+  const dyn::Material& toolRed = r.links[2].visuals[0].material;
+  QCOMPARE(toolRed.name, std::string("red"));
+  QVERIFY(toolRed.hasColor);
+  QVERIFY((toolRed.rgba == std::array<double, 4>{1, 0, 0, 1}));
+  // A reference to a top-level material written after the links.
+  QVERIFY((r.links[3].visuals[0].material.rgba == std::array<double, 4>{0, 1, 0, 0.5}));
+}
+
+void TestUrdfParser::validRobotJoints() {
+  const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
+  const dyn::JointDesc& shoulder = r.joints[0];
+  QVERIFY(shoulder.kind == JointKind::Revolute);
+  QCOMPARE(shoulder.parent, std::string("base"));
+  QCOMPARE(shoulder.child, std::string("upper"));
+  QCOMPARE(shoulder.origin.xyz, dyn::Vec3<double>(0, 0, 0.2));
+  QCOMPARE(shoulder.origin.rpy, dyn::Vec3<double>(0.1, 0.2, 0.3));
+  QCOMPARE(shoulder.axis, dyn::Vec3<double>(0, 0, 1));  // normalised from 0 0 2
+  QVERIFY(shoulder.hasLimits);
+  QCOMPARE(shoulder.lower, -1.5);
+  QCOMPARE(shoulder.upper, 1.5);
+  QCOMPARE(shoulder.effort, 30.0);
+  QCOMPARE(shoulder.velocity, 2.0);
+  QCOMPARE(shoulder.damping, 0.5);
+  QCOMPARE(shoulder.friction, 0.1);
+  QVERIFY(!shoulder.mimic.has_value());
+
+  const dyn::JointDesc& wrist = r.joints[1];
+  QVERIFY(wrist.kind == JointKind::Continuous);
+  QCOMPARE(wrist.parent, std::string("upper"));
+  QCOMPARE(wrist.child, std::string("tool"));
+  QCOMPARE(wrist.origin.xyz, dyn::Vec3<double>(0.3, 0, 0));
+  QCOMPARE(wrist.origin.rpy, dyn::Vec3<double>(0, 0, 0));
+  QVERIFY(std::abs(wrist.axis.x() - std::sqrt(0.5)) < 1e-15);
+  QVERIFY(std::abs(wrist.axis.y() - std::sqrt(0.5)) < 1e-15);
+  QCOMPARE(wrist.axis.z(), 0.0);
+  QVERIFY(!wrist.hasLimits);  // continuous: lower/upper are ignored
+  QCOMPARE(wrist.effort, 5.0);
+  QCOMPARE(wrist.velocity, 3.0);
+
+  const dyn::JointDesc& slide = r.joints[2];
+  QVERIFY(slide.kind == JointKind::Prismatic);
+  QCOMPARE(slide.axis, dyn::Vec3<double>(1, 0, 0));  // the URDF default
+  QVERIFY(!slide.hasLimits);                          // no <limit>: leniently unlimited
+  QCOMPARE(slide.velocity, 0.0);
+  QVERIFY(slide.mimic.has_value());
+  QCOMPARE(slide.mimic->joint, std::string("shoulder"));
+  QCOMPARE(slide.mimic->multiplier, 0.5);
+  QCOMPARE(slide.mimic->offset, 0.01);
+}
+
+void TestUrdfParser::otherJointKinds() {
+  const std::string xml = robot(R"(  <link name="w"/>
+  <link name="a"/> <link name="b"/> <link name="c"/> <link name="d"/>
+  <joint name="free" type="floating"><parent link="w"/><child link="a"/></joint>
+  <joint name="ball" type="spherical"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>
+  <joint name="plane" type="planar"><parent link="b"/><child link="c"/><axis xyz="0 3 4"/></joint>
+  <joint name="weld" type="fixed"><parent link="c"/><child link="d"/><limit lower="1" upper="2"/></joint>
+)");
+  const dyn::RobotDescription r = dyn::parseUrdfString(xml, kFile);
+  QCOMPARE(r.joints.size(), size_t(4));
+  QVERIFY(r.joints[0].kind == JointKind::Floating);
+  QVERIFY(r.joints[1].kind == JointKind::Spherical);
+  QCOMPARE(r.joints[1].axis, dyn::Vec3<double>(1, 0, 0));  // no axis used: a zero axis is ignored
+  QVERIFY(r.joints[2].kind == JointKind::Planar);
+  QCOMPARE(r.joints[2].axis, dyn::Vec3<double>(0, 0.6, 0.8));
+  QVERIFY(r.joints[3].kind == JointKind::Fixed);
+  QVERIFY(!r.joints[3].hasLimits);
+}
+
+void TestUrdfParser::numbersAccepted_data() {
+  QTest::addColumn<QByteArray>("xyz");
+  QTest::addColumn<double>("x");
+  QTest::addColumn<double>("y");
+  QTest::addColumn<double>("z");
+  QTest::newRow("plain") << QByteArray("1 2 3") << 1.0 << 2.0 << 3.0;
+  QTest::newRow("exponents") << QByteArray("1e-3 -2.5E2 .5") << 1e-3 << -250.0 << 0.5;
+  QTest::newRow("plus sign") << QByteArray("+1 +0.5 -0") << 1.0 << 0.5 << 0.0;
+  QTest::newRow("extra whitespace") << QByteArray("  1\t2\n 3  ") << 1.0 << 2.0 << 3.0;
+}
+
+void TestUrdfParser::numbersAccepted() {
+  QFETCH(QByteArray, xyz);
+  QFETCH(double, x);
+  QFETCH(double, y);
+  QFETCH(double, z);
+  const dyn::RobotDescription r =
+      dyn::parseUrdfString(jointRobot("    <origin xyz=\"" + xyz.toStdString() + "\"/>\n"), kFile);
+  QCOMPARE(r.joints[0].origin.xyz, dyn::Vec3<double>(x, y, z));
+}
+
+void TestUrdfParser::repeatedIdenticalMaterial() {
+  // xacro includes often repeat a material; an identical repeat is harmless.
+  const std::string xml = robot(R"(  <material name="m"><color rgba="1 0 0 1"/></material>
+  <material name="m"><color rgba="1 0 0 1"/></material>
+  <link name="a"/>
+)");
+  QCOMPARE(dyn::parseUrdfString(xml, kFile).materials.size(), size_t(1));
+}
+
+void TestUrdfParser::parseFile() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const std::string path = dir.filePath("arm.urdf").toStdString();
+  std::ofstream(path) << kValidRobot;
+  const dyn::RobotDescription r = dyn::parseUrdfFile(path);
+  QCOMPARE(r.sourceFile, path);
+  QCOMPARE(r.links.size(), size_t(4));
+
+  // Errors inside a file name that file.
+  const std::string bad = dir.filePath("bad.urdf").toStdString();
+  std::ofstream(bad) << robot("  <link name=\"a\"/>\n  <link/>\n");
+  try {
+    dyn::parseUrdfFile(bad);
+    QFAIL("no LoadError thrown");
+  } catch (const dyn::LoadError& e) {
+    QCOMPARE(std::string(e.what()), bad + ":3: <link>: missing name attribute");
+  }
+}
+
+void TestUrdfParser::fileErrors() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const std::string missing = dir.filePath("missing.urdf").toStdString();
+  try {
+    dyn::parseUrdfFile(missing);
+    QFAIL("no LoadError for a missing file");
+  } catch (const dyn::LoadError& e) {
+    QCOMPARE(e.file(), missing);
+    QCOMPARE(e.line(), 0);
+    QVERIFY2(std::string(e.what()).find("cannot open file") != std::string::npos, e.what());
+  }
+  try {
+    dyn::parseUrdfFile(dir.path().toStdString());
+    QFAIL("no LoadError for a directory");
+  } catch (const dyn::LoadError& e) {
+    QVERIFY2(std::string(e.what()).find("is a directory") != std::string::npos, e.what());
+  }
+}
+
+void TestUrdfParser::runErrorCase() {
+  QFETCH(QByteArray, xml);
+  QFETCH(QByteArray, marker);
+  QFETCH(QByteArray, element);
+  QFETCH(QByteArray, fragment);
+  const QString mismatch =
+      errorMismatch(xml.toStdString(), marker.toStdString(), element.toStdString(), fragment.toStdString());
+  QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+}
+
+void TestUrdfParser::documentErrors_data() {
+  addErrorColumns();
+  QTest::newRow("malformed XML") << QByteArray("<robot name=\"r\">\n  <link name=\"a\">\n</robot>\n")
+                                 << QByteArray("<link") << QByteArray("") << QByteArray("malformed XML");
+  QTest::newRow("unquoted attribute") << QByteArray("<robot name=\"r\">\n\n  <link name=a/>\n</robot>\n")
+                                      << QByteArray("<link") << QByteArray("") << QByteArray("malformed XML");
+  QTest::newRow("empty document") << QByteArray("") << QByteArray("") << QByteArray("")
+                                  << QByteArray("malformed XML: empty document");
+  QTest::newRow("root not robot") << QByteArray("<?xml version=\"1.0\"?>\n<model name=\"r\">\n</model>\n")
+                                  << QByteArray("<model") << QByteArray("<model>")
+                                  << QByteArray("root element must be <robot>");
+  QTest::newRow("no links") << QByteArray("<robot name=\"r\">\n</robot>\n") << QByteArray("<robot")
+                            << QByteArray("robot 'r'") << QByteArray("no <link>");
+  QTest::newRow("link without name") << QByteArray(robot("  <link name=\"a\"/>\n  <link>\n  </link>\n").c_str())
+                                     << QByteArray("<link>") << QByteArray("<link>")
+                                     << QByteArray("missing name attribute");
+  QTest::newRow("joint without name")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint type=\"fixed\">\n"
+                          "    <parent link=\"a\"/><child link=\"b\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << QByteArray("<joint>") << QByteArray("missing name attribute");
+  QTest::newRow("duplicate link")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <link name=\"a\"/>\n").c_str())
+      << QByteArray("<link name=\"a\"/>") << QByteArray("link 'a'")
+      << QByteArray("duplicate link name (first defined on line 2)");
+  QTest::newRow("duplicate joint")
+      << QByteArray(robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j" type="fixed"><parent link="b"/><child link="c"/></joint>
+)")
+                        .c_str())
+      << QByteArray("<joint name=\"j\"") << QByteArray("joint 'j'")
+      << QByteArray("duplicate joint name (first defined on line 3)");
+  QTest::newRow("undefined material")
+      << QByteArray(visualRobot("<box size=\"1 1 1\"/>", "      <material name=\"nope\"/>\n").c_str())
+      << QByteArray("<visual>") << QByteArray("link 'a' <visual>") << QByteArray("material 'nope' is not defined");
+  QTest::newRow("conflicting material") << QByteArray(robot(R"(  <material name="m"><color rgba="1 0 0 1"/></material>
+  <material name="m"><color rgba="0 1 0 1"/></material>
+  <link name="a"/>
+)")
+                                                          .c_str())
+                                        << QByteArray("<material name=\"m\">") << QByteArray("material 'm'")
+                                        << QByteArray("defined again");
+  QTest::newRow("colour out of range")
+      << QByteArray(robot("  <material name=\"m\">\n    <color rgba=\"255 0 0 1\"/>\n  </material>\n"
+                          "  <link name=\"a\"/>\n")
+                        .c_str())
+      << QByteArray("<color") << QByteArray("material 'm'") << QByteArray("must be in [0, 1]");
+}
+void TestUrdfParser::documentErrors() { runErrorCase(); }
+
+void TestUrdfParser::numberErrors_data() {
+  addErrorColumns();
+  const auto origin = [](const char* xyz) {
+    return QByteArray(jointRobot(std::string("    <origin xyz=\"") + xyz + "\"/>\n").c_str());
+  };
+  const QByteArray marker("<origin"), joint("joint 'j'");
+  QTest::newRow("nan") << origin("1 nan 2") << marker << joint << QByteArray("'nan' is not a finite number");
+  QTest::newRow("inf") << origin("1 2 -inf") << marker << joint << QByteArray("'-inf' is not a finite number");
+  QTest::newRow("overflow") << origin("1 2 1e999") << marker << joint << QByteArray("'1e999' is not a finite");
+  QTest::newRow("text") << origin("1 two 3") << marker << joint << QByteArray("'two' is not a finite number");
+  QTest::newRow("trailing text") << origin("1 2 3m") << marker << joint << QByteArray("'3m' is not a finite");
+  QTest::newRow("comma") << origin("1,2,3") << marker << joint << QByteArray("'1,2,3' is not a finite");
+  QTest::newRow("hex") << origin("0x10 0 0") << marker << joint << QByteArray("'0x10' is not a finite");
+  QTest::newRow("too few") << origin("1 2") << marker << joint
+                           << QByteArray("<origin> xyz=\"1 2\": expected 3 numbers, found 2");
+  QTest::newRow("too many") << origin("1 2 3 4") << marker << joint << QByteArray("expected 3 numbers, found 4");
+  QTest::newRow("empty") << origin("") << marker << joint << QByteArray("expected 3 numbers, found 0");
+  QTest::newRow("limit inf")
+      << QByteArray(jointRobot("    <limit lower=\"-1\" upper=\"inf\"/>\n").c_str()) << QByteArray("<limit")
+      << joint << QByteArray("<limit> upper=\"inf\": 'inf' is not a finite number");
+  QTest::newRow("two masses") << QByteArray(inertialRobot("      <mass value=\"1 2\"/>\n", inertiaLine("1", "1", "1")).c_str())
+                              << QByteArray("<mass") << QByteArray("link 'a' <inertial>")
+                              << QByteArray("expected 1 number, found 2");
+  QTest::newRow("rgba with 3 numbers")
+      << QByteArray(visualRobot("<box size=\"1 1 1\"/>",
+                                "      <material name=\"m\">\n        <color rgba=\"1 0 0\"/>\n      </material>\n")
+                        .c_str())
+      << QByteArray("<color") << QByteArray("link 'a' <visual>") << QByteArray("expected 4 numbers, found 3");
+}
+void TestUrdfParser::numberErrors() { runErrorCase(); }
+
+void TestUrdfParser::inertialErrors_data() {
+  addErrorColumns();
+  const QByteArray ctx("link 'a' <inertial>");
+  QTest::newRow("negative mass") << QByteArray(inertialRobot("      <mass value=\"-1\"/>\n", inertiaLine("1", "1", "1")).c_str())
+                                 << QByteArray("<mass") << ctx << QByteArray("negative mass");
+  QTest::newRow("negative ixx") << QByteArray(inertialRobot(kMass, inertiaLine("-0.1", "1", "1")).c_str())
+                                << QByteArray("<inertia") << ctx
+                                << QByteArray("ixx=\"-0.1\": negative moment of inertia");
+  QTest::newRow("nan izz") << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "NaN")).c_str())
+                           << QByteArray("<inertia") << ctx << QByteArray("'NaN' is not a finite number");
+  QTest::newRow("not positive semi-definite")
+      << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "1", "2")).c_str()) << QByteArray("<inertia") << ctx
+      << QByteArray("not positive semi-definite (principal moments -1, 1, 3)");
+  QTest::newRow("triangle inequality") << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "2.1")).c_str())
+                                       << QByteArray("<inertia") << ctx
+                                       << QByteArray("triangle inequality (principal moments 1, 1, 2.1)");
+  QTest::newRow("missing inertia attribute")
+      << QByteArray(inertialRobot(kMass, "      <inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\"/>\n").c_str())
+      << QByteArray("<inertia") << ctx << QByteArray("<inertia> has no 'iyz' attribute");
+  QTest::newRow("missing mass") << QByteArray(inertialRobot("", inertiaLine("1", "1", "1")).c_str())
+                                << QByteArray("<inertial>") << ctx << QByteArray("missing <mass>");
+}
+void TestUrdfParser::inertialErrors() { runErrorCase(); }
+
+void TestUrdfParser::geometryErrors_data() {
+  addErrorColumns();
+  const QByteArray ctx("link 'a' <visual>");
+  const auto shape = [](const char* s) { return QByteArray(visualRobot(s).c_str()); };
+  QTest::newRow("negative box size") << shape("<box size=\"1 -2 1\"/>") << QByteArray("<box") << ctx
+                                     << QByteArray("<box> size=\"1 -2 1\": must not be negative");
+  QTest::newRow("negative cylinder radius") << shape("<cylinder radius=\"-0.1\" length=\"1\"/>")
+                                            << QByteArray("<cylinder") << ctx
+                                            << QByteArray("radius=\"-0.1\": must not be negative");
+  QTest::newRow("negative cylinder length") << shape("<cylinder radius=\"0.1\" length=\"-1\"/>")
+                                            << QByteArray("<cylinder") << ctx
+                                            << QByteArray("length=\"-1\": must not be negative");
+  QTest::newRow("negative sphere radius") << shape("<sphere radius=\"-1\"/>") << QByteArray("<sphere") << ctx
+                                          << QByteArray("must not be negative");
+  QTest::newRow("mesh without filename") << shape("<mesh scale=\"1 1 1\"/>") << QByteArray("<mesh") << ctx
+                                         << QByteArray("<mesh> has no filename");
+  QTest::newRow("mesh with empty filename") << shape("<mesh filename=\"\"/>") << QByteArray("<mesh") << ctx
+                                            << QByteArray("<mesh> has no filename");
+  QTest::newRow("unknown shape") << shape("<capsule radius=\"1\" length=\"1\"/>") << QByteArray("<capsule")
+                                 << ctx << QByteArray("unknown shape <capsule>");
+  QTest::newRow("empty geometry") << shape("") << QByteArray("<geometry>") << ctx
+                                  << QByteArray("<geometry> has no shape");
+  QTest::newRow("visual without geometry")
+      << QByteArray(robot("  <link name=\"a\">\n    <visual>\n    </visual>\n  </link>\n").c_str())
+      << QByteArray("<visual>") << ctx << QByteArray("missing <geometry>");
+  QTest::newRow("collision box")
+      << QByteArray(robot("  <link name=\"a\">\n    <collision>\n      <geometry>\n"
+                          "        <box size=\"1 1\"/>\n      </geometry>\n    </collision>\n  </link>\n")
+                        .c_str())
+      << QByteArray("<box") << QByteArray("link 'a' <collision>") << QByteArray("expected 3 numbers, found 2");
+}
+void TestUrdfParser::geometryErrors() { runErrorCase(); }
+
+void TestUrdfParser::jointErrors_data() {
+  addErrorColumns();
+  const QByteArray joint("joint 'j'");
+  QTest::newRow("lower above upper") << QByteArray(jointRobot("    <limit lower=\"1\" upper=\"-1\"/>\n").c_str())
+                                     << QByteArray("<limit") << joint << QByteArray("lower 1 is above upper -1");
+  QTest::newRow("prismatic lower above upper")
+      << QByteArray(jointRobot("    <limit lower=\"0.5\"/>\n", "prismatic").c_str()) << QByteArray("<limit")
+      << joint << QByteArray("lower 0.5 is above upper 0");
+  QTest::newRow("negative velocity") << QByteArray(jointRobot("    <limit velocity=\"-1\"/>\n").c_str())
+                                     << QByteArray("<limit") << joint << QByteArray("must not be negative");
+  QTest::newRow("zero axis") << QByteArray(jointRobot("    <axis xyz=\"0 0 0\"/>\n").c_str())
+                             << QByteArray("<axis") << joint << QByteArray("the axis must not be zero");
+  QTest::newRow("unknown type") << QByteArray(jointRobot("", "hinge").c_str()) << QByteArray("<joint") << joint
+                                << QByteArray("unknown joint type 'hinge'");
+  QTest::newRow("helical is not URDF") << QByteArray(jointRobot("", "helical").c_str()) << QByteArray("<joint")
+                                       << joint << QByteArray("unknown joint type 'helical'");
+  QTest::newRow("missing type")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\">\n"
+                          "    <parent link=\"a\"/><child link=\"b\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << joint << QByteArray("missing type attribute");
+  QTest::newRow("missing parent")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <child link=\"b\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << joint << QByteArray("missing <parent link=\"...\">");
+  QTest::newRow("missing child")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <parent link=\"a\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << joint << QByteArray("missing <child link=\"...\">");
+  QTest::newRow("child without link attribute")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <parent link=\"a\"/>\n    <child name=\"b\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<child") << joint << QByteArray("missing <child link=\"...\">");
+  QTest::newRow("unknown parent link")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <parent link=\"x\"/><child link=\"b\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << joint << QByteArray("parent link 'x' does not exist");
+  QTest::newRow("unknown child link")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <parent link=\"a\"/><child link=\"y\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << joint << QByteArray("child link 'y' does not exist");
+  QTest::newRow("mimic of unknown joint") << QByteArray(jointRobot("    <mimic joint=\"nope\"/>\n").c_str())
+                                          << QByteArray("<joint") << joint
+                                          << QByteArray("mimics joint 'nope', which does not exist");
+  QTest::newRow("mimic without joint") << QByteArray(jointRobot("    <mimic multiplier=\"2\"/>\n").c_str())
+                                       << QByteArray("<mimic") << joint << QByteArray("<mimic> has no joint");
+}
+void TestUrdfParser::jointErrors() { runErrorCase(); }
+
+void TestUrdfParser::treeErrors_data() {
+  addErrorColumns();
+  QTest::newRow("child of two joints") << QByteArray(robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
+)")
+                                                         .c_str())
+                                       << QByteArray("name=\"j2\"") << QByteArray("joint 'j2'")
+                                       << QByteArray("link 'c' is already the child of joint 'j1' (line 3)");
+  QTest::newRow("cycle through every link") << QByteArray(robot(R"(  <link name="a"/>
+  <link name="b"/>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
+)")
+                                                              .c_str())
+                                            << QByteArray("name=\"j2\"") << QByteArray("joint 'j2'")
+                                            << QByteArray("the joints form a cycle: 'j2' -> 'j1'");
+  QTest::newRow("cycle beside the root") << QByteArray(robot(R"(  <link name="root"/>
+  <link name="a"/> <link name="b"/> <link name="c"/>
+  <joint name="j0" type="fixed"><parent link="root"/><child link="a"/></joint>
+  <joint name="jb" type="fixed"><parent link="c"/><child link="b"/></joint>
+  <joint name="jc" type="fixed"><parent link="b"/><child link="c"/></joint>
+)")
+                                                           .c_str())
+                                         << QByteArray("name=\"jb\"") << QByteArray("joint 'jb'")
+                                         << QByteArray("the joints form a cycle: 'jb' -> 'jc'");
+  QTest::newRow("joint to itself")
+      << QByteArray(robot("  <link name=\"a\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
+                          "    <parent link=\"a\"/><child link=\"a\"/>\n  </joint>\n")
+                        .c_str())
+      << QByteArray("<joint") << QByteArray("joint 'j'") << QByteArray("connects link 'a' to itself");
+  QTest::newRow("several roots") << QByteArray(robot(R"(  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <link name="d"/>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="fixed"><parent link="c"/><child link="d"/></joint>
+)")
+                                                       .c_str())
+                                 << QByteArray("name=\"c\"") << QByteArray("link 'c'")
+                                 << QByteArray("several root links ('a', 'c')");
+  QTest::newRow("lone link") << QByteArray(jointRobot("").insert(0, "").replace(
+                                               jointRobot("").find("  <joint"), 0, "  <link name=\"lone\"/>\n")
+                                               .c_str())
+                             << QByteArray("name=\"lone\"") << QByteArray("link 'lone'")
+                             << QByteArray("several root links ('a', 'lone')");
+}
+void TestUrdfParser::treeErrors() { runErrorCase(); }
+
+QTEST_APPLESS_MAIN(TestUrdfParser)
+#include "test_urdf_parser.moc"
