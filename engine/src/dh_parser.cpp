@@ -36,9 +36,9 @@ Iso rotZ(double t) { return Iso(Eigen::AngleAxisd(t, Eigen::Vector3d::UnitZ()));
 Iso transX(double a) { return Iso(Eigen::Translation3d(a, 0, 0)); }
 Iso transZ(double d) { return Iso(Eigen::Translation3d(0, 0, d)); }
 
-// URDF rpy (R = Rz(yaw) Ry(pitch) Rx(roll)) of a rotation. dyn::matrixToRpy takes roll and yaw from
-// entries that both vanish at pitch = +-90 deg (which DH products such as Rx(90) Rz(90) hit exactly),
-// so there the angles would be noise; only roll -+ yaw is defined, and we pick yaw = 0.
+// URDF rpy (R = Rz(yaw) Ry(pitch) Rx(roll)) of a rotation. dyn::matrixToRpy reads roll and yaw from
+// entries that all vanish at pitch = +-90 deg (rods along x, Rx(90) Rz(90), ...), so near there round-off
+// would pick them; only roll -+ yaw is defined, and we take yaw = 0.
 Vec3<double> rotationToRpy(const Mat3<double>& R) {
   if (std::hypot(R(0, 0), R(1, 0)) > 1e-8) return matrixToRpy(R);
   constexpr double kHalfPi = std::numbers::pi / 2;
@@ -192,7 +192,8 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
 
 void Parser::jointRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 3 || tok[1].find('=') != std::string::npos)
-    fail(line, "joint", "expected 'joint NAME TYPE key=value ...'");
+    fail(line, tok.size() == 2 ? "joint '" + tok[1] + "'" : "joint",
+         "expected 'joint NAME TYPE key=value ...'");
   Row row;
   row.name = tok[1];
   row.line = line;

@@ -3,6 +3,7 @@
 #include "dynscope/io/model_builder.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,16 @@ namespace dyn {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A rotation (vector-rotating) whose third column is the unit vector u; identity when u = z.
+Mat3<double> rotationTakingZTo(const Vec3<double>& u) {
+  const Vec3<double> z = Vec3<double>::UnitZ();
+  const double c = z.dot(u);
+  if (c > 1 - 1e-15) return Mat3<double>::Identity();
+  if (c < -1 + 1e-15) return Vec3<double>(1, -1, -1).asDiagonal();  // half turn about x
+  const Vec3<double> k = z.cross(u).normalized();
+  return rotAxis<double>(k, std::acos(std::clamp(c, -1.0, 1.0))).transpose();
+}
 
 struct Builder {
   const RobotDescription& robot;
@@ -112,9 +123,15 @@ struct Builder {
       } else {
         if (!(jd.axis.norm() > 0) && jd.kind != JointKind::Spherical && jd.kind != JointKind::Floating)
           fail(jd.line, "joint '" + jd.name + "'", "the joint axis is zero");
-        bodyOfLink[child] = addBody(bodyOfLink[link], jd.name, jd.child, jointType(jd.kind), jd.axis, jd.pitch,
-                                    jd.kind == JointKind::Continuous, Xj);
-        linkInBody[child] = Transform<double>::Identity();
+        // Canonical joint frame (Featherstone's rule 2): rotate the body frame so z lies on the axis;
+        // the link keeps its own frame as a model frame (linkInBody).
+        const bool alongAxis = jd.kind == JointKind::Revolute || jd.kind == JointKind::Continuous ||
+                               jd.kind == JointKind::Prismatic || jd.kind == JointKind::Helical;
+        const Mat3<double> Ra = alongAxis ? rotationTakingZTo(jd.axis.normalized()) : Mat3<double>::Identity();
+        bodyOfLink[child] = addBody(bodyOfLink[link], jd.name, jd.child, jointType(jd.kind),
+                                    alongAxis ? Vec3<double>::UnitZ() : Vec3<double>(jd.axis.normalized()), jd.pitch,
+                                    jd.kind == JointKind::Continuous, Transform<double>::rot(Ra.transpose()) * Xj);
+        linkInBody[child] = Transform<double>::rot(Ra);
       }
       visit(child);
     }

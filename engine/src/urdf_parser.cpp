@@ -16,7 +16,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <system_error>
 #include <unordered_map>
+#include <vector>
 
 namespace dyn {
 namespace {
@@ -79,9 +81,7 @@ std::vector<double> numbers(const XMLElement* el, const char* name, size_t count
   return out;
 }
 
-double number(const XMLElement* el, const char* name, const std::string& ctx) {
-  return numbers(el, name, 1, ctx)[0];
-}
+double number(const XMLElement* el, const char* name, const std::string& ctx) { return numbers(el, name, 1, ctx)[0]; }
 double optNumber(const XMLElement* el, const char* name, const std::string& ctx, double fallback) {
   return el->Attribute(name) ? number(el, name, ctx) : fallback;
 }
@@ -200,14 +200,15 @@ Shape parseShape(const XMLElement* geometry, const std::string& ctx) {
   return s;
 }
 
-// A <visual> or <collision>; only visuals carry a material.
-Geometry parseGeometry(const XMLElement* el, const std::string& ctx) {
+// A <visual> or <collision>. Only visuals carry a material in URDF, so a collision's is not read.
+Geometry parseGeometry(const XMLElement* el, const std::string& ctx, bool withMaterial) {
   Geometry g;
   g.line = el->GetLineNum();
   g.name = attr(el, "name");
   g.origin = parseOrigin(el, ctx);
   g.shape = parseShape(requiredChild(el, "geometry", ctx), ctx);
-  if (const XMLElement* material = el->FirstChildElement("material")) g.material = parseMaterial(material, ctx);
+  if (const XMLElement* material = el->FirstChildElement("material"); material && withMaterial)
+    g.material = parseMaterial(material, ctx);
   return g;
 }
 
@@ -219,19 +220,16 @@ LinkDesc parseLink(const XMLElement* el) {
   if (const XMLElement* inertial = el->FirstChildElement("inertial"))
     link.inertial = parseInertial(inertial, ctx + " <inertial>");
   for (const XMLElement* v = el->FirstChildElement("visual"); v; v = v->NextSiblingElement("visual"))
-    link.visuals.push_back(parseGeometry(v, ctx + " <visual>"));
-  for (const XMLElement* c = el->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision")) {
-    link.collisions.push_back(parseGeometry(c, ctx + " <collision>"));
-    link.collisions.back().material = Material{};
-  }
+    link.visuals.push_back(parseGeometry(v, ctx + " <visual>", true));
+  for (const XMLElement* c = el->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision"))
+    link.collisions.push_back(parseGeometry(c, ctx + " <collision>", false));
   return link;
 }
 
 JointKind parseJointKind(const XMLElement* el, const std::string& ctx) {
   static const std::pair<const char*, JointKind> kinds[] = {
-      {"revolute", JointKind::Revolute}, {"continuous", JointKind::Continuous},
-      {"prismatic", JointKind::Prismatic}, {"fixed", JointKind::Fixed},
-      {"floating", JointKind::Floating}, {"planar", JointKind::Planar},
+      {"revolute", JointKind::Revolute},  {"continuous", JointKind::Continuous}, {"prismatic", JointKind::Prismatic},
+      {"fixed", JointKind::Fixed},        {"floating", JointKind::Floating},     {"planar", JointKind::Planar},
       {"spherical", JointKind::Spherical}};  // spherical: not URDF, but a common extension
   const char* type = el->Attribute("type");
   if (!type) fail(el, ctx, "missing type attribute");
@@ -310,17 +308,25 @@ std::string xmlError(const tinyxml2::XMLDocument& doc) {
   const size_t colon = full.find(": ");
   std::string what;
   switch (doc.ErrorID()) {
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "empty document"; break;
-    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "mismatched closing tag"; break;
-    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "bad attribute"; break;
-    default: what = doc.ErrorName(); break;
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
+      what = "empty document";
+      break;
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+      what = "mismatched closing tag";
+      break;
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+      what = "bad attribute";
+      break;
+    default:
+      what = doc.ErrorName();
+      break;
   }
   return "malformed XML: " + what + (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
 }
 
-// Link materials that carry their own colour or texture define their name too (as in urdfdom);
-// a top-level definition wins. References are resolved after all links are read, so a
-// reference may come before the definition.
+// A visual's material that carries its own colour or texture keeps it, and also defines its name
+// for references elsewhere (as in urdfdom), unless a top-level material has that name. References
+// are resolved after all links are read, so one may come before its definition.
 void resolveMaterials(RobotDescription& robot) {
   std::map<std::string, Material> named;
   for (const Material& m : robot.materials) named.emplace(m.name, m);
@@ -363,8 +369,8 @@ void checkTree(const RobotDescription& robot) {
     const auto [it, inserted] = parentJoint.emplace(j.child, &j);
     if (!inserted)
       fail(j.line, ctx,
-           "link " + inQuotes(j.child) + " is already the child of joint " + inQuotes(it->second->name) +
-               " (line " + std::to_string(it->second->line) + ")");
+           "link " + inQuotes(j.child) + " is already the child of joint " + inQuotes(it->second->name) + " (line " +
+               std::to_string(it->second->line) + ")");
   }
 
   // Walk up from each link; meeting a link of the current walk again means a cycle. Links of
@@ -383,8 +389,8 @@ void checkTree(const RobotDescription& robot) {
         } while (l != cur);
         std::reverse(cycle.begin(), cycle.end());  // parent-to-child reads more naturally
         // Start the list at the joint that comes first in the file, so the message is stable.
-        const auto first = std::min_element(cycle.begin(), cycle.end(),
-                                            [](auto* a, auto* b) { return a->line < b->line; });
+        const auto first =
+            std::min_element(cycle.begin(), cycle.end(), [](auto* a, auto* b) { return a->line < b->line; });
         std::rotate(cycle.begin(), first, cycle.end());
         std::string names;
         for (const JointDesc* j : cycle) names += (names.empty() ? "" : " -> ") + inQuotes(j->name);
@@ -440,18 +446,19 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   for (const XMLElement* el = root->FirstChildElement("link"); el; el = el->NextSiblingElement("link")) {
     LinkDesc link = parseLink(el);
     if (const auto [it, inserted] = lines.emplace(link.name, link.line); !inserted)
-      fail(el, "link " + inQuotes(link.name), "duplicate link name (first defined on line " +
-                                                std::to_string(it->second) + ")");
+      fail(el, "link " + inQuotes(link.name),
+           "duplicate link name (first defined on line " + std::to_string(it->second) + ")");
     robot.links.push_back(std::move(link));
   }
-  if (robot.links.empty()) fail(root, "robot " + inQuotes(robot.name), "the robot has no <link>");
+  if (robot.links.empty())
+    fail(root, robot.name.empty() ? "<robot>" : "robot " + inQuotes(robot.name), "the robot has no <link>");
 
   lines.clear();
   for (const XMLElement* el = root->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
     JointDesc joint = parseJoint(el);
     if (const auto [it, inserted] = lines.emplace(joint.name, joint.line); !inserted)
-      fail(el, "joint " + inQuotes(joint.name), "duplicate joint name (first defined on line " +
-                                                  std::to_string(it->second) + ")");
+      fail(el, "joint " + inQuotes(joint.name),
+           "duplicate joint name (first defined on line " + std::to_string(it->second) + ")");
     robot.joints.push_back(std::move(joint));
   }
 

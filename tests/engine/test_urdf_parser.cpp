@@ -12,6 +12,40 @@
 using dyn::JointKind;
 using dyn::Shape;
 
+// Declared before the test data: moc 6.4 misreads "//" inside multi-line raw strings as a
+// comment, and would not see a class that comes after such a string.
+class TestUrdfParser : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void validRobotStructure();
+  void validRobotInertials();
+  void validRobotGeometry();
+  void validRobotMaterials();
+  void validRobotJoints();
+  void otherJointKinds();
+  void numbersAccepted_data();
+  void numbersAccepted();
+  void repeatedIdenticalMaterial();
+  void parseFile();
+  void fileErrors();
+  void documentErrors_data();
+  void documentErrors();
+  void numberErrors_data();
+  void numberErrors();
+  void inertialErrors_data();
+  void inertialErrors();
+  void geometryErrors_data();
+  void geometryErrors();
+  void jointErrors_data();
+  void jointErrors();
+  void treeErrors_data();
+  void treeErrors();
+
+ private:
+  void runErrorCase();
+};
+
 namespace {
 
 const char* const kFile = "t.urdf";
@@ -45,8 +79,10 @@ QString errorMismatch(const std::string& xml, const std::string& marker, const s
   const std::optional<dyn::LoadError> e = errorOf(xml);
   if (!e) return "no LoadError thrown";
   const std::string what = e->what();
-  const std::string prefix = std::string(kFile) + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
-                             (element.empty() ? "" : element + ": ");
+  std::string prefix = kFile;  // "file:line: element: ", as LoadError formats it
+  if (line > 0) prefix += ':' + std::to_string(line);
+  prefix += ": ";
+  if (!element.empty()) prefix += element + ": ";
   if (what.rfind(prefix, 0) != 0) return QString("'%1' does not start with '%2'").arg(what.c_str(), prefix.c_str());
   if (what.find(fragment) == std::string::npos)
     return QString("'%1' does not contain '%2'").arg(what.c_str(), fragment.c_str());
@@ -60,6 +96,12 @@ void addErrorColumns() {
   QTest::addColumn<QByteArray>("marker");  // text on the line the error must point at
   QTest::addColumn<QByteArray>("element");
   QTest::addColumn<QByteArray>("fragment");  // part of the message
+}
+
+void row(const char* name, const std::string& xml, const std::string& marker, const std::string& element,
+         const std::string& fragment) {
+  QTest::newRow(name) << QByteArray::fromStdString(xml) << QByteArray::fromStdString(marker)
+                      << QByteArray::fromStdString(element) << QByteArray::fromStdString(fragment);
 }
 
 // A two-link robot whose joint body (parent/child already given) is `joint`.
@@ -81,8 +123,8 @@ std::string inertiaLine(const std::string& xx, const std::string& yy, const std:
 
 // One link with one visual holding `geometry` (the <geometry> contents) and `extra`.
 std::string visualRobot(const std::string& geometry, const std::string& extra = "") {
-  return robot("  <link name=\"a\">\n    <visual>\n      <geometry>\n        " + geometry +
-               "\n      </geometry>\n" + extra + "    </visual>\n  </link>\n");
+  return robot("  <link name=\"a\">\n    <visual>\n      <geometry>\n        " + geometry + "\n      </geometry>\n" +
+               extra + "    </visual>\n  </link>\n");
 }
 
 const char* const kValidRobot = R"(<?xml version="1.0"?>
@@ -173,38 +215,6 @@ const char* const kValidRobot = R"(<?xml version="1.0"?>
 )";
 
 }  // namespace
-
-class TestUrdfParser : public QObject {
-  Q_OBJECT
-
- private slots:
-  void validRobotStructure();
-  void validRobotInertials();
-  void validRobotGeometry();
-  void validRobotMaterials();
-  void validRobotJoints();
-  void otherJointKinds();
-  void numbersAccepted_data();
-  void numbersAccepted();
-  void repeatedIdenticalMaterial();
-  void parseFile();
-  void fileErrors();
-  void documentErrors_data();
-  void documentErrors();
-  void numberErrors_data();
-  void numberErrors();
-  void inertialErrors_data();
-  void inertialErrors();
-  void geometryErrors_data();
-  void geometryErrors();
-  void jointErrors_data();
-  void jointErrors();
-  void treeErrors_data();
-  void treeErrors();
-
- private:
-  void runErrorCase();
-};
 
 void TestUrdfParser::validRobotStructure() {
   const dyn::RobotDescription r = dyn::parseUrdfString(kValidRobot, "arm.urdf");
@@ -336,7 +346,7 @@ void TestUrdfParser::validRobotJoints() {
   const dyn::JointDesc& slide = r.joints[2];
   QVERIFY(slide.kind == JointKind::Prismatic);
   QCOMPARE(slide.axis, dyn::Vec3<double>(1, 0, 0));  // the URDF default
-  QVERIFY(!slide.hasLimits);                          // no <limit>: leniently unlimited
+  QVERIFY(!slide.hasLimits);                         // no <limit>: leniently unlimited
   QCOMPARE(slide.velocity, 0.0);
   QVERIFY(slide.mimic.has_value());
   QCOMPARE(slide.mimic->joint, std::string("shoulder"));
@@ -445,243 +455,188 @@ void TestUrdfParser::runErrorCase() {
 
 void TestUrdfParser::documentErrors_data() {
   addErrorColumns();
-  QTest::newRow("malformed XML") << QByteArray("<robot name=\"r\">\n  <link name=\"a\">\n</robot>\n")
-                                 << QByteArray("<link") << QByteArray("") << QByteArray("malformed XML");
-  QTest::newRow("unquoted attribute") << QByteArray("<robot name=\"r\">\n\n  <link name=a/>\n</robot>\n")
-                                      << QByteArray("<link") << QByteArray("") << QByteArray("malformed XML");
-  QTest::newRow("empty document") << QByteArray("") << QByteArray("") << QByteArray("")
-                                  << QByteArray("malformed XML: empty document");
-  QTest::newRow("root not robot") << QByteArray("<?xml version=\"1.0\"?>\n<model name=\"r\">\n</model>\n")
-                                  << QByteArray("<model") << QByteArray("<model>")
-                                  << QByteArray("root element must be <robot>");
-  QTest::newRow("no links") << QByteArray("<robot name=\"r\">\n</robot>\n") << QByteArray("<robot")
-                            << QByteArray("robot 'r'") << QByteArray("no <link>");
-  QTest::newRow("link without name") << QByteArray(robot("  <link name=\"a\"/>\n  <link>\n  </link>\n").c_str())
-                                     << QByteArray("<link>") << QByteArray("<link>")
-                                     << QByteArray("missing name attribute");
-  QTest::newRow("joint without name")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint type=\"fixed\">\n"
-                          "    <parent link=\"a\"/><child link=\"b\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << QByteArray("<joint>") << QByteArray("missing name attribute");
-  QTest::newRow("duplicate link")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <link name=\"a\"/>\n").c_str())
-      << QByteArray("<link name=\"a\"/>") << QByteArray("link 'a'")
-      << QByteArray("duplicate link name (first defined on line 2)");
-  QTest::newRow("duplicate joint")
-      << QByteArray(robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
+  row("malformed XML", "<robot name=\"r\">\n  <link name=\"a\">\n</robot>\n", "<link", "", "malformed XML");
+  row("unquoted attribute", "<robot name=\"r\">\n\n  <link name=a/>\n</robot>\n", "<link", "", "malformed XML");
+  row("empty document", "", "", "", "malformed XML: empty document");
+  row("root not robot", "<?xml version=\"1.0\"?>\n<model name=\"r\">\n</model>\n", "<model", "<model>",
+      "the root element must be <robot>");
+  row("no links", "<robot name=\"r\">\n</robot>\n", "<robot", "robot 'r'", "no <link>");
+  row("link without name", robot("  <link name=\"a\"/>\n  <link>\n  </link>\n"), "<link>", "<link>",
+      "missing name attribute");
+  row("joint without name", robot(R"(  <link name="a"/> <link name="b"/>
+  <joint type="fixed">
+    <parent link="a"/><child link="b"/>
+  </joint>
+)"),
+      "<joint", "<joint>", "missing name attribute");
+  row("duplicate link", robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <link name=\"a\"/>\n"),
+      "<link name=\"a\"/>", "link 'a'", "duplicate link name (first defined on line 2)");
+  row("duplicate joint", robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
   <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
   <joint name="j" type="fixed"><parent link="b"/><child link="c"/></joint>
-)")
-                        .c_str())
-      << QByteArray("<joint name=\"j\"") << QByteArray("joint 'j'")
-      << QByteArray("duplicate joint name (first defined on line 3)");
-  QTest::newRow("undefined material")
-      << QByteArray(visualRobot("<box size=\"1 1 1\"/>", "      <material name=\"nope\"/>\n").c_str())
-      << QByteArray("<visual>") << QByteArray("link 'a' <visual>") << QByteArray("material 'nope' is not defined");
-  QTest::newRow("conflicting material") << QByteArray(robot(R"(  <material name="m"><color rgba="1 0 0 1"/></material>
+)"),
+      "<joint name=\"j\"", "joint 'j'", "duplicate joint name (first defined on line 3)");
+  row("undefined material", visualRobot("<box size=\"1 1 1\"/>", "      <material name=\"nope\"/>\n"), "<visual>",
+      "link 'a' <visual>", "material 'nope' is not defined");
+  row("conflicting material", robot(R"(  <material name="m"><color rgba="1 0 0 1"/></material>
   <material name="m"><color rgba="0 1 0 1"/></material>
   <link name="a"/>
-)")
-                                                          .c_str())
-                                        << QByteArray("<material name=\"m\">") << QByteArray("material 'm'")
-                                        << QByteArray("defined again");
-  QTest::newRow("colour out of range")
-      << QByteArray(robot("  <material name=\"m\">\n    <color rgba=\"255 0 0 1\"/>\n  </material>\n"
-                          "  <link name=\"a\"/>\n")
-                        .c_str())
-      << QByteArray("<color") << QByteArray("material 'm'") << QByteArray("must be in [0, 1]");
+)"),
+      "<material name=\"m\">", "material 'm'", "defined again with a different color or texture");
+  row("colour out of range",
+      robot("  <material name=\"m\">\n    <color rgba=\"255 0 0 1\"/>\n  </material>\n  <link name=\"a\"/>\n"),
+      "<color", "material 'm'", "<color> rgba=\"255 0 0 1\": components must be in [0, 1]");
 }
 void TestUrdfParser::documentErrors() { runErrorCase(); }
 
 void TestUrdfParser::numberErrors_data() {
   addErrorColumns();
-  const auto origin = [](const char* xyz) {
-    return QByteArray(jointRobot(std::string("    <origin xyz=\"") + xyz + "\"/>\n").c_str());
-  };
-  const QByteArray marker("<origin"), joint("joint 'j'");
-  QTest::newRow("nan") << origin("1 nan 2") << marker << joint << QByteArray("'nan' is not a finite number");
-  QTest::newRow("inf") << origin("1 2 -inf") << marker << joint << QByteArray("'-inf' is not a finite number");
-  QTest::newRow("overflow") << origin("1 2 1e999") << marker << joint << QByteArray("'1e999' is not a finite");
-  QTest::newRow("text") << origin("1 two 3") << marker << joint << QByteArray("'two' is not a finite number");
-  QTest::newRow("trailing text") << origin("1 2 3m") << marker << joint << QByteArray("'3m' is not a finite");
-  QTest::newRow("comma") << origin("1,2,3") << marker << joint << QByteArray("'1,2,3' is not a finite");
-  QTest::newRow("hex") << origin("0x10 0 0") << marker << joint << QByteArray("'0x10' is not a finite");
-  QTest::newRow("too few") << origin("1 2") << marker << joint
-                           << QByteArray("<origin> xyz=\"1 2\": expected 3 numbers, found 2");
-  QTest::newRow("too many") << origin("1 2 3 4") << marker << joint << QByteArray("expected 3 numbers, found 4");
-  QTest::newRow("empty") << origin("") << marker << joint << QByteArray("expected 3 numbers, found 0");
-  QTest::newRow("limit inf")
-      << QByteArray(jointRobot("    <limit lower=\"-1\" upper=\"inf\"/>\n").c_str()) << QByteArray("<limit")
-      << joint << QByteArray("<limit> upper=\"inf\": 'inf' is not a finite number");
-  QTest::newRow("two masses") << QByteArray(inertialRobot("      <mass value=\"1 2\"/>\n", inertiaLine("1", "1", "1")).c_str())
-                              << QByteArray("<mass") << QByteArray("link 'a' <inertial>")
-                              << QByteArray("expected 1 number, found 2");
-  QTest::newRow("rgba with 3 numbers")
-      << QByteArray(visualRobot("<box size=\"1 1 1\"/>",
-                                "      <material name=\"m\">\n        <color rgba=\"1 0 0\"/>\n      </material>\n")
-                        .c_str())
-      << QByteArray("<color") << QByteArray("link 'a' <visual>") << QByteArray("expected 4 numbers, found 3");
+  const auto origin = [](const std::string& xyz) { return jointRobot("    <origin xyz=\"" + xyz + "\"/>\n"); };
+  row("nan", origin("1 nan 2"), "<origin", "joint 'j'", "<origin> xyz=\"1 nan 2\": 'nan' is not a finite number");
+  row("inf", origin("1 2 -inf"), "<origin", "joint 'j'", "'-inf' is not a finite number");
+  row("overflow", origin("1 2 1e999"), "<origin", "joint 'j'", "'1e999' is not a finite number");
+  row("text", origin("1 two 3"), "<origin", "joint 'j'", "'two' is not a finite number");
+  row("trailing text", origin("1 2 3m"), "<origin", "joint 'j'", "'3m' is not a finite number");
+  row("commas", origin("1,2,3"), "<origin", "joint 'j'", "'1,2,3' is not a finite number");
+  row("hex", origin("0x10 0 0"), "<origin", "joint 'j'", "'0x10' is not a finite number");
+  row("too few", origin("1 2"), "<origin", "joint 'j'", "<origin> xyz=\"1 2\": expected 3 numbers, found 2");
+  row("too many", origin("1 2 3 4"), "<origin", "joint 'j'", "expected 3 numbers, found 4");
+  row("empty", origin(""), "<origin", "joint 'j'", "expected 3 numbers, found 0");
+  row("limit inf", jointRobot("    <limit lower=\"-1\" upper=\"inf\"/>\n"), "<limit", "joint 'j'",
+      "<limit> upper=\"inf\": 'inf' is not a finite number");
+  row("two masses", inertialRobot("      <mass value=\"1 2\"/>\n", inertiaLine("1", "1", "1")), "<mass",
+      "link 'a' <inertial>", "<mass> value=\"1 2\": expected 1 number, found 2");
+  row("rgba with 3 numbers",
+      visualRobot("<box size=\"1 1 1\"/>",
+                  "      <material name=\"m\">\n        <color rgba=\"1 0 0\"/>\n"
+                  "      </material>\n"),
+      "<color", "link 'a' <visual>", "expected 4 numbers, found 3");
 }
 void TestUrdfParser::numberErrors() { runErrorCase(); }
 
 void TestUrdfParser::inertialErrors_data() {
   addErrorColumns();
-  const QByteArray ctx("link 'a' <inertial>");
-  QTest::newRow("negative mass") << QByteArray(inertialRobot("      <mass value=\"-1\"/>\n", inertiaLine("1", "1", "1")).c_str())
-                                 << QByteArray("<mass") << ctx << QByteArray("negative mass");
-  QTest::newRow("negative ixx") << QByteArray(inertialRobot(kMass, inertiaLine("-0.1", "1", "1")).c_str())
-                                << QByteArray("<inertia") << ctx
-                                << QByteArray("ixx=\"-0.1\": negative moment of inertia");
-  QTest::newRow("nan izz") << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "NaN")).c_str())
-                           << QByteArray("<inertia") << ctx << QByteArray("'NaN' is not a finite number");
-  QTest::newRow("not positive semi-definite")
-      << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "1", "2")).c_str()) << QByteArray("<inertia") << ctx
-      << QByteArray("not positive semi-definite (principal moments -1, 1, 3)");
-  QTest::newRow("triangle inequality") << QByteArray(inertialRobot(kMass, inertiaLine("1", "1", "2.1")).c_str())
-                                       << QByteArray("<inertia") << ctx
-                                       << QByteArray("triangle inequality (principal moments 1, 1, 2.1)");
-  QTest::newRow("missing inertia attribute")
-      << QByteArray(inertialRobot(kMass, "      <inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\"/>\n").c_str())
-      << QByteArray("<inertia") << ctx << QByteArray("<inertia> has no 'iyz' attribute");
-  QTest::newRow("missing mass") << QByteArray(inertialRobot("", inertiaLine("1", "1", "1")).c_str())
-                                << QByteArray("<inertial>") << ctx << QByteArray("missing <mass>");
+  const std::string ctx = "link 'a' <inertial>";
+  row("negative mass", inertialRobot("      <mass value=\"-1\"/>\n", inertiaLine("1", "1", "1")), "<mass", ctx,
+      "<mass> value=\"-1\": negative mass");
+  row("negative ixx", inertialRobot(kMass, inertiaLine("-0.1", "1", "1")), "<inertia", ctx,
+      "<inertia> ixx=\"-0.1\": negative moment of inertia");
+  row("nan izz", inertialRobot(kMass, inertiaLine("1", "1", "NaN")), "<inertia", ctx, "'NaN' is not a finite number");
+  row("not positive semi-definite", inertialRobot(kMass, inertiaLine("1", "1", "1", "2")), "<inertia", ctx,
+      "inertia matrix is not positive semi-definite (principal moments -1, 1, 3)");
+  row("triangle inequality", inertialRobot(kMass, inertiaLine("1", "1", "2.1")), "<inertia", ctx,
+      "inertia violates the triangle inequality (principal moments 1, 1, 2.1)");
+  row("missing inertia attribute",
+      inertialRobot(kMass, "      <inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\"/>\n"), "<inertia", ctx,
+      "<inertia> has no 'iyz' attribute");
+  row("missing mass", inertialRobot("", inertiaLine("1", "1", "1")), "<inertial>", ctx, "missing <mass>");
 }
 void TestUrdfParser::inertialErrors() { runErrorCase(); }
 
 void TestUrdfParser::geometryErrors_data() {
   addErrorColumns();
-  const QByteArray ctx("link 'a' <visual>");
-  const auto shape = [](const char* s) { return QByteArray(visualRobot(s).c_str()); };
-  QTest::newRow("negative box size") << shape("<box size=\"1 -2 1\"/>") << QByteArray("<box") << ctx
-                                     << QByteArray("<box> size=\"1 -2 1\": must not be negative");
-  QTest::newRow("negative cylinder radius") << shape("<cylinder radius=\"-0.1\" length=\"1\"/>")
-                                            << QByteArray("<cylinder") << ctx
-                                            << QByteArray("radius=\"-0.1\": must not be negative");
-  QTest::newRow("negative cylinder length") << shape("<cylinder radius=\"0.1\" length=\"-1\"/>")
-                                            << QByteArray("<cylinder") << ctx
-                                            << QByteArray("length=\"-1\": must not be negative");
-  QTest::newRow("negative sphere radius") << shape("<sphere radius=\"-1\"/>") << QByteArray("<sphere") << ctx
-                                          << QByteArray("must not be negative");
-  QTest::newRow("mesh without filename") << shape("<mesh scale=\"1 1 1\"/>") << QByteArray("<mesh") << ctx
-                                         << QByteArray("<mesh> has no filename");
-  QTest::newRow("mesh with empty filename") << shape("<mesh filename=\"\"/>") << QByteArray("<mesh") << ctx
-                                            << QByteArray("<mesh> has no filename");
-  QTest::newRow("unknown shape") << shape("<capsule radius=\"1\" length=\"1\"/>") << QByteArray("<capsule")
-                                 << ctx << QByteArray("unknown shape <capsule>");
-  QTest::newRow("empty geometry") << shape("") << QByteArray("<geometry>") << ctx
-                                  << QByteArray("<geometry> has no shape");
-  QTest::newRow("visual without geometry")
-      << QByteArray(robot("  <link name=\"a\">\n    <visual>\n    </visual>\n  </link>\n").c_str())
-      << QByteArray("<visual>") << ctx << QByteArray("missing <geometry>");
-  QTest::newRow("collision box")
-      << QByteArray(robot("  <link name=\"a\">\n    <collision>\n      <geometry>\n"
-                          "        <box size=\"1 1\"/>\n      </geometry>\n    </collision>\n  </link>\n")
-                        .c_str())
-      << QByteArray("<box") << QByteArray("link 'a' <collision>") << QByteArray("expected 3 numbers, found 2");
+  const std::string ctx = "link 'a' <visual>";
+  row("negative box size", visualRobot("<box size=\"1 -2 1\"/>"), "<box", ctx,
+      "<box> size=\"1 -2 1\": must not be negative");
+  row("negative cylinder radius", visualRobot("<cylinder radius=\"-0.1\" length=\"1\"/>"), "<cylinder", ctx,
+      "<cylinder> radius=\"-0.1\": must not be negative");
+  row("negative cylinder length", visualRobot("<cylinder radius=\"0.1\" length=\"-1\"/>"), "<cylinder", ctx,
+      "<cylinder> length=\"-1\": must not be negative");
+  row("negative sphere radius", visualRobot("<sphere radius=\"-1\"/>"), "<sphere", ctx,
+      "<sphere> radius=\"-1\": must not be negative");
+  row("mesh without filename", visualRobot("<mesh scale=\"1 1 1\"/>"), "<mesh", ctx, "<mesh> has no filename");
+  row("mesh with empty filename", visualRobot("<mesh filename=\"\"/>"), "<mesh", ctx, "<mesh> has no filename");
+  row("unknown shape", visualRobot("<capsule radius=\"1\" length=\"1\"/>"), "<capsule", ctx, "unknown shape <capsule>");
+  row("empty geometry", visualRobot(""), "<geometry>", ctx, "<geometry> has no shape");
+  row("visual without geometry", robot("  <link name=\"a\">\n    <visual>\n    </visual>\n  </link>\n"), "<visual>",
+      ctx, "missing <geometry>");
+  row("collision box", robot(R"(  <link name="a">
+    <collision>
+      <geometry>
+        <box size="1 1"/>
+      </geometry>
+    </collision>
+  </link>
+)"),
+      "<box", "link 'a' <collision>", "expected 3 numbers, found 2");
 }
 void TestUrdfParser::geometryErrors() { runErrorCase(); }
 
 void TestUrdfParser::jointErrors_data() {
   addErrorColumns();
-  const QByteArray joint("joint 'j'");
-  QTest::newRow("lower above upper") << QByteArray(jointRobot("    <limit lower=\"1\" upper=\"-1\"/>\n").c_str())
-                                     << QByteArray("<limit") << joint << QByteArray("lower 1 is above upper -1");
-  QTest::newRow("prismatic lower above upper")
-      << QByteArray(jointRobot("    <limit lower=\"0.5\"/>\n", "prismatic").c_str()) << QByteArray("<limit")
-      << joint << QByteArray("lower 0.5 is above upper 0");
-  QTest::newRow("negative velocity") << QByteArray(jointRobot("    <limit velocity=\"-1\"/>\n").c_str())
-                                     << QByteArray("<limit") << joint << QByteArray("must not be negative");
-  QTest::newRow("zero axis") << QByteArray(jointRobot("    <axis xyz=\"0 0 0\"/>\n").c_str())
-                             << QByteArray("<axis") << joint << QByteArray("the axis must not be zero");
-  QTest::newRow("unknown type") << QByteArray(jointRobot("", "hinge").c_str()) << QByteArray("<joint") << joint
-                                << QByteArray("unknown joint type 'hinge'");
-  QTest::newRow("helical is not URDF") << QByteArray(jointRobot("", "helical").c_str()) << QByteArray("<joint")
-                                       << joint << QByteArray("unknown joint type 'helical'");
-  QTest::newRow("missing type")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\">\n"
-                          "    <parent link=\"a\"/><child link=\"b\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << joint << QByteArray("missing type attribute");
-  QTest::newRow("missing parent")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <child link=\"b\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << joint << QByteArray("missing <parent link=\"...\">");
-  QTest::newRow("missing child")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <parent link=\"a\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << joint << QByteArray("missing <child link=\"...\">");
-  QTest::newRow("child without link attribute")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <parent link=\"a\"/>\n    <child name=\"b\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<child") << joint << QByteArray("missing <child link=\"...\">");
-  QTest::newRow("unknown parent link")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <parent link=\"x\"/><child link=\"b\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << joint << QByteArray("parent link 'x' does not exist");
-  QTest::newRow("unknown child link")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <parent link=\"a\"/><child link=\"y\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << joint << QByteArray("child link 'y' does not exist");
-  QTest::newRow("mimic of unknown joint") << QByteArray(jointRobot("    <mimic joint=\"nope\"/>\n").c_str())
-                                          << QByteArray("<joint") << joint
-                                          << QByteArray("mimics joint 'nope', which does not exist");
-  QTest::newRow("mimic without joint") << QByteArray(jointRobot("    <mimic multiplier=\"2\"/>\n").c_str())
-                                       << QByteArray("<mimic") << joint << QByteArray("<mimic> has no joint");
+  // A joint j between links a and b whose <parent>/<child> lines are `refs`.
+  const auto refsRobot = [](const std::string& refs, const std::string& type = " type=\"fixed\"") {
+    return robot("  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\"" + type + ">\n" + refs +
+                 "  </joint>\n");
+  };
+  row("lower above upper", jointRobot("    <limit lower=\"1\" upper=\"-1\"/>\n"), "<limit", "joint 'j'",
+      "<limit> lower 1 is above upper -1");
+  row("prismatic lower above default upper", jointRobot("    <limit lower=\"0.5\"/>\n", "prismatic"), "<limit",
+      "joint 'j'", "<limit> lower 0.5 is above upper 0");
+  row("negative velocity", jointRobot("    <limit velocity=\"-1\"/>\n"), "<limit", "joint 'j'",
+      "<limit> velocity=\"-1\": must not be negative");
+  row("negative damping", jointRobot("    <dynamics damping=\"-0.1\"/>\n"), "<dynamics", "joint 'j'",
+      "<dynamics> damping=\"-0.1\": must not be negative");
+  row("zero axis", jointRobot("    <axis xyz=\"0 0 0\"/>\n"), "<axis", "joint 'j'", "the axis must not be zero");
+  row("unknown type", jointRobot("", "hinge"), "<joint", "joint 'j'", "unknown joint type 'hinge'");
+  row("helical is not URDF", jointRobot("", "helical"), "<joint", "joint 'j'", "unknown joint type 'helical'");
+  row("missing type", refsRobot("    <parent link=\"a\"/><child link=\"b\"/>\n", ""), "<joint", "joint 'j'",
+      "missing type attribute");
+  row("missing parent", refsRobot("    <child link=\"b\"/>\n"), "<joint", "joint 'j'", "missing <parent link=\"...\">");
+  row("missing child", refsRobot("    <parent link=\"a\"/>\n"), "<joint", "joint 'j'", "missing <child link=\"...\">");
+  row("child without link attribute", refsRobot("    <parent link=\"a\"/>\n    <child name=\"b\"/>\n"), "<child",
+      "joint 'j'", "missing <child link=\"...\">");
+  row("unknown parent link", refsRobot("    <parent link=\"x\"/><child link=\"b\"/>\n"), "<joint", "joint 'j'",
+      "parent link 'x' does not exist");
+  row("unknown child link", refsRobot("    <parent link=\"a\"/><child link=\"y\"/>\n"), "<joint", "joint 'j'",
+      "child link 'y' does not exist");
+  row("mimic of unknown joint", jointRobot("    <mimic joint=\"nope\"/>\n"), "<joint", "joint 'j'",
+      "mimics joint 'nope', which does not exist");
+  row("mimic without joint", jointRobot("    <mimic multiplier=\"2\"/>\n"), "<mimic", "joint 'j'",
+      "<mimic> has no joint attribute");
 }
 void TestUrdfParser::jointErrors() { runErrorCase(); }
 
 void TestUrdfParser::treeErrors_data() {
   addErrorColumns();
-  QTest::newRow("child of two joints") << QByteArray(robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
+  row("child of two joints", robot(R"(  <link name="a"/> <link name="b"/> <link name="c"/>
   <joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>
   <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
-)")
-                                                         .c_str())
-                                       << QByteArray("name=\"j2\"") << QByteArray("joint 'j2'")
-                                       << QByteArray("link 'c' is already the child of joint 'j1' (line 3)");
-  QTest::newRow("cycle through every link") << QByteArray(robot(R"(  <link name="a"/>
+)"),
+      "name=\"j2\"", "joint 'j2'", "link 'c' is already the child of joint 'j1' (line 3)");
+  // No root at all: every link is some joint's child.
+  row("cycle through every link", robot(R"(  <link name="a"/>
   <link name="b"/>
   <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>
   <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-)")
-                                                              .c_str())
-                                            << QByteArray("name=\"j2\"") << QByteArray("joint 'j2'")
-                                            << QByteArray("the joints form a cycle: 'j2' -> 'j1'");
-  QTest::newRow("cycle beside the root") << QByteArray(robot(R"(  <link name="root"/>
+)"),
+      "name=\"j2\"", "joint 'j2'", "the joints form a cycle: 'j2' -> 'j1'");
+  // One root, but b and c hang on each other instead of on it.
+  row("cycle beside the root", robot(R"(  <link name="root"/>
   <link name="a"/> <link name="b"/> <link name="c"/>
   <joint name="j0" type="fixed"><parent link="root"/><child link="a"/></joint>
   <joint name="jb" type="fixed"><parent link="c"/><child link="b"/></joint>
   <joint name="jc" type="fixed"><parent link="b"/><child link="c"/></joint>
-)")
-                                                           .c_str())
-                                         << QByteArray("name=\"jb\"") << QByteArray("joint 'jb'")
-                                         << QByteArray("the joints form a cycle: 'jb' -> 'jc'");
-  QTest::newRow("joint to itself")
-      << QByteArray(robot("  <link name=\"a\"/>\n  <joint name=\"j\" type=\"fixed\">\n"
-                          "    <parent link=\"a\"/><child link=\"a\"/>\n  </joint>\n")
-                        .c_str())
-      << QByteArray("<joint") << QByteArray("joint 'j'") << QByteArray("connects link 'a' to itself");
-  QTest::newRow("several roots") << QByteArray(robot(R"(  <link name="a"/>
+)"),
+      "name=\"jb\"", "joint 'jb'", "the joints form a cycle: 'jb' -> 'jc'");
+  row("joint to itself", robot(R"(  <link name="a"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="a"/></joint>
+)"),
+      "<joint", "joint 'j'", "connects link 'a' to itself");
+  row("several roots", robot(R"(  <link name="a"/>
   <link name="b"/>
   <link name="c"/>
   <link name="d"/>
   <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
   <joint name="j2" type="fixed"><parent link="c"/><child link="d"/></joint>
-)")
-                                                       .c_str())
-                                 << QByteArray("name=\"c\"") << QByteArray("link 'c'")
-                                 << QByteArray("several root links ('a', 'c')");
-  QTest::newRow("lone link") << QByteArray(jointRobot("").insert(0, "").replace(
-                                               jointRobot("").find("  <joint"), 0, "  <link name=\"lone\"/>\n")
-                                               .c_str())
-                             << QByteArray("name=\"lone\"") << QByteArray("link 'lone'")
-                             << QByteArray("several root links ('a', 'lone')");
+)"),
+      "name=\"c\"", "link 'c'", "the robot has several root links ('a', 'c'); all links must form one tree");
+  row("lone link", robot(R"(  <link name="a"/>
+  <link name="b"/>
+  <link name="lone"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+)"),
+      "name=\"lone\"", "link 'lone'", "several root links ('a', 'lone')");
 }
 void TestUrdfParser::treeErrors() { runErrorCase(); }
 

@@ -24,8 +24,9 @@ inline InertialDesc randomInertial(std::mt19937& rng) {
   in.mass = 0.5 + 2.0 * U(rng);
   in.origin.xyz = Vec3<double>(V(rng), V(rng), V(rng)) * 0.2;
   // principal moments a <= b <= c with a + b >= c, then rotated
-  double a = U(rng), b = U(rng), c = U(rng);
-  if (a + b < c) c = a + b;
+  double m[3] = {U(rng), U(rng), U(rng)};
+  std::sort(m, m + 3);
+  const double a = m[0], b = m[1], c = std::min(m[2], 0.95 * (a + b));
   const Mat3<double> R = rpyToMatrix(3 * V(rng), 3 * V(rng), 3 * V(rng));
   const Mat3<double> I = R * Vec3<double>(a, b, c).asDiagonal() * R.transpose() * 0.1;
   in.ixx = I(0, 0); in.iyy = I(1, 1); in.izz = I(2, 2);

@@ -12,9 +12,9 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau,
                    const std::vector<Force<S>>* fext = nullptr) {
   checkSize("tau", tau.size(), model.nv);
-  forwardKinematics(model, data, q, qd);  // pass 1: Xup, S, v_i, vJ, cJ
+  jointTransformsAndVelocities(model, data, q, qd);  // pass 1: Xup, S, v_i, vJ, cJ
   for (int i = 1; i <= model.N; ++i) {
-    data.cJ[i] += data.v[i].cross(data.vJ[i]);                                  // c_i = cJ + v_i x S_i qd_i
+    data.cJ[i] += crossJointVelocity(model.joints[i], data.v[i], data.vJ[i]);  // c_i = cJ + v_i x S_i qd_i
     data.IA[i] = model.I[i].toMatrix();                                         // IA_i = I_i
     data.pA[i] = data.v[i].crossForce(model.I[i] * data.v[i]);                  // pA_i = v_i x* I_i v_i
     if (fext) data.pA[i] -= (*fext)[i];
@@ -25,10 +25,10 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
     Mat6<S> Ia;
     Force<S> pa;
     if (J.nv == 1) {
-      const Force<S> U = data.IA[i] * data.S[iv];                               // U_i = IA_i S_i
-      const S d = data.S[iv].dot(U);                                           // d_i = S_i^T U_i
+      const Force<S> U = inertiaTimesS(J, data.IA[i], data.S[iv]);              // U_i = IA_i S_i
+      const S d = projectForce(J, data.S[iv], U);                               // d_i = S_i^T U_i
       data.U[iv] = U;
-      data.u[iv] = S(tau[iv]) - data.S[iv].dot(data.pA[i]);                    // u_i = tau_i - S_i^T pA_i
+      data.u[iv] = S(tau[iv]) - projectForce(J, data.S[iv], data.pA[i]);        // u_i = tau_i - S_i^T pA_i
       data.Dinv[i](0, 0) = S(1) / d;
       if (lambda == 0) continue;
       const Vec6<S> Uv = U.toVector();

@@ -8,7 +8,7 @@ namespace dyn {
 
 template <class S, class Q>
 const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
-  forwardKinematics(model, data, q);  // Xup, S
+  jointTransforms(model, data, q);  // Xup, S
   for (int i = 1; i <= model.N; ++i) data.IC[i] = model.I[i];  // IC_i = I_i
   for (int i = model.N; i >= 1; --i) {
     const int lambda = model.parent[i];
@@ -16,14 +16,14 @@ const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
     const JointModel<S>& Ji = model.joints[i];
     for (int k = 0; k < Ji.nv; ++k) {
       const int row = Ji.idx_v + k;
-      Force<S> F = data.IC[i] * data.S[row];                       // f = IC_i S_i
-      for (int l = 0; l < Ji.nv; ++l) data.M(Ji.idx_v + l, row) = data.S[Ji.idx_v + l].dot(F);  // H_ii = f^T S_i
+      Force<S> F = inertiaTimesS(Ji, data.IC[i], data.S[row]);      // f = IC_i S_i
+      for (int l = 0; l < Ji.nv; ++l) data.M(Ji.idx_v + l, row) = projectForce(Ji, data.S[Ji.idx_v + l], F);  // H_ii = f^T S_i
       for (int j = i; model.parent[j] > 0;) {
         F = data.Xup[j].applyTranspose(F);                          // f = l(j)_X_j^* f   (eq. 47)
         j = model.parent[j];
         const JointModel<S>& Jj = model.joints[j];
         for (int l = 0; l < Jj.nv; ++l) {
-          const S Hij = data.S[Jj.idx_v + l].dot(F);               // H_ij = f^T S_j, H_ji = H_ij (eq. 48)
+          const S Hij = projectForce(Jj, data.S[Jj.idx_v + l], F);  // H_ij = f^T S_j, H_ji = H_ij (eq. 48)
           data.M(row, Jj.idx_v + l) = Hij;
           data.M(Jj.idx_v + l, row) = Hij;
         }

@@ -6,32 +6,46 @@
 
 namespace dyn {
 
-// Positions: Xup and X0 of every body, and the motion subspaces S.
+// Joint transforms only: Xup and the motion subspaces S (what the dynamics algorithms need).
 template <class S, class Q>
-void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+void jointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
   checkSize("q", q.size(), model.nq);
-  data.X0[0] = Transform<S>::Identity();
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
-    Transform<S> XJ;
-    jcalcPosition(J, q, XJ, &data.S[J.idx_v]);               // [XJ, S_i] = jcalc(jtype(i), q_i)
-    data.Xup[i] = XJ * model.Xtree[i];                        // i_X_lambda(i) = XJ X_T(i)
-    data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];     // i_X_0 = i_X_lambda(i) lambda(i)_X_0
+    // [XJ, S_i] = jcalc(jtype(i), q_i);  i_X_lambda(i) = XJ X_T(i)
+    jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[J.idx_v]);
   }
+}
+
+// Joint transforms and velocities: v_i, vJ_i and cJ_i (eq. 9), without the world transforms.
+template <class S, class Q, class V>
+void jointTransformsAndVelocities(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
+                                  const Eigen::MatrixBase<V>& qd) {
+  checkSize("qd", qd.size(), model.nv);
+  jointTransforms(model, data, q);
+  data.v[0].setZero();
+  for (int i = 1; i <= model.N; ++i) {
+    const JointModel<S>& J = model.joints[i];
+    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);      // vJ = S_i qd_i
+    data.v[i] = data.Xup[i].apply(data.v[model.parent[i]]) + data.vJ[i];  // eq. 9
+  }
+}
+
+// Positions: Xup, S and the world transforms X0 of every body (eq. 14).
+template <class S, class Q>
+void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+  jointTransforms(model, data, q);
+  data.X0[0] = Transform<S>::Identity();
+  for (int i = 1; i <= model.N; ++i) data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];  // i_X_0
 }
 
 // Positions and velocities: also v_i, vJ_i and cJ_i.
 template <class S, class Q, class V>
 void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                        const Eigen::MatrixBase<V>& qd) {
-  checkSize("qd", qd.size(), model.nv);
-  forwardKinematics(model, data, q);
-  data.v[0].setZero();
-  for (int i = 1; i <= model.N; ++i) {
-    const JointModel<S>& J = model.joints[i];
-    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);   // vJ = S_i qd_i
-    data.v[i] = data.Xup[i].apply(data.v[model.parent[i]]) + data.vJ[i];  // eq. 9
-  }
+  jointTransformsAndVelocities(model, data, q, qd);
+  data.X0[0] = Transform<S>::Identity();
+  for (int i = 1; i <= model.N; ++i) data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];  // i_X_0
 }
 
 // World poses of all model frames (frame_X_0), after forwardKinematics.

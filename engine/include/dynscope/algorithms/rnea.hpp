@@ -11,7 +11,7 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
                     const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<A>& qdd,
                     const std::vector<Force<S>>* fext = nullptr) {
   checkSize("qdd", qdd.size(), model.nv);
-  forwardKinematics(model, data, q, qd);  // Xup, S, v, vJ, cJ
+  jointTransformsAndVelocities(model, data, q, qd);  // Xup, S, v, vJ, cJ
   data.a[0] = -model.gravity;             // a_0 = -a_g
   // Outward pass: accelerations and body forces.
   for (int i = 1; i <= model.N; ++i) {
@@ -19,7 +19,8 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
     Motion<S> Sqdd = data.S[J.idx_v] * S(qdd[J.idx_v]);
     for (int k = 1; k < J.nv; ++k) Sqdd += data.S[J.idx_v + k] * S(qdd[J.idx_v + k]);
     // a_i = i_X_lambda(i) a_lambda(i) + S_i qdd_i + cJ + v_i x vJ   (eq. 10)
-    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + Sqdd + data.cJ[i] + data.v[i].cross(data.vJ[i]);
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + Sqdd + data.cJ[i] +
+                crossJointVelocity(J, data.v[i], data.vJ[i]);
     // f_i = I_i a_i + v_i x* I_i v_i   (eq. 11)
     data.f[i] = model.I[i] * data.a[i] + data.v[i].crossForce(model.I[i] * data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
@@ -27,7 +28,8 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
   // Inward pass: joint forces.
   for (int i = model.N; i >= 1; --i) {
     const JointModel<S>& J = model.joints[i];
-    for (int k = 0; k < J.nv; ++k) data.tau[J.idx_v + k] = data.S[J.idx_v + k].dot(data.f[i]);  // tau_i = S_i^T f_i
+    for (int k = 0; k < J.nv; ++k)
+      data.tau[J.idx_v + k] = projectForce(J, data.S[J.idx_v + k], data.f[i]);  // tau_i = S_i^T f_i
     if (model.parent[i] > 0)
       data.f[model.parent[i]] += data.Xup[i].applyTranspose(data.f[i]);  // f_lambda(i) += lambda(i)_X_i^* f_i
   }

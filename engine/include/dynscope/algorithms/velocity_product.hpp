@@ -8,7 +8,7 @@ namespace dyn {
 template <class S, class Q, class V>
 void velocityProductAcceleration(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                                  const Eigen::MatrixBase<V>& qd, bool withGravity = false) {
-  forwardKinematics(model, data, q, qd);
+  jointTransformsAndVelocities(model, data, q, qd);
   data.avp[0] = withGravity ? -model.gravity : Motion<S>::Zero();  // a_vp,0 = 0 or -a_g
   for (int i = 1; i <= model.N; ++i)  // a_vp,i = i_X_l a_vp,l + cJ + v_i x vJ  (eq. 31)
     data.avp[i] = data.Xup[i].apply(data.avp[model.parent[i]]) + data.cJ[i] + data.v[i].cross(data.vJ[i]);

@@ -20,7 +20,10 @@ class LoadError : public std::runtime_error {
   static std::string format(const std::string& file, int line, const std::string& element,
                             const std::string& message) {
     std::string s = file.empty() ? std::string("<input>") : file;
-    if (line > 0) s += ":" + std::to_string(line);
+    if (line > 0) {
+      s += ':';
+      s += std::to_string(line);
+    }
     s += ": ";
     if (!element.empty()) s += element + ": ";
     return s + message;

@@ -4,7 +4,7 @@
 #pragma once
 #include <Eigen/Geometry>
 
-#include "../spatial/transform.hpp"
+#include "../spatial/inertia.hpp"
 
 namespace dyn {
 
@@ -38,9 +38,12 @@ inline int jointNv(JointType t) {
   }
 }
 
+// Joint frames are canonical (Featherstone Part 2, "Geometry", rule 2): revolute, prismatic
+// and helical joints act about / along the z axis of their frame; the builder rotates each
+// body frame so. Planar joints keep their normal in `axis`.
 template <class S> struct JointModel {
   JointType type = JointType::Revolute;
-  Vec3<S> axis = Vec3<S>(S(0), S(0), S(1));  // unit axis in the joint frame (planar: the normal)
+  Vec3<S> axis = Vec3<S>(S(0), S(0), S(1));  // z for revolute/prismatic/helical; planar: the normal
   S pitch = S(0);                            // helical: metres per radian
   bool continuous = false;                   // revolute without position limits (wraps)
   int nq = 1, nv = 1, idx_q = 0, idx_v = 0;
@@ -75,42 +78,48 @@ template <class S> void planeBasis(const Vec3<S>& n, Vec3<S>& e1, Vec3<S>& e2) {
   e2 = n.cross(e1);
 }
 
-// jcalc, positions: XJ and the columns of S (written to Scol[0..nv)).
+// jcalc, positions, composed with the tree transform: Xup = XJ X_T and the columns of S
+// (written to Scol[0..nv)). The canonical z-axis joints need only two rows mixed.
 template <class S, class QD>
-void jcalcPosition(const JointModel<S>& J, const Eigen::MatrixBase<QD>& q, Transform<S>& XJ, Motion<S>* Scol) {
+void jcalcPosition(const JointModel<S>& J, const Eigen::MatrixBase<QD>& q, const Transform<S>& XT, Transform<S>& Xup,
+                   Motion<S>* Scol) {
+  using std::cos, std::sin;
   const int iq = J.idx_q;
+  const Vec3<S> ez(S(0), S(0), S(1));
   switch (J.type) {
-    case JointType::Revolute:  // XJ = rot(axis, q), S = [axis; 0]
-      XJ = Transform<S>(rotAxis(J.axis, S(q[iq])), Vec3<S>::Zero());
-      Scol[0] = Motion<S>(J.axis, Vec3<S>::Zero());
+    case JointType::Revolute:    // XJ = rotz(q), S = [e_z; 0]
+    case JointType::Helical: {   // XJ = rotz(q) xlt(e_z h q), S = [e_z; h e_z]
+      const S qi = S(q[iq]), c = cos(qi), s = sin(qi);
+      Xup.E.row(0) = c * XT.E.row(0) + s * XT.E.row(1);
+      Xup.E.row(1) = c * XT.E.row(1) - s * XT.E.row(0);
+      Xup.E.row(2) = XT.E.row(2);
+      Xup.r = XT.r;
+      if (J.type == JointType::Helical) Xup.r += XT.E.row(2).transpose() * (J.pitch * qi);
+      Scol[0] = Motion<S>(ez, J.type == JointType::Helical ? Vec3<S>(ez * J.pitch) : Vec3<S>::Zero());
       break;
-    case JointType::Prismatic:  // XJ = xlt(axis q), S = [0; axis]
-      XJ = Transform<S>(Mat3<S>::Identity(), J.axis * S(q[iq]));
-      Scol[0] = Motion<S>(Vec3<S>::Zero(), J.axis);
-      break;
-    case JointType::Helical:  // XJ = rot(axis, q) xlt(axis h q), S = [axis; h axis]
-      XJ = Transform<S>(rotAxis(J.axis, S(q[iq])), J.axis * (J.pitch * S(q[iq])));
-      Scol[0] = Motion<S>(J.axis, J.axis * J.pitch);
+    }
+    case JointType::Prismatic:  // XJ = xlt(e_z q), S = [0; e_z]
+      Xup.E = XT.E;
+      Xup.r = XT.r + XT.E.row(2).transpose() * S(q[iq]);
+      Scol[0] = Motion<S>(Vec3<S>::Zero(), ez);
       break;
     case JointType::Planar: {  // q = (x, y, theta): XJ = rot(n, theta) xlt(x e1 + y e2)
       Vec3<S> e1, e2;
       planeBasis(J.axis, e1, e2);
       const Mat3<S> E = rotAxis(J.axis, S(q[iq + 2]));
-      XJ = Transform<S>(E, e1 * S(q[iq]) + e2 * S(q[iq + 1]));
+      Xup = Transform<S>(E, e1 * S(q[iq]) + e2 * S(q[iq + 1])) * XT;
       Scol[0] = Motion<S>(Vec3<S>::Zero(), E * e1);
       Scol[1] = Motion<S>(Vec3<S>::Zero(), E * e2);
       Scol[2] = Motion<S>(J.axis, Vec3<S>::Zero());
       break;
     }
     case JointType::Spherical:  // XJ = rot(R(quat)^T), S = [1; 0]
-      XJ = Transform<S>(quaternionToMatrix<S>(q.template segment<4>(iq)).transpose(), Vec3<S>::Zero());
-      for (int k = 0; k < 3; ++k) {
-        Scol[k] = Motion<S>(Vec3<S>::Unit(k), Vec3<S>::Zero());
-      }
+      Xup = Transform<S>(quaternionToMatrix<S>(q.template segment<4>(iq)).transpose(), Vec3<S>::Zero()) * XT;
+      for (int k = 0; k < 3; ++k) Scol[k] = Motion<S>(Vec3<S>::Unit(k), Vec3<S>::Zero());
       break;
     case JointType::Floating:  // XJ = (R^T, p), S = 1 (6x6)
-      XJ = Transform<S>(quaternionToMatrix<S>(q.template segment<4>(iq + 3)).transpose(),
-                        Vec3<S>(q[iq], q[iq + 1], q[iq + 2]));
+      Xup = Transform<S>(quaternionToMatrix<S>(q.template segment<4>(iq + 3)).transpose(),
+                         Vec3<S>(q[iq], q[iq + 1], q[iq + 2])) * XT;
       for (int k = 0; k < 3; ++k) {
         Scol[k] = Motion<S>(Vec3<S>::Unit(k), Vec3<S>::Zero());
         Scol[k + 3] = Motion<S>(Vec3<S>::Zero(), Vec3<S>::Unit(k));
@@ -130,6 +139,45 @@ void jcalcVelocity(const JointModel<S>& J, const Motion<S>* Scol, const Eigen::M
   if (J.type == JointType::Planar) {  // d/dt (E e) = -thetadot n x (E e)
     cJ.v = -(J.axis.cross(vJ.v)) * S(qd[iv + 2]);
   }
+}
+
+// Products with the motion subspace. For the canonical z-axis joints S is a unit vector, so
+// these pick one component instead of a 6-vector product (the generic path is the definition).
+
+// S_k^T f: joint force of column k.
+template <class S> S projectForce(const JointModel<S>& J, const Motion<S>& Sk, const Force<S>& f) {
+  if (J.type == JointType::Revolute) return f.n.z();
+  if (J.type == JointType::Prismatic) return f.f.z();
+  return Sk.dot(f);
+}
+
+// v x vJ (the velocity-product term of eq. 10 and eq. 55).
+template <class S> Motion<S> crossJointVelocity(const JointModel<S>& J, const Motion<S>& v, const Motion<S>& vJ) {
+  if (J.type == JointType::Revolute) {  // v x [0 0 qd; 0 0 0]
+    const S qd = vJ.w.z();
+    return Motion<S>(Vec3<S>(v.w.y() * qd, -v.w.x() * qd, S(0)), Vec3<S>(v.v.y() * qd, -v.v.x() * qd, S(0)));
+  }
+  if (J.type == JointType::Prismatic) {  // v x [0; 0 0 qd]
+    const S qd = vJ.v.z();
+    return Motion<S>(Vec3<S>::Zero(), Vec3<S>(v.w.y() * qd, -v.w.x() * qd, S(0)));
+  }
+  return v.cross(vJ);
+}
+
+// I S_k for a rigid-body inertia.
+template <class S> Force<S> inertiaTimesS(const JointModel<S>& J, const Inertia<S>& I, const Motion<S>& Sk) {
+  if (J.type == JointType::Revolute)  // [Ibar e_z; -h x e_z]
+    return Force<S>(I.Ibar.col(2), Vec3<S>(-I.h.y(), I.h.x(), S(0)));
+  if (J.type == JointType::Prismatic)  // [h x e_z; m e_z]
+    return Force<S>(Vec3<S>(I.h.y(), -I.h.x(), S(0)), Vec3<S>(S(0), S(0), I.m));
+  return I * Sk;
+}
+
+// IA S_k for an articulated-body inertia (a column of IA for the z-axis joints).
+template <class S> Force<S> inertiaTimesS(const JointModel<S>& J, const Mat6<S>& IA, const Motion<S>& Sk) {
+  if (J.type == JointType::Revolute) return Force<S>::fromVector(IA.col(2));
+  if (J.type == JointType::Prismatic) return Force<S>::fromVector(IA.col(5));
+  return Force<S>::fromVector(IA * Sk.toVector());
 }
 
 }  // namespace dyn

@@ -1,0 +1,79 @@
+// id, mass, bias and fd at one state.
+#include "commands.hpp"
+
+namespace cli {
+
+void writeInverseDynamics(const Session& s, JsonWriter& json) {
+  const Eigen::VectorXd q = configurationInput(s, s.options.q);
+  const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
+  const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
+  const std::vector<ExternalForce> forces = externalForceInputs(s);
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
+  dyn::Data data(s.model);
+  dyn::rnea(s.model, data, q, qd, qdd, forces.empty() ? nullptr : &fext);
+  json.arrayField("q", q);
+  json.arrayField("qd", qd);
+  json.arrayField("qdd", qdd);
+  writeExternalForces(forces, json);
+  json.arrayField("tau", data.tau);
+}
+
+void writeMassMatrix(const Session& s, JsonWriter& json) {
+  const Eigen::VectorXd q = configurationInput(s, s.options.q);
+  dyn::Data data(s.model);
+  dyn::crba(s.model, data, q);
+  // Branch-induced sparsity: H(r, c) can be non-zero only if one dof's body supports the other's.
+  const int nv = s.model.nv;
+  std::vector<std::vector<bool>> pattern(nv, std::vector<bool>(nv));
+  int nonZeros = 0;
+  for (int r = 0; r < nv; ++r)
+    for (int c = 0; c < nv; ++c) {
+      const int a = s.model.dofBody[r], b = s.model.dofBody[c];
+      pattern[r][c] = s.model.isAncestor(a, b) || s.model.isAncestor(b, a);
+      nonZeros += pattern[r][c];
+    }
+  json.arrayField("q", q);
+  json.arrayField("columns", s.vNames);
+  json.key("mass_matrix");
+  json.matrix(data.M);
+  json.key("sparsity");
+  json.beginArray();
+  for (const auto& row : pattern) json.inlineArray(row);
+  json.endArray();
+  json.field("structural_nonzeros", nonZeros);
+  json.field("entries", nv * nv);
+}
+
+void writeBias(const Session& s, JsonWriter& json) {
+  const Eigen::VectorXd q = configurationInput(s, s.options.q);
+  const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
+  dyn::Data data(s.model);
+  dyn::nonLinearEffects(s.model, data, q, qd);
+  dyn::gravityVector(s.model, data, q);
+  json.arrayField("q", q);
+  json.arrayField("qd", qd);
+  json.arrayField("nonlinear_effects", data.nle);
+  json.arrayField("gravity_vector", data.g);
+}
+
+void writeForwardDynamics(const Session& s, JsonWriter& json) {
+  const Eigen::VectorXd q = configurationInput(s, s.options.q);
+  const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
+  const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");
+  const std::vector<ExternalForce> forces = externalForceInputs(s);
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
+  const auto* fextPtr = forces.empty() ? nullptr : &fext;
+  dyn::Data data(s.model);
+  if (s.options.algorithm == "crba")
+    dyn::forwardDynamicsCrba(s.model, data, q, qd, tau, fextPtr);
+  else
+    dyn::aba(s.model, data, q, qd, tau, fextPtr);
+  json.arrayField("q", q);
+  json.arrayField("qd", qd);
+  json.arrayField("tau", tau);
+  writeExternalForces(forces, json);
+  json.field("algorithm", s.options.algorithm);
+  json.arrayField("qdd", data.qdd);
+}
+
+}  // namespace cli

@@ -1,0 +1,74 @@
+// dynscope-cli: every engine capability headless. Parses the command line, loads the model,
+// runs one command and prints JSON (or CSV for trajectories). Exit status: 0 success,
+// 1 load/runtime error, 2 usage error; every failure is one "dynscope-cli: error: ..." line.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "session.hpp"
+
+namespace {
+
+int fail(const std::string& message, int status) {
+  std::fprintf(stderr, "dynscope-cli: error: %s\n", message.c_str());
+  return status;
+}
+
+void runCommand(const cli::Session& s, cli::JsonWriter& json) {
+  using cli::Command;
+  switch (s.options.command) {
+    case Command::Info:
+      return cli::writeInfo(s, json);
+    case Command::Fk:
+      return cli::writeForwardKinematics(s, json);
+    case Command::Jacobian:
+      return cli::writeJacobian(s, json);
+    case Command::Id:
+      return cli::writeInverseDynamics(s, json);
+    case Command::Mass:
+      return cli::writeMassMatrix(s, json);
+    case Command::Bias:
+      return cli::writeBias(s, json);
+    case Command::Fd:
+      return cli::writeForwardDynamics(s, json);
+    case Command::Energy:
+      return cli::writeEnergy(s, json);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::optional<cli::Options> options = cli::parseArguments(argc, argv);
+    if (!options) return 0;  // help or version printed
+    const cli::Session session = cli::openSession(*options);
+    if (options->trajectory) {
+      cli::runTrajectory(session);
+      return 0;
+    }
+    // Build the whole document first: a failing command must not leave half a JSON on stdout.
+    std::ostringstream text;
+    {
+      cli::JsonWriter json(text);
+      json.beginObject();
+      cli::writeHeader(session, json);
+      runCommand(session, json);
+      json.endObject();
+    }
+    std::cout << text.str() << '\n' << std::flush;
+    if (!std::cout) return fail("cannot write to stdout", 1);
+    return 0;
+  } catch (const cli::UsageError& e) {
+    const auto command = argc > 1 ? cli::commandByName(argv[1]) : std::nullopt;
+    const std::string help = command ? std::string(cli::commandName(*command)) + " --help" : "--help";
+    return fail(std::string(e.what()) + "\n(run 'dynscope-cli " + help + "' for usage)", 2);
+  } catch (const std::exception& e) {  // dyn::LoadError ("file:line: element: message"), I/O, engine
+    return fail(e.what(), 1);
+  } catch (...) {
+    return fail("unexpected internal error", 1);
+  }
+}

@@ -1,0 +1,321 @@
+#include "options.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace cli {
+namespace {
+
+constexpr const char* kVersion = "0.1.0";  // keep in step with project(VERSION) in CMakeLists.txt
+
+struct OptionSpec {
+  const char* name;
+  const char* argument;  // nullptr for flags
+  const char* help;
+};
+
+const OptionSpec kOptions[] = {
+    {"--q", "a,b,...", "configuration, nq numbers in model order (default: neutral)"},
+    {"--qd", "a,b,...", "joint velocities, nv numbers (default: zero)"},
+    {"--qdd", "a,b,...", "joint accelerations, nv numbers (default: zero)"},
+    {"--tau", "a,b,...", "joint forces/torques, nv numbers (default: zero)"},
+    {"--gravity", "x,y,z", "gravity in world coordinates, m/s^2 (default: the model's)"},
+    {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
+    {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
+    {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
+    {"--algorithm", "NAME", "aba | crba (default: aba)"},
+    {"--fext", "LINK:fx,fy,fz,nx,ny,nz",
+     "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
+    {"--trajectory", "IN.csv", "evaluate every row of a CSV trajectory (see above)"},
+    {"--out", "OUT.csv", "write the trajectory result here (default: stdout)"},
+    {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
+    {"--help", nullptr, "this help"},
+};
+
+struct CommandSpec {
+  Command command;
+  const char* name;
+  const char* summary;
+  std::vector<std::string_view> options;  // besides --help, --gravity and --floating-base
+  const char* details;
+};
+
+const std::vector<CommandSpec>& commands() {
+  static const std::vector<CommandSpec> specs = {
+      {Command::Info,
+       "info",
+       "model summary: joints in q/v order, limits, frames, mimic relations",
+       {},
+       "Prints nq, nv, the bodies' total mass, gravity, and every joint with its parent and child body,\n"
+       "its slices of q and v (idx_q, nq, idx_v, nv and the entry names), limits (null when unlimited),\n"
+       "damping and friction; then all frames and mimic relations."},
+      {Command::Fk,
+       "fk",
+       "world pose of every frame (or of --link NAME) and the centre of mass",
+       {"--q", "--link"},
+       "Position, rotation matrix (row-major, vector-rotating), quaternion (x, y, z, w) and roll-pitch-yaw\n"
+       "of each frame in world coordinates."},
+      {Command::Jacobian,
+       "jacobian",
+       "6 x nv Jacobian of a frame",
+       {"--q", "--link", "--frame"},
+       "Rows [wx, wy, wz, vx, vy, vz]; columns in v order. --link defaults to the model's end effector.\n"
+       "local-world-aligned: world axes, linear velocity of the frame origin; local: the frame's own\n"
+       "coordinates; world: Pluecker coordinates of the world frame."},
+      {Command::Id,
+       "id",
+       "inverse dynamics tau = RNEA(q, qd, qdd)",
+       {"--q", "--qd", "--qdd", "--fext", "--trajectory", "--out", "--progress"},
+       "Trajectory mode: CSV with a header row naming the columns: t, every q entry by name (see 'info'),\n"
+       "optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are computed by finite\n"
+       "differences of q along t. Output: t,tau_<v name>,..."},
+      {Command::Mass,
+       "mass",
+       "joint-space inertia matrix H(q) and its structural sparsity",
+       {"--q"},
+       "Also the branch-induced sparsity pattern (entry i,j can be non-zero only when one dof's body is\n"
+       "an ancestor of the other's) and the count of structural non-zeros."},
+      {Command::Bias,
+       "bias",
+       "bias forces C(q, qd) (Coriolis, centrifugal, gravity) and gravity g(q)",
+       {"--q", "--qd"},
+       "C(q, qd) = ID(q, qd, 0) includes gravity; g(q) = ID(q, 0, 0)."},
+      {Command::Fd,
+       "fd",
+       "forward dynamics qdd = FD(q, qd, tau)",
+       {"--q", "--qd", "--tau", "--algorithm", "--fext", "--trajectory", "--out", "--progress"},
+       "aba: articulated-body algorithm; crba: H(q) qdd = tau - C(q, qd) with the sparse L^T L factor.\n"
+       "Trajectory mode: CSV with t, every q entry by name, tau_<v name> columns and optionally\n"
+       "qd_<v name> (else finite differences of q). Output: t,qdd_<v name>,..."},
+      {Command::Energy,
+       "energy",
+       "kinetic and potential energy, centre of mass, total mass",
+       {"--q", "--qd"},
+       "Potential energy is -sum m_i g.c_i (zero at the world origin)."},
+  };
+  return specs;
+}
+
+const CommandSpec* findCommand(std::string_view name) {
+  for (const auto& c : commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+const CommandSpec& specOf(Command c) {
+  for (const auto& s : commands())
+    if (s.command == c) return s;
+  throw std::logic_error("command without a spec");
+}
+
+const OptionSpec* findOption(std::string_view name) {
+  for (const auto& o : kOptions)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+
+bool commandAccepts(const CommandSpec& c, std::string_view option) {
+  if (option == "--help" || option == "--gravity" || option == "--floating-base") return true;
+  return std::find(c.options.begin(), c.options.end(), option) != c.options.end();
+}
+
+std::string optionLine(const OptionSpec& o) {
+  std::string head = std::string("  ") + o.name + (o.argument ? std::string(" ") + o.argument : "");
+  if (head.size() < 30)
+    head.resize(30, ' ');
+  else
+    head += "\n" + std::string(30, ' ');
+  return head + o.help + "\n";
+}
+
+void setOnce(std::optional<std::vector<double>>& slot, std::string_view option, std::string_view value) {
+  if (slot) throw UsageError(std::string(option) + " is given twice");
+  slot = parseNumberList(value, option);
+}
+
+void setOnce(std::optional<std::string>& slot, std::string_view option, std::string_view value) {
+  if (slot) throw UsageError(std::string(option) + " is given twice");
+  if (value.empty()) throw UsageError(std::string(option) + " needs a non-empty value");
+  slot = std::string(value);
+}
+
+// Stores one option with its value (nullptr for flags) into opts.
+void applyOption(Options& opts, std::string_view name, const char* value) {
+  const std::string_view v = value ? value : "";
+  if (name == "--q")
+    setOnce(opts.q, name, v);
+  else if (name == "--qd")
+    setOnce(opts.qd, name, v);
+  else if (name == "--qdd")
+    setOnce(opts.qdd, name, v);
+  else if (name == "--tau")
+    setOnce(opts.tau, name, v);
+  else if (name == "--gravity") {
+    setOnce(opts.gravity, name, v);
+    if (opts.gravity->size() != 3)
+      throw UsageError("--gravity needs 3 values x,y,z, got " + std::to_string(opts.gravity->size()));
+  } else if (name == "--floating-base")
+    opts.floatingBase = true;
+  else if (name == "--link")
+    setOnce(opts.link, name, v);
+  else if (name == "--frame") {
+    if (v != "local" && v != "world" && v != "local-world-aligned")
+      throw UsageError("--frame must be local, world or local-world-aligned, not '" + std::string(v) + "'");
+    opts.frame = v;
+  } else if (name == "--algorithm") {
+    if (v != "aba" && v != "crba")
+      throw UsageError("--algorithm must be aba or crba, not '" + std::string(v) + "'");
+    opts.algorithm = v;
+  } else if (name == "--fext")
+    opts.fext.emplace_back(v);
+  else if (name == "--trajectory")
+    setOnce(opts.trajectory, name, v);
+  else if (name == "--out")
+    setOnce(opts.out, name, v);
+  else if (name == "--progress")
+    opts.progress = true;
+}
+
+std::string commandList() {
+  std::string s;
+  for (const auto& c : commands()) s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
+
+}  // namespace
+
+const char* commandName(Command c) { return specOf(c).name; }
+
+std::optional<Command> commandByName(std::string_view name) {
+  const CommandSpec* c = findCommand(name);
+  return c ? std::optional(c->command) : std::nullopt;
+}
+
+std::vector<double> parseNumberList(std::string_view text, std::string_view what) {
+  std::vector<double> values;
+  if (text.find_first_not_of(" \t") == std::string_view::npos) return values;
+  size_t start = 0;
+  for (int entry = 1;; ++entry) {
+    const size_t comma = text.find(',', start);
+    std::string item(
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    const std::string where = std::string(what) + ": value " + std::to_string(entry);
+    if (item.empty()) throw UsageError(where + " is empty (values are separated by single commas)");
+    char* end = nullptr;
+    errno = 0;
+    const double x = std::strtod(item.c_str(), &end);
+    if (end != item.c_str() + item.size()) throw UsageError(where + " '" + item + "' is not a number");
+    if (!std::isfinite(x)) throw UsageError(where + " '" + item + "' is not a finite number");
+    values.push_back(x);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+std::string generalHelp() {
+  std::string s =
+      "Usage: dynscope-cli COMMAND MODEL [options]\n"
+      "       dynscope-cli COMMAND --help\n"
+      "       dynscope-cli --help | --version\n\n"
+      "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml) or a DH table (.dh).\n"
+      "Results are JSON on stdout (trajectories: CSV); errors go to stderr.\n\nCommands:\n";
+  for (const auto& c : commands()) {
+    std::string name = std::string("  ") + c.name;
+    name.resize(12, ' ');
+    s += name + c.summary + "\n";
+  }
+  s += "\nOptions of every command:\n";
+  s += optionLine(*findOption("--gravity")) + optionLine(*findOption("--floating-base"));
+  s += "\nVectors are comma-separated numbers in model order ('dynscope-cli info MODEL' lists the names).\n"
+       "Exit status: 0 success, 1 load or runtime error, 2 usage error.\n";
+  return s;
+}
+
+std::string commandHelp(Command command) {
+  const CommandSpec& c = specOf(command);
+  std::string s = std::string("Usage: dynscope-cli ") + c.name + " MODEL [options]\n\n" + c.summary + ".\n" +
+                  c.details + "\n\nOptions:\n";
+  for (const auto& o : kOptions)
+    if (commandAccepts(c, o.name)) s += optionLine(o);
+  return s;
+}
+
+std::optional<Options> parseArguments(int argc, const char* const* argv) {
+  if (argc < 2) throw UsageError("no command given (commands: " + commandList() + ")");
+  const std::string_view first = argv[1];
+  if (first == "--help" || first == "-h" || first == "help") {
+    const CommandSpec* c = argc > 2 ? findCommand(argv[2]) : nullptr;
+    std::fputs(c ? commandHelp(c->command).c_str() : generalHelp().c_str(), stdout);
+    return std::nullopt;
+  }
+  if (first == "--version") {
+    std::printf("dynscope-cli %s\n", kVersion);
+    return std::nullopt;
+  }
+  const CommandSpec* spec = findCommand(first);
+  if (!spec) {
+    if (first.starts_with("-"))
+      throw UsageError("unknown option '" + std::string(first) + "' before the command");
+    throw UsageError("unknown command '" + std::string(first) + "' (commands: " + commandList() + ")");
+  }
+
+  Options opts;
+  opts.command = spec->command;
+  std::vector<std::string> positional;
+  for (int k = 2; k < argc; ++k) {
+    const std::string_view arg = argv[k];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(commandHelp(spec->command).c_str(), stdout);
+      return std::nullopt;
+    }
+    if (!arg.starts_with("--")) {  // note: negative numbers only ever appear as option values
+      positional.emplace_back(arg);
+      continue;
+    }
+    // --name=value or --name value
+    const size_t eq = arg.find('=');
+    const std::string name(arg.substr(0, eq));
+    const OptionSpec* o = findOption(name);
+    if (!o) throw UsageError("unknown option '" + name + "' for " + spec->name);
+    if (!commandAccepts(*spec, name)) throw UsageError(name + " is not an option of " + spec->name);
+    std::string value;
+    if (o->argument) {
+      if (eq != std::string_view::npos) {
+        value = std::string(arg.substr(eq + 1));
+      } else {
+        // A following "--word" is the next option, not a value: the value is missing.
+        if (k + 1 >= argc || std::string_view(argv[k + 1]).starts_with("--"))
+          throw UsageError(name + " needs a value: " + name + " " + o->argument);
+        value = argv[++k];
+      }
+    } else if (eq != std::string_view::npos) {
+      throw UsageError(name + " takes no value");
+    }
+    applyOption(opts, name, o->argument ? value.c_str() : nullptr);
+  }
+
+  if (positional.empty()) throw UsageError(std::string(spec->name) + " needs a MODEL file (URDF or .dh)");
+  if (positional.size() > 1)
+    throw UsageError("unexpected argument '" + positional[1] + "' (" + spec->name + " takes one MODEL file)");
+  opts.modelPath = positional[0];
+
+  if (opts.out && !opts.trajectory) throw UsageError("--out is only used with --trajectory");
+  if (opts.progress && !opts.trajectory) throw UsageError("--progress is only used with --trajectory");
+  if (opts.trajectory) {
+    for (const auto& [given, name] : {std::pair{opts.q.has_value(), "--q"},
+                                      {opts.qd.has_value(), "--qd"},
+                                      {opts.qdd.has_value(), "--qdd"},
+                                      {opts.tau.has_value(), "--tau"}})
+      if (given)
+        throw UsageError(std::string(name) + " cannot be combined with --trajectory (the CSV gives it)");
+  }
+  return opts;
+}
+
+}  // namespace cli

@@ -1,0 +1,48 @@
+// The command-line grammar of dynscope-cli: commands, their options, help texts, and the
+// parsing of comma-separated number lists. Everything here is model-independent; checking
+// vector sizes and link names against the model happens in session.cpp.
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cli {
+
+// A mistake on the command line: exit status 2 (runtime and load errors exit with 1).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy };
+
+const char* commandName(Command c);
+std::optional<Command> commandByName(std::string_view name);
+
+struct Options {
+  Command command = Command::Info;
+  std::string modelPath;
+  std::optional<std::vector<double>> q, qd, qdd, tau, gravity;
+  bool floatingBase = false;
+  std::optional<std::string> link;
+  std::string frame = "local-world-aligned";  // jacobian: local | world | local-world-aligned
+  std::string algorithm = "aba";              // fd: aba | crba
+  std::vector<std::string> fext;              // as written: LINK:fx,fy,fz,nx,ny,nz
+  std::optional<std::string> trajectory, out;
+  bool progress = false;
+};
+
+// Parses argv. Prints --help / --version texts itself and returns nullopt then.
+// Throws UsageError for anything malformed.
+std::optional<Options> parseArguments(int argc, const char* const* argv);
+
+// "a,b,c" -> numbers; every entry must be a finite number. `what` names the option in messages.
+// An empty text is an empty list (a model without joints has nq = 0).
+std::vector<double> parseNumberList(std::string_view text, std::string_view what);
+
+std::string generalHelp();
+std::string commandHelp(Command c);
+
+}  // namespace cli

@@ -1,0 +1,165 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "dynscope/model/names.hpp"
+
+namespace cli {
+namespace {
+
+// Edit distance, to suggest the intended name for a mistyped --link.
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+Eigen::VectorXd toVector(const std::vector<double>& xs) {
+  return Eigen::Map<const Eigen::VectorXd>(xs.data(), Eigen::Index(xs.size()));
+}
+
+std::string sizeMismatch(const char* option, size_t given, const char* sizeName, int size,
+                         const std::vector<std::string>& names) {
+  return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +
+         ", the model has " + sizeName + " = " + std::to_string(size) + (names.empty() ? "" : ": ") +
+         joinNames(names);
+}
+
+}  // namespace
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+Session openSession(const Options& options) {
+  Session s{options,
+            dyn::loadModel(options.modelPath, dyn::BuildOptions{.floatingBase = options.floatingBase}),
+            {},
+            {}};
+  if (options.gravity)
+    s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);
+  s.qNames = dyn::configurationNames(s.model);
+  s.vNames = dyn::velocityNames(s.model);
+  return s;
+}
+
+Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,
+                                   const char* option) {
+  if (!given) return s.model.neutral();
+  if (int(given->size()) != s.model.nq)
+    throw UsageError(sizeMismatch(option, given->size(), "nq", s.model.nq, s.qNames));
+  const Eigen::VectorXd q = toVector(*given);
+  if (const int i = jointWithZeroQuaternion(s.model, q))
+    throw UsageError(std::string(option) + ": the quaternion of joint '" + s.model.jointNames[i] +
+                     "' is zero (identity is 0,0,0,1)");
+  return q;
+}
+
+int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q) {
+  for (int i = 1; i <= model.N; ++i) {
+    const auto& J = model.joints[i];
+    const int offset = J.type == dyn::JointType::Floating ? 3 : J.type == dyn::JointType::Spherical ? 0 : -1;
+    if (offset >= 0 && q.segment<4>(J.idx_q + offset).norm() == 0)
+      return i;  // the engine divides by the norm
+  }
+  return 0;
+}
+
+Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given,
+                              const char* option) {
+  if (!given) return Eigen::VectorXd::Zero(s.model.nv);
+  if (int(given->size()) != s.model.nv)
+    throw UsageError(sizeMismatch(option, given->size(), "nv", s.model.nv, s.vNames));
+  return toVector(*given);
+}
+
+int frameInput(const Session& s, const std::string& name) {
+  const int k = s.model.frameIndex(name);
+  if (k >= 0) return k;
+  std::string msg = "unknown link '" + name + "' in " + s.model.name;
+  if (s.model.frames.empty()) throw UsageError(msg + " (the model has no frames)");
+  const auto nearest = std::min_element(s.model.frames.begin(), s.model.frames.end(), [&](auto& a, auto& b) {
+    return editDistance(a.name, name) < editDistance(b.name, name);
+  });
+  if (editDistance(nearest->name, name) <= std::max<size_t>(2, name.size() / 3))
+    msg += "; did you mean '" + nearest->name + "'?";
+  std::vector<std::string> some;
+  for (size_t k2 = 0; k2 < s.model.frames.size() && k2 < 8; ++k2) some.push_back(s.model.frames[k2].name);
+  msg += " Valid names include: " + joinNames(some);
+  if (s.model.frames.size() > some.size())
+    msg += ", ... (" + std::to_string(s.model.frames.size()) + " frames; 'dynscope-cli info' lists them all)";
+  throw UsageError(msg);
+}
+
+std::vector<ExternalForce> externalForceInputs(const Session& s) {
+  std::vector<ExternalForce> forces;
+  for (const std::string& spec : s.options.fext) {
+    const size_t colon = spec.rfind(':');  // the last colon: link names may contain colons, numbers do not
+    if (colon == std::string::npos || colon == 0)
+      throw UsageError("--fext '" + spec + "' is not LINK:fx,fy,fz,nx,ny,nz");
+    ExternalForce f;
+    f.link = spec.substr(0, colon);
+    const std::vector<double> v = parseNumberList(spec.substr(colon + 1), "--fext " + f.link);
+    if (v.size() != 6)
+      throw UsageError("--fext " + f.link + " has " + std::to_string(v.size()) +
+                       " values, it needs 6: fx,fy,fz,nx,ny,nz");
+    f.frame = frameInput(s, f.link);
+    f.body = s.model.frames[f.frame].body;
+    f.bodyName = s.model.bodyNames[f.body];
+    f.force = Eigen::Vector3d(v[0], v[1], v[2]);
+    f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
+    if (f.body == 0)
+      std::fprintf(stderr,
+                   "dynscope-cli: warning: --fext on '%s' acts on the fixed base and changes nothing\n",
+                   f.link.c_str());
+    forces.push_back(f);
+  }
+  return forces;
+}
+
+std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces) {
+  std::vector<dyn::Force<double>> perBody(s.model.N + 1, dyn::Force<double>::Zero());
+  for (const ExternalForce& f : forces) {
+    // placement = frame_X_body; its transpose carries a force from frame to body coordinates.
+    const auto& placement = s.model.frames[f.frame].placement;
+    perBody[f.body] += placement.applyTranspose(dyn::Force<double>(f.moment, f.force));
+  }
+  return perBody;
+}
+
+void writeHeader(const Session& s, JsonWriter& json) {
+  json.field("command", commandName(s.options.command));
+  json.field("model", s.model.name);
+  json.field("file", s.options.modelPath);
+  json.field("floating_base", s.model.floatingBase);
+  json.arrayField("gravity", s.model.gravity.v);
+}
+
+void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& json) {
+  if (forces.empty()) return;
+  json.key("fext");
+  json.beginArray();
+  for (const ExternalForce& f : forces) {
+    json.beginObject();
+    json.field("link", f.link);
+    json.field("body", f.bodyName);
+    json.arrayField("force", f.force);
+    json.arrayField("moment", f.moment);
+    json.endObject();
+  }
+  json.endArray();
+}
+
+}  // namespace cli

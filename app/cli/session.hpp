@@ -1,0 +1,52 @@
+// One run of a command: the loaded model and the command-line inputs checked against it
+// (vector sizes, link names, external forces), plus the JSON header every result starts with.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "dynscope/dynscope.hpp"
+#include "json_writer.hpp"
+#include "options.hpp"
+
+namespace cli {
+
+struct Session {
+  Options options;
+  dyn::Model model;
+  std::vector<std::string> qNames, vNames;  // names of the q and v entries (dynscope/model/names.hpp)
+};
+
+// Loads MODEL (LoadError on failure) with --floating-base, then applies --gravity.
+Session openSession(const Options& options);
+
+// --q checked against nq (default: the neutral configuration); quaternions must be non-zero.
+Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,
+                                   const char* option = "--q");
+// The first joint whose quaternion in q is zero (no rotation at all), or 0 when all are usable.
+int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q);
+// An nv-sized input (--qd, --qdd, --tau), zero when not given.
+Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given,
+                              const char* option);
+
+// Index of a model frame by name; UsageError listing valid names (and the nearest one) otherwise.
+int frameInput(const Session& s, const std::string& name);
+
+// One --fext, resolved.
+struct ExternalForce {
+  std::string link;
+  int frame = 0, body = 0;
+  std::string bodyName;
+  Eigen::Vector3d force, moment;  // as given: in the frame's coordinates, at its origin
+};
+std::vector<ExternalForce> externalForceInputs(const Session& s);
+// Per body 0..N in link coordinates (the form rnea/aba take): sum of X^T f over the --fext entries.
+std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces);
+
+// "command", "model", "file", "floating_base", "gravity": the start of every result object.
+void writeHeader(const Session& s, JsonWriter& json);
+void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& json);
+
+// "a, b, c" for messages.
+std::string joinNames(const std::vector<std::string>& names);
+
+}  // namespace cli
