@@ -94,6 +94,7 @@ void JsonWriter::endArray() {
 
 void JsonWriter::value(double x) {
   beforeValue();
+  nonFinite_ += !std::isfinite(x);
   out_ << formatJsonNumber(x);
 }
 
@@ -126,7 +127,10 @@ void JsonWriter::writeInline(const std::vector<std::string>& tokens) {
 
 void JsonWriter::inlineArray(const std::vector<double>& xs) {
   std::vector<std::string> tokens;
-  for (const double x : xs) tokens.push_back(formatJsonNumber(x));
+  for (const double x : xs) {
+    tokens.push_back(formatJsonNumber(x));
+    nonFinite_ += !std::isfinite(x);
+  }
   writeInline(tokens);
 }
 

@@ -49,6 +49,9 @@ class JsonWriter {
     endArray();
   }
 
+  // How many NaN/inf numbers were written as null (worth a warning: the result is not usable).
+  int nonFiniteCount() const { return nonFinite_; }
+
   // key + value in one call.
   template <class T>
   void field(std::string_view k, const T& v) {
@@ -73,6 +76,7 @@ class JsonWriter {
   std::ostream& out_;
   std::vector<Level> stack_;
   bool afterKey_ = false;
+  int nonFinite_ = 0;
 };
 
 }  // namespace cli

@@ -58,6 +58,12 @@ int main(int argc, char** argv) {
       cli::writeHeader(session, json);
       runCommand(session, json);
       json.endObject();
+      // info prints unlimited limits as null on purpose; elsewhere null means a singular computation
+      // (e.g. a massless body in forward dynamics).
+      if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info)
+        std::fprintf(stderr,
+                     "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",
+                     json.nonFiniteCount());
     }
     std::cout << text.str() << '\n' << std::flush;
     if (!std::cout) return fail("cannot write to stdout", 1);

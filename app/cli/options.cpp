@@ -9,7 +9,7 @@
 namespace cli {
 namespace {
 
-constexpr const char* kVersion = "0.1.0";  // keep in step with project(VERSION) in CMakeLists.txt
+constexpr const char* kVersion = DYNSCOPE_VERSION;  // project(VERSION) in CMakeLists.txt
 
 struct OptionSpec {
   const char* name;

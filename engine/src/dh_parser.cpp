@@ -328,8 +328,9 @@ void addRod(LinkDesc& link, const std::string& name, const Vec3<double>& p0, con
             double radius, const Material& m, int line) {
   const Vec3<double> v = p1 - p0;
   if (v.norm() < 1e-9) return;
+  const Vec3<double> z = v.normalized(), x = z.unitOrthogonal();  // the spin about z is immaterial
   Iso T = Iso::Identity();
-  T.linear() = Eigen::Quaterniond::FromTwoVectors(Vec3<double>::UnitZ(), v).toRotationMatrix();
+  T.linear() << x, z.cross(x), z;
   T.translation() = (p0 + p1) / 2;
   link.visuals.push_back(visual(name, toPose(T), cylinderShape(radius, v.norm()), m, line));
 }

@@ -311,21 +311,22 @@ void TestReferenceDynamics::twoLinkArm() {
     const VectorXd q = randomVector(rng, 2, M_PI), qd = randomVector(rng, 2, 2.0), qdd = randomVector(rng, 2, 2.0),
                    tau = randomVector(rng, 2, 10.0);
     const double c2 = std::cos(q[1]), s2 = std::sin(q[1]);
-    Eigen::Matrix2d M;
+    MatrixXd M(2, 2);  // dynamic sizes throughout (GCC 12 warns spuriously on mixed fixed/dynamic AVX code)
     M(0, 0) = m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + I1 + I2;
     M(0, 1) = M(1, 0) = m2 * (lc2 * lc2 + l1 * lc2 * c2) + I2;
     M(1, 1) = m2 * lc2 * lc2 + I2;
     const double h = -m2 * l1 * lc2 * s2;
-    const Vector2d C(h * (2 * qd[0] * qd[1] + qd[1] * qd[1]), -h * qd[0] * qd[0]);
-    const Vector2d g((m1 * lc1 + m2 * l1) * kG * std::cos(q[0]) + m2 * lc2 * kG * std::cos(q[0] + q[1]),
-                     m2 * lc2 * kG * std::cos(q[0] + q[1]));
+    VectorXd C(2), g(2);
+    C << h * (2 * qd[0] * qd[1] + qd[1] * qd[1]), -h * qd[0] * qd[0];
+    g << (m1 * lc1 + m2 * l1) * kG * std::cos(q[0]) + m2 * lc2 * kG * std::cos(q[0] + q[1]),
+        m2 * lc2 * kG * std::cos(q[0] + q[1]);
     const double scale = M.norm() * (1 + qdd.norm() + qd.squaredNorm()) + g.norm();
 
     CHECK_CLOSE(dyn::crba(model, d, q), MatrixXd(M), 1e-13, M.norm(), "crba");
     CHECK_CLOSE(dyn::rnea(model, d, q, qd, qdd), VectorXd(M * qdd + C + g), 1e-13, scale, "rnea");
     CHECK_CLOSE(dyn::nonLinearEffects(model, d, q, qd), VectorXd(C + g), 1e-13, scale, "nonLinearEffects");
     CHECK_CLOSE(dyn::gravityVector(model, d, q), VectorXd(g), 1e-13, scale, "gravityVector");
-    const Vector2d qddRef = M.ldlt().solve(tau - C - g);
+    const VectorXd qddRef = M.ldlt().solve(tau - C - g);
     CHECK_CLOSE(dyn::aba(model, d, q, qd, tau), VectorXd(qddRef), 1e-11, 1 + qddRef.norm(), "aba");
     CHECK_CLOSE(dyn::forwardDynamicsCrba(model, d, q, qd, tau), VectorXd(qddRef), 1e-11, 1 + qddRef.norm(),
                 "forwardDynamicsCrba");

@@ -6,6 +6,7 @@
 //      and the cost of RNEA and ABA on a serial revolute chain is exactly linear in N (CRBA exactly
 //      quadratic); the per-link counts are printed with qDebug.
 #include <QtTest>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -246,6 +247,37 @@ class TestScalarTypes : public QObject {
     }
   }
 
+  // The configuration-space and rotation helpers on AD (acos, sin, cos, sqrt, atan2 found by ADL,
+  // Eigen::Quaternion<AD>): d/dv difference(q, integrate(q, v, 1)) = 1, and d/d(rpy) of
+  // matrixToRpy(Rz(y) Ry(p) Rx(r)) = 1 (the rotation built here from rotx/roty/rotz).
+  void autodiffConfigurationAndRpy() {
+    std::mt19937 rng(61);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (unsigned seed : {11u, 12u, 13u}) {
+      const dyn::Model m = allJointsTree(seed, 10);
+      const dyn::ModelTpl<AD> ma = m.cast<AD>();
+      const int n = m.nv;
+      const VectorXd q = dyn::randomConfiguration(m, rng);
+      VectorXd v(n);
+      for (int k = 0; k < n; ++k) v[k] = U(rng);
+      const dyn::VecX<AD> qa = adConst(q, n), va = adVar(v);
+      dyn::VecX<AD> q1(m.nq), v1(n);
+      dyn::integrate(ma, qa, va, AD(1.0, VectorXd::Zero(n)), q1);
+      dyn::difference(ma, qa, q1, v1);
+      CHECK_ERR(maxAbs(values(v1) - v), 1e-12, QString("random%1: AD difference(integrate) value").arg(seed));
+      CHECK_ERR(maxAbs(jacobianOf(v1, n) - MatrixXd::Identity(n, n)), 1e-10,
+                QString("random%1: d difference(q, integrate(q, v)) / dv = 1").arg(seed));
+    }
+    for (int t = 0; t < 20; ++t) {
+      const Eigen::Vector3d e(M_PI * U(rng), 0.49 * M_PI * U(rng), M_PI * U(rng));
+      const dyn::VecX<AD> x = adVar(e);
+      const dyn::Mat3<AD> R = (dyn::rotx(x[0]) * dyn::roty(x[1]) * dyn::rotz(x[2])).transpose();  // Rz Ry Rx
+      const dyn::Vec3<AD> back = dyn::matrixToRpy(R);
+      CHECK_ERR(maxAbs(values(back) - e), 1e-12, "AD matrixToRpy value");
+      CHECK_ERR(maxAbs(jacobianOf(back, 3) - Eigen::Matrix3d::Identity()), 1e-10, "d matrixToRpy / d rpy = 1");
+    }
+  }
+
   // ---------------------------------------------------------------- (b) operation counting
   void countingScalarArithmetic() {
     CS::reset();
@@ -314,31 +346,36 @@ class TestScalarTypes : public QObject {
     const Costs other = costsOf(serialChain(12, 99));
     QVERIFY(other.rnea == c[1].rnea && other.crba == c[1].crba && other.aba == c[1].aba);
 
-    auto linear = [&](auto get, const char* algo) {
-      const std::int64_t d1 = get(c[1]) - get(c[0]), d2 = get(c[2]) - get(c[1]), d3 = get(c[3]) - get(c[2]);
-      // per added link constant: (c12 - c6)/6 = (c24 - c12)/12 = (c48 - c24)/24
-      if (!(d1 * 2 == d2 && d2 * 2 == d3 && d1 % 6 == 0))
-        QFAIL(qPrintable(QString("%1 not linear in N: %2 %3 %4 %5").arg(algo).arg(get(c[0])).arg(get(c[1]))
-                             .arg(get(c[2])).arg(get(c[3]))));
-      const std::int64_t perLink = d1 / 6, constant = get(c[0]) - 6 * perLink;
-      return std::make_pair(perLink, constant);
+    // per added link constant: (c12 - c6)/6 = (c24 - c12)/12 = (c48 - c24)/24
+    QString failure;
+    auto linear = [&](const std::array<std::int64_t, 4>& v, const char* algo, const char* what) {
+      const std::int64_t d1 = v[1] - v[0], d2 = v[2] - v[1], d3 = v[3] - v[2];
+      if (!(d1 * 2 == d2 && d2 * 2 == d3 && d1 % 6 == 0) && failure.isEmpty())
+        failure = QString("%1 %2 count not linear in N: %3 %4 %5 %6").arg(algo, what).arg(v[0]).arg(v[1]).arg(v[2]).arg(v[3]);
+      const std::int64_t perLink = d1 / 6;
+      return std::make_pair(perLink, v[0] - 6 * perLink);
     };
-    auto lin = [&](const char* algo, auto member) {
-      const auto mul = linear([&](const Costs& x) { return (x.*member).muls; }, algo);
-      const auto add = linear([&](const Costs& x) { return (x.*member).adds; }, algo);
-      const auto sn = linear([&](const Costs& x) { return (x.*member).sin; }, algo);
-      const auto cs = linear([&](const Costs& x) { return (x.*member).cos; }, algo);
-      const auto fn = linear([&](const Costs& x) { return (x.*member).functions(); }, algo);
+    auto signedTerm = [](std::int64_t x) { return x < 0 ? QString("- %1").arg(-x) : QString("+ %1").arg(x); };
+    auto lin = [&](const char* algo, dyn::testing::OpCounts Costs::*member) {
+      auto series = [&](auto field) {
+        std::array<std::int64_t, 4> v;
+        for (int k = 0; k < 4; ++k) v[k] = field(c[k].*member);
+        return v;
+      };
+      using OC = dyn::testing::OpCounts;
+      const auto mul = linear(series([](const OC& o) { return o.muls; }), algo, "mul");
+      const auto add = linear(series([](const OC& o) { return o.adds; }), algo, "add");
+      const auto sn = linear(series([](const OC& o) { return o.sin; }), algo, "sin");
+      const auto cs = linear(series([](const OC& o) { return o.cos; }), algo, "cos");
+      const auto fn = linear(series([](const OC& o) { return o.functions(); }), algo, "function");
       qDebug().noquote() << QString("%1 per link: %2 mul/div + %3 add/sub (+ %4 sin, %5 cos; %6 functions in all); "
-                                    "total for N links: (%2 N %7) mul, (%3 N %8) add")
-                                .arg(algo, -4).arg(mul.first).arg(add.first).arg(sn.first).arg(cs.first).arg(fn.first)
-                                .arg(mul.second < 0 ? QString("- %1").arg(-mul.second) : QString("+ %1").arg(mul.second))
-                                .arg(add.second < 0 ? QString("- %1").arg(-add.second) : QString("+ %1").arg(add.second));
+                                    "N links: (%2 N %7) mul, (%3 N %8) add")
+                                .arg(algo).arg(mul.first).arg(add.first).arg(sn.first).arg(cs.first).arg(fn.first)
+                                .arg(signedTerm(mul.second), signedTerm(add.second));
     };
     lin("RNEA", &Costs::rnea);
-    if (QTest::currentTestFailed()) return;
     lin("ABA", &Costs::aba);
-    if (QTest::currentTestFailed()) return;
+    if (!failure.isEmpty()) QFAIL(qPrintable(failure));
 
     // CRBA on a chain is O(N^2): fit a N^2 + b N + c through N = 6, 12, 24, check it at N = 48.
     auto quad = [&](auto get) -> std::array<double, 3> {
@@ -360,8 +397,9 @@ class TestScalarTypes : public QObject {
       QVERIFY2(std::abs(at48 - double(get(c[3]))) < 1e-6,
                qPrintable(QString("CRBA %1 count not quadratic in N: predicted %2, counted %3").arg(what)
                               .arg(at48).arg(get(c[3]))));
-      qDebug().noquote() << QString("CRBA %1 for N links: %2 N^2 + %3 N + %4  (N = 6, 12, 24, 48: %5, %6, %7, %8)")
-                                .arg(what).arg(p[0]).arg(p[1]).arg(p[2]).arg(get(c[0])).arg(get(c[1])).arg(get(c[2]))
+      qDebug().noquote() << QString("CRBA %1 for N links: %2 N^2 %3 N %4  (N = 6, 12, 24, 48: %5, %6, %7, %8)")
+                                .arg(what).arg(p[0]).arg(signedTerm(std::llround(p[1])), signedTerm(std::llround(p[2])))
+                                .arg(get(c[0])).arg(get(c[1])).arg(get(c[2]))
                                 .arg(get(c[3]));
     }
     for (int k = 0; k < 3; ++k)

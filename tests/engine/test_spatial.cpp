@@ -349,8 +349,8 @@ class TestSpatial : public QObject {
       const double roll = M_PI * R.u(), pitch = 0.5 * M_PI * R.u() * 0.999, yaw = M_PI * R.u();
       const Mat3 M = dyn::rpyToMatrix(roll, pitch, yaw);
       EXPECT_NEAR_TOL(maxAbs(Mat3(M - Rz(yaw) * Ry(pitch) * Rx(roll))), "rpyToMatrix = Rz Ry Rx");
-      EXPECT_NEAR_TOL(maxAbs(Mat3(M - (dyn::rotz(yaw) * dyn::roty(pitch) * dyn::rotx(roll)).transpose())),
-                      "rpyToMatrix = (rz ry rx)^T");
+      EXPECT_NEAR_TOL(maxAbs(Mat3(M - (dyn::rotx(roll) * dyn::roty(pitch) * dyn::rotz(yaw)).transpose())),
+                      "rpyToMatrix = (rx ry rz)^T of coordinate rotations");
       const Vec3 back = dyn::matrixToRpy(M);
       EXPECT_NEAR_TOL(maxAbs(Vec3(back - Vec3(roll, pitch, yaw))), "rpy round trip");
       // matrix round trip for an arbitrary rotation

@@ -16,3 +16,4 @@
 #include "io/urdf_parser.hpp"
 #include "model/data.hpp"
 #include "model/model.hpp"
+#include "model/names.hpp"

@@ -23,7 +23,7 @@ template <class S> Mat3<S> expSO3(const Vec3<S>& w) {
 template <class S> Vec3<S> logSO3(const Mat3<S>& R) {
   using std::acos, std::sin, std::sqrt, std::min, std::max;
   const Vec3<S> v(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
-  const S c = max(S(-1), min(S(1), (R.trace() - S(1)) / S(2)));
+  const S c = max(S(-1), min(S(1), S((R.trace() - S(1)) / S(2))));  // S(): an expression type (autodiff) is ambiguous in min
   const S t = acos(c);
   if (t < S(1e-6)) return v / S(2);
   if (t > S(3.14159265358979) - S(1e-6)) {  // near pi: axis from the symmetric part

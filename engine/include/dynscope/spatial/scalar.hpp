@@ -2,6 +2,7 @@
 // operation-counting scalar and autodiff run exactly the same code as double.
 #pragma once
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products
 #include <cmath>
 
 namespace dyn {
@@ -60,7 +61,7 @@ template <class S> Mat3<S> rotAxis(const Vec3<S>& u, const S& t) {
 
 // Rotation matrix (vector-rotating) from URDF roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
 template <class S> Mat3<S> rpyToMatrix(const S& roll, const S& pitch, const S& yaw) {
-  return (rotz(yaw) * roty(pitch) * rotx(roll)).transpose();
+  return (rotx(roll) * roty(pitch) * rotz(yaw)).transpose();  // (Cx Cy Cz)^T = Rz Ry Rx
 }
 
 // The inverse of rpyToMatrix (yaw in (-pi, pi], pitch in [-pi/2, pi/2]).

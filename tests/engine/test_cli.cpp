@@ -1,0 +1,579 @@
+// dynscope-cli end to end: run the built binary on the shipped robots and compare every JSON
+// number with a direct engine call (printed with 17 digits, so they must agree to rounding);
+// the CSV trajectory round trip; and the error paths (status, message, never a crash).
+#include <Eigen/Geometry>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dynscope/dynscope.hpp"
+#include "dynscope/model/names.hpp"
+
+namespace {
+
+constexpr double kRelTol = 1e-12;
+
+struct Run {
+  int status = -1;
+  bool crashed = true;
+  QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+  QProcess p;
+  p.start(DYNSCOPE_CLI, args);
+  Run r;
+  if (!p.waitForStarted(10000) || !p.waitForFinished(120000)) return r;
+  r.crashed = p.exitStatus() != QProcess::NormalExit;
+  r.status = p.exitCode();
+  r.out = p.readAllStandardOutput();
+  r.err = p.readAllStandardError();
+  return r;
+}
+
+QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
+
+dyn::Model load(const QString& file, bool floating) {
+  return dyn::loadModel(robot(file).toStdString(), dyn::BuildOptions{.floatingBase = floating});
+}
+
+QString joined(const Eigen::VectorXd& v) {
+  QStringList parts;
+  char buf[32];
+  for (Eigen::Index k = 0; k < v.size(); ++k) {
+    std::snprintf(buf, sizeof buf, "%.17g", v[k]);
+    parts << buf;
+  }
+  return parts.join(',');
+}
+
+Eigen::VectorXd randomVector(int n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Eigen::VectorXd v(n);
+  for (int k = 0; k < n; ++k) v[k] = U(rng);
+  return v;
+}
+
+Eigen::VectorXd toVector(const QJsonValue& value) {
+  const QJsonArray a = value.toArray();
+  Eigen::VectorXd v(a.size());
+  for (int k = 0; k < a.size(); ++k) v[k] = a[k].toDouble(std::nan(""));
+  return v;
+}
+
+Eigen::MatrixXd toMatrix(const QJsonValue& value) {
+  const QJsonArray rows = value.toArray();
+  const int cols = rows.isEmpty() ? 0 : int(rows[0].toArray().size());
+  Eigen::MatrixXd m(rows.size(), cols);
+  for (int r = 0; r < rows.size(); ++r) m.row(r) = toVector(rows[r]).transpose();
+  return m;
+}
+
+// Empty when a equals b to kRelTol relative to b's largest entry (at least 1); else what differs.
+QString mismatch(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double tol = kRelTol) {
+  if (a.rows() != b.rows() || a.cols() != b.cols())
+    return QString("size %1x%2, expected %3x%4").arg(a.rows()).arg(a.cols()).arg(b.rows()).arg(b.cols());
+  const double scale = std::max(1.0, b.cwiseAbs().maxCoeff());
+  for (Eigen::Index r = 0; r < a.rows(); ++r)
+    for (Eigen::Index c = 0; c < a.cols(); ++c)
+      if (!(std::abs(a(r, c) - b(r, c)) <= tol * scale))
+        return QString("entry (%1,%2): %3 vs %4")
+            .arg(r)
+            .arg(c)
+            .arg(a(r, c), 0, 'g', 17)
+            .arg(b(r, c), 0, 'g', 17);
+  return {};
+}
+
+#define COMPARE_NUMBERS(actual, expected)                               \
+  do {                                                                  \
+    const QString why = mismatch((actual), (expected));                 \
+    if (!why.isEmpty()) QFAIL(qPrintable(QString(#actual ": ") + why)); \
+  } while (0)
+
+// Runs the CLI expecting success and a JSON object.
+QJsonObject runJson(const QStringList& args) {
+  const Run r = runCli(args);
+  if (r.crashed || r.status != 0) {
+    qWarning("dynscope-cli %s: status %d: %s", qPrintable(args.join(' ')), r.status, r.err.constData());
+    return {};
+  }
+  QJsonParseError error;
+  const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+  if (error.error != QJsonParseError::NoError) qWarning("bad JSON: %s", qPrintable(error.errorString()));
+  return doc.object();
+}
+
+QStringList modelArgs(const QString& command, const QString& file, bool floating) {
+  QStringList args{command, robot(file)};
+  if (floating) args << "--floating-base";
+  return args;
+}
+
+void addRobotRows() {
+  QTest::addColumn<QString>("file");
+  QTest::addColumn<bool>("floating");
+  for (const char* f : {"ur5.urdf", "panda.urdf", "humanoid.urdf", "quadruped.urdf", "stanford_arm.dh",
+                        "planar3.dh", "puma560.dh"})
+    QTest::newRow(f) << QString(f) << false;
+  QTest::newRow("humanoid.urdf floating") << QString("humanoid.urdf") << true;
+  QTest::newRow("quadruped.urdf floating") << QString("quadruped.urdf") << true;
+}
+
+std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::string& text) {
+  const std::string path = dir.filePath(name).toStdString();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// CSV text -> rows of numbers (header skipped), for the trajectory outputs.
+std::vector<std::vector<double>> parseCsv(const QByteArray& text, QStringList* header) {
+  std::vector<std::vector<double>> rows;
+  const QList<QByteArray> lines = text.trimmed().split('\n');
+  for (int k = 0; k < lines.size(); ++k) {
+    const QList<QByteArray> fields = lines[k].trimmed().split(',');
+    if (k == 0) {
+      for (const auto& f : fields) *header << QString(f);
+      continue;
+    }
+    std::vector<double> row;
+    for (const auto& f : fields) row.push_back(f.toDouble());
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void infoListsJointsInOrder_data() { addRobotRows(); }
+  void infoListsJointsInOrder() {
+    QFETCH(QString, file);
+    QFETCH(bool, floating);
+    const dyn::Model m = load(file, floating);
+    const QJsonObject j = runJson(modelArgs("info", file, floating));
+    QCOMPARE(j["command"].toString(), QString("info"));
+    QCOMPARE(j["model"].toString(), QString::fromStdString(m.name));
+    QCOMPARE(j["nq"].toInt(), m.nq);
+    QCOMPARE(j["nv"].toInt(), m.nv);
+    QCOMPARE(j["bodies"].toInt(), m.N);
+    QCOMPARE(j["floating_base"].toBool(), floating);
+    QVERIFY(std::abs(j["total_mass"].toDouble() - m.totalMass()) <= kRelTol * m.totalMass());
+    const QJsonArray joints = j["joints"].toArray();
+    QCOMPARE(int(joints.size()), m.N);
+    const std::vector<std::string> qNames = dyn::configurationNames(m), vNames = dyn::velocityNames(m);
+    for (int i = 1; i <= m.N; ++i) {
+      const QJsonObject J = joints[i - 1].toObject();
+      QCOMPARE(J["name"].toString(), QString::fromStdString(m.jointNames[i]));
+      QCOMPARE(J["type"].toString(), QString(dyn::jointTypeName(m.joints[i].type)));
+      QCOMPARE(J["parent"].toString(), QString::fromStdString(m.bodyNames[m.parent[i]]));
+      QCOMPARE(J["child"].toString(), QString::fromStdString(m.bodyNames[i]));
+      QCOMPARE(J["idx_q"].toInt(), m.joints[i].idx_q);
+      QCOMPARE(J["nq"].toInt(), m.joints[i].nq);
+      QCOMPARE(J["idx_v"].toInt(), m.joints[i].idx_v);
+      QCOMPARE(J["nv"].toInt(), m.joints[i].nv);
+      const QJsonArray jq = J["q_names"].toArray();
+      QCOMPARE(int(jq.size()), m.joints[i].nq);
+      for (int k = 0; k < m.joints[i].nq; ++k)
+        QCOMPARE(jq[k].toString(), QString::fromStdString(qNames[m.joints[i].idx_q + k]));
+      const Eigen::VectorXd lower = toVector(J["limits"].toObject()["lower"]);
+      for (int k = 0; k < m.joints[i].nq; ++k) {
+        const double expected = m.lowerLimit[m.joints[i].idx_q + k];
+        if (std::isfinite(expected))
+          QCOMPARE(lower[k], expected);
+        else
+          QVERIFY(J["limits"].toObject()["lower"].toArray()[k].isNull());
+      }
+    }
+    // Every q/v entry named exactly once.
+    QCOMPARE(int(j["q_names"].toArray().size()), m.nq);
+    QCOMPARE(int(j["v_names"].toArray().size()), m.nv);
+    const QJsonArray frames = j["frames"].toArray();
+    QCOMPARE(size_t(frames.size()), m.frames.size());
+    for (size_t k = 0; k < m.frames.size(); ++k)
+      QCOMPARE(frames[int(k)].toObject()["name"].toString(), QString::fromStdString(m.frames[k].name));
+    QCOMPARE(size_t(j["mimics"].toArray().size()), m.mimics.size());
+  }
+
+  void dynamicsMatchEngine_data() { addRobotRows(); }
+  void dynamicsMatchEngine() {
+    QFETCH(QString, file);
+    QFETCH(bool, floating);
+    const dyn::Model m = load(file, floating);
+    std::mt19937 rng(42);
+    const Eigen::VectorXd q = dyn::randomConfiguration(m, rng);
+    const Eigen::VectorXd qd = randomVector(m.nv, rng), qdd = randomVector(m.nv, rng),
+                          tau = randomVector(m.nv, rng);
+    dyn::Data d(m);
+
+    QJsonObject j = runJson(modelArgs("id", file, floating)
+                            << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd));
+    QCOMPARE(j["command"].toString(), QString("id"));
+    COMPARE_NUMBERS(toVector(j["q"]), q);  // echoed inputs read back bit-exact
+    COMPARE_NUMBERS(toVector(j["qdd"]), qdd);
+    COMPARE_NUMBERS(toVector(j["tau"]), dyn::rnea(m, d, q, qd, qdd));
+
+    j = runJson(modelArgs("mass", file, floating) << "--q" << joined(q));
+    COMPARE_NUMBERS(toMatrix(j["mass_matrix"]), dyn::crba(m, d, q));
+    int nonZeros = 0;
+    const QJsonArray pattern = j["sparsity"].toArray();
+    for (int r = 0; r < m.nv; ++r)
+      for (int c = 0; c < m.nv; ++c) {
+        const bool structural = pattern[r].toArray()[c].toBool();
+        nonZeros += structural;
+        if (!structural) QCOMPARE(d.M(r, c), 0.0);  // a structural zero really is zero
+      }
+    QCOMPARE(j["structural_nonzeros"].toInt(), nonZeros);
+
+    j = runJson(modelArgs("bias", file, floating) << "--q" << joined(q) << "--qd" << joined(qd));
+    COMPARE_NUMBERS(toVector(j["nonlinear_effects"]), dyn::nonLinearEffects(m, d, q, qd));
+    COMPARE_NUMBERS(toVector(j["gravity_vector"]), dyn::gravityVector(m, d, q));
+
+    for (const char* algorithm : {"aba", "crba"}) {
+      j = runJson(modelArgs("fd", file, floating) << "--q" << joined(q) << "--qd" << joined(qd) << "--tau"
+                                                  << joined(tau) << "--algorithm" << algorithm);
+      const Eigen::VectorXd expected = QByteArray(algorithm) == "aba"
+                                           ? dyn::aba(m, d, q, qd, tau)
+                                           : dyn::forwardDynamicsCrba(m, d, q, qd, tau);
+      COMPARE_NUMBERS(toVector(j["qdd"]), expected);
+    }
+
+    j = runJson(modelArgs("energy", file, floating) << "--q" << joined(q) << "--qd" << joined(qd));
+    dyn::computeEnergy(m, d, q, qd);
+    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["kinetic"].toDouble()),
+                    Eigen::VectorXd::Constant(1, d.kinetic));
+    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["potential"].toDouble()),
+                    Eigen::VectorXd::Constant(1, d.potential));
+    COMPARE_NUMBERS(toVector(j["com"]), d.com);
+    QCOMPARE(j["total_mass"].toDouble(), m.totalMass());
+  }
+
+  void kinematicsMatchEngine_data() { addRobotRows(); }
+  void kinematicsMatchEngine() {
+    QFETCH(QString, file);
+    QFETCH(bool, floating);
+    const dyn::Model m = load(file, floating);
+    std::mt19937 rng(7);
+    const Eigen::VectorXd q = dyn::randomConfiguration(m, rng);
+    dyn::Data d(m);
+    dyn::forwardKinematics(m, d, q);
+    dyn::updateFrames(m, d);
+
+    const QJsonObject j = runJson(modelArgs("fk", file, floating) << "--q" << joined(q));
+    const QJsonArray frames = j["frames"].toArray();
+    QCOMPARE(size_t(frames.size()), m.frames.size());
+    for (size_t k = 0; k < m.frames.size(); ++k) {
+      const QJsonObject f = frames[int(k)].toObject();
+      QCOMPARE(f["name"].toString(), QString::fromStdString(m.frames[k].name));
+      COMPARE_NUMBERS(toVector(f["position"]), d.oMf[k].translation());
+      const Eigen::Matrix3d R = d.oMf[k].rotation();
+      COMPARE_NUMBERS(toMatrix(f["rotation"]), R);
+      // The quaternion and rpy describe the same rotation.
+      const Eigen::Vector4d xyzw = toVector(f["quaternion"]);
+      const Eigen::Quaterniond quat(xyzw[3], xyzw[0], xyzw[1], xyzw[2]);
+      COMPARE_NUMBERS(quat.toRotationMatrix(), R);
+      const Eigen::Vector3d rpy = toVector(f["rpy"]);
+      const Eigen::Matrix3d fromRpy =
+          (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *  // URDF: Rz Ry Rx
+           Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+           Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+              .toRotationMatrix();
+      COMPARE_NUMBERS(fromRpy, R);
+    }
+    COMPARE_NUMBERS(toVector(j["com"]), dyn::centerOfMass(m, d));
+
+    const int last = int(m.frames.size()) - 1;  // deepest frames are the interesting ones
+    const std::string link = m.frames[last].name;
+    for (const auto& [name, ref] : {std::pair{"local", dyn::ReferenceFrame::Local},
+                                    {"world", dyn::ReferenceFrame::World},
+                                    {"local-world-aligned", dyn::ReferenceFrame::LocalWorldAligned}}) {
+      const QJsonObject jj =
+          runJson(modelArgs("jacobian", file, floating)
+                  << "--q" << joined(q) << "--link" << QString::fromStdString(link) << "--frame" << name);
+      QCOMPARE(jj["link"].toString(), QString::fromStdString(link));
+      COMPARE_NUMBERS(toMatrix(jj["jacobian"]), dyn::frameJacobian(m, d, q, last, ref));
+    }
+  }
+
+  // A wrench w on a frame enters inverse dynamics as -J^T w (virtual work), J the frame's local Jacobian.
+  void externalForceIsJacobianTranspose() {
+    const dyn::Model m = load("ur5.urdf", false);
+    std::mt19937 rng(3);
+    const Eigen::VectorXd q = dyn::randomConfiguration(m, rng), qd = randomVector(m.nv, rng),
+                          qdd = randomVector(m.nv, rng);
+    const int frame = m.frameIndex("tool0");
+    QVERIFY(frame >= 0);
+    dyn::Data d(m);
+    const Eigen::VectorXd tau0 = dyn::rnea(m, d, q, qd, qdd);
+    Eigen::Matrix<double, 6, 1> wrench;  // [n; f] for the Jacobian rows [w; v]
+    wrench << 0.4, -0.5, 0.6, 1.0, -2.0, 3.0;
+    const Eigen::VectorXd expected =
+        tau0 - dyn::frameJacobian(m, d, q, frame, dyn::ReferenceFrame::Local).transpose() * wrench;
+    const QJsonObject j =
+        runJson(modelArgs("id", "ur5.urdf", false)
+                << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd) << "--fext"
+                << "tool0:1,-2,3,0.4,-0.5,0.6");
+    const QString why = mismatch(toVector(j["tau"]), expected, 1e-10);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+  }
+
+  void gravityOverride() {
+    dyn::Model m = load("panda.urdf", false);
+    m.gravity.v = Eigen::Vector3d(1.5, 0, -3);
+    std::mt19937 rng(5);
+    const Eigen::VectorXd q = dyn::randomConfiguration(m, rng);
+    dyn::Data d(m);
+    const QJsonObject j = runJson(modelArgs("bias", "panda.urdf", false) << "--q" << joined(q) << "--gravity"
+                                                                         << "1.5,0,-3");
+    COMPARE_NUMBERS(toVector(j["gravity"]), m.gravity.v);
+    COMPARE_NUMBERS(toVector(j["gravity_vector"]), dyn::gravityVector(m, d, q));
+  }
+
+  // id and fd over a CSV whose columns come in a shuffled order, each row against the engine.
+  void trajectoryRoundTrip_data() { addRobotRows(); }
+  void trajectoryRoundTrip() {
+    QFETCH(QString, file);
+    QFETCH(bool, floating);
+    const dyn::Model m = load(file, floating);
+    const std::vector<std::string> qn = dyn::configurationNames(m), vn = dyn::velocityNames(m);
+    // Columns: qdd, then q reversed, t, qd, tau (any order is allowed).
+    std::vector<std::string> header;
+    for (const auto& n : vn) header.push_back("qdd_" + n);
+    for (auto it = qn.rbegin(); it != qn.rend(); ++it) header.push_back(*it);
+    header.push_back("t");
+    for (const auto& n : vn) header.push_back("qd_" + n);
+    for (const auto& n : vn) header.push_back("tau_" + n);
+    std::ostringstream csv;
+    for (size_t c = 0; c < header.size(); ++c) csv << (c ? "," : "") << header[c];
+    csv << "\n";
+    std::mt19937 rng(11);
+    const int samples = 5;
+    std::vector<Eigen::VectorXd> Q, QD, QDD, TAU;
+    for (int k = 0; k < samples; ++k) {
+      Q.push_back(dyn::randomConfiguration(m, rng));
+      QD.push_back(randomVector(m.nv, rng));
+      QDD.push_back(randomVector(m.nv, rng));
+      TAU.push_back(randomVector(m.nv, rng));
+      Eigen::VectorXd row(header.size());  // in header order
+      row << QDD[k], Q[k].reverse(), 0.1 * k, QD[k], TAU[k];
+      csv << "# comment lines are skipped\n" << joined(row).toStdString() << "\n";
+    }
+    QTemporaryDir dir;
+    const std::string in = writeFile(dir, "in.csv", csv.str());
+    const QString out = dir.filePath("out.csv");
+    dyn::Data d(m);
+
+    // id to a file
+    Run r = runCli(modelArgs("id", file, floating)
+                   << "--trajectory" << QString::fromStdString(in) << "--out" << out);
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QStringList outHeader;
+    auto rows = parseCsv(f.readAll(), &outHeader);
+    QCOMPARE(outHeader.size(), m.nv + 1);
+    QCOMPARE(outHeader[0], QString("t"));
+    for (int i = 0; i < m.nv; ++i) QCOMPARE(outHeader[i + 1], QString::fromStdString("tau_" + vn[i]));
+    QCOMPARE(int(rows.size()), samples);
+    for (int k = 0; k < samples; ++k) {
+      QCOMPARE(rows[k][0], 0.1 * k);
+      const Eigen::VectorXd tau = Eigen::Map<Eigen::VectorXd>(rows[k].data() + 1, m.nv);
+      COMPARE_NUMBERS(tau, dyn::rnea(m, d, Q[k], QD[k], QDD[k]));
+    }
+
+    // fd to stdout
+    r = runCli(modelArgs("fd", file, floating) << "--trajectory" << QString::fromStdString(in));
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    outHeader.clear();
+    rows = parseCsv(r.out, &outHeader);
+    QCOMPARE(outHeader[1], QString::fromStdString("qdd_" + vn[0]));
+    QCOMPARE(int(rows.size()), samples);
+    for (int k = 0; k < samples; ++k) {
+      const Eigen::VectorXd qdd = Eigen::Map<Eigen::VectorXd>(rows[k].data() + 1, m.nv);
+      COMPARE_NUMBERS(qdd, dyn::aba(m, d, Q[k], QD[k], TAU[k]));
+    }
+  }
+
+  // Without qd/qdd columns, id differentiates q along t: close to the analytic derivatives.
+  void trajectoryFiniteDifferences() {
+    const dyn::Model m = load("planar3.dh", false);
+    std::ostringstream csv;
+    csv << "t,j1,j2,j3\n";
+    const double h = 1e-3;
+    const int samples = 201;
+    for (int k = 0; k < samples; ++k) {
+      const double t = h * k;
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g,%.17g\n", t, std::sin(t), 0.5 * t * t,
+                    std::cos(2 * t));
+      csv << buf;
+    }
+    QTemporaryDir dir;
+    const std::string in = writeFile(dir, "fd.csv", csv.str());
+    const Run r = runCli({"id", robot("planar3.dh"), "--trajectory", QString::fromStdString(in)});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QVERIFY(r.err.contains("finite differences"));  // the user is told
+    QStringList header;
+    const auto rows = parseCsv(r.out, &header);
+    QCOMPARE(int(rows.size()), samples);
+    dyn::Data d(m);
+    for (int k = 1; k < samples - 1; ++k) {  // interior rows: second-order accurate
+      const double t = h * k;
+      const Eigen::Vector3d q(std::sin(t), 0.5 * t * t, std::cos(2 * t));
+      const Eigen::Vector3d qd(std::cos(t), t, -2 * std::sin(2 * t));
+      const Eigen::Vector3d qdd(-std::sin(t), 1, -4 * std::cos(2 * t));
+      const Eigen::VectorXd tau = Eigen::Map<const Eigen::VectorXd>(rows[k].data() + 1, 3);
+      const QString why = mismatch(tau, dyn::rnea(m, d, q, qd, qdd), 1e-4);
+      QVERIFY2(why.isEmpty(), qPrintable(QString("row %1: ").arg(k) + why));
+    }
+  }
+
+  // Finite differences across a floating base go through dyn::difference: a base yawing at
+  // a(t) must give the body rate (0, 0, a') and zero linear velocity.
+  void trajectoryFiniteDifferencesOnQuaternions() {
+    const dyn::Model m = load("quadruped.urdf", true);
+    const std::vector<std::string> qn = dyn::configurationNames(m);
+    QCOMPARE(QString::fromStdString(qn[6]), QString("root_joint_qw"));
+    std::ostringstream csv;
+    csv << "t";
+    for (const auto& n : qn) csv << "," << n;
+    csv << "\n";
+    const double h = 1e-3;
+    const int samples = 101;
+    auto state = [&](double t, Eigen::VectorXd& q, Eigen::VectorXd& qd, Eigen::VectorXd& qdd) {
+      const double a = 0.5 * t + 0.2 * t * t;
+      q = m.neutral();
+      qd = Eigen::VectorXd::Zero(m.nv);
+      qdd = Eigen::VectorXd::Zero(m.nv);
+      q[5] = std::sin(a / 2);
+      q[6] = std::cos(a / 2);
+      qd[2] = 0.5 + 0.4 * t;
+      qdd[2] = 0.4;
+      for (int k = 7; k < m.nq; ++k) {
+        q[k] = 0.3 * std::sin(t + k);
+        qd[k - 1] = 0.3 * std::cos(t + k);
+        qdd[k - 1] = -0.3 * std::sin(t + k);
+      }
+    };
+    Eigen::VectorXd q, qd, qdd;
+    for (int k = 0; k < samples; ++k) {
+      state(h * k, q, qd, qdd);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", h * k);
+      csv << buf;
+      for (int i = 0; i < m.nq; ++i) {
+        std::snprintf(buf, sizeof buf, ",%.17g", q[i]);
+        csv << buf;
+      }
+      csv << "\n";
+    }
+    QTemporaryDir dir;
+    const std::string in = writeFile(dir, "base.csv", csv.str());
+    const Run r = runCli(
+        {"id", robot("quadruped.urdf"), "--floating-base", "--trajectory", QString::fromStdString(in)});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QStringList header;
+    const auto rows = parseCsv(r.out, &header);
+    QCOMPARE(int(rows.size()), samples);
+    dyn::Data d(m);
+    for (int k = 1; k < samples - 1; ++k) {
+      state(h * k, q, qd, qdd);
+      const Eigen::VectorXd tau = Eigen::Map<const Eigen::VectorXd>(rows[k].data() + 1, m.nv);
+      const QString why = mismatch(tau, dyn::rnea(m, d, q, qd, qdd), 1e-4);
+      QVERIFY2(why.isEmpty(), qPrintable(QString("row %1: ").arg(k) + why));
+    }
+  }
+
+  void usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("fragment");  // the message must contain it
+    const QString ur5 = robot("ur5.urdf");
+    QTest::newRow("unknown command") << QStringList{"dance", ur5} << 2 << "unknown command 'dance'";
+    QTest::newRow("no command") << QStringList{} << 2 << "no command";
+    QTest::newRow("no model") << QStringList{"fk"} << 2 << "MODEL";
+    QTest::newRow("wrong q size") << QStringList{"fk", ur5, "--q", "1,2,3,4,5"} << 2 << "nq = 6";
+    QTest::newRow("wrong qd size") << QStringList{"id", ur5, "--qd", "1"} << 2 << "nv = 6";
+    QTest::newRow("not a number") << QStringList{"fk", ur5, "--q", "1,2,x,4,5,6"} << 2
+                                  << "'x' is not a number";
+    QTest::newRow("nan") << QStringList{"fk", ur5, "--q", "1,2,nan,4,5,6"} << 2 << "finite";
+    QTest::newRow("inf") << QStringList{"fk", ur5, "--q", "1,2,inf,4,5,6"} << 2 << "finite";
+    QTest::newRow("missing value") << QStringList{"fk", ur5, "--q"} << 2 << "--q needs a value";
+    QTest::newRow("unknown option") << QStringList{"fk", ur5, "--frobnicate"} << 2 << "--frobnicate";
+    QTest::newRow("option of another command") << QStringList{"mass", ur5, "--tau", "1"} << 2 << "--tau";
+    QTest::newRow("unknown link") << QStringList{"jacobian", ur5, "--link", "tool1"} << 2 << "tool0";
+    QTest::newRow("bad frame") << QStringList{"jacobian", ur5, "--frame", "body"} << 2 << "--frame";
+    QTest::newRow("bad fext") << QStringList{"id", ur5, "--fext", "tool0:1,2"} << 2 << "needs 6";
+    QTest::newRow("missing file") << QStringList{"info", "/nonexistent/robot.urdf"} << 1 << "robot.urdf";
+    QTest::newRow("missing csv") << QStringList{"id", ur5, "--trajectory", "/nonexistent/in.csv"} << 1
+                                 << "in.csv";
+  }
+  void usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, status);
+    QFETCH(QString, fragment);
+    const Run r = runCli(args);
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, status);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.startsWith("dynscope-cli: error: "), r.err.constData());
+    QVERIFY2(QString(r.err).contains(fragment), r.err.constData());
+  }
+
+  void malformedUrdfNamesFileAndLine() {
+    QTemporaryDir dir;
+    const std::string path = writeFile(dir, "broken.urdf",
+                                       "<robot name=\"b\">\n  <link name=\"a\"/>\n"
+                                       "  <joint name=\"j\" type=\"revolute\">\n    <parent link=\"a\"/>\n"
+                                       "    <child link=\"missing\"/>\n  </joint>\n</robot>\n");
+    const Run r = runCli({"info", QString::fromStdString(path)});
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("broken.urdf:3:"), r.err.constData());  // the <joint> line
+    QVERIFY2(r.err.contains("missing"), r.err.constData());
+  }
+
+  void malformedCsvNamesFileAndLine() {
+    QTemporaryDir dir;
+    const std::string badNumber = writeFile(dir, "bad.csv", "t,j1,j2,j3\n0,0,0,0\n0.1,0,zero,0\n");
+    Run r = runCli({"id", robot("planar3.dh"), "--trajectory", QString::fromStdString(badNumber)});
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("bad.csv:3:") && r.err.contains("zero"), r.err.constData());
+    const std::string shortRow = writeFile(dir, "short.csv", "t,j1,j2,j3\n0,0,0,0\n0.1,0,0\n");
+    r = runCli({"id", robot("planar3.dh"), "--trajectory", QString::fromStdString(shortRow)});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("short.csv:3:"), r.err.constData());
+    const std::string missing = writeFile(dir, "missing.csv", "t,j1,j3\n0,0,0\n0.1,0,0\n");
+    r = runCli({"id", robot("planar3.dh"), "--trajectory", QString::fromStdString(missing)});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("missing.csv:1:") && r.err.contains("j2"), r.err.constData());
+  }
+
+  void helpAndVersion() {
+    for (const QStringList& args :
+         {QStringList{"--help"}, QStringList{"--version"}, QStringList{"fd", "--help"}}) {
+      const Run r = runCli(args);
+      QVERIFY(!r.crashed);
+      QCOMPARE(r.status, 0);
+      QVERIFY(!r.out.isEmpty());
+    }
+    QVERIFY(runCli({"jacobian", "--help"}).out.contains("--frame"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
