@@ -63,11 +63,13 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
   const std::vector<ExternalForce> forces = externalForceInputs(s);
   const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
   const auto* fextPtr = forces.empty() ? nullptr : &fext;
+  requireRegularInertia(s.model);
   dyn::Data data(s.model);
   if (s.options.algorithm == "crba")
     dyn::forwardDynamicsCrba(s.model, data, q, qd, tau, fextPtr);
   else
     dyn::aba(s.model, data, q, qd, tau, fextPtr);
+  requireFinite(data.qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("tau", tau);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include "dynscope/model/names.hpp"
 
@@ -52,6 +53,7 @@ Session openSession(const Options& options) {
     s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
+  for (const std::string& w : s.model.warnings) std::fprintf(stderr, "dynscope-cli: warning: %s\n", w.c_str());
   return s;
 }
 
@@ -160,6 +162,16 @@ void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& j
     json.endObject();
   }
   json.endArray();
+}
+
+void requireRegularInertia(const dyn::Model& model) {
+  if (!model.immobileBodies.empty()) throw std::runtime_error(model.warnings.front());
+}
+
+void requireFinite(const Eigen::VectorXd& result, const std::string& what) {
+  if (!result.allFinite())
+    throw std::runtime_error(what + " gave a non-finite result: the joint-space inertia matrix is singular "
+                                    "at this configuration");
 }
 
 }  // namespace cli

@@ -28,6 +28,11 @@ int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q);
 Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given,
                               const char* option);
 
+// Forward dynamics needs a regular H(q): throws naming the first joint that moves no mass.
+void requireRegularInertia(const dyn::Model& model);
+// Throws when an algorithm produced NaN or inf (e.g. H singular at this configuration).
+void requireFinite(const Eigen::VectorXd& result, const std::string& what);
+
 // Index of a model frame by name; UsageError listing valid names (and the nearest one) otherwise.
 int frameInput(const Session& s, const std::string& name);
 

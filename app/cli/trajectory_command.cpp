@@ -164,6 +164,7 @@ void runTrajectory(const Session& s) {
   for (const auto& name : s.vNames) line += (inverse ? ",tau_" : ",qdd_") + name;
   out << line << '\n';
 
+  if (!inverse) requireRegularInertia(s.model);
   Progress progress(n, s.options.progress || (n > 2000 && isatty(fileno(stderr))));
   dyn::Data data(s.model);
   for (int k = 0; k < n; ++k) {
@@ -172,6 +173,7 @@ void runTrajectory(const Session& s) {
         : s.options.algorithm == "crba"
             ? dyn::forwardDynamicsCrba(s.model, data, q.col(k), qd.col(k), second.col(k), fextPtr)
             : dyn::aba(s.model, data, q.col(k), qd.col(k), second.col(k), fextPtr);
+    if (!inverse) requireFinite(result, "forward dynamics at t = " + formatNumber(t[k]));
     line = formatNumber(t[k]);
     for (Eigen::Index j = 0; j < result.size(); ++j) line += "," + formatNumber(result[j]);
     out << line << '\n';

@@ -235,6 +235,23 @@ struct Builder {
     }
   }
 
+  // A joint whose subtree carries no mass and no rotational inertia gives H a zero row.
+  void findImmobileBodies() {
+    std::vector<double> load(model.N + 1, 0.0);
+    for (int i = model.N; i >= 1; --i) {
+      load[i] += model.I[i].m + model.I[i].Ibar.trace();
+      load[model.parent[i]] += load[i];
+    }
+    for (int i = 1; i <= model.N; ++i) {
+      if (load[i] > 1e-12) continue;
+      model.immobileBodies.push_back(i);
+      model.warnings.push_back("joint '" + model.jointNames[i] + "' moves no mass or inertia (link '" +
+                               model.bodyNames[i] +
+                               "' and its children have no <inertial>): the joint-space inertia matrix is "
+                               "singular and forward dynamics is undefined");
+    }
+  }
+
   Model build(const BuildOptions& opt) {
     const int root = findRoot();
     model.name = robot.name;
@@ -260,6 +277,7 @@ struct Builder {
     addInertias();
     addFramesAndGeometry();
     addLimitsAndDofs();
+    findImmobileBodies();
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);

@@ -546,6 +546,29 @@ class TestCli : public QObject {
     QVERIFY2(r.err.contains("missing"), r.err.constData());
   }
 
+  // A joint moving no mass makes H singular: fd refuses and names the joint; id still works.
+  void singularInertiaNamesTheJoint() {
+    QTemporaryDir dir;
+    const std::string path = writeFile(
+        dir, "massless.urdf",
+        "<robot name=\"m\">\n  <link name=\"base\"/>\n"
+        "  <link name=\"arm\"><inertial><mass value=\"1\"/><origin xyz=\"0.5 0 0\"/>"
+        "<inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+        "  <link name=\"finger\"/>\n"
+        "  <joint name=\"shoulder\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/>"
+        "<axis xyz=\"0 0 1\"/></joint>\n"
+        "  <joint name=\"finger_joint\" type=\"continuous\"><parent link=\"arm\"/><child link=\"finger\"/>"
+        "<axis xyz=\"0 0 1\"/></joint>\n</robot>\n");
+    Run r = runCli({"fd", QString::fromStdString(path)});
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains("finger_joint") && r.err.contains("singular"), r.err.constData());
+    r = runCli({"id", QString::fromStdString(path), "--qdd", "1,1"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.err.contains("warning") && r.err.contains("finger_joint"), r.err.constData());
+  }
+
   void malformedCsvNamesFileAndLine() {
     QTemporaryDir dir;
     const std::string badNumber = writeFile(dir, "bad.csv", "t,j1,j2,j3\n0,0,0,0\n0.1,0,zero,0\n");

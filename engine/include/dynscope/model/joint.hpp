@@ -5,6 +5,7 @@
 #include <Eigen/Geometry>
 
 #include "../spatial/inertia.hpp"
+#include "../spatial/sincos.hpp"
 
 namespace dyn {
 
@@ -81,15 +82,16 @@ template <class S> void planeBasis(const Vec3<S>& n, Vec3<S>& e1, Vec3<S>& e2) {
 // jcalc, positions, composed with the tree transform: Xup = XJ X_T and the columns of S
 // (written to Scol[0..nv)). The canonical z-axis joints need only two rows mixed.
 template <class S, class QD>
-void jcalcPosition(const JointModel<S>& J, const Eigen::MatrixBase<QD>& q, const Transform<S>& XT, Transform<S>& Xup,
+DYN_INLINE void jcalcPosition(const JointModel<S>& J, const Eigen::MatrixBase<QD>& q, const Transform<S>& XT, Transform<S>& Xup,
                    Motion<S>* Scol) {
-  using std::cos, std::sin;
   const int iq = J.idx_q;
   const Vec3<S> ez(S(0), S(0), S(1));
   switch (J.type) {
     case JointType::Revolute:    // XJ = rotz(q), S = [e_z; 0]
     case JointType::Helical: {   // XJ = rotz(q) xlt(e_z h q), S = [e_z; h e_z]
-      const S qi = S(q[iq]), c = cos(qi), s = sin(qi);
+      const S qi = S(q[iq]);
+      S s, c;
+      sinCos(qi, s, c);
       Xup.E.row(0) = c * XT.E.row(0) + s * XT.E.row(1);
       Xup.E.row(1) = c * XT.E.row(1) - s * XT.E.row(0);
       Xup.E.row(2) = XT.E.row(2);
@@ -130,7 +132,7 @@ void jcalcPosition(const JointModel<S>& J, const Eigen::MatrixBase<QD>& q, const
 
 // jcalc, velocities: vJ = S qd and cJ = dS/dt qd (non-zero only where S depends on q: planar).
 template <class S, class VD>
-void jcalcVelocity(const JointModel<S>& J, const Motion<S>* Scol, const Eigen::MatrixBase<VD>& qd, Motion<S>& vJ,
+DYN_INLINE void jcalcVelocity(const JointModel<S>& J, const Motion<S>* Scol, const Eigen::MatrixBase<VD>& qd, Motion<S>& vJ,
                    Motion<S>& cJ) {
   const int iv = J.idx_v;
   vJ = Scol[0] * S(qd[iv]);
@@ -145,14 +147,14 @@ void jcalcVelocity(const JointModel<S>& J, const Motion<S>* Scol, const Eigen::M
 // these pick one component instead of a 6-vector product (the generic path is the definition).
 
 // S_k^T f: joint force of column k.
-template <class S> S projectForce(const JointModel<S>& J, const Motion<S>& Sk, const Force<S>& f) {
+template <class S> DYN_INLINE S projectForce(const JointModel<S>& J, const Motion<S>& Sk, const Force<S>& f) {
   if (J.type == JointType::Revolute) return f.n.z();
   if (J.type == JointType::Prismatic) return f.f.z();
   return Sk.dot(f);
 }
 
 // v x vJ (the velocity-product term of eq. 10 and eq. 55).
-template <class S> Motion<S> crossJointVelocity(const JointModel<S>& J, const Motion<S>& v, const Motion<S>& vJ) {
+template <class S> DYN_INLINE Motion<S> crossJointVelocity(const JointModel<S>& J, const Motion<S>& v, const Motion<S>& vJ) {
   if (J.type == JointType::Revolute) {  // v x [0 0 qd; 0 0 0]
     const S qd = vJ.w.z();
     return Motion<S>(Vec3<S>(v.w.y() * qd, -v.w.x() * qd, S(0)), Vec3<S>(v.v.y() * qd, -v.v.x() * qd, S(0)));
@@ -165,7 +167,7 @@ template <class S> Motion<S> crossJointVelocity(const JointModel<S>& J, const Mo
 }
 
 // I S_k for a rigid-body inertia.
-template <class S> Force<S> inertiaTimesS(const JointModel<S>& J, const Inertia<S>& I, const Motion<S>& Sk) {
+template <class S> DYN_INLINE Force<S> inertiaTimesS(const JointModel<S>& J, const Inertia<S>& I, const Motion<S>& Sk) {
   if (J.type == JointType::Revolute)  // [Ibar e_z; -h x e_z]
     return Force<S>(I.Ibar.col(2), Vec3<S>(-I.h.y(), I.h.x(), S(0)));
   if (J.type == JointType::Prismatic)  // [h x e_z; m e_z]
@@ -174,7 +176,7 @@ template <class S> Force<S> inertiaTimesS(const JointModel<S>& J, const Inertia<
 }
 
 // IA S_k for an articulated-body inertia (a column of IA for the z-axis joints).
-template <class S> Force<S> inertiaTimesS(const JointModel<S>& J, const Mat6<S>& IA, const Motion<S>& Sk) {
+template <class S> DYN_INLINE Force<S> inertiaTimesS(const JointModel<S>& J, const Mat6<S>& IA, const Motion<S>& Sk) {
   if (J.type == JointType::Revolute) return Force<S>::fromVector(IA.col(2));
   if (J.type == JointType::Prismatic) return Force<S>::fromVector(IA.col(5));
   return Force<S>::fromVector(IA * Sk.toVector());

@@ -63,6 +63,10 @@ template <class S> struct ModelTpl {
   std::vector<MimicInfo> mimics;
   std::string defaultEndEffector;
   bool floatingBase = false;
+  // Bodies whose joint moves no mass or inertia (their subtree has none): H(q) is singular, so
+  // forward dynamics is undefined. Loading still succeeds, for viewing and kinematics.
+  std::vector<int> immobileBodies;
+  std::vector<std::string> warnings;  // for the log / CLI stderr
 
   int bodyIndex(const std::string& n) const {
     for (int i = 0; i < (int)bodyNames.size(); ++i) if (bodyNames[i] == n) return i;
@@ -111,6 +115,7 @@ template <class S> struct ModelTpl {
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
+    m.immobileBodies = immobileBodies; m.warnings = warnings;
     return m;
   }
 };

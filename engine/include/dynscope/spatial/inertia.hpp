@@ -37,8 +37,12 @@ template <class S> struct Inertia {
   Inertia transformToA(const Transform<S>& X) const {
     const Vec3<S> hA = X.E.transpose() * h;           // first moment, rotated to A axes
     const Mat3<S> IA = X.E.transpose() * Ibar * X.E;  // about B's origin, A axes
-    const Mat3<S> R = skew(X.r), H = skew(hA);
-    return Inertia(m, hA + m * X.r, IA - R * H - H * R - m * R * R);  // shift origin by r
+    // Shift the origin by r: Ibar - [r]x[hA]x - [hA]x[r]x - m [r]x[r]x, with [a]x[b]x = b a^T - (a.b) 1.
+    const Vec3<S>& r = X.r;
+    const Vec3<S> c = hA + S(0.5) * m * r;  // so the shift is -(r c^T + c r^T) + 2 (r.c) 1
+    Mat3<S> out = IA - r * c.transpose() - c * r.transpose();
+    out.diagonal().array() += S(2) * r.dot(c);
+    return Inertia(m, hA + m * r, out);
   }
   // X* I X^-1: an inertia given in A coordinates expressed in B coordinates.
   Inertia transformToB(const Transform<S>& X) const { return transformToA(X.inverse()); }
@@ -64,10 +68,17 @@ template <class S> Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I
   const Mat3<S> A = Et * I.template topLeftCorner<3, 3>() * X.E;  // rotate blocks to A axes
   const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
   const Mat3<S> C = Et * I.template bottomRightCorner<3, 3>() * X.E;
-  const Mat3<S> R = skew(X.r);
-  const Mat3<S> BR = B + R * C;  // shift the reference point by r: Xt^T I Xt with Xt = [1 0; -[r]x 1]
+  const Vec3<S>& r = X.r;
+  // Shift the reference point by r: Xt^T I Xt with Xt = [1 0; -[r]x 1].
+  Mat3<S> BR = B, RBt;  // BR = B + [r]x C, RBt = [r]x B^T (columns crossed with r)
+  for (int j = 0; j < 3; ++j) {
+    BR.col(j) += r.cross(C.col(j));
+    RBt.col(j) = r.cross(B.row(j).transpose());
+  }
+  Mat3<S> TL = A + RBt;  // - BR [r]x: row i of M [r]x is (m_i x r)^T
+  for (int i = 0; i < 3; ++i) TL.row(i) -= BR.row(i).cross(r.transpose());
   Mat6<S> out;
-  out.template topLeftCorner<3, 3>() = A + R * B.transpose() - BR * R;
+  out.template topLeftCorner<3, 3>() = TL;
   out.template topRightCorner<3, 3>() = BR;
   out.template bottomLeftCorner<3, 3>() = BR.transpose();
   out.template bottomRightCorner<3, 3>() = C;

@@ -65,7 +65,7 @@ template <class S> struct Force {
   template <class T> Force<T> cast() const { return Force<T>(n.template cast<T>(), f.template cast<T>()); }
 };
 
-template <class S> Force<S> Motion<S>::crossForce(const Force<S>& F) const {
+template <class S> DYN_INLINE Force<S> Motion<S>::crossForce(const Force<S>& F) const {
   return Force<S>(w.cross(F.n) + v.cross(F.f), w.cross(F.f));
 }
 template <class S> S Motion<S>::dot(const Force<S>& F) const { return F.dot(*this); }

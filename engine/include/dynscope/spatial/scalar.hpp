@@ -5,6 +5,13 @@
 #include <Eigen/Geometry>  // cross products
 #include <cmath>
 
+// Small hot functions GCC would otherwise leave out of line in the algorithms' loops.
+#if defined(__GNUC__)
+#define DYN_INLINE [[gnu::always_inline]] inline
+#else
+#define DYN_INLINE inline
+#endif
+
 namespace dyn {
 
 template <class S> using Vec3 = Eigen::Matrix<S, 3, 1>;
