@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dynscope/dynscope.hpp"
+#include "check_close.hpp"
 #include "random_tree.hpp"
 
 using dyn::Data;
@@ -74,23 +75,6 @@ std::vector<State> randomStates(const Model& model, unsigned seed, int count = k
   return s;
 }
 
-QString closeMismatch(const MatrixXd& a, const MatrixXd& b, double tol, double scale, const std::string& what) {
-  if (a.rows() != b.rows() || a.cols() != b.cols())
-    return QString("%1: size %2x%3 vs %4x%5").arg(what.c_str()).arg(a.rows()).arg(a.cols()).arg(b.rows()).arg(b.cols());
-  if (a.size() == 0) return {};
-  Eigen::Index r, c;
-  const double err = (a - b).cwiseAbs().maxCoeff(&r, &c);
-  if (err <= tol * scale && std::isfinite(err)) return {};
-  std::stringstream ss;
-  ss << what << ": max error " << err << " at (" << r << "," << c << ") > " << tol << " * " << scale;
-  if (a.size() <= 64) ss << "\nengine:\n" << a << "\nreference:\n" << b;
-  return QString::fromStdString(ss.str());
-}
-#define CHECK_CLOSE(a, b, tol, scale, what)                         \
-  do {                                                              \
-    const QString m_ = closeMismatch((a), (b), (tol), (scale), (what));  \
-    if (!m_.isEmpty()) QFAIL(qPrintable(m_));                      \
-  } while (0)
 
 // The model frames to test: all of them when few, otherwise an even sample (always the last).
 std::vector<int> sampleFrames(const Model& model, int max = 8) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dynscope/dynscope.hpp"
+#include "check_close.hpp"
 #include "random_tree.hpp"
 
 using dyn::Data;
@@ -23,22 +24,6 @@ namespace {
 
 constexpr double kG = 9.81;
 
-// max |a - b| <= tol * scale, with a readable message on failure.
-QString closeMismatch(const MatrixXd& a, const MatrixXd& b, double tol, double scale, const char* what) {
-  if (a.rows() != b.rows() || a.cols() != b.cols())
-    return QString("%1: size %2x%3 vs %4x%5").arg(what).arg(a.rows()).arg(a.cols()).arg(b.rows()).arg(b.cols());
-  const double err = (a - b).cwiseAbs().maxCoeff();
-  if (err <= tol * scale) return {};
-  std::stringstream ss;
-  ss << what << ": max error " << err << " > " << tol << " * " << scale << "\nengine:\n"
-     << a << "\nreference:\n" << b;
-  return QString::fromStdString(ss.str());
-}
-#define CHECK_CLOSE(a, b, tol, scale, what)                              \
-  do {                                                                   \
-    const QString m_ = closeMismatch((a), (b), (tol), (scale), (what));       \
-    if (!m_.isEmpty()) QFAIL(qPrintable(m_));                           \
-  } while (0)
 
 dyn::LinkDesc link(const std::string& name) {
   dyn::LinkDesc l;
