@@ -6,7 +6,9 @@
 #include <QDoubleSpinBox>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
+#include <QMimeData>
 #include <QPushButton>
 #include <QToolButton>
 #include <QSettings>
@@ -94,11 +96,15 @@ class TestMainWindow : public QObject {
   void selectionIsSharedByTreeSceneAndProperties();
   void clickingALinkSelectsIt();
   void floatingBaseGetsPositionAndRpyEditors();
+  void continuousPrismaticAndSphericalEditors();
   void jointFilterHidesRows();
+  void typingInEditorsDoesNotTriggerShortcuts();
   void presentationModeRoundTrip();
   void exportImageWritesPng();
   void screenshotCommandWritesPng();
   void screenshotCommandFailsOnBadModel();
+  void dropOpensFile();
+  void layoutPersistsAcrossSessions();
   void windowGrabForInspection();
 
  private:
@@ -202,7 +208,7 @@ void TestMainWindow::spinBoxMovesJointAndScene() {
   // Forward kinematics ran: links beyond the joint moved, and every actor follows the engine.
   QVERIFY((doc()->data().X0[wrist].translation() - wristBefore).norm() > 0.05);
   QVERIFY(actorPoseError(*m_window->scene(), m, doc()->data()) < 1e-9);
-  QVERIFY(m_window->lastFrameMs() > 0);
+  QTRY_VERIFY(m_window->lastFrameMs() > 0);  // set when the pose has been rendered
   QVERIFY(m_window->findChild<QLabel*>("frameTimeLabel")->text().contains("ms"));
 }
 
@@ -297,11 +303,13 @@ void TestMainWindow::reloadKeepsJointValuesWhereNamesMatch() {
   QFile::remove(path);
   QVERIFY(QFile::copy(robot("ur5.urdf"), path));
   QVERIFY(open(path));
-  const dyn::Model& m0 = doc()->model();
+  const dyn::Model m0 = doc()->model();  // a copy: reload replaces the document's model
   for (int k = 0; k < m0.nq; ++k) doc()->setJointValue(k, 0.1 * (k + 1));
   const Eigen::VectorXd q = doc()->q();
 
   QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+  m_window->activateWindow();  // shortcuts need the active window
+  QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
   QTest::keyClick(m_window.get(), Qt::Key_F5);  // File > Reload
   QVERIFY(finished.wait(30000));
   QVERIFY(finished.at(0).at(0).toBool());
@@ -435,6 +443,71 @@ void TestMainWindow::floatingBaseGetsPositionAndRpyEditors() {
   QVERIFY(!doc()->model().floatingBase);
 }
 
+void TestMainWindow::continuousPrismaticAndSphericalEditors() {
+  const QByteArray inertial =
+      "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "<visual><geometry><box size=\"0.1 0.1 0.1\"/></geometry></visual>";
+  const QString path = m_tmp.filePath("mixed.urdf");
+  writeFile(path, "<robot name=\"mixed\">\n"
+                  "<link name=\"base\">" + inertial + "</link>\n<link name=\"a\">" + inertial + "</link>\n"
+                  "<link name=\"b\">" + inertial + "</link>\n<link name=\"c\">" + inertial + "</link>\n"
+                  "<joint name=\"spin\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"/><axis xyz=\"0 0 1\"/></joint>\n"
+                  "<joint name=\"slide\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"1 0 0\"/>"
+                  "<limit lower=\"-0.2\" upper=\"0.3\" effort=\"10\" velocity=\"1\"/></joint>\n"
+                  "<joint name=\"ball\" type=\"spherical\"><parent link=\"b\"/><child link=\"c\"/>"
+                  "<origin xyz=\"0 0 0.2\"/></joint>\n</robot>\n");
+  QString error;
+  QVERIFY2(open(path, &error), qPrintable(error));
+  JointsDock* dock = m_window->jointsDock();
+  dock->setDegrees(true);
+  QCOMPARE(int(dock->rows().size()), 1 + 1 + 3);
+
+  JointRow* spin = dock->row("spin");
+  QVERIFY(spin && spin->spinBox()->wrapping());
+  QCOMPARE(spin->spinBox()->maximum(), 180.0);
+  QVERIFY(doc()->setJointValue(spin->coordinate().qIndex, 4.0));  // past pi: wraps
+  QVERIFY(std::abs(doc()->q()[spin->coordinate().qIndex] - (4.0 - 2 * M_PI)) < 1e-12);
+
+  JointRow* slide = dock->row("slide");
+  QVERIFY(slide && !slide->spinBox()->wrapping());
+  QCOMPARE(slide->spinBox()->suffix(), QString(" m"));
+  QCOMPARE(slide->spinBox()->maximum(), 0.3);
+  QVERIFY(doc()->setJointValue(slide->coordinate().qIndex, 5.0));  // clamped into the limits
+  QCOMPARE(doc()->q()[slide->coordinate().qIndex], 0.3);
+  QCOMPARE(slide->spinBox()->value(), 0.3);
+
+  const int ball = doc()->model().jointIndex("ball");
+  QCOMPARE(doc()->model().joints[ball].type, dyn::JointType::Spherical);
+  dock->row("ball", "pitch")->spinBox()->setValue(30.0);
+  const Eigen::Vector4d quat = doc()->q().segment<4>(doc()->model().joints[ball].idx_q);
+  QVERIFY(quat.isApprox(Eigen::Vector4d(0, std::sin(M_PI / 12), 0, std::cos(M_PI / 12)), 1e-9));
+  QVERIFY(actorPoseError(*m_window->scene(), doc()->model(), doc()->data()) < 1e-9);
+  // Randomize gives the ball joint a unit quaternion and keeps the slide in its limits.
+  doc()->randomize();
+  QVERIFY(std::abs(doc()->q().segment<4>(doc()->model().joints[ball].idx_q).norm() - 1) < 1e-12);
+  const double s = doc()->q()[slide->coordinate().qIndex];
+  QVERIFY(s >= -0.2 && s <= 0.3);
+}
+
+void TestMainWindow::typingInEditorsDoesNotTriggerShortcuts() {
+  // 1-4 and F are camera shortcuts; typed into the filter or a spin box they are text.
+  QVERIFY(open(robot("humanoid.urdf")));
+  m_window->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+  auto* filter = m_window->findChild<QLineEdit*>("jointFilter");
+  filter->setFocus();
+  QTest::keyClicks(filter, "left_f1");
+  QCOMPARE(filter->text(), QString("left_f1"));
+  filter->clear();
+  JointRow* row = m_window->jointsDock()->row("left_knee_joint");
+  QDoubleSpinBox* spin = row->spinBox();
+  spin->setFocus();
+  spin->selectAll();
+  QTest::keyClicks(spin, "12");
+  QTest::keyClick(spin, Qt::Key_Return);
+  QVERIFY2(std::abs(doc()->q()[row->coordinate().qIndex] - 12 * M_PI / 180) < 1e-9, qPrintable(spin->text()));
+}
+
 void TestMainWindow::jointFilterHidesRows() {
   QVERIFY(open(robot("humanoid.urdf")));
   JointsDock* dock = m_window->jointsDock();
@@ -473,16 +546,21 @@ void TestMainWindow::exportImageWritesPng() {
 
 void TestMainWindow::screenshotCommandWritesPng() {
   const QString out = m_tmp.filePath("shot.png");
+  const QString model = m_tmp.filePath("ur5_for_screenshot.urdf");
+  QFile::remove(model);
+  QVERIFY(QFile::copy(robot("ur5.urdf"), model));
   LaunchOptions o;
   QString error;
-  QVERIFY(parseLaunchOptions({"dynscope", robot("ur5.urdf"), "--screenshot", out, "--q", "0,-1.2,1.5,-0.3,1.57,0",
-                              "--size", "480x320"}, &o, &error));
+  QVERIFY(parseLaunchOptions({"dynscope", model, "--screenshot", out, "--q", "0,-1.2,1.5,-0.3,1.57,0", "--size", "480x320"},
+                             &o, &error));
   QCOMPARE(runScreenshot(o, o.model, &error), 0);
   QImage image(out);
   QCOMPARE(image.size(), QSize(480, 320));
   QVERIFY(distinctColors(image) > 10);
-  // The screenshot path does not touch the user's settings (no recent-file entry for it).
-  QSettings(kSettingsOrganization, kSettingsApplication).sync();
+  // The robot is in the picture: the centre region is not just background and grid.
+  QVERIFY(distinctColors(image.copy(120, 80, 240, 160)) > 10);
+  // The headless path leaves the user's settings alone.
+  QVERIFY(!recent_files::list().contains(model));
 }
 
 void TestMainWindow::screenshotCommandFailsOnBadModel() {
@@ -496,6 +574,44 @@ void TestMainWindow::screenshotCommandFailsOnBadModel() {
   QVERIFY(parseLaunchOptions({"dynscope", robot("ur5.urdf"), "--screenshot", out, "--q", "1,2"}, &o, &error));
   QCOMPARE(runScreenshot(o, o.model, &error), 1);
   QVERIFY(error.contains("nq = 6"));
+}
+
+void TestMainWindow::dropOpensFile() {
+  QVERIFY(open(robot("ur5.urdf")));
+  auto* mime = new QMimeData;
+  mime->setUrls({QUrl::fromLocalFile(robot("stanford_arm.dh"))});
+  const QPoint at = m_window->viewport()->geometry().center();
+  QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(m_window.get(), &enter);
+  QVERIFY(enter.isAccepted());
+  QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+  QDropEvent drop(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(m_window.get(), &drop);
+  QVERIFY(finished.wait(30000));
+  QCOMPARE(doc()->sourceFile(), robot("stanford_arm.dh"));
+  delete mime;
+}
+
+void TestMainWindow::layoutPersistsAcrossSessions() {
+  // A second window stands in for the next session: it restores docks and view toggles.
+  m_window->logDock()->hide();
+  m_window->findChild<QAction*>("show_names")->setChecked(true);
+  m_window->close();  // saves geometry, dock state and view settings
+  {
+    MainWindow next;
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    QVERIFY(next.logDock()->isHidden());
+    QVERIFY(!next.jointsDock()->isHidden());
+    QVERIFY(next.findChild<QAction*>("show_names")->isChecked());
+    next.logDock()->show();
+    next.findChild<QAction*>("show_names")->setChecked(false);
+    next.close();
+  }
+  m_window->show();
+  m_window->logDock()->show();
+  m_window->findChild<QAction*>("show_names")->setChecked(false);
+  QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
 
 void TestMainWindow::windowGrabForInspection() {
@@ -515,6 +631,24 @@ void TestMainWindow::windowGrabForInspection() {
   QVERIFY(m_window->grab().save(dir + "/window_panda.png"));
   m_window->findChild<QAction*>("show_frames")->setChecked(false);
   m_window->findChild<QAction*>("show_com")->setChecked(false);
+
+  QAction* floating = m_window->findChild<QAction*>("floatingBaseAction");
+  QVERIFY(open(robot("quadruped.urdf")));
+  QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+  floating->setChecked(true);
+  QVERIFY(finished.wait(30000));
+  doc()->setSelectedBody(1);
+  QTest::qWait(100);
+  QVERIFY(m_window->grab().save(dir + "/window_quadruped_floating.png"));
+  floating->setChecked(false);
+  QVERIFY(finished.wait(30000));
+
+  QVERIFY(open(robot("puma560.dh")));
+  m_window->setPresentationMode(true);
+  QTest::qWait(300);
+  QVERIFY(m_window->grab().save(dir + "/window_presentation.png"));
+  m_window->setPresentationMode(false);
+  QTest::qWait(100);
 }
 
 QTEST_MAIN(TestMainWindow)

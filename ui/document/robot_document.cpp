@@ -1,0 +1,227 @@
+#include "document/robot_document.hpp"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QThread>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "document/joint_coordinates.hpp"
+#include "document/robot_loader.hpp"
+#include "dynscope/algorithms/configuration.hpp"
+#include "dynscope/algorithms/kinematics.hpp"
+#include "scene/mesh_loader.hpp"
+
+namespace {
+
+// A valid Model with no moving bodies, so model()/data() are usable before the first load.
+std::shared_ptr<const dyn::Model> emptyModel() {
+  auto m = std::make_shared<dyn::Model>();
+  m->parent = {-1};
+  m->joints.resize(1);
+  m->Xtree.resize(1);
+  m->I.resize(1);
+  m->bodyNames = {""};
+  m->jointNames = {""};
+  return m;
+}
+
+}  // namespace
+
+RobotDocument::RobotDocument(QObject* parent) : QObject(parent), m_model(emptyModel()), m_data(*m_model) {}
+
+RobotDocument::~RobotDocument() {
+  if (m_worker) {  // the parse cannot be interrupted; it is short, so wait rather than leak a running thread
+    m_worker->wait();
+    delete m_worker;
+  }
+}
+
+QString RobotDocument::robotName() const { return QString::fromStdString(m_model->name); }
+
+bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
+  if (m_worker) return false;
+  const QString file = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+  const bool floating = m_floatingBase, meshes = m_readMeshes;
+  auto result = std::make_shared<RobotLoadResult>();
+  // Progress is queued to this object; the destructor waits for the thread, so `this` outlives it.
+  const auto progress = [this](int done, int total) {
+    QMetaObject::invokeMethod(this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
+  };
+  m_worker = QThread::create([result, file, floating, meshes, progress] {
+    *result = loadRobotFile(file, floating, meshes, progress);
+  });
+  // finished is emitted in the worker; the context object queues the slot to this thread.
+  connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues] {
+    m_worker->wait();
+    delete m_worker;
+    m_worker = nullptr;
+    finishLoad(*result, file, keepJointValues);
+  });
+  emit loadingStarted(file);
+  m_worker->start();
+  return true;
+}
+
+void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bool keep) {
+  if (!r.model) {
+    emit loadingFinished(false, r.error, keep);
+    return;
+  }
+  const std::shared_ptr<const dyn::Model> old = m_model;
+  const Eigen::VectorXd oldQ = m_q;
+  const std::string oldSelected =
+      m_selectedBody >= 0 && m_selectedBody <= old->N ? old->bodyNames[m_selectedBody] : std::string();
+
+  m_model = r.model;
+  m_meshes = r.meshes;
+  m_lastLoadMs = r.milliseconds;
+  m_lastLoadWasReload = keep;
+  m_data = dyn::Data(*m_model);
+  m_sourceFile = path;
+  m_q = m_model->neutral();
+  sanitize(m_q);
+  // Zero may lie outside a joint's limits; start from the nearest valid pose.
+  for (const JointCoordinate& c : jointCoordinates(*m_model))
+    if (c.kind == JointCoordinate::Kind::Scalar && c.limited) m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
+  m_home = m_q;
+
+  if (keep) {  // reload: carry over each joint whose name and type are unchanged
+    for (int i = 1; i <= m_model->N; ++i) {
+      const int j = old->jointIndex(m_model->jointNames[i]);
+      if (j < 1 || old->joints[j].type != m_model->joints[i].type) continue;
+      const int n = m_model->joints[i].nq;
+      m_q.segment(m_model->joints[i].idx_q, n) = oldQ.segment(old->joints[j].idx_q, n);
+    }
+  }
+  m_selectedBody = keep && !oldSelected.empty() ? m_model->bodyIndex(oldSelected) : -1;
+  updateKinematics();
+  emit modelChanged();
+  emit poseChanged();
+  emit selectedBodyChanged(m_selectedBody);
+  emit loadingFinished(true, QString(), keep);
+}
+
+bool RobotDocument::waitForLoad(QString* error) {
+  bool ok = false;
+  QString message;
+  QEventLoop loop;
+  connect(this, &RobotDocument::loadingFinished, &loop, [&](bool o, const QString& e) {
+    ok = o;
+    message = e;
+    loop.quit();
+  });
+  loop.exec();
+  if (error) *error = message;
+  return ok;
+}
+
+bool RobotDocument::load(const QString& path, QString* error) {
+  if (!startLoad(path, false)) {
+    if (error) *error = QStringLiteral("another robot is still loading");
+    return false;
+  }
+  return waitForLoad(error);
+}
+
+bool RobotDocument::reload(QString* error) {
+  if (m_sourceFile.isEmpty()) {
+    if (error) *error = QStringLiteral("no robot loaded");
+    return false;
+  }
+  if (!startLoad(m_sourceFile, true)) {
+    if (error) *error = QStringLiteral("another robot is still loading");
+    return false;
+  }
+  return waitForLoad(error);
+}
+
+void RobotDocument::sanitize(Eigen::VectorXd& q) const {
+  for (int i = 1; i <= m_model->N; ++i) {
+    const auto& J = m_model->joints[i];
+    const int off = J.type == dyn::JointType::Floating ? 3 : J.type == dyn::JointType::Spherical ? 0 : -1;
+    if (off >= 0) {
+      auto quat = q.segment<4>(J.idx_q + off);
+      const double n = quat.norm();
+      if (n > 1e-12 && std::isfinite(n)) quat /= n;
+      else quat = Eigen::Vector4d(0, 0, 0, 1);
+    } else if (J.type == dyn::JointType::Revolute && J.continuous) {
+      q[J.idx_q] = wrapAngle(q[J.idx_q]);
+    }
+  }
+}
+
+void RobotDocument::updateKinematics() {
+  QElapsedTimer timer;
+  timer.start();
+  dyn::forwardKinematics(*m_model, m_data, m_q);
+  dyn::updateFrames(*m_model, m_data);
+  m_lastKinematicsMs = timer.nsecsElapsed() / 1e6;
+}
+
+bool RobotDocument::setQ(const Eigen::VectorXd& q) {
+  if (q.size() != m_model->nq || !q.allFinite()) return false;
+  m_q = q;
+  sanitize(m_q);
+  updateKinematics();
+  emit poseChanged();
+  return true;
+}
+
+bool RobotDocument::setJointValue(int qIndex, double value) {
+  if (qIndex < 0 || qIndex >= m_model->nq || !std::isfinite(value)) return false;
+  const double lo = m_model->lowerLimit[qIndex], hi = m_model->upperLimit[qIndex];
+  if (std::isfinite(lo) && std::isfinite(hi) && hi > lo) value = std::clamp(value, lo, hi);
+  if (m_q[qIndex] == value) return true;  // sliders and spin boxes echo; skip the redundant frame
+  m_q[qIndex] = value;
+  sanitize(m_q);
+  updateKinematics();
+  emit poseChanged();
+  return true;
+}
+
+bool RobotDocument::setJointRpy(int body, const Eigen::Vector3d& rpy) {
+  if (body < 1 || body > m_model->N || !rpy.allFinite()) return false;
+  const auto& J = m_model->joints[body];
+  if (J.type != dyn::JointType::Spherical && J.type != dyn::JointType::Floating) return false;
+  m_q.segment<4>(J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0)) = rpyToQuaternion(rpy);
+  updateKinematics();
+  emit poseChanged();
+  return true;
+}
+
+void RobotDocument::setZero() {
+  Eigen::VectorXd q = m_model->neutral();
+  for (const JointCoordinate& c : jointCoordinates(*m_model))
+    if (c.kind == JointCoordinate::Kind::Scalar && c.limited) q[c.qIndex] = std::clamp(q[c.qIndex], c.lower, c.upper);
+  setQ(q);
+}
+
+void RobotDocument::randomize() {
+  Eigen::VectorXd q = m_q;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 1; i <= m_model->N; ++i) {
+    const auto& J = m_model->joints[i];
+    if (J.type == dyn::JointType::Spherical) {  // uniform on SO(3): normalised Gaussian quaternion
+      std::normal_distribution<double> g;
+      q.segment<4>(J.idx_q) = Eigen::Vector4d(g(m_rng), g(m_rng), g(m_rng), g(m_rng)).normalized();
+    }
+    // A floating base keeps its pose: "within limits" means the actuated joints.
+  }
+  for (const JointCoordinate& c : jointCoordinates(*m_model)) {
+    if (c.kind != JointCoordinate::Kind::Scalar) continue;
+    if (m_model->joints[c.body].type == dyn::JointType::Floating) continue;
+    if (!c.limited && !c.angular) continue;  // an unlimited slide has no range to sample
+    q[c.qIndex] = c.lower + (c.upper - c.lower) * unit(m_rng);
+  }
+  setQ(q);
+}
+
+void RobotDocument::setSelectedBody(int body) {
+  if (body < 0 || body > m_model->N) body = -1;
+  if (body == m_selectedBody) return;
+  m_selectedBody = body;
+  emit selectedBodyChanged(body);
+}

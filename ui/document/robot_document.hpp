@@ -1,0 +1,93 @@
+// The robot the window shows: the engine's Model and Data, the configuration q and the selected
+// body. Every change of q runs forwardKinematics + updateFrames before poseChanged() is emitted,
+// so listeners can read data().oMf directly. Files are parsed and built on a worker thread.
+#pragma once
+#include <Eigen/Core>
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <random>
+
+#include "dynscope/model/data.hpp"
+
+class MeshLibrary;
+class QThread;
+struct RobotLoadResult;
+
+class RobotDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RobotDocument(QObject* parent = nullptr);
+  ~RobotDocument() override;
+
+  bool hasModel() const { return static_cast<bool>(m_model); }
+  // model() and data() are an empty model (N = 0) before the first load; references stay valid
+  // until the next successful load replaces them.
+  const dyn::Model& model() const { return *m_model; }
+  const dyn::Data& data() const { return m_data; }
+  const Eigen::VectorXd& q() const { return m_q; }
+  QString sourceFile() const { return m_sourceFile; }  // absolute path of the loaded file
+  QString robotName() const;
+  int selectedBody() const { return m_selectedBody; }
+  double lastKinematicsMs() const { return m_lastKinematicsMs; }
+  double lastLoadMs() const { return m_lastLoadMs; }
+  bool lastLoadWasReload() const { return m_lastLoadWasReload; }
+
+  // Meshes read by the loading thread (for RobotScene::setModel); null unless setReadMeshes(true).
+  const MeshLibrary* meshes() const { return m_meshes.get(); }
+  void setReadMeshes(bool on) { m_readMeshes = on; }
+
+  // Used by the next load / reload: a 6-DOF free joint above the root link.
+  bool floatingBase() const { return m_floatingBase; }
+  void setFloatingBase(bool on) { m_floatingBase = on; }
+
+  // Loading. startLoad returns at once (false if a load is already running) and reports through
+  // loadingFinished; load/reload wait for the worker in a local event loop. A failed load keeps
+  // the previous robot.
+  bool startLoad(const QString& path, bool keepJointValues = false);
+  bool load(const QString& path, QString* error = nullptr);
+  bool reload(QString* error = nullptr);  // same file; joint values kept where names match
+  bool isLoading() const { return m_worker != nullptr; }
+
+  // Posing. Values are SI (rad, m). setQ normalises quaternions and wraps continuous joints;
+  // setJointValue also clamps to the joint limits. Both return false on a bad size/index.
+  bool setQ(const Eigen::VectorXd& q);
+  bool setJointValue(int qIndex, double value);
+  // Orientation of a spherical or floating joint of body `body` as URDF roll-pitch-yaw.
+  bool setJointRpy(int body, const Eigen::Vector3d& rpy);
+  void setZero();                  // neutral configuration, clamped into the limits
+  void goHome() { setQ(m_home); }  // the pose at load time unless setHome() changed it
+  void setHome() { m_home = m_q; }
+  const Eigen::VectorXd& home() const { return m_home; }
+  void randomize();                // uniform within limits; spherical joints get a random orientation
+
+  void setSelectedBody(int body);  // -1: none
+
+ signals:
+  void loadingStarted(const QString& path);
+  void loadingProgress(int done, int total);  // mesh files read so far
+  void loadingFinished(bool ok, const QString& error, bool wasReload);
+  void modelChanged();  // after a successful load; pose already computed
+  void poseChanged();
+  void selectedBodyChanged(int body);
+
+ private:
+  void finishLoad(const RobotLoadResult& result, const QString& path, bool keepJointValues);
+  void sanitize(Eigen::VectorXd& q) const;
+  void updateKinematics();
+  bool waitForLoad(QString* error);
+
+  std::shared_ptr<const dyn::Model> m_model;
+  std::shared_ptr<const MeshLibrary> m_meshes;
+  dyn::Data m_data;
+  Eigen::VectorXd m_q, m_home;
+  QString m_sourceFile;
+  int m_selectedBody = -1;
+  bool m_floatingBase = false;
+  double m_lastKinematicsMs = 0, m_lastLoadMs = 0;
+  bool m_lastLoadWasReload = false;
+  bool m_readMeshes = false;
+  QThread* m_worker = nullptr;
+  std::mt19937 m_rng{std::random_device{}()};
+};

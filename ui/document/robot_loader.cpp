@@ -1,0 +1,59 @@
+#include "document/robot_loader.hpp"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <exception>
+
+#include "dynscope/io/model_builder.hpp"
+#include "scene/mesh_loader.hpp"
+
+namespace {
+
+// The engine reads anything that is not .dh as URDF, so a PNG or a text file would be reported
+// as "malformed XML"; name the real problem instead.
+QString fileTypeProblem(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};  // let the engine report missing/unreadable files
+  const QByteArray head = f.read(512);
+  if (head.contains('\0') || head.startsWith("\x89PNG"))
+    return path + ": not a robot description (binary data; expected a URDF or DH text file)";
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == "urdf" || suffix == "xml" || suffix == "dh") return {};
+  if (head.trimmed().startsWith('<')) return {};  // URDF content under another name
+  return path + ": unsupported file type '." + suffix + "' (expected a URDF .urdf/.xml or a DH table .dh)";
+}
+
+}  // namespace
+
+RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,
+                              const std::function<void(int, int)>& progress) {
+  RobotLoadResult r;
+  QElapsedTimer timer;
+  timer.start();
+  if (QFileInfo(path).isDir()) {
+    r.error = path + ": is a folder, not a robot file";
+    return r;
+  }
+  if (QString problem = fileTypeProblem(path); !problem.isEmpty()) {
+    r.error = problem;
+    return r;
+  }
+  try {
+    dyn::BuildOptions options;
+    options.floatingBase = floatingBase;
+    r.model = std::make_shared<const dyn::Model>(dyn::loadModel(path.toStdString(), options));
+    // Unreadable meshes are not errors here: the library records them and the scene draws a placeholder.
+    if (readMeshes)
+      r.meshes = std::make_shared<const MeshLibrary>(MeshLibrary::load(*r.model, path, [&](int done, int total) {
+        if (progress) progress(done, total);
+        return true;
+      }));
+  } catch (const dyn::LoadError& e) {
+    r.error = QString::fromStdString(e.what());
+  } catch (const std::exception& e) {  // anything else the parser lets through must not reach the event loop
+    r.error = path + ": " + QString::fromStdString(e.what());
+  }
+  r.milliseconds = timer.nsecsElapsed() / 1e6;
+  return r;
+}

@@ -1,0 +1,21 @@
+// Parse + build of a robot file and the reading of its meshes: safe on a worker thread (no
+// widgets, no OpenGL, no shared state). The scene turns the meshes into actors on the GUI thread.
+#pragma once
+#include <QString>
+#include <functional>
+#include <memory>
+
+#include "dynscope/model/model.hpp"
+
+class MeshLibrary;
+
+struct RobotLoadResult {
+  std::shared_ptr<const dyn::Model> model;     // null on failure
+  std::shared_ptr<const MeshLibrary> meshes;   // null when not asked for or on failure
+  QString error;                                // the loader's "file:line: element: message"
+  double milliseconds = 0;
+};
+
+// progress(done, total) reports mesh files read; it is called on the loading thread.
+RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes = false,
+                              const std::function<void(int, int)>& progress = {});

@@ -1,0 +1,117 @@
+// The robot in a vtkRenderer: one actor per GeometryObject of a dyn::Model (visual and
+// collision), plus teaching aids (link frames, joint axes, centres of mass, inertia boxes, link
+// names, ground grid, world axes). The scene only reads Model and Data: the caller runs the
+// engine's forwardKinematics and then updatePose().
+//
+// Poses: a geometry actor's user matrix is the world pose of `placement * X0[body]` (engine
+// composition, exactly); shape details (URDF mesh scale, the cylinder's z axis) are baked into
+// the actor's polydata. Every change requests a repaint through the render window's
+// interactor (VtkViewport turns that into a Qt update()).
+#pragma once
+#include <QList>
+#include <QObject>
+#include <QPoint>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "scene/mesh_loader.hpp"
+
+class vtkActor;
+class vtkRenderer;
+class VtkViewport;
+
+namespace dyn {
+template <class S> struct DataTpl;
+using Data = DataTpl<double>;
+}  // namespace dyn
+
+class RobotScene : public QObject {
+  Q_OBJECT
+ public:
+  enum ViewPreset { Front, Side, Top, Iso };
+  Q_ENUM(ViewPreset)
+
+  explicit RobotScene(vtkRenderer* renderer, QObject* parent = nullptr);
+  ~RobotScene() override;
+
+  // Builds the actors (reads and caches meshes; problems go to message() once each).
+  void setModel(const dyn::Model& model, const QString& sourceFile);
+  // The same with meshes already read (MeshLibrary::load can run on a worker thread).
+  void setModel(const dyn::Model& model, const QString& sourceFile, const MeshLibrary& meshes);
+  void clear();
+  bool hasModel() const;
+
+  // After forwardKinematics(model, data, q): moves every actor. Allocation-free. The first call
+  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera.
+  void updatePose(const dyn::Model& model, const dyn::Data& data);
+
+  // Lookup (tests, selection).
+  QList<vtkActor*> actorsOfLink(const QString& link) const;  // visual and collision actors
+  QList<vtkActor*> geometryActors() const;                   // index = index in model.geometries
+  int bodyOfActor(vtkActor* actor) const;                    // -1 if not a geometry actor
+  bool isPlaceholder(vtkActor* actor) const;                 // drawn instead of a missing mesh
+  QStringList problems() const;                              // everything reported via message()
+
+  // Display toggles.
+  void setShowVisual(bool on);
+  void setShowCollision(bool on);
+  void setShowFrames(bool on);        // every model frame (links, merged links, tool frames)
+  void setFrameScale(double metres);  // length of the frame arrows (joint axes: 1.5x)
+  void setShowJointAxes(bool on);
+  void setShowCom(bool on);           // per body (radius ~ cube root of mass) and whole robot
+  void setShowInertiaBoxes(bool on);  // equivalent uniform box about the COM, principal axes
+  void setShowLinkNames(bool on);
+  void setShowGrid(bool on);
+  void setShowWorldAxes(bool on);
+  void setOpacity(double opacity);    // visual geometry, 0..1
+  void setSelectedBody(int body);     // highlight (-1: none)
+  void setGroundHeight(double z);     // grid height; default: min(0, lowest point at the first pose)
+  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera at the first pose after setModel
+
+  bool showVisual() const { return showVisual_; }
+  bool showCollision() const { return showCollision_; }
+  bool showFrames() const { return showFrames_; }
+  double frameScale() const { return frameScale_; }
+  bool showJointAxes() const { return showJointAxes_; }
+  bool showCom() const { return showCom_; }
+  bool showInertiaBoxes() const { return showInertia_; }
+  bool showLinkNames() const { return showNames_; }
+  bool showGrid() const { return showGrid_; }
+  bool showWorldAxes() const { return showWorldAxes_; }
+  double opacity() const { return opacity_; }
+  int selectedBody() const { return selectedBody_; }
+  double groundHeight() const { return groundZ_; }
+
+  // Picking: the body under a widget position (-1: none). Only visible geometry is pickable.
+  int pickBody(const QPoint& widgetPos, VtkViewport* viewport) const;
+  // pickBody() and emit picked(body); connect VtkViewport::clicked here.
+  void handleClick(const QPoint& widgetPos, VtkViewport* viewport);
+
+  // Camera.
+  void fitToRobot();
+  void setViewPreset(ViewPreset preset);
+  void setParallelProjection(bool on);
+
+  vtkRenderer* renderer() const;
+  void requestRender();
+
+ signals:
+  void message(const QString& text);  // a problem worth logging (e.g. a missing mesh), once each
+  void picked(int body);              // from handleClick()
+  void changed();                     // something visible changed
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d_;
+  bool showVisual_ = true, showCollision_ = false, showFrames_ = false, showJointAxes_ = false;
+  bool showCom_ = false, showInertia_ = false, showNames_ = false, showGrid_ = true, showWorldAxes_ = true;
+  bool autoFit_ = true;
+  double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
+  bool groundFixed_ = false;
+  int selectedBody_ = -1;
+  void applyVisibility();
+  void applyMaterials();
+  void rebuildGrid(double halfExtent);
+  void report(const QString& text);
+};

@@ -1,0 +1,178 @@
+#include "window/joints_dock.hpp"
+
+#include <QCheckBox>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "document/robot_document.hpp"
+#include "window/app_settings.hpp"
+#include "window/joint_row.hpp"
+
+JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(tr("Joints"), parent), m_doc(document) {
+  setObjectName("jointsDock");
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(2, 2, 2, 2);
+
+  auto* top = new QHBoxLayout;
+  m_filter = new QLineEdit(body);
+  m_filter->setObjectName("jointFilter");
+  m_filter->setPlaceholderText(tr("Filter joints…"));
+  m_filter->setClearButtonEnabled(true);
+  m_degreesBox = new QCheckBox(tr("Degrees"), body);
+  m_degreesBox->setObjectName("degreesBox");
+  top->addWidget(m_filter, 1);
+  top->addWidget(m_degreesBox);
+  layout->addLayout(top);
+
+  auto* buttons = new QHBoxLayout;
+  auto* zero = new QPushButton(tr("Zero"), body);
+  zero->setObjectName("zeroButton");
+  zero->setToolTip(tr("All joints to zero (clamped into their limits)"));
+  auto* home = new QToolButton(body);
+  home->setObjectName("homeButton");
+  home->setText(tr("Home"));
+  home->setToolTip(tr("The pose at load time, or the one stored with “Set current pose as home”"));
+  home->setPopupMode(QToolButton::MenuButtonPopup);
+  auto* homeMenu = new QMenu(home);
+  homeMenu->addAction(tr("Set current pose as home"), m_doc, &RobotDocument::setHome);
+  home->setMenu(homeMenu);
+  home->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+  auto* randomize = new QPushButton(tr("Randomize"), body);
+  randomize->setObjectName("randomizeButton");
+  randomize->setToolTip(tr("Uniformly random joint values within the limits"));
+  buttons->addWidget(zero);
+  buttons->addWidget(home);
+  buttons->addWidget(randomize);
+  buttons->addStretch();
+  m_summary = new QLabel(body);
+  buttons->addWidget(m_summary);
+  layout->addLayout(buttons);
+
+  auto* scroll = new QScrollArea(body);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  m_rowsHost = new QWidget(scroll);
+  m_rowsLayout = new QVBoxLayout(m_rowsHost);
+  m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+  m_rowsLayout->setSpacing(0);
+  m_rowsLayout->addStretch();
+  scroll->setWidget(m_rowsHost);
+  layout->addWidget(scroll, 1);
+  setWidget(body);
+
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  m_degrees = s.value("joints/degrees", true).toBool();
+  m_degreesBox->setChecked(m_degrees);
+
+  connect(m_filter, &QLineEdit::textChanged, this, &JointsDock::setFilter);
+  connect(m_degreesBox, &QCheckBox::toggled, this, &JointsDock::setDegrees);
+  connect(zero, &QPushButton::clicked, m_doc, &RobotDocument::setZero);
+  connect(home, &QToolButton::clicked, m_doc, &RobotDocument::goHome);
+  connect(randomize, &QPushButton::clicked, m_doc, &RobotDocument::randomize);
+  connect(m_doc, &RobotDocument::modelChanged, this, &JointsDock::rebuild);
+  connect(m_doc, &RobotDocument::poseChanged, this, &JointsDock::refresh);
+  rebuild();
+}
+
+JointRow* JointsDock::row(const QString& jointName, const QString& label) const {
+  for (JointRow* r : m_rows)
+    if (r->coordinate().jointName == jointName && r->coordinate().label == label) return r;
+  return nullptr;
+}
+
+void JointsDock::setDegrees(bool on) {
+  m_degrees = on;
+  if (m_degreesBox->isChecked() != on) m_degreesBox->setChecked(on);
+  for (JointRow* r : m_rows) r->setDegrees(on);
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  s.setValue("joints/degrees", on);
+}
+
+void JointsDock::setFilter(const QString& text) {
+  if (m_filter->text() != text) m_filter->setText(text);
+  int shown = 0;
+  for (JointRow* r : m_rows) {
+    const JointCoordinate& c = r->coordinate();
+    const bool match = text.isEmpty() || c.jointName.contains(text, Qt::CaseInsensitive) ||
+                       c.jointType.contains(text, Qt::CaseInsensitive);
+    r->setVisible(match);
+    shown += match;
+  }
+  for (QWidget* h : m_headers) {  // a joint's header follows its rows
+    const QString joint = h->objectName().section(':', 1);
+    h->setVisible(std::any_of(m_rows.begin(), m_rows.end(), [&](JointRow* r) {
+      return r->coordinate().jointName == joint && !r->isHidden();
+    }));
+  }
+  m_summary->setText(text.isEmpty() ? tr("%n coordinate(s)", "", int(m_rows.size()))
+                                    : tr("%1 of %2").arg(shown).arg(m_rows.size()));
+}
+
+void JointsDock::rebuild() {
+  for (JointRow* r : m_rows) delete r;
+  for (QWidget* h : m_headers) delete h;
+  m_rows.clear();
+  m_headers.clear();
+  const std::vector<JointCoordinate> coords = jointCoordinates(m_doc->model());
+  const QFontMetrics fm(font());
+  int nameWidth = 60;
+  for (const JointCoordinate& c : coords)
+    nameWidth = std::max(nameWidth, fm.horizontalAdvance(c.label.isEmpty() ? c.jointName : "  " + c.label) + 8);
+  nameWidth = std::min(nameWidth, 220);  // very long names are elided by the label, full name in the tooltip
+
+  QString previousJoint;
+  int insertAt = 0;
+  for (const JointCoordinate& c : coords) {
+    if (!c.label.isEmpty() && c.jointName != previousJoint) {  // multi-coordinate joint: a header line
+      auto* header = new QLabel(QString("<b>%1</b> <i>(%2)</i>").arg(c.jointName.toHtmlEscaped(), c.jointType),
+                                m_rowsHost);
+      header->setContentsMargins(4, 4, 4, 0);
+      header->setObjectName("jointHeader:" + c.jointName);
+      m_rowsLayout->insertWidget(insertAt++, header);
+      m_headers.push_back(header);
+    }
+    previousJoint = c.jointName;
+    auto* r = new JointRow(c, m_rowsHost);
+    r->setNameWidth(nameWidth);
+    r->setDegrees(m_degrees);
+    connect(r, &JointRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
+    m_rowsLayout->insertWidget(insertAt++, r);
+    m_rows.push_back(r);
+  }
+  setFilter(m_filter->text());
+  refresh();
+}
+
+void JointsDock::refresh() {
+  if (m_editing) return;
+  const Eigen::VectorXd& q = m_doc->q();
+  if (q.size() != m_doc->model().nq) return;
+  for (JointRow* r : m_rows) r->setValue(coordinateValue(r->coordinate(), q));
+}
+
+void JointsDock::onRowEdited(JointRow* row, double value) {
+  const JointCoordinate& c = row->coordinate();
+  m_editing = true;
+  if (c.kind == JointCoordinate::Kind::Scalar) {
+    m_doc->setJointValue(c.qIndex, value);
+  } else {  // the three RPY rows of this joint, as the user sees them (no round trip through the quaternion)
+    Eigen::Vector3d rpy;
+    for (JointRow* r : m_rows)
+      if (r->coordinate().body == c.body && r->coordinate().kind != JointCoordinate::Kind::Scalar)
+        rpy[int(r->coordinate().kind) - int(JointCoordinate::Kind::Roll)] = r->value();
+    m_doc->setJointRpy(c.body, rpy);
+  }
+  m_editing = false;
+  // Clamping may have changed the value (spin boxes already stay in range; kept for safety).
+  if (c.kind == JointCoordinate::Kind::Scalar && m_doc->q()[c.qIndex] != value) row->setValue(m_doc->q()[c.qIndex]);
+}

@@ -1,0 +1,282 @@
+#include "window/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "document/robot_document.hpp"
+#include "scene/robot_scene.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/app_settings.hpp"
+#include "window/export_image_dialog.hpp"
+#include "window/joints_dock.hpp"
+#include "window/log_dock.hpp"
+#include "window/model_tree_dock.hpp"
+#include "window/properties_dock.hpp"
+#include "window/recent_files.hpp"
+
+MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent), m_settings(settings) {
+  setObjectName("mainWindow");
+  setWindowTitle(tr("Dynscope"));
+  setAcceptDrops(true);
+  setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+  resize(1400, 900);
+
+  m_doc = new RobotDocument(this);
+  m_doc->setReadMeshes(true);  // meshes are read on the loading thread, actors built on this one
+  m_viewport = new VtkViewport(this);
+  m_viewport->setObjectName("viewport");
+  m_viewport->setMinimumSize(320, 240);
+  setCentralWidget(m_viewport);
+  m_scene = new RobotScene(m_viewport->renderer(), this);
+
+  m_treeDock = new ModelTreeDock(m_doc, this);
+  m_jointsDock = new JointsDock(m_doc, this);
+  m_propertiesDock = new PropertiesDock(m_doc, this);
+  m_logDock = new LogDock(this);
+  addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
+  addDockWidget(Qt::LeftDockWidgetArea, m_propertiesDock);
+  addDockWidget(Qt::RightDockWidgetArea, m_jointsDock);
+  addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+  resizeDocks({m_treeDock, m_jointsDock}, {420, 430}, Qt::Horizontal);
+  resizeDocks({m_treeDock, m_propertiesDock}, {480, 300}, Qt::Vertical);
+  resizeDocks({m_logDock}, {120}, Qt::Vertical);
+
+  m_robotLabel = new QLabel(tr("no robot"), this);
+  m_dofLabel = new QLabel(this);
+  m_frameLabel = new QLabel(this);
+  m_frameLabel->setObjectName("frameTimeLabel");
+  m_frameLabel->setToolTip(tr("Forward kinematics + scene update + render of the last pose change"));
+  m_progress = new QProgressBar(this);
+  m_progress->setRange(0, 0);  // busy indicator: the parse reports no progress
+  m_progress->setMaximumWidth(120);
+  m_progress->hide();
+  statusBar()->addPermanentWidget(m_progress);
+  statusBar()->addPermanentWidget(m_robotLabel);
+  statusBar()->addPermanentWidget(m_dofLabel);
+  statusBar()->addPermanentWidget(m_frameLabel);
+
+  createActions();
+  createMenus();
+  createToolBar();
+  if (m_settings == Settings::Persistent) {
+    QSettings s(kSettingsOrganization, kSettingsApplication);
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+  }
+  applySceneToggles();
+
+  connect(m_doc, &RobotDocument::loadingStarted, this, &MainWindow::onLoadingStarted);
+  connect(m_doc, &RobotDocument::loadingFinished, this, &MainWindow::onLoadingFinished);
+  connect(m_doc, &RobotDocument::loadingProgress, this, [this](int done, int total) {
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    m_progress->setFormat(tr("meshes %v/%m"));
+  });
+  connect(m_doc, &RobotDocument::modelChanged, this, &MainWindow::onModelChanged);
+  connect(m_doc, &RobotDocument::poseChanged, this, &MainWindow::onPoseChanged);
+  connect(m_doc, &RobotDocument::selectedBodyChanged, this, [this](int body) {
+    m_scene->setSelectedBody(body);
+    m_viewport->update();
+  });
+  connect(m_scene, &RobotScene::message, this, [this](const QString& text) { m_logDock->append(text, LogDock::Level::Warning); });
+  connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  connect(m_viewport, &VtkViewport::rendered, this, &MainWindow::onRendered);
+  updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::openFile(const QString& path) {
+  if (path.isEmpty()) return false;
+  if (!m_doc->startLoad(path, false)) {
+    m_logDock->append(tr("Still loading a robot; %1 not opened").arg(path), LogDock::Level::Warning);
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::reloadFile() {
+  if (m_doc->sourceFile().isEmpty()) return;
+  m_doc->startLoad(m_doc->sourceFile(), true);
+}
+
+bool MainWindow::exportImage(const QString& path, const QSize& size) {
+  const QImage image = size.isEmpty() ? m_viewport->grabImage() : m_viewport->grabImage(size.width(), size.height());
+  if (image.isNull() || !image.save(path, "PNG")) {
+    showError(tr("Export image"), tr("Could not write the image %1").arg(path));
+    return false;
+  }
+  m_logDock->append(tr("Saved %1 (%2 × %3)").arg(path).arg(image.width()).arg(image.height()));
+  return true;
+}
+
+void MainWindow::onLoadingStarted(const QString& path) {
+  m_progress->setRange(0, 0);  // busy until meshes report progress
+  m_progress->show();
+  statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+  m_logDock->append(tr("Loading %1").arg(path));
+  setCursor(Qt::BusyCursor);
+}
+
+void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload) {
+  m_progress->hide();
+  unsetCursor();
+  statusBar()->clearMessage();
+  if (!ok) {
+    const QString previous = m_doc->hasModel() ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
+                                               : QString();
+    showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
+    return;
+  }
+  const dyn::Model& m = m_doc->model();
+  m_logDock->append(tr("%1 %2 from %3: %4 bodies, %5 DOF (nq %6), %7 kg, %8 ms")
+                        .arg(wasReload ? tr("Reloaded") : tr("Loaded"), m_doc->robotName(), m_doc->sourceFile())
+                        .arg(m.N).arg(m.nv).arg(m.nq).arg(m.totalMass(), 0, 'f', 2).arg(m_doc->lastLoadMs(), 0, 'f', 1));
+  if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
+  rebuildRecentMenu();
+  m_viewport->update();
+}
+
+void MainWindow::onModelChanged() {
+  m_scene->setAutoFit(!m_doc->lastLoadWasReload());  // a reload keeps the lecturer's camera
+  if (m_doc->meshes()) m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
+  else m_scene->setModel(m_doc->model(), m_doc->sourceFile());
+  restyleIfPresenting();
+  setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(m_doc->sourceFile()).fileName()));
+  setWindowFilePath(m_doc->sourceFile());
+  m_reloadAction->setEnabled(true);
+  updateStatus();
+}
+
+void MainWindow::onPoseChanged() {
+  // The interactive path a slider drives: FK (timed by the document) + scene update here; the
+  // render that follows completes the frame (onRendered). Rendering stays coalesced by Qt, so a
+  // fast drag never queues more frames than the screen shows.
+  QElapsedTimer timer;
+  timer.start();
+  m_scene->updatePose(m_doc->model(), m_doc->data());
+  m_pendingPoseMs = m_doc->lastKinematicsMs() + timer.nsecsElapsed() / 1e6;
+  m_viewport->requestRender();
+}
+
+void MainWindow::onRendered(double renderMs) {
+  if (m_pendingPoseMs < 0) return;  // a camera move, not a pose change
+  m_lastFrameMs = m_pendingPoseMs + renderMs;
+  m_pendingPoseMs = -1;
+  m_frameLabel->setText(tr("frame %1 ms").arg(m_lastFrameMs, 0, 'f', 1));
+}
+
+void MainWindow::onViewportClicked(const QPoint& position) {
+  if (!m_doc->hasModel()) return;
+  m_doc->setSelectedBody(m_scene->pickBody(position, m_viewport));
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+  m_lastError = text;
+  m_logDock->append(title + ": " + text, LogDock::Level::Error);
+  if (m_errorHandler) {
+    m_errorHandler(title, text);
+    return;
+  }
+  // Window-modal but not exec(): no nested event loop while a load or a render is in flight.
+  auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box->open();
+}
+
+void MainWindow::openWithDialog() {
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  QString dir = m_settings == Settings::Persistent ? s.value("lastDirectory").toString() : QString();
+  if (dir.isEmpty()) dir = m_defaultDir;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open robot"), dir,
+                                                    tr("Robot files (*.urdf *.xml *.dh);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (m_settings == Settings::Persistent) s.setValue("lastDirectory", QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::exportWithDialog() {
+  ExportImageDialog dialog(m_viewport->size() * m_viewport->devicePixelRatioF(), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString base = m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope");
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), QDir::home().filePath(base + ".png"),
+                                                    tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  exportImage(path.endsWith(".png", Qt::CaseInsensitive) ? path : path + ".png", dialog.chosenSize());
+}
+
+void MainWindow::updateStatus() {
+  if (!m_doc->hasModel() || m_doc->sourceFile().isEmpty()) {
+    m_robotLabel->setText(tr("no robot"));
+    m_dofLabel->clear();
+    return;
+  }
+  const dyn::Model& m = m_doc->model();
+  m_robotLabel->setText(m_doc->robotName());
+  m_dofLabel->setText(tr("%1 DOF").arg(m.nv));
+}
+
+void MainWindow::setPresentationMode(bool on) {
+  if (on == m_presentation) return;
+  m_presentation = on;
+  if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
+  if (on) {
+    m_wasMaximized = isMaximized();
+    m_normalFont = QApplication::font();
+    QFont big = m_normalFont;
+    if (big.pointSizeF() > 0) big.setPointSizeF(big.pointSizeF() * 1.5);
+    else big.setPixelSize(big.pixelSize() * 3 / 2);
+    QApplication::setFont(big);
+    m_presentationStyle.apply(m_viewport->renderer());
+    showFullScreen();
+  } else {
+    QApplication::setFont(m_normalFont);
+    m_presentationStyle.restore();
+    if (m_wasMaximized) showMaximized();
+    else showNormal();
+  }
+  m_viewport->update();
+}
+
+void MainWindow::restyleIfPresenting() {
+  if (!m_presentation) return;
+  m_presentationStyle.restore();  // props of the previous model are gone; scale the new ones
+  m_presentationStyle.apply(m_viewport->renderer());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_settings == Settings::Persistent) {
+    if (m_presentation) setPresentationMode(false);  // store the normal layout, not the full-screen one
+    QSettings s(kSettingsOrganization, kSettingsApplication);
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    saveViewSettings();
+  }
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  event->acceptProposedAction();
+  openFile(urls.first().toLocalFile());
+}

@@ -1,0 +1,250 @@
+// MainWindow's menus, toolbar and view settings (the scene toggles and camera controls).
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSlider>
+#include <QToolBar>
+#include <iterator>
+
+#include "document/robot_document.hpp"
+#include "scene/robot_scene.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/app_settings.hpp"
+#include "window/joints_dock.hpp"
+#include "window/log_dock.hpp"
+#include "window/main_window.hpp"
+#include "window/model_tree_dock.hpp"
+#include "window/properties_dock.hpp"
+#include "window/recent_files.hpp"
+
+namespace {
+
+struct SceneToggle {
+  const char* id;     // action objectName "show_<id>" and settings key "view/<id>"
+  const char* text;
+  const char* tip;
+  void (RobotScene::*apply)(bool);
+  bool defaultOn;
+};
+
+const SceneToggle kSceneToggles[] = {
+    {"visual", "Visual", "Visual geometry", &RobotScene::setShowVisual, true},
+    {"collision", "Collision", "Collision geometry", &RobotScene::setShowCollision, false},
+    {"frames", "Frames", "Link frames (size in the toolbar)", &RobotScene::setShowFrames, false},
+    {"jointAxes", "Joint axes", "Joint axes", &RobotScene::setShowJointAxes, false},
+    {"com", "COM", "Centre of mass of each link (sphere sized by mass) and of the robot", &RobotScene::setShowCom, false},
+    {"inertia", "Inertia", "Equivalent uniform inertia boxes", &RobotScene::setShowInertiaBoxes, false},
+    {"names", "Names", "Link names", &RobotScene::setShowLinkNames, false},
+    {"grid", "Grid", "Ground grid", &RobotScene::setShowGrid, true},
+    {"worldAxes", "World axes", "World axes", &RobotScene::setShowWorldAxes, true},
+};
+
+struct CameraPreset {
+  const char* text;
+  const char* key;
+  RobotScene::ViewPreset preset;
+};
+
+const CameraPreset kCameraPresets[] = {
+    {"Front", "1", RobotScene::ViewPreset::Front},
+    {"Side", "2", RobotScene::ViewPreset::Side},
+    {"Top", "3", RobotScene::ViewPreset::Top},
+    {"Iso", "4", RobotScene::ViewPreset::Iso},
+};
+
+}  // namespace
+
+void MainWindow::createActions() {
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  const bool persistent = m_settings == Settings::Persistent;
+  for (const SceneToggle& t : kSceneToggles) {
+    auto* a = new QAction(tr(t.text), this);
+    a->setObjectName(QString("show_") + t.id);
+    a->setToolTip(tr(t.tip));
+    a->setCheckable(true);
+    a->setChecked(persistent ? s.value(QString("view/") + t.id, t.defaultOn).toBool() : t.defaultOn);
+    const auto apply = t.apply;
+    connect(a, &QAction::toggled, this, [this, apply](bool on) {
+      (m_scene->*apply)(on);
+      restyleIfPresenting();  // the toggle may have created actors
+      m_viewport->update();
+    });
+    m_toggleActions.push_back(a);
+  }
+  m_reloadAction = new QAction(tr("&Reload"), this);
+  m_reloadAction->setObjectName("reloadAction");
+  m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+  m_reloadAction->setEnabled(false);
+  connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reloadFile);
+
+  m_floatingBaseAction = new QAction(tr("Floating &base"), this);
+  m_floatingBaseAction->setObjectName("floatingBaseAction");
+  m_floatingBaseAction->setToolTip(tr("Add a 6-DOF free joint above the root link (reloads the robot)"));
+  m_floatingBaseAction->setCheckable(true);
+  m_floatingBaseAction->setChecked(persistent && s.value("model/floatingBase", false).toBool());
+  m_doc->setFloatingBase(m_floatingBaseAction->isChecked());
+  connect(m_floatingBaseAction, &QAction::toggled, this, [this](bool on) {
+    m_doc->setFloatingBase(on);
+    if (m_settings == Settings::Persistent) QSettings(kSettingsOrganization, kSettingsApplication).setValue("model/floatingBase", on);
+    reloadFile();
+  });
+
+  m_orthoAction = new QAction(tr("&Orthographic"), this);
+  m_orthoAction->setObjectName("orthographicAction");
+  m_orthoAction->setToolTip(tr("Orthographic (parallel) projection instead of perspective"));
+  m_orthoAction->setCheckable(true);
+  m_orthoAction->setShortcut(QKeySequence(Qt::Key_5));
+  connect(m_orthoAction, &QAction::toggled, this, [this](bool on) {
+    m_scene->setParallelProjection(on);
+    m_viewport->update();
+  });
+
+  m_presentationAction = new QAction(tr("&Presentation mode"), this);
+  m_presentationAction->setObjectName("presentationAction");
+  m_presentationAction->setToolTip(tr("Full screen, larger fonts and thicker lines for a projector"));
+  m_presentationAction->setCheckable(true);
+  m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
+  connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog);
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Recent &files"));
+  m_recentMenu->setObjectName("recentMenu");
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  rebuildRecentMenu();
+  file->addAction(m_reloadAction);
+  file->addAction(m_floatingBaseAction);
+  file->addSeparator();
+  file->addAction(tr("&Export image…"), this, &MainWindow::exportWithDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QAction* a : m_toggleActions) view->addAction(a);
+  QMenu* frameSize = view->addMenu(tr("Frame si&ze"));
+  for (double size : {0.05, 0.1, 0.2, 0.3, 0.5})
+    frameSize->addAction(tr("%1 m").arg(size), this, [this, size] { m_frameScale->setValue(size); });
+  QMenu* transparency = view->addMenu(tr("Link &transparency"));
+  for (int percent : {0, 25, 50, 75})
+    transparency->addAction(tr("%1 %").arg(percent), this, [this, percent] { m_opacity->setValue(100 - percent); });
+  view->addSeparator();
+  for (const CameraPreset& c : kCameraPresets) {
+    const RobotScene::ViewPreset preset = c.preset;
+    QAction* a = view->addAction(tr(c.text), this, [this, preset] {
+      m_scene->setViewPreset(preset);
+      m_viewport->update();
+    });
+    a->setShortcut(QKeySequence(c.key));
+    a->setObjectName(QString("camera") + c.text);
+    m_cameraActions.push_back(a);
+  }
+  QAction* fit = view->addAction(tr("&Fit to robot"), this, [this] {
+    m_scene->fitToRobot();
+    m_viewport->update();
+  });
+  fit->setObjectName("fitAction");
+  fit->setShortcut(QKeySequence(Qt::Key_F));
+  m_cameraActions.push_back(fit);
+  view->addAction(m_orthoAction);
+  view->addSeparator();
+  view->addAction(m_presentationAction);
+  view->addSeparator();
+  for (QDockWidget* dock : std::initializer_list<QDockWidget*>{m_treeDock, m_jointsDock, m_propertiesDock, m_logDock})
+    view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Dynscope"), this, [this] {
+    QMessageBox::about(this, tr("About Dynscope"),
+                       tr("<b>Dynscope</b> — a robot-dynamics workbench.<br>"
+                          "Mouse: left drag orbits, middle drag pans, wheel zooms; click a link to select it.<br>"
+                          "Keys: 1/2/3/4 front/side/top/iso, 5 orthographic, F fit, F5 reload, F11 presentation."));
+  });
+}
+
+void MainWindow::createToolBar() {
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  const bool persistent = m_settings == Settings::Persistent;
+  m_viewToolBar = addToolBar(tr("View"));
+  m_viewToolBar->setObjectName("viewToolBar");
+  m_viewToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  for (QAction* a : m_toggleActions) m_viewToolBar->addAction(a);
+  m_viewToolBar->addSeparator();
+
+  m_viewToolBar->addWidget(new QLabel(tr(" Frame "), m_viewToolBar));
+  m_frameScale = new QDoubleSpinBox(m_viewToolBar);
+  m_frameScale->setObjectName("frameScale");
+  m_frameScale->setToolTip(tr("Length of the link-frame axes"));
+  m_frameScale->setRange(0.01, 2.0);
+  m_frameScale->setSingleStep(0.05);
+  m_frameScale->setDecimals(2);
+  m_frameScale->setSuffix(" m");
+  m_frameScale->setValue(persistent ? s.value("view/frameScale", 0.1).toDouble() : 0.1);
+  m_viewToolBar->addWidget(m_frameScale);
+  connect(m_frameScale, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    m_scene->setFrameScale(v);
+    m_viewport->update();
+  });
+
+  m_viewToolBar->addWidget(new QLabel(tr(" Opacity "), m_viewToolBar));
+  m_opacity = new QSlider(Qt::Horizontal, m_viewToolBar);
+  m_opacity->setObjectName("opacitySlider");
+  m_opacity->setToolTip(tr("Opacity of the links"));
+  m_opacity->setRange(10, 100);
+  m_opacity->setMaximumWidth(90);
+  m_opacity->setValue(persistent ? s.value("view/opacity", 100).toInt() : 100);
+  m_viewToolBar->addWidget(m_opacity);
+  connect(m_opacity, &QSlider::valueChanged, this, [this](int v) {
+    m_scene->setOpacity(v / 100.0);
+    m_viewport->update();
+  });
+  m_viewToolBar->addSeparator();
+
+  for (QAction* a : m_cameraActions) m_viewToolBar->addAction(a);
+  m_viewToolBar->addAction(m_orthoAction);
+}
+
+void MainWindow::applySceneToggles() {
+  for (size_t i = 0; i < m_toggleActions.size(); ++i) (m_scene->*kSceneToggles[i].apply)(m_toggleActions[i]->isChecked());
+  m_scene->setFrameScale(m_frameScale->value());
+  m_scene->setOpacity(m_opacity->value() / 100.0);
+}
+
+void MainWindow::saveViewSettings() const {
+  QSettings s(kSettingsOrganization, kSettingsApplication);
+  for (size_t i = 0; i < m_toggleActions.size(); ++i)
+    s.setValue(QString("view/") + kSceneToggles[i].id, m_toggleActions[i]->isChecked());
+  s.setValue("view/frameScale", m_frameScale->value());
+  s.setValue("view/opacity", m_opacity->value());
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList files = m_settings == Settings::Persistent ? recent_files::list() : QStringList();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString file = files[i];
+    QAction* a = m_recentMenu->addAction(QString("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(file).fileName()),
+                                         this, [this, file] { openFile(file); });
+    a->setToolTip(file);
+    a->setStatusTip(file);
+  }
+  if (files.isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+  m_recentMenu->addSeparator();
+  m_recentMenu->addAction(tr("Clear list"), this, [this] {
+    recent_files::clear();
+    rebuildRecentMenu();
+  })->setEnabled(!files.isEmpty());
+}

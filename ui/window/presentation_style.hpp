@@ -1,0 +1,21 @@
+// Presentation mode for a projector: thicker lines and larger text in the 3D view. The scene owns
+// its actors, so this scales whatever props the renderer holds and remembers the originals to undo it.
+#pragma once
+#include <vector>
+#include <vtkWeakPointer.h>
+
+class vtkProperty;
+class vtkRenderer;
+class vtkTextProperty;
+
+class PresentationStyle {
+ public:
+  void apply(vtkRenderer* renderer);  // idempotent: props already scaled are left alone
+  void restore();
+
+ private:
+  struct LineWidth { vtkWeakPointer<vtkProperty> property; float original; };
+  struct FontSize { vtkWeakPointer<vtkTextProperty> property; int original; };
+  std::vector<LineWidth> m_lines;
+  std::vector<FontSize> m_fonts;
+};
