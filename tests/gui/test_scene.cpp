@@ -637,6 +637,18 @@ class TestScene : public QObject {
         scene.setSelectedBody(m.N / 2);
       }
       saveForInspection(view_->grabImage(1280, 960), s.name);
+      if (QByteArray(s.file) == "humanoid.urdf" && !s.decorations) {
+        const std::pair<RobotScene::ViewPreset, const char*> presets[] = {
+            {RobotScene::Front, "humanoid_front.png"}, {RobotScene::Side, "humanoid_side.png"},
+            {RobotScene::Top, "humanoid_top.png"}};
+        for (const auto& [preset, name] : presets) {
+          scene.setViewPreset(preset);
+          saveForInspection(view_->grabImage(640, 480), name);
+        }
+        scene.setParallelProjection(true);
+        saveForInspection(view_->grabImage(640, 480), "humanoid_top_parallel.png");
+        scene.setParallelProjection(false);
+      }
     }
   }
 

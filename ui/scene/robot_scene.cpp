@@ -20,6 +20,7 @@
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
@@ -810,36 +811,62 @@ int RobotScene::pickBody(const QPoint& pos, VtkViewport* viewport) const {
 void RobotScene::handleClick(const QPoint& pos, VtkViewport* viewport) { emit picked(pickBody(pos, viewport)); }
 
 void RobotScene::fitToRobot() {
-  double b[6];
   vtkCamera* cam = d_->renderer->GetActiveCamera();
-  if (!d_->robotBounds(b, true) && !d_->robotBounds(b, false)) {
+  // The corners of every geometry's own (oriented) bounding box: much tighter than the robot's
+  // axis-aligned box for a diagonal arm.
+  std::vector<Vec3> pts;
+  for (int pass = 0; pass < 2 && pts.empty(); ++pass) {
+    for (const auto& g : d_->geoms) {
+      if (pass == 0 && !g.actor->GetVisibility()) continue;
+      const double* lb = g.actor->GetMapper()->GetBounds();
+      if (!lb || lb[0] > lb[1]) continue;
+      vtkMatrix4x4* M = g.actor->GetMatrix();
+      for (int k = 0; k < 8; ++k) {
+        const double local[4] = {lb[k & 1 ? 1 : 0], lb[k & 2 ? 3 : 2], lb[k & 4 ? 5 : 4], 1.0};
+        double world[4];
+        M->MultiplyPoint(local, world);
+        pts.emplace_back(world[0], world[1], world[2]);
+      }
+    }
+  }
+  if (pts.empty() || !d_->posed) {
     d_->renderer->ResetCamera();
     requestRender();
     return;
   }
-  // Fit the bounding box's corners (not VTK's bounding sphere) into the view, keeping the
-  // viewing direction: the robot fills about 85 % of the limiting image dimension.
-  const Vec3 c(0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3]), 0.5 * (b[4] + b[5]));
+  // Keep the viewing direction; centre the robot's projection and choose the distance so that it
+  // fills about 85 % of the limiting image dimension.
   Vec3 dop, up;
   cam->GetDirectionOfProjection(dop.data());
   cam->GetViewUp(up.data());
   up = (up - up.dot(dop) * dop).normalized();
   const Vec3 right = dop.cross(up);
+  Vec3 c = Vec3::Zero();
+  for (const Vec3& p : pts) c += p;
+  c /= double(pts.size());
+  double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300;
+  for (const Vec3& p : pts) {
+    minX = std::min(minX, (p - c).dot(right));
+    maxX = std::max(maxX, (p - c).dot(right));
+    minY = std::min(minY, (p - c).dot(up));
+    maxY = std::max(maxY, (p - c).dot(up));
+  }
+  c += 0.5 * (minX + maxX) * right + 0.5 * (minY + maxY) * up;
   const int* size = d_->renderer->GetSize();
   const double aspect = size && size[0] > 0 && size[1] > 0 ? double(size[0]) / size[1] : 1.0;
   const double margin = 0.85;
   const double tanV = std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)), tanH = aspect * tanV;
-  double dist = 0, maxX = 0, maxY = 0, radius = 0;
-  for (int k = 0; k < 8; ++k) {
-    const Vec3 v = Vec3(b[k & 1 ? 1 : 0], b[k & 2 ? 3 : 2], b[k & 4 ? 5 : 4]) - c;
+  double dist = 0, halfX = 0, halfY = 0, radius = 0;
+  for (const Vec3& p : pts) {
+    const Vec3 v = p - c;
     const double x = std::abs(v.dot(right)), y = std::abs(v.dot(up)), z = -v.dot(dop);  // z: towards the camera
     dist = std::max({dist, z + x / (tanH * margin), z + y / (tanV * margin)});
-    maxX = std::max(maxX, x);
-    maxY = std::max(maxY, y);
+    halfX = std::max(halfX, x);
+    halfY = std::max(halfY, y);
     radius = std::max(radius, v.norm());
   }
   if (cam->GetParallelProjection()) {
-    cam->SetParallelScale(std::max({maxY, maxX / aspect, 1e-3}) / margin);
+    cam->SetParallelScale(std::max({halfY, halfX / aspect, 1e-3}) / margin);
     dist = std::max(dist, 3 * radius);
   }
   dist = std::max(dist, 1e-3);
