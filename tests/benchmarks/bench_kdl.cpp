@@ -29,30 +29,11 @@
 #include <kdl_parser/kdl_parser.hpp>
 
 #include "dynscope/dynscope.hpp"
+#include "path_description.hpp"
 
 namespace {
 
-// A description holding only the links on the path root -> tip.
-dyn::RobotDescription pathDescription(const dyn::RobotDescription& desc, const std::string& tip) {
-  std::map<std::string, const dyn::JointDesc*> parentJoint;
-  for (const auto& j : desc.joints) parentJoint[j.child] = &j;
-  std::set<std::string> links{tip};
-  std::vector<dyn::JointDesc> joints;
-  for (std::string l = tip; parentJoint.count(l);) {
-    joints.push_back(*parentJoint[l]);
-    l = parentJoint[l]->parent;
-    links.insert(l);
-  }
-  dyn::RobotDescription sub = desc;
-  sub.links.clear();
-  sub.frames.clear();
-  sub.joints.assign(joints.rbegin(), joints.rend());
-  for (auto& j : sub.joints) j.mimic.reset();
-  for (const auto& l : desc.links)
-    if (links.count(l.name)) sub.links.push_back(l);
-  sub.defaultEndEffector = tip;
-  return sub;
-}
+using dyn::testing::pathDescription;
 
 // Our side: a model, its workspace and a random fixed state.
 struct Ours {

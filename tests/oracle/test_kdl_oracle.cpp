@@ -34,6 +34,7 @@
 #include <kdl_parser/kdl_parser.hpp>
 
 #include "dynscope/dynscope.hpp"
+#include "path_description.hpp"
 
 namespace {
 
@@ -113,28 +114,7 @@ Eigen::VectorXd randomVector(std::mt19937& rng, int n, double range) {
   return x;
 }
 
-// The links on the path root -> tip (parsed description), and a description holding only them.
-dyn::RobotDescription pathDescription(const dyn::RobotDescription& desc, const std::string& tip) {
-  std::map<std::string, const dyn::JointDesc*> parentJoint;
-  for (const auto& j : desc.joints) parentJoint[j.child] = &j;
-  std::set<std::string> links{tip};
-  std::vector<dyn::JointDesc> joints;
-  for (std::string l = tip; parentJoint.count(l);) {
-    const dyn::JointDesc* j = parentJoint[l];
-    joints.push_back(*j);
-    l = j->parent;
-    links.insert(l);
-  }
-  dyn::RobotDescription sub = desc;
-  sub.links.clear();
-  sub.joints.assign(joints.rbegin(), joints.rend());
-  sub.frames.clear();
-  for (const auto& l : desc.links)
-    if (links.count(l.name)) sub.links.push_back(l);
-  for (auto& j : sub.joints) j.mimic.reset();
-  sub.defaultEndEffector = tip;
-  return sub;
-}
+using dyn::testing::pathDescription;
 
 std::vector<std::string> leafLinks(const dyn::RobotDescription& desc) {
   std::set<std::string> parents;
