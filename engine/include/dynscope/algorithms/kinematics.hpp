@@ -26,8 +26,28 @@ void jointTransformsAndVelocities(const ModelTpl<S>& model, DataTpl<S>& data, co
   data.v[0].setZero();
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
-    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);      // vJ = S_i qd_i
+    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);       // vJ = S_i qd_i
     data.v[i] = data.Xup[i].apply(data.v[model.parent[i]]) + data.vJ[i];  // eq. 9
+  }
+}
+
+// Positions in world coordinates (the world-frame CRBA and ABA): Xup, S, the world transforms X0
+// (eq. 14) and the columns of S in world coordinates, oS = 0_X_i S_i.
+template <class S, class Q>
+void worldJointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+  checkSize("q", q.size(), model.nq);
+  data.X0[0] = Transform<S>::Identity();
+  for (int i = 1; i <= model.N; ++i) {
+    const JointModel<S>& J = model.joints[i];
+    const int iv = J.idx_v;
+    jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);
+    const Transform<S>& X0 = data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];  // i_X_0
+    if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the joint axis in world
+      const Vec3<S> z = X0.E.row(2).transpose();
+      data.oS[iv] = Motion<S>(z, X0.r.cross(z));
+    } else {
+      for (int k = 0; k < J.nv; ++k) data.oS[iv + k] = X0.applyInverse(data.S[iv + k]);
+    }
   }
 }
 
@@ -49,13 +69,20 @@ void forwardKinematics(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::
 }
 
 // World poses of all model frames (frame_X_0), after forwardKinematics.
-template <class S> void updateFrames(const ModelTpl<S>& model, DataTpl<S>& data) {
+template <class S>
+void updateFrames(const ModelTpl<S>& model, DataTpl<S>& data) {
   for (size_t k = 0; k < model.frames.size(); ++k)
     data.oMf[k] = model.frames[k].placement * data.X0[model.frames[k].body];
 }
 
 // World pose of a body: rotation (vector-rotating) and position of its origin.
-template <class S> Mat3<S> bodyRotation(const DataTpl<S>& data, int i) { return data.X0[i].E.transpose(); }
-template <class S> Vec3<S> bodyPosition(const DataTpl<S>& data, int i) { return data.X0[i].r; }
+template <class S>
+Mat3<S> bodyRotation(const DataTpl<S>& data, int i) {
+  return data.X0[i].E.transpose();
+}
+template <class S>
+Vec3<S> bodyPosition(const DataTpl<S>& data, int i) {
+  return data.X0[i].r;
+}
 
 }  // namespace dyn

@@ -7,19 +7,22 @@
 
 namespace dyn {
 
-template <class Scalar> struct DataTpl {
+template <class Scalar>
+struct DataTpl {
   // Per body 0..N.
   std::vector<Transform<Scalar>> Xup;  // i_X_lambda(i) = XJ X_T(i)
   std::vector<Transform<Scalar>> X0;   // i_X_0: world to link-i coordinates
   std::vector<Motion<Scalar>> v, a, vJ, cJ, avp;
   std::vector<Force<Scalar>> f;
-  std::vector<Inertia<Scalar>> IC;  // composite rigid-body inertias (CRBA)
-  std::vector<Mat6<Scalar>> IA;     // articulated-body inertias (ABA)
-  std::vector<Force<Scalar>> pA;    // articulated bias forces (ABA)
-  std::vector<Force<Scalar>> fext;  // optional external forces on each body, link-i coordinates
+  std::vector<Inertia<Scalar>> IC;         // composite rigid-body inertias (CRBA)
+  std::vector<Mat6<Scalar>> IA;            // articulated-body inertias (ABA, world coordinates)
+  std::vector<Force<Scalar>> pA;           // articulated bias forces (ABA, world coordinates)
+  std::vector<Force<Scalar>> fext;         // optional external forces on each body, link-i coordinates
+  std::vector<Motion<Scalar>> ov, oa, oc;  // ABA: velocity, acceleration, bias v x S qd in world coordinates
   // Per dof 0..nv-1.
-  std::vector<Motion<Scalar>> S;  // columns of the motion subspaces, link coordinates of their body
-  std::vector<Force<Scalar>> U;   // ABA: U = IA S
+  std::vector<Motion<Scalar>> S;       // columns of the motion subspaces, link coordinates of their body
+  std::vector<Motion<Scalar>> oS;      // ABA: the columns of S in world coordinates, 0_X_i S_i
+  std::vector<Force<Scalar>> U;        // ABA: U = IA S
   std::vector<SmallMat<Scalar>> Dinv;  // ABA: (S^T IA S)^-1 per body
   VecX<Scalar> u;                      // ABA: tau - S^T pA
   VecX<Scalar> tau, qdd, nle, g;       // results
@@ -34,19 +37,40 @@ template <class Scalar> struct DataTpl {
   DataTpl() = default;
   explicit DataTpl(const ModelTpl<Scalar>& model) {
     const int n1 = model.N + 1, nv = model.nv;
-    Xup.resize(n1); X0.resize(n1);
-    v.resize(n1); a.resize(n1); vJ.resize(n1); cJ.resize(n1); avp.resize(n1);
-    f.resize(n1); IC.resize(n1); IA.resize(n1, Mat6<Scalar>::Zero()); pA.resize(n1); fext.resize(n1);
-    this->S.resize(nv); U.resize(nv);
+    Xup.resize(n1);
+    X0.resize(n1);
+    v.resize(n1);
+    a.resize(n1);
+    vJ.resize(n1);
+    cJ.resize(n1);
+    avp.resize(n1);
+    f.resize(n1);
+    IC.resize(n1);
+    IA.resize(n1, Mat6<Scalar>::Zero());
+    pA.resize(n1);
+    fext.resize(n1);
+    ov.resize(n1);
+    oa.resize(n1);
+    oc.resize(n1);
+    this->S.resize(nv);
+    oS.resize(nv);
+    U.resize(nv);
     Dinv.resize(n1);
     for (int i = 1; i < n1; ++i) Dinv[i] = SmallMat<Scalar>::Zero(model.joints[i].nv, model.joints[i].nv);
-    u = VecX<Scalar>::Zero(nv); tau = VecX<Scalar>::Zero(nv); qdd = VecX<Scalar>::Zero(nv);
-    nle = VecX<Scalar>::Zero(nv); g = VecX<Scalar>::Zero(nv); tmp = VecX<Scalar>::Zero(nv);
-    M = MatX<Scalar>::Zero(nv, nv); L = MatX<Scalar>::Zero(nv, nv);
+    u = VecX<Scalar>::Zero(nv);
+    tau = VecX<Scalar>::Zero(nv);
+    qdd = VecX<Scalar>::Zero(nv);
+    nle = VecX<Scalar>::Zero(nv);
+    g = VecX<Scalar>::Zero(nv);
+    tmp = VecX<Scalar>::Zero(nv);
+    M = MatX<Scalar>::Zero(nv, nv);
+    L = MatX<Scalar>::Zero(nv, nv);
     J = Mat6X<Scalar>::Zero(6, nv);
     oMf.resize(model.frames.size());
   }
-  void clearExternalForces() { for (auto& x : fext) x.setZero(); }
+  void clearExternalForces() {
+    for (auto& x : fext) x.setZero();
+  }
 };
 
 using Data = DataTpl<double>;

@@ -5,7 +5,8 @@
 
 namespace dyn {
 
-template <class S> struct Inertia {
+template <class S>
+struct Inertia {
   S m = S(0);
   Vec3<S> h = Vec3<S>::Zero();
   Mat3<S> Ibar = Mat3<S>::Zero();
@@ -30,8 +31,17 @@ template <class S> struct Inertia {
   // I v = [Ibar w + h x v; m v - h x w]
   Force<S> operator*(const Motion<S>& v) const { return Force<S>(Ibar * v.w + h.cross(v.v), m * v.v - h.cross(v.w)); }
   Inertia operator+(const Inertia& o) const { return Inertia(m + o.m, h + o.h, Ibar + o.Ibar); }
-  Inertia& operator+=(const Inertia& o) { m += o.m; h += o.h; Ibar += o.Ibar; return *this; }
-  void setZero() { m = S(0); h.setZero(); Ibar.setZero(); }
+  Inertia& operator+=(const Inertia& o) {
+    m += o.m;
+    h += o.h;
+    Ibar += o.Ibar;
+    return *this;
+  }
+  void setZero() {
+    m = S(0);
+    h.setZero();
+    Ibar.setZero();
+  }
 
   // The congruence X^T I X with X = B_X_A: this inertia (in B) expressed in A coordinates.
   Inertia transformToA(const Transform<S>& X) const {
@@ -52,18 +62,22 @@ template <class S> struct Inertia {
 
   Mat6<S> toMatrix() const {
     Mat6<S> I;
-    const Mat3<S> H = skew(h);
-    I << Ibar, H, H.transpose(), m * Mat3<S>::Identity();
+    I.template topLeftCorner<3, 3>() = Ibar;
+    I.template topRightCorner<3, 3>() << S(0), -h.z(), h.y(), h.z(), S(0), -h.x(), -h.y(), h.x(), S(0);  // [h]x
+    I.template bottomLeftCorner<3, 3>() << S(0), h.z(), -h.y(), -h.z(), S(0), h.x(), h.y(), -h.x(), S(0);
+    I.template bottomRightCorner<3, 3>() << m, S(0), S(0), S(0), m, S(0), S(0), S(0), m;
     return I;
   }
-  template <class T> Inertia<T> cast() const {
+  template <class T>
+  Inertia<T> cast() const {
     return Inertia<T>(T(m), h.template cast<T>(), Ibar.template cast<T>());
   }
 };
 
 // Articulated-body inertia: a general symmetric 6x6 matrix (ABA's IA).
 // X^T IA X for X = B_X_A with IA in B: returns the matrix in A coordinates (block form, no 6x6 products).
-template <class S> Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
+template <class S>
+Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
   const Mat3<S> Et = X.E.transpose();
   const Mat3<S> A = Et * I.template topLeftCorner<3, 3>() * X.E;  // rotate blocks to A axes
   const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
@@ -85,8 +99,12 @@ template <class S> Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I
   return out;
 }
 
-template <class S> Force<S> operator*(const Mat6<S>& I, const Motion<S>& v) {
-  return Force<S>::fromVector(I * v.toVector());
+template <class S>
+Force<S> operator*(const Mat6<S>& I, const Motion<S>& v) {
+  Vec6<S> x;
+  x.noalias() = I.template leftCols<3>() * v.w;
+  x.noalias() += I.template rightCols<3>() * v.v;
+  return Force<S>(x.template head<3>(), x.template tail<3>());
 }
 
 }  // namespace dyn
