@@ -1,0 +1,58 @@
+// Inverse dynamics along a whole sampled trajectory, in parallel across samples, with the
+// lecture decomposition, joint power and energy; and the effort-limit check for the plots.
+//
+//   tau = RNEA(q, q̇, q̈) = M(q) q̈ + c(q, q̇) + g(q)   with
+//   g = RNEA(q, 0, 0),  c = RNEA(q, q̇, 0) - g,  M q̈ = tau - RNEA(q, q̇, 0)
+// (RNEA is affine in q̈, so tau - RNEA(q, q̇, 0) is M q̈; taking it as the difference makes the
+// three terms sum to tau up to rounding by construction).
+#pragma once
+#include <atomic>
+#include <functional>
+#include <vector>
+
+#include "../model/model.hpp"
+#include "sampled_trajectory.hpp"
+
+namespace dyn {
+
+struct TrajectoryDynamicsOptions {
+  bool decompose = false;  // fill inertial, coriolis, gravity (three RNEA calls per sample instead of one)
+  bool energy = true;      // fill kinetic, potential, total (computeEnergy: one more pass per sample)
+  int threads = 0;         // worker threads; 0 = std::thread::hardware_concurrency()
+  // Optional external force on each body (N + 1 entries, link coordinates), the same at every
+  // sample; enters tau only, so it cannot be combined with decompose.
+  const std::vector<Force<double>>* fext = nullptr;
+  // Called on the calling thread with the fraction of samples done (0..1], after each chunk.
+  std::function<void(double)> progress = nullptr;
+  // Checked before each chunk; when it becomes true the run stops early and `cancelled` is set.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct TrajectoryDynamics {
+  Eigen::MatrixXd tau;                          // nv x n
+  Eigen::MatrixXd power;                        // nv x n: tau_i q̇_i, the power delivered by each joint
+  Eigen::MatrixXd inertial, coriolis, gravity;  // nv x n with decompose (else empty): M q̈, c, g
+  Eigen::VectorXd kinetic, potential, total;    // n with energy (else empty)
+  bool cancelled = false;                       // the run was cancelled: the results are incomplete
+};
+
+// Throws std::invalid_argument when the trajectory does not fit the model (sizes) or decompose is
+// combined with fext. Reuses the storage of `out` when the sizes are unchanged.
+void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
+                               const TrajectoryDynamicsOptions& options, TrajectoryDynamics& out);
+TrajectoryDynamics computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
+                                             const TrajectoryDynamicsOptions& options = {});
+
+// Per dof (nv entries): the sample indices where |tau| exceeds the model's effort limit; empty
+// for dofs without a finite limit.
+struct EffortLimitViolations {
+  std::vector<std::vector<int>> samples;
+  int count() const {
+    int c = 0;
+    for (const auto& s : samples) c += int(s.size());
+    return c;
+  }
+};
+EffortLimitViolations effortLimitViolations(const Model& model, const Eigen::MatrixXd& tau);
+
+}  // namespace dyn
