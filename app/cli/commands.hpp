@@ -1,6 +1,6 @@
 // The commands: each writes the body of one JSON result object (after writeHeader), or, for
 // trajectories, CSV. Grouped by file: info, kinematics (fk, jacobian, energy), dynamics (id,
-// mass, bias, fd), trajectory_csv (id/fd over a CSV).
+// mass, bias, fd), trajectory_command (id/fd over a trajectory, the trajectory command).
 #pragma once
 #include "json_writer.hpp"
 #include "session.hpp"
@@ -16,7 +16,10 @@ void writeMassMatrix(const Session& s, JsonWriter& json);
 void writeBias(const Session& s, JsonWriter& json);
 void writeForwardDynamics(const Session& s, JsonWriter& json);
 
-// id / fd with --trajectory: reads the CSV, writes CSV to --out or stdout.
+// id / fd with --trajectory (or id with --project): reads the CSV or the project's trajectory,
+// writes CSV to --out or stdout.
 void runTrajectory(const Session& s);
+// trajectory --project | --demo: the sampled trajectory as CSV (t, q, qd_, qdd_).
+void runSampling(const Session& s);
 
 }  // namespace cli

@@ -36,6 +36,8 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeForwardDynamics(s, json);
     case Command::Energy:
       return cli::writeEnergy(s, json);
+    case Command::Trajectory:  // CSV, dispatched in main
+      return;
   }
 }
 
@@ -46,7 +48,11 @@ int main(int argc, char** argv) {
     const std::optional<cli::Options> options = cli::parseArguments(argc, argv);
     if (!options) return 0;  // help or version printed
     const cli::Session session = cli::openSession(*options);
-    if (options->trajectory) {
+    if (options->command == cli::Command::Trajectory) {
+      cli::runSampling(session);
+      return 0;
+    }
+    if (options->trajectory || options->project) {
       cli::runTrajectory(session);
       return 0;
     }
@@ -61,8 +67,7 @@ int main(int argc, char** argv) {
       // info prints unlimited limits as null on purpose; elsewhere null means a singular computation
       // (e.g. a massless body in forward dynamics).
       if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info)
-        std::fprintf(stderr,
-                     "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",
+        std::fprintf(stderr, "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",
                      json.nonFiniteCount());
     }
     std::cout << text.str() << '\n' << std::flush;
@@ -72,7 +77,7 @@ int main(int argc, char** argv) {
     const auto command = argc > 1 ? cli::commandByName(argv[1]) : std::nullopt;
     const std::string help = command ? std::string(cli::commandName(*command)) + " --help" : "--help";
     return fail(std::string(e.what()) + "\n(run 'dynscope-cli " + help + "' for usage)", 2);
-  } catch (const std::exception& e) {  // dyn::LoadError ("file:line: element: message"), I/O, engine
+  } catch (const std::exception& e) {  // LoadError / ProjectError ("file:line: ..."), I/O, engine
     return fail(e.what(), 1);
   } catch (...) {
     return fail("unexpected internal error", 1);

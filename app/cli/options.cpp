@@ -27,9 +27,12 @@ const OptionSpec kOptions[] = {
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
     {"--algorithm", "NAME", "aba | crba (default: aba)"},
-    {"--fext", "LINK:fx,fy,fz,nx,ny,nz",
-     "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
+    {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
     {"--trajectory", "IN.csv", "evaluate every row of a CSV trajectory (see above)"},
+    {"--project", "P.json", "a Dynscope project: robot (if MODEL is omitted), payload, gravity, trajectory"},
+    {"--decompose", nullptr, "also write the inertial M(q)qdd, Coriolis/centrifugal c(q,qd) and gravity g(q) terms"},
+    {"--demo", "NAME", "saha-stanford | saha-planar3: Saha's cycloidal joint trajectories (T = 10 s)"},
+    {"--rate", "HZ", "samples per second (default: the project's sample rate; 100 for a demo)"},
     {"--out", "OUT.csv", "write the trajectory result here (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
     {"--help", nullptr, "this help"},
@@ -68,10 +71,15 @@ const std::vector<CommandSpec>& commands() {
       {Command::Id,
        "id",
        "inverse dynamics tau = RNEA(q, qd, qdd)",
-       {"--q", "--qd", "--qdd", "--fext", "--trajectory", "--out", "--progress"},
-       "Trajectory mode: CSV with a header row naming the columns: t, every q entry by name (see 'info'),\n"
-       "optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are computed by finite\n"
-       "differences of q along t. Output: t,tau_<v name>,..."},
+       {"--q", "--qd", "--qdd", "--fext", "--trajectory", "--project", "--decompose", "--out", "--progress"},
+       "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... computed in parallel.\n"
+       "--trajectory IN.csv: a header row naming the columns: t (strictly increasing), every q entry by\n"
+       "name (see 'info'), optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are\n"
+       "the derivatives of the C2 cubic spline through the samples (not-a-knot ends).\n"
+       "--project P.json: the robot (MODEL may be omitted), payload and gravity of the project, and its\n"
+       "trajectory (waypoints interpolated and sampled at its rate, its CSV file, or its demo).\n"
+       "--decompose adds inertial_<v name> (M(q) qdd), coriolis_<v name> (c(q, qd) = RNEA(q, qd, 0) - g)\n"
+       "and gravity_<v name> (g(q) = RNEA(q, 0, 0)) columns; the three sum to tau."},
       {Command::Mass,
        "mass",
        "joint-space inertia matrix H(q) and its structural sparsity",
@@ -89,12 +97,20 @@ const std::vector<CommandSpec>& commands() {
        {"--q", "--qd", "--tau", "--algorithm", "--fext", "--trajectory", "--out", "--progress"},
        "aba: articulated-body algorithm; crba: H(q) qdd = tau - C(q, qd) with the sparse L^T L factor.\n"
        "Trajectory mode: CSV with t, every q entry by name, tau_<v name> columns and optionally\n"
-       "qd_<v name> (else finite differences of q). Output: t,qdd_<v name>,..."},
+       "qd_<v name> (else the derivative of the C2 cubic spline through q). Output: t,qdd_<v name>,..."},
       {Command::Energy,
        "energy",
        "kinetic and potential energy, centre of mass, total mass",
        {"--q", "--qd"},
        "Potential energy is -sum m_i g.c_i (zero at the world origin)."},
+      {Command::Trajectory,
+       "trajectory",
+       "sample a trajectory (a project's or a demo) to CSV: t, q, qd_, qdd_",
+       {"--project", "--demo", "--rate", "--out"},
+       "Exactly one source: --project P.json (its waypoints interpolated as the project says, sampled at\n"
+       "--rate or the project's rate; MODEL may be omitted) or --demo saha-stanford|saha-planar3 (Saha\n"
+       "1999 eq. 39 cycloids over T = 10 s, analytic derivatives; needs the matching arm, e.g.\n"
+       "robots/stanford_arm.dh or robots/planar3.dh). The output reads back with id --trajectory."},
   };
   return specs;
 }
@@ -166,8 +182,7 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
       throw UsageError("--frame must be local, world or local-world-aligned, not '" + std::string(v) + "'");
     opts.frame = v;
   } else if (name == "--algorithm") {
-    if (v != "aba" && v != "crba")
-      throw UsageError("--algorithm must be aba or crba, not '" + std::string(v) + "'");
+    if (v != "aba" && v != "crba") throw UsageError("--algorithm must be aba or crba, not '" + std::string(v) + "'");
     opts.algorithm = v;
   } else if (name == "--fext")
     opts.fext.emplace_back(v);
@@ -177,6 +192,20 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     setOnce(opts.out, name, v);
   else if (name == "--progress")
     opts.progress = true;
+  else if (name == "--project")
+    setOnce(opts.project, name, v);
+  else if (name == "--decompose")
+    opts.decompose = true;
+  else if (name == "--demo") {
+    if (v != "saha-stanford" && v != "saha-planar3")
+      throw UsageError("--demo must be saha-stanford or saha-planar3, not '" + std::string(v) + "'");
+    setOnce(opts.demo, name, v);
+  } else if (name == "--rate") {
+    if (opts.rate) throw UsageError("--rate is given twice");
+    const std::vector<double> hz = parseNumberList(v, name);
+    if (hz.size() != 1 || !(hz[0] > 0)) throw UsageError("--rate needs one positive number of samples per second");
+    opts.rate = hz[0];
+  }
 }
 
 std::string commandList() {
@@ -200,8 +229,7 @@ std::vector<double> parseNumberList(std::string_view text, std::string_view what
   size_t start = 0;
   for (int entry = 1;; ++entry) {
     const size_t comma = text.find(',', start);
-    std::string item(
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    std::string item(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
     const std::string where = std::string(what) + ": value " + std::to_string(entry);
@@ -221,6 +249,7 @@ std::vector<double> parseNumberList(std::string_view text, std::string_view what
 std::string generalHelp() {
   std::string s =
       "Usage: dynscope-cli COMMAND MODEL [options]\n"
+      "       dynscope-cli id|trajectory [MODEL] --project P.json [options]\n"
       "       dynscope-cli COMMAND --help\n"
       "       dynscope-cli --help | --version\n\n"
       "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml) or a DH table (.dh).\n"
@@ -239,8 +268,9 @@ std::string generalHelp() {
 
 std::string commandHelp(Command command) {
   const CommandSpec& c = specOf(command);
-  std::string s = std::string("Usage: dynscope-cli ") + c.name + " MODEL [options]\n\n" + c.summary + ".\n" +
-                  c.details + "\n\nOptions:\n";
+  const bool project = commandAccepts(c, "--project");
+  std::string s = std::string("Usage: dynscope-cli ") + c.name + (project ? " [MODEL]" : " MODEL") + " [options]\n\n" +
+                  c.summary + ".\n" + c.details + "\n\nOptions:\n";
   for (const auto& o : kOptions)
     if (commandAccepts(c, o.name)) s += optionLine(o);
   return s;
@@ -260,8 +290,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
   }
   const CommandSpec* spec = findCommand(first);
   if (!spec) {
-    if (first.starts_with("-"))
-      throw UsageError("unknown option '" + std::string(first) + "' before the command");
+    if (first.starts_with("-")) throw UsageError("unknown option '" + std::string(first) + "' before the command");
     throw UsageError("unknown command '" + std::string(first) + "' (commands: " + commandList() + ")");
   }
 
@@ -300,20 +329,32 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     applyOption(opts, name, o->argument ? value.c_str() : nullptr);
   }
 
-  if (positional.empty()) throw UsageError(std::string(spec->name) + " needs a MODEL file (URDF or .dh)");
+  if (positional.empty() && !opts.project)
+    throw UsageError(std::string(spec->name) + " needs a MODEL file (URDF or .dh)" +
+                     (commandAccepts(*spec, "--project") ? " or --project" : ""));
   if (positional.size() > 1)
     throw UsageError("unexpected argument '" + positional[1] + "' (" + spec->name + " takes one MODEL file)");
-  opts.modelPath = positional[0];
+  if (!positional.empty()) opts.modelPath = positional[0];
 
-  if (opts.out && !opts.trajectory) throw UsageError("--out is only used with --trajectory");
-  if (opts.progress && !opts.trajectory) throw UsageError("--progress is only used with --trajectory");
-  if (opts.trajectory) {
+  const bool sampling = opts.command == Command::Trajectory;
+  const bool series = opts.trajectory || opts.project || sampling;  // CSV out
+  if (sampling && opts.project.has_value() == opts.demo.has_value())
+    throw UsageError("trajectory needs exactly one of --project P.json or --demo NAME");
+  if (sampling && opts.demo && opts.modelPath.empty())
+    throw UsageError("trajectory --demo needs the MODEL it moves (robots/stanford_arm.dh or robots/planar3.dh)");
+  if (opts.out && !series) throw UsageError("--out is only used with --trajectory or --project");
+  if (opts.progress && !series) throw UsageError("--progress is only used with --trajectory or --project");
+  if (opts.decompose && !series) throw UsageError("--decompose is only used with --trajectory or --project");
+  if (opts.decompose && !opts.fext.empty())
+    throw UsageError("--decompose cannot be combined with --fext (the decomposition is defined without them)");
+  if (series) {
     for (const auto& [given, name] : {std::pair{opts.q.has_value(), "--q"},
                                       {opts.qd.has_value(), "--qd"},
                                       {opts.qdd.has_value(), "--qdd"},
                                       {opts.tau.has_value(), "--tau"}})
       if (given)
-        throw UsageError(std::string(name) + " cannot be combined with --trajectory (the CSV gives it)");
+        throw UsageError(std::string(name) + " cannot be combined with a trajectory (" +
+                         (opts.trajectory ? "the CSV" : "the project") + " gives it)");
   }
   return opts;
 }

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy };
+enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -32,6 +32,10 @@ struct Options {
   std::vector<std::string> fext;              // as written: LINK:fx,fy,fz,nx,ny,nz
   std::optional<std::string> trajectory, out;
   bool progress = false;
+  std::optional<std::string> project;  // --project P.json (then MODEL may be omitted)
+  std::optional<std::string> demo;     // trajectory --demo NAME
+  std::optional<double> rate;          // trajectory --rate HZ
+  bool decompose = false;              // id --decompose
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "dynscope/model/names.hpp"
+#include "project/project_setup.hpp"
 
 namespace cli {
 namespace {
@@ -32,8 +33,7 @@ Eigen::VectorXd toVector(const std::vector<double>& xs) {
 std::string sizeMismatch(const char* option, size_t given, const char* sizeName, int size,
                          const std::vector<std::string>& names) {
   return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +
-         ", the model has " + sizeName + " = " + std::to_string(size) + (names.empty() ? "" : ": ") +
-         joinNames(names);
+         ", the model has " + sizeName + " = " + std::to_string(size) + (names.empty() ? "" : ": ") + joinNames(names);
 }
 
 }  // namespace
@@ -45,10 +45,13 @@ std::string joinNames(const std::vector<std::string>& names) {
 }
 
 Session openSession(const Options& options) {
-  Session s{options,
-            dyn::loadModel(options.modelPath, dyn::BuildOptions{.floatingBase = options.floatingBase}),
-            {},
-            {}};
+  Session s;
+  s.options = options;
+  if (options.project) s.project = dyn::readProjectFile(QString::fromStdString(*options.project));
+  s.modelPath = options.modelPath.empty() && s.project ? s.project->robotPath : options.modelPath;
+  const bool floating = options.floatingBase || (s.project && s.project->floatingBase);
+  s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating});
+  if (s.project) s.model = dyn::applyProjectSettings(std::move(s.model), *s.project);
   if (options.gravity)
     s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);
   s.qNames = dyn::configurationNames(s.model);
@@ -73,14 +76,12 @@ int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q) {
   for (int i = 1; i <= model.N; ++i) {
     const auto& J = model.joints[i];
     const int offset = J.type == dyn::JointType::Floating ? 3 : J.type == dyn::JointType::Spherical ? 0 : -1;
-    if (offset >= 0 && q.segment<4>(J.idx_q + offset).norm() == 0)
-      return i;  // the engine divides by the norm
+    if (offset >= 0 && q.segment<4>(J.idx_q + offset).norm() == 0) return i;  // the engine divides by the norm
   }
   return 0;
 }
 
-Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given,
-                              const char* option) {
+Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given, const char* option) {
   if (!given) return Eigen::VectorXd::Zero(s.model.nv);
   if (int(given->size()) != s.model.nv)
     throw UsageError(sizeMismatch(option, given->size(), "nv", s.model.nv, s.vNames));
@@ -123,8 +124,7 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
     f.force = Eigen::Vector3d(v[0], v[1], v[2]);
     f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
     if (f.body == 0)
-      std::fprintf(stderr,
-                   "dynscope-cli: warning: --fext on '%s' acts on the fixed base and changes nothing\n",
+      std::fprintf(stderr, "dynscope-cli: warning: --fext on '%s' acts on the fixed base and changes nothing\n",
                    f.link.c_str());
     forces.push_back(f);
   }
@@ -144,7 +144,7 @@ std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<E
 void writeHeader(const Session& s, JsonWriter& json) {
   json.field("command", commandName(s.options.command));
   json.field("model", s.model.name);
-  json.field("file", s.options.modelPath);
+  json.field("file", s.modelPath);
   json.field("floating_base", s.model.floatingBase);
   json.arrayField("gravity", s.model.gravity.v);
 }
@@ -170,8 +170,9 @@ void requireRegularInertia(const dyn::Model& model) {
 
 void requireFinite(const Eigen::VectorXd& result, const std::string& what) {
   if (!result.allFinite())
-    throw std::runtime_error(what + " gave a non-finite result: the joint-space inertia matrix is singular "
-                                    "at this configuration");
+    throw std::runtime_error(what +
+                             " gave a non-finite result: the joint-space inertia matrix is singular "
+                             "at this configuration");
 }
 
 }  // namespace cli

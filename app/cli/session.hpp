@@ -1,12 +1,14 @@
 // One run of a command: the loaded model and the command-line inputs checked against it
 // (vector sizes, link names, external forces), plus the JSON header every result starts with.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dynscope/dynscope.hpp"
 #include "json_writer.hpp"
 #include "options.hpp"
+#include "project/project_file.hpp"
 
 namespace cli {
 
@@ -14,9 +16,13 @@ struct Session {
   Options options;
   dyn::Model model;
   std::vector<std::string> qNames, vNames;  // names of the q and v entries (dynscope/model/names.hpp)
+  std::optional<dyn::ProjectFile> project;  // --project
+  std::string modelPath;                    // MODEL, or the project's robot when MODEL is omitted
 };
 
-// Loads MODEL (LoadError on failure) with --floating-base, then applies --gravity.
+// Reads --project (ProjectError on failure); loads MODEL, or the project's robot, (LoadError on
+// failure) with --floating-base or the project's flag; applies the project's gravity and payload,
+// then --gravity.
 Session openSession(const Options& options);
 
 // --q checked against nq (default: the neutral configuration); quaternions must be non-zero.
@@ -25,8 +31,7 @@ Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::ve
 // The first joint whose quaternion in q is zero (no rotation at all), or 0 when all are usable.
 int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q);
 // An nv-sized input (--qd, --qdd, --tau), zero when not given.
-Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given,
-                              const char* option);
+Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given, const char* option);
 
 // Forward dynamics needs a regular H(q): throws naming the first joint that moves no mass.
 void requireRegularInertia(const dyn::Model& model);

@@ -1,7 +1,10 @@
 // dynscope-cli end to end: run the built binary on the shipped robots and compare every JSON
 // number with a direct engine call (printed with 17 digits, so they must agree to rounding);
-// the CSV trajectory round trip; and the error paths (status, message, never a crash).
+// the CSV trajectory round trip, id --project (--decompose) and the trajectory command; and the
+// error paths (status, message, never a crash).
 #include <Eigen/Geometry>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +21,7 @@
 
 #include "dynscope/dynscope.hpp"
 #include "dynscope/model/names.hpp"
+#include "dynscope/trajectory/trajectory.hpp"
 
 namespace {
 
@@ -87,11 +91,7 @@ QString mismatch(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double tol 
   for (Eigen::Index r = 0; r < a.rows(); ++r)
     for (Eigen::Index c = 0; c < a.cols(); ++c)
       if (!(std::abs(a(r, c) - b(r, c)) <= tol * scale))
-        return QString("entry (%1,%2): %3 vs %4")
-            .arg(r)
-            .arg(c)
-            .arg(a(r, c), 0, 'g', 17)
-            .arg(b(r, c), 0, 'g', 17);
+        return QString("entry (%1,%2): %3 vs %4").arg(r).arg(c).arg(a(r, c), 0, 'g', 17).arg(b(r, c), 0, 'g', 17);
   return {};
 }
 
@@ -123,8 +123,8 @@ QStringList modelArgs(const QString& command, const QString& file, bool floating
 void addRobotRows() {
   QTest::addColumn<QString>("file");
   QTest::addColumn<bool>("floating");
-  for (const char* f : {"ur5.urdf", "panda.urdf", "humanoid.urdf", "quadruped.urdf", "stanford_arm.dh",
-                        "planar3.dh", "puma560.dh"})
+  for (const char* f :
+       {"ur5.urdf", "panda.urdf", "humanoid.urdf", "quadruped.urdf", "stanford_arm.dh", "planar3.dh", "puma560.dh"})
     QTest::newRow(f) << QString(f) << false;
   QTest::newRow("humanoid.urdf floating") << QString("humanoid.urdf") << true;
   QTest::newRow("quadruped.urdf floating") << QString("quadruped.urdf") << true;
@@ -215,8 +215,7 @@ class TestCli : public QObject {
     const dyn::Model m = load(file, floating);
     std::mt19937 rng(42);
     const Eigen::VectorXd q = dyn::randomConfiguration(m, rng);
-    const Eigen::VectorXd qd = randomVector(m.nv, rng), qdd = randomVector(m.nv, rng),
-                          tau = randomVector(m.nv, rng);
+    const Eigen::VectorXd qd = randomVector(m.nv, rng), qdd = randomVector(m.nv, rng), tau = randomVector(m.nv, rng);
     dyn::Data d(m);
 
     QJsonObject j = runJson(modelArgs("id", file, floating)
@@ -245,18 +244,15 @@ class TestCli : public QObject {
     for (const char* algorithm : {"aba", "crba"}) {
       j = runJson(modelArgs("fd", file, floating) << "--q" << joined(q) << "--qd" << joined(qd) << "--tau"
                                                   << joined(tau) << "--algorithm" << algorithm);
-      const Eigen::VectorXd expected = QByteArray(algorithm) == "aba"
-                                           ? dyn::aba(m, d, q, qd, tau)
-                                           : dyn::forwardDynamicsCrba(m, d, q, qd, tau);
+      const Eigen::VectorXd expected =
+          QByteArray(algorithm) == "aba" ? dyn::aba(m, d, q, qd, tau) : dyn::forwardDynamicsCrba(m, d, q, qd, tau);
       COMPARE_NUMBERS(toVector(j["qdd"]), expected);
     }
 
     j = runJson(modelArgs("energy", file, floating) << "--q" << joined(q) << "--qd" << joined(qd));
     dyn::computeEnergy(m, d, q, qd);
-    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["kinetic"].toDouble()),
-                    Eigen::VectorXd::Constant(1, d.kinetic));
-    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["potential"].toDouble()),
-                    Eigen::VectorXd::Constant(1, d.potential));
+    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["kinetic"].toDouble()), Eigen::VectorXd::Constant(1, d.kinetic));
+    COMPARE_NUMBERS(Eigen::VectorXd::Constant(1, j["potential"].toDouble()), Eigen::VectorXd::Constant(1, d.potential));
     COMPARE_NUMBERS(toVector(j["com"]), d.com);
     QCOMPARE(j["total_mass"].toDouble(), m.totalMass());
   }
@@ -288,8 +284,7 @@ class TestCli : public QObject {
       const Eigen::Vector3d rpy = toVector(f["rpy"]);
       const Eigen::Matrix3d fromRpy =
           (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *  // URDF: Rz Ry Rx
-           Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-           Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+           Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) * Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
               .toRotationMatrix();
       COMPARE_NUMBERS(fromRpy, R);
     }
@@ -322,10 +317,9 @@ class TestCli : public QObject {
     wrench << 0.4, -0.5, 0.6, 1.0, -2.0, 3.0;
     const Eigen::VectorXd expected =
         tau0 - dyn::frameJacobian(m, d, q, frame, dyn::ReferenceFrame::Local).transpose() * wrench;
-    const QJsonObject j =
-        runJson(modelArgs("id", "ur5.urdf", false)
-                << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd) << "--fext"
-                << "tool0:1,-2,3,0.4,-0.5,0.6");
+    const QJsonObject j = runJson(modelArgs("id", "ur5.urdf", false)
+                                  << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd) << "--fext"
+                                  << "tool0:1,-2,3,0.4,-0.5,0.6");
     const QString why = mismatch(toVector(j["tau"]), expected, 1e-10);
     QVERIFY2(why.isEmpty(), qPrintable(why));
   }
@@ -377,8 +371,7 @@ class TestCli : public QObject {
     dyn::Data d(m);
 
     // id to a file
-    Run r = runCli(modelArgs("id", file, floating)
-                   << "--trajectory" << QString::fromStdString(in) << "--out" << out);
+    Run r = runCli(modelArgs("id", file, floating) << "--trajectory" << QString::fromStdString(in) << "--out" << out);
     QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -407,8 +400,9 @@ class TestCli : public QObject {
     }
   }
 
-  // Without qd/qdd columns, id differentiates q along t: close to the analytic derivatives.
-  void trajectoryFiniteDifferences() {
+  // Without qd/qdd columns, id differentiates the cubic spline through q: close to the analytic
+  // derivatives on every row, the first and last included.
+  void trajectorySplineDerivatives() {
     const dyn::Model m = load("planar3.dh", false);
     std::ostringstream csv;
     csv << "t,j1,j2,j3\n";
@@ -417,20 +411,19 @@ class TestCli : public QObject {
     for (int k = 0; k < samples; ++k) {
       const double t = h * k;
       char buf[128];
-      std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g,%.17g\n", t, std::sin(t), 0.5 * t * t,
-                    std::cos(2 * t));
+      std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g,%.17g\n", t, std::sin(t), 0.5 * t * t, std::cos(2 * t));
       csv << buf;
     }
     QTemporaryDir dir;
     const std::string in = writeFile(dir, "fd.csv", csv.str());
     const Run r = runCli({"id", robot("planar3.dh"), "--trajectory", QString::fromStdString(in)});
     QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
-    QVERIFY(r.err.contains("finite differences"));  // the user is told
+    QVERIFY2(r.err.contains("cubic spline"), r.err.constData());  // the user is told
     QStringList header;
     const auto rows = parseCsv(r.out, &header);
     QCOMPARE(int(rows.size()), samples);
     dyn::Data d(m);
-    for (int k = 1; k < samples - 1; ++k) {  // interior rows: second-order accurate
+    for (int k = 0; k < samples; ++k) {
       const double t = h * k;
       const Eigen::Vector3d q(std::sin(t), 0.5 * t * t, std::cos(2 * t));
       const Eigen::Vector3d qd(std::cos(t), t, -2 * std::sin(2 * t));
@@ -441,9 +434,9 @@ class TestCli : public QObject {
     }
   }
 
-  // Finite differences across a floating base go through dyn::difference: a base yawing at
-  // a(t) must give the body rate (0, 0, a') and zero linear velocity.
-  void trajectoryFiniteDifferencesOnQuaternions() {
+  // The spline across a floating base runs through dyn::difference: a base yawing at a(t) must give
+  // the body rate (0, 0, a') and zero linear velocity.
+  void trajectorySplineDerivativesOnQuaternions() {
     const dyn::Model m = load("quadruped.urdf", true);
     const std::vector<std::string> qn = dyn::configurationNames(m);
     QCOMPARE(QString::fromStdString(qn[6]), QString("root_joint_qw"));
@@ -482,19 +475,168 @@ class TestCli : public QObject {
     }
     QTemporaryDir dir;
     const std::string in = writeFile(dir, "base.csv", csv.str());
-    const Run r = runCli(
-        {"id", robot("quadruped.urdf"), "--floating-base", "--trajectory", QString::fromStdString(in)});
+    const Run r =
+        runCli({"id", robot("quadruped.urdf"), "--floating-base", "--trajectory", QString::fromStdString(in)});
     QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
     QStringList header;
     const auto rows = parseCsv(r.out, &header);
     QCOMPARE(int(rows.size()), samples);
     dyn::Data d(m);
-    for (int k = 1; k < samples - 1; ++k) {
+    for (int k = 0; k < samples; ++k) {
       state(h * k, q, qd, qdd);
       const Eigen::VectorXd tau = Eigen::Map<const Eigen::VectorXd>(rows[k].data() + 1, m.nv);
       const QString why = mismatch(tau, dyn::rnea(m, d, q, qd, qdd), 1e-4);
       QVERIFY2(why.isEmpty(), qPrintable(QString("row %1: ").arg(k) + why));
     }
+  }
+
+  // id --project: the robot, payload and gravity from the project, its waypoints (given by joint
+  // name, in any order) interpolated and sampled at its rate; --decompose adds M q̈, c and g, each
+  // checked against an independent engine computation (CRBA for M q̈).
+  void idWithProject() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("arm.json");
+    auto q = [](double j1, double j2, double j3, double j4, double j5, double j6) {
+      return QJsonObject{{"j6", j6}, {"j5", j5}, {"j4", j4}, {"j3", j3}, {"j2", j2}, {"j1", j1}};
+    };
+    const QJsonObject json{
+        {"format", "dynscope-project"},
+        {"version", 1},
+        {"robot", QJsonObject{{"path", QDir(dir.path()).relativeFilePath(robot("stanford_arm.dh"))}}},
+        {"gravity", QJsonArray{0.5, 0, -9.7}},
+        {"payload", QJsonObject{{"link", "tool"}, {"mass", 1.5}, {"com", QJsonArray{0, 0.02, 0.1}}}},
+        {"trajectory",
+         QJsonObject{{"source", "waypoints"},
+                     {"interpolation", "cubic-spline"},
+                     {"sample_rate", 40},
+                     {"waypoints", QJsonArray{QJsonObject{{"t", 0}, {"q", q(0, 1.5, 0, 0, 0, 0)}},
+                                              QJsonObject{{"t", 0.6}, {"q", q(0.4, 1.1, 0.05, -0.3, 0.7, 0.2)}},
+                                              QJsonObject{{"t", 1.5}, {"q", q(-0.2, 0.9, 0.1, 0.3, 0.1, -0.5)}}}}}}};
+    const QByteArray text = QJsonDocument(json).toJson();
+    {
+      QFile f(project);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+    dyn::Model m = load("stanford_arm.dh", false);
+    m.gravity.v = Eigen::Vector3d(0.5, 0, -9.7);
+    m = dyn::withPayload(m, {.link = "tool", .mass = 1.5, .com = Eigen::Vector3d(0, 0.02, 0.1)});
+    Eigen::VectorXd q0(6), q1(6), q2(6);  // in the model's order j1..j6
+    q0 << 0, 1.5, 0, 0, 0, 0;
+    q1 << 0.4, 1.1, 0.05, -0.3, 0.7, 0.2;
+    q2 << -0.2, 0.9, 0.1, 0.3, 0.1, -0.5;
+    const dyn::SampledTrajectory s =
+        dyn::WaypointTrajectory(m, {{0, q0}, {0.6, q1}, {1.5, q2}}, dyn::Interpolation::CubicSpline).sample(40);
+    QCOMPARE(s.samples(), 61);
+
+    const QString out = dir.filePath("tau.csv");
+    Run r = runCli({"id", "--project", project, "--decompose", "--out", out});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());  // no progress text unless asked or on a terminal
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray written = f.readAll();
+    QStringList header;
+    const auto rows = parseCsv(written, &header);
+    QCOMPARE(header.size(), 1 + 4 * 6);
+    QCOMPARE(header[1], QString("tau_j1"));
+    QCOMPARE(header[7], QString("inertial_j1"));
+    QCOMPARE(header[13], QString("coriolis_j1"));
+    QCOMPARE(header[24], QString("gravity_j6"));
+    QCOMPARE(int(rows.size()), s.samples());
+    dyn::Data d(m);
+    for (int k = 0; k < s.samples(); ++k) {
+      QCOMPARE(rows[k][0], s.t[k]);
+      const Eigen::VectorXd q = s.q.col(k), qd = s.qd.col(k), qdd = s.qdd.col(k);
+      auto block = [&](int b) { return Eigen::Map<const Eigen::VectorXd>(rows[k].data() + 1 + 6 * b, 6); };
+      const Eigen::VectorXd tau = dyn::rnea(m, d, q, qd, qdd);
+      COMPARE_NUMBERS(block(0), tau);
+      const Eigen::MatrixXd M = dyn::crba(m, d, q);
+      QVERIFY(mismatch(block(1), M * qdd, 1e-10).isEmpty());
+      COMPARE_NUMBERS(block(3), dyn::gravityVector(m, d, q));
+      COMPARE_NUMBERS(Eigen::VectorXd(block(2) + block(3)), dyn::nonLinearEffects(m, d, q, qd));
+      COMPARE_NUMBERS(Eigen::VectorXd(block(1) + block(2) + block(3)), tau);
+    }
+    // The same with MODEL given explicitly, and to stdout.
+    r = runCli({"id", robot("stanford_arm.dh"), "--project", project, "--decompose"});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QCOMPARE(r.out, written);
+    // --progress draws on stderr, the CSV stays clean.
+    r = runCli({"id", "--project", project, "--progress"});
+    QVERIFY2(r.err.contains("100% (61/61 samples)"), r.err.constData());
+    QVERIFY(!r.out.contains('%'));
+  }
+
+  // trajectory --demo writes Saha's cycloids (t, q, qd_, qdd_); id reads them back and gives τ = RNEA
+  // at every sample. trajectory --project samples the project's waypoints.
+  void trajectoryCommand() {
+    const dyn::Model m = load("stanford_arm.dh", false);
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("saha.csv");
+    Run r = runCli({"trajectory", robot("stanford_arm.dh"), "--demo", "saha-stanford", "--rate", "20", "--out", csv});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QStringList header;
+    const auto rows = parseCsv(f.readAll(), &header);
+    QCOMPARE(header.size(), 1 + 3 * 6);
+    QCOMPARE(header[7], QString("qd_j1"));
+    QCOMPARE(header[13], QString("qdd_j1"));
+    const dyn::SampledTrajectory s = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaStanford, 20);
+    QCOMPARE(int(rows.size()), 201);
+    for (int k = 0; k < s.samples(); ++k) {
+      Eigen::VectorXd expected(19);
+      expected << s.t[k], s.q.col(k), s.qd.col(k), s.qdd.col(k);
+      COMPARE_NUMBERS(Eigen::Map<const Eigen::VectorXd>(rows[k].data(), 19), expected);
+    }
+    r = runCli({"id", robot("stanford_arm.dh"), "--trajectory", csv});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    header.clear();
+    const auto tau = parseCsv(r.out, &header);
+    dyn::Data d(m);
+    for (int k = 0; k < s.samples(); ++k)
+      COMPARE_NUMBERS(Eigen::Map<const Eigen::VectorXd>(tau[k].data() + 1, 6),
+                      dyn::rnea(m, d, s.q.col(k), s.qd.col(k), s.qdd.col(k)));
+
+    // A project with quintic waypoints, resampled with --rate.
+    const QString project = dir.filePath("p.json");
+    QFile p(project);
+    QVERIFY(p.open(QIODevice::WriteOnly));
+    const QJsonObject zero{{"j1", 0}, {"j2", 0}, {"j3", 0}}, end{{"j1", 1}, {"j2", -1}, {"j3", 3}};
+    p.write(QJsonDocument(
+                QJsonObject{{"format", "dynscope-project"},
+                            {"version", 1},
+                            {"robot", QJsonObject{{"path", robot("planar3.dh")}}},
+                            {"trajectory", QJsonObject{{"source", "waypoints"},
+                                                       {"sample_rate", 1000},
+                                                       {"waypoints", QJsonArray{QJsonObject{{"t", 0}, {"q", zero}},
+                                                                                QJsonObject{{"t", 2}, {"q", end}}}}}}})
+                .toJson());
+    p.close();
+    r = runCli({"trajectory", "--project", project, "--rate", "10"});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    header.clear();
+    const auto sampled = parseCsv(r.out, &header);
+    QCOMPARE(int(sampled.size()), 21);
+    for (int k = 0; k <= 20; ++k) {  // closed form: q = s(t) (1, -1, 3), s the quintic
+      const dyn::ScalingSample sc = dyn::quinticScaling(0.1 * k, 2);
+      Eigen::VectorXd expected(10);
+      expected << 0.1 * k, sc.s, -sc.s, 3 * sc.s, sc.sd, -sc.sd, 3 * sc.sd, sc.sdd, -sc.sdd, 3 * sc.sdd;
+      COMPARE_NUMBERS(Eigen::Map<const Eigen::VectorXd>(sampled[k].data(), 10), expected);
+    }
+  }
+
+  void malformedProjectNamesFileLineAndKey() {
+    QTemporaryDir dir;
+    const std::string path = writeFile(dir, "bad.json",
+                                       "{\"format\": \"dynscope-project\", \"version\": 1,\n"
+                                       "  \"robot\": {\"path\": \"x.urdf\",\n"
+                                       "             \"floating_base\": \"yes\"}}\n");
+    const Run r = runCli({"id", "--project", QString::fromStdString(path)});
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains("bad.json:3: robot.floating_base: expected true or false"), r.err.constData());
   }
 
   void usageErrors_data() {
@@ -507,8 +649,7 @@ class TestCli : public QObject {
     QTest::newRow("no model") << QStringList{"fk"} << 2 << "MODEL";
     QTest::newRow("wrong q size") << QStringList{"fk", ur5, "--q", "1,2,3,4,5"} << 2 << "nq = 6";
     QTest::newRow("wrong qd size") << QStringList{"id", ur5, "--qd", "1"} << 2 << "nv = 6";
-    QTest::newRow("not a number") << QStringList{"fk", ur5, "--q", "1,2,x,4,5,6"} << 2
-                                  << "'x' is not a number";
+    QTest::newRow("not a number") << QStringList{"fk", ur5, "--q", "1,2,x,4,5,6"} << 2 << "'x' is not a number";
     QTest::newRow("nan") << QStringList{"fk", ur5, "--q", "1,2,nan,4,5,6"} << 2 << "finite";
     QTest::newRow("inf") << QStringList{"fk", ur5, "--q", "1,2,inf,4,5,6"} << 2 << "finite";
     QTest::newRow("missing value") << QStringList{"fk", ur5, "--q"} << 2 << "--q needs a value";
@@ -518,8 +659,26 @@ class TestCli : public QObject {
     QTest::newRow("bad frame") << QStringList{"jacobian", ur5, "--frame", "body"} << 2 << "--frame";
     QTest::newRow("bad fext") << QStringList{"id", ur5, "--fext", "tool0:1,2"} << 2 << "needs 6";
     QTest::newRow("missing file") << QStringList{"info", "/nonexistent/robot.urdf"} << 1 << "robot.urdf";
-    QTest::newRow("missing csv") << QStringList{"id", ur5, "--trajectory", "/nonexistent/in.csv"} << 1
-                                 << "in.csv";
+    QTest::newRow("missing csv") << QStringList{"id", ur5, "--trajectory", "/nonexistent/in.csv"} << 1 << "in.csv";
+    const QString stanford = robot("stanford_arm.dh");
+    QTest::newRow("trajectory without source") << QStringList{"trajectory", stanford} << 2 << "exactly one of";
+    QTest::newRow("trajectory with two sources")
+        << QStringList{"trajectory", stanford, "--demo", "saha-stanford", "--project", "p.json"} << 2
+        << "exactly one of";
+    QTest::newRow("demo without model") << QStringList{"trajectory", "--demo", "saha-stanford"} << 2 << "MODEL";
+    QTest::newRow("unknown demo") << QStringList{"trajectory", stanford, "--demo", "kuka"} << 2 << "--demo must be";
+    QTest::newRow("demo on the wrong arm")
+        << QStringList{"trajectory", ur5, "--demo", "saha-stanford"} << 1 << "joint 3 ('elbow_joint') to be prismatic";
+    QTest::newRow("zero rate") << QStringList{"trajectory", stanford, "--demo", "saha-stanford", "--rate", "0"} << 2
+                               << "--rate";
+    QTest::newRow("decompose without trajectory") << QStringList{"id", ur5, "--decompose"} << 2 << "--decompose";
+    QTest::newRow("decompose with fext") << QStringList{"id",          ur5,      "--trajectory",     "in.csv",
+                                                        "--decompose", "--fext", "tool0:1,2,3,4,5,6"}
+                                         << 2 << "--fext";
+    QTest::newRow("project for fd") << QStringList{"fd", ur5, "--project", "p.json"} << 2
+                                    << "--project is not an option of fd";
+    QTest::newRow("missing project") << QStringList{"id", "--project", "/nonexistent/p.json"} << 1
+                                     << "/nonexistent/p.json: cannot open";
   }
   void usageErrors() {
     QFETCH(QStringList, args);
@@ -549,16 +708,16 @@ class TestCli : public QObject {
   // A joint moving no mass makes H singular: fd refuses and names the joint; id still works.
   void singularInertiaNamesTheJoint() {
     QTemporaryDir dir;
-    const std::string path = writeFile(
-        dir, "massless.urdf",
-        "<robot name=\"m\">\n  <link name=\"base\"/>\n"
-        "  <link name=\"arm\"><inertial><mass value=\"1\"/><origin xyz=\"0.5 0 0\"/>"
-        "<inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
-        "  <link name=\"finger\"/>\n"
-        "  <joint name=\"shoulder\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/>"
-        "<axis xyz=\"0 0 1\"/></joint>\n"
-        "  <joint name=\"finger_joint\" type=\"continuous\"><parent link=\"arm\"/><child link=\"finger\"/>"
-        "<axis xyz=\"0 0 1\"/></joint>\n</robot>\n");
+    const std::string path =
+        writeFile(dir, "massless.urdf",
+                  "<robot name=\"m\">\n  <link name=\"base\"/>\n"
+                  "  <link name=\"arm\"><inertial><mass value=\"1\"/><origin xyz=\"0.5 0 0\"/>"
+                  "<inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+                  "  <link name=\"finger\"/>\n"
+                  "  <joint name=\"shoulder\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/>"
+                  "<axis xyz=\"0 0 1\"/></joint>\n"
+                  "  <joint name=\"finger_joint\" type=\"continuous\"><parent link=\"arm\"/><child link=\"finger\"/>"
+                  "<axis xyz=\"0 0 1\"/></joint>\n</robot>\n");
     Run r = runCli({"fd", QString::fromStdString(path)});
     QVERIFY(!r.crashed);
     QCOMPARE(r.status, 1);
@@ -587,14 +746,15 @@ class TestCli : public QObject {
   }
 
   void helpAndVersion() {
-    for (const QStringList& args :
-         {QStringList{"--help"}, QStringList{"--version"}, QStringList{"fd", "--help"}}) {
+    for (const QStringList& args : {QStringList{"--help"}, QStringList{"--version"}, QStringList{"fd", "--help"}}) {
       const Run r = runCli(args);
       QVERIFY(!r.crashed);
       QCOMPARE(r.status, 0);
       QVERIFY(!r.out.isEmpty());
     }
     QVERIFY(runCli({"jacobian", "--help"}).out.contains("--frame"));
+    QVERIFY(runCli({"trajectory", "--help"}).out.contains("--demo"));
+    QVERIFY(runCli({"id", "--help"}).out.contains("--decompose"));
   }
 };
 

@@ -1,0 +1,282 @@
+#include "project/project_file.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <cmath>
+#include <initializer_list>
+
+#include "dynscope/trajectory/demo_trajectories.hpp"
+#include "project/json_lines.hpp"
+
+namespace dyn {
+namespace {
+
+constexpr const char* kFormat = "dynscope-project";
+
+QString join(const QString& path, const QString& key) { return path.isEmpty() ? key : path + "." + key; }
+
+// Reads values with their key paths, so every error can name the file, the line and the key.
+class Reader {
+ public:
+  Reader(const QByteArray& text, const QString& file)
+      : file_(file), lines_(jsonValueLines(text)), dir_(QFileInfo(file).absoluteDir()) {}
+
+  [[noreturn]] void fail(const QString& key, const QString& message) const {
+    const int line = lineOf(lines_, key);
+    QString where = file_;
+    if (line > 0) where += ":" + QString::number(line);
+    throw ProjectError((where + ": " + (key.isEmpty() ? QString() : key + ": ") + message).toStdString());
+  }
+  int line(const QString& key) const { return lineOf(lines_, key); }
+
+  void allowOnly(const QJsonObject& o, const QString& path, std::initializer_list<const char*> keys) const {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      bool known = false;
+      for (const char* k : keys) known = known || it.key() == k;
+      if (!known) {
+        QStringList names;
+        for (const char* k : keys) names << k;
+        fail(join(path, it.key()), "unknown key (expected one of: " + names.join(", ") + ")");
+      }
+    }
+  }
+  QJsonValue required(const QJsonObject& o, const QString& path, const char* key) const {
+    if (!o.contains(key)) fail(path, QString("missing key '%1'").arg(key));
+    return o.value(key);
+  }
+  QJsonObject object(const QJsonValue& v, const QString& key) const {
+    if (!v.isObject()) fail(key, "expected an object");
+    return v.toObject();
+  }
+  QJsonArray array(const QJsonValue& v, const QString& key) const {
+    if (!v.isArray()) fail(key, "expected an array");
+    return v.toArray();
+  }
+  double number(const QJsonValue& v, const QString& key) const {
+    if (!v.isDouble() || !std::isfinite(v.toDouble())) fail(key, "expected a finite number");
+    return v.toDouble();
+  }
+  QString string(const QJsonValue& v, const QString& key) const {
+    if (!v.isString() || v.toString().isEmpty()) fail(key, "expected a non-empty string");
+    return v.toString();
+  }
+  bool boolean(const QJsonValue& v, const QString& key) const {
+    if (!v.isBool()) fail(key, "expected true or false");
+    return v.toBool();
+  }
+  Eigen::Vector3d vector3(const QJsonValue& v, const QString& key) const {
+    const QJsonArray a = array(v, key);
+    if (a.size() != 3) fail(key, QString("expected 3 numbers [x, y, z], got %1").arg(a.size()));
+    Eigen::Vector3d x;
+    for (int i = 0; i < 3; ++i) x[i] = number(a[i], key + "[" + QString::number(i) + "]");
+    return x;
+  }
+  // A path relative to the project file's directory (or absolute), made absolute and clean.
+  std::string resolve(const QString& relative) const {
+    return QDir::cleanPath(dir_.absoluteFilePath(relative)).toStdString();
+  }
+
+ private:
+  QString file_;
+  std::map<QString, int> lines_;
+  QDir dir_;
+};
+
+ProjectWaypoint readWaypoint(const Reader& r, const QJsonValue& value, const QString& key) {
+  const QJsonObject o = r.object(value, key);
+  r.allowOnly(o, key, {"t", "q"});
+  ProjectWaypoint w;
+  w.line = r.line(key);
+  w.t = r.number(r.required(o, key, "t"), key + ".t");
+  const QString qKey = key + ".q";
+  const QJsonObject q = r.object(r.required(o, key, "q"), qKey);
+  for (auto it = q.begin(); it != q.end(); ++it) {
+    const QString jointKey = join(qKey, it.key());
+    std::vector<double> values;
+    if (it.value().isArray()) {
+      const QJsonArray a = it.value().toArray();
+      if (a.isEmpty()) r.fail(jointKey, "expected the joint's q entries, got an empty array");
+      for (int i = 0; i < a.size(); ++i) values.push_back(r.number(a[i], jointKey + "[" + QString::number(i) + "]"));
+    } else {
+      values.push_back(r.number(it.value(), jointKey));
+    }
+    w.joints[it.key().toStdString()] = values;
+  }
+  return w;
+}
+
+ProjectTrajectory readTrajectory(const Reader& r, const QJsonValue& value) {
+  const QString key = "trajectory";
+  const QJsonObject o = r.object(value, key);
+  ProjectTrajectory t;
+  const QString source = r.string(r.required(o, key, "source"), "trajectory.source");
+  auto rate = [&] {
+    if (!o.contains("sample_rate")) return t.sampleRate;
+    const double hz = r.number(o["sample_rate"], "trajectory.sample_rate");
+    if (!(hz > 0)) r.fail("trajectory.sample_rate", "must be positive (samples per second)");
+    return hz;
+  };
+  if (source == "none") {
+    r.allowOnly(o, key, {"source"});
+  } else if (source == "waypoints") {
+    r.allowOnly(o, key, {"source", "interpolation", "sample_rate", "trapezoid_fraction", "waypoints"});
+    t.source = TrajectorySource::Waypoints;
+    if (o.contains("interpolation")) {
+      const QString name = r.string(o["interpolation"], "trajectory.interpolation");
+      const auto kind = interpolationByName(name.toStdString());
+      if (!kind) r.fail("trajectory.interpolation", "'" + name + "' is not quintic, trapezoidal or cubic-spline");
+      t.interpolation = *kind;
+    }
+    t.sampleRate = rate();
+    if (o.contains("trapezoid_fraction")) {
+      t.trapezoidFraction = r.number(o["trapezoid_fraction"], "trajectory.trapezoid_fraction");
+      if (!(t.trapezoidFraction > 0 && t.trapezoidFraction <= 0.5))
+        r.fail("trajectory.trapezoid_fraction", "must be in (0, 0.5]");
+    }
+    const QJsonArray points = r.array(r.required(o, key, "waypoints"), "trajectory.waypoints");
+    for (int i = 0; i < points.size(); ++i)
+      t.waypoints.push_back(readWaypoint(r, points[i], "trajectory.waypoints[" + QString::number(i) + "]"));
+  } else if (source == "csv") {
+    r.allowOnly(o, key, {"source", "path"});
+    t.source = TrajectorySource::Csv;
+    t.csvPath = r.resolve(r.string(r.required(o, key, "path"), "trajectory.path"));
+  } else if (source == "demo") {
+    r.allowOnly(o, key, {"source", "demo", "sample_rate"});
+    t.source = TrajectorySource::Demo;
+    const QString demo = r.string(r.required(o, key, "demo"), "trajectory.demo");
+    if (!demoTrajectoryByName(demo.toStdString()))
+      r.fail("trajectory.demo", "'" + demo + "' is not a demo (saha-stanford, saha-planar3)");
+    t.demo = demo.toStdString();
+    t.sampleRate = rate();
+  } else {
+    r.fail("trajectory.source", "'" + source + "' is not waypoints, csv, demo or none");
+  }
+  return t;
+}
+
+QJsonArray toArray(const Eigen::Vector3d& v) { return QJsonArray{v.x(), v.y(), v.z()}; }
+
+}  // namespace
+
+const char* trajectorySourceName(TrajectorySource source) {
+  switch (source) {
+    case TrajectorySource::None:
+      return "none";
+    case TrajectorySource::Waypoints:
+      return "waypoints";
+    case TrajectorySource::Csv:
+      return "csv";
+    case TrajectorySource::Demo:
+      return "demo";
+  }
+  return "?";
+}
+
+ProjectFile parseProject(const QByteArray& json, const QString& path) {
+  QJsonParseError error;
+  const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+  if (error.error != QJsonParseError::NoError)
+    throw ProjectError(
+        (path + ":" + QString::number(lineAtOffset(json, error.offset)) + ": not valid JSON: " + error.errorString())
+            .toStdString());
+  const Reader r(json, path);
+  if (!doc.isObject()) r.fail("", "expected a JSON object at the top level");
+  const QJsonObject root = doc.object();
+  if (root.value("format").toString() != kFormat)
+    r.fail("format",
+           QString("missing or wrong \"format\": this is not a Dynscope project (expected \"%1\")").arg(kFormat));
+  const QJsonValue version = r.required(root, "", "version");
+  if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
+    r.fail("version", "expected a whole number >= 1");
+  if (version.toInt() > kProjectVersion)
+    r.fail("version", QString("version %1 was written by a newer Dynscope; this one reads version %2")
+                          .arg(version.toInt())
+                          .arg(kProjectVersion));
+  r.allowOnly(root, "", {"format", "version", "robot", "gravity", "payload", "trajectory", "view"});
+
+  ProjectFile p;
+  p.file = path.toStdString();
+  const QJsonObject robot = r.object(r.required(root, "", "robot"), "robot");
+  r.allowOnly(robot, "robot", {"path", "floating_base"});
+  p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"));
+  if (robot.contains("floating_base")) p.floatingBase = r.boolean(robot["floating_base"], "robot.floating_base");
+  if (root.contains("gravity")) p.gravity = r.vector3(root["gravity"], "gravity");
+  if (root.contains("payload")) {
+    const QJsonObject o = r.object(root["payload"], "payload");
+    r.allowOnly(o, "payload", {"link", "mass", "com"});
+    Payload pl;
+    pl.link = r.string(r.required(o, "payload", "link"), "payload.link").toStdString();
+    pl.mass = r.number(r.required(o, "payload", "mass"), "payload.mass");
+    if (pl.mass < 0) r.fail("payload.mass", "must not be negative");
+    if (o.contains("com")) pl.com = r.vector3(o["com"], "payload.com");
+    p.payload = pl;
+  }
+  if (root.contains("trajectory")) p.trajectory = readTrajectory(r, root["trajectory"]);
+  if (root.contains("view")) p.view = r.object(root["view"], "view");
+  return p;
+}
+
+QByteArray serializeProject(const ProjectFile& p, const QString& path) {
+  const QDir dir = QFileInfo(path).absoluteDir();
+  auto relative = [&](const std::string& file) {
+    return dir.relativeFilePath(QFileInfo(QString::fromStdString(file)).absoluteFilePath());
+  };
+  if (p.robotPath.empty()) throw ProjectError(path.toStdString() + ": the project has no robot file to store");
+  QJsonObject root;
+  root["format"] = kFormat;
+  root["version"] = kProjectVersion;
+  root["robot"] = QJsonObject{{"path", relative(p.robotPath)}, {"floating_base", p.floatingBase}};
+  if (p.gravity) root["gravity"] = toArray(*p.gravity);
+  if (p.payload)
+    root["payload"] = QJsonObject{
+        {"link", QString::fromStdString(p.payload->link)}, {"mass", p.payload->mass}, {"com", toArray(p.payload->com)}};
+  const ProjectTrajectory& t = p.trajectory;
+  QJsonObject traj{{"source", trajectorySourceName(t.source)}};
+  if (t.source == TrajectorySource::Waypoints) {
+    traj["interpolation"] = interpolationName(t.interpolation);
+    traj["sample_rate"] = t.sampleRate;
+    if (t.interpolation == Interpolation::Trapezoidal) traj["trapezoid_fraction"] = t.trapezoidFraction;
+    QJsonArray points;
+    for (const ProjectWaypoint& w : t.waypoints) {
+      QJsonObject q;
+      for (const auto& [joint, values] : w.joints) {
+        if (values.size() == 1) {
+          q[QString::fromStdString(joint)] = values[0];
+        } else {
+          QJsonArray a;
+          for (double x : values) a.append(x);
+          q[QString::fromStdString(joint)] = a;
+        }
+      }
+      points.append(QJsonObject{{"t", w.t}, {"q", q}});
+    }
+    traj["waypoints"] = points;
+  } else if (t.source == TrajectorySource::Csv) {
+    traj["path"] = relative(t.csvPath);
+  } else if (t.source == TrajectorySource::Demo) {
+    traj["demo"] = QString::fromStdString(t.demo);
+    traj["sample_rate"] = t.sampleRate;
+  }
+  root["trajectory"] = traj;
+  if (!p.view.isEmpty()) root["view"] = p.view;
+  return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+ProjectFile readProjectFile(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) throw ProjectError((path + ": cannot open: " + f.errorString()).toStdString());
+  return parseProject(f.readAll(), path);
+}
+
+void writeProjectFile(const QString& path, const ProjectFile& project) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());
+  f.write(serializeProject(project, path));
+  if (!f.commit()) throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());
+}
+
+}  // namespace dyn
