@@ -1,0 +1,360 @@
+// PlotCanvas: chart set-up, legend layout, mapping, cursor, axis ranges and ticks, hover read-out.
+#include "plots/plot_canvas.hpp"
+
+#include <QGraphicsLayout>
+#include <QGraphicsLineItem>
+#include <QLabel>
+#include <QRubberBand>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "plots/plot_legend.hpp"
+
+namespace {
+
+constexpr int kPad = 8;  // chart edge to legend/axes
+
+// "τ [N·m]" -> {"τ", "N·m"}; a label without brackets has no unit.
+std::pair<QString, QString> splitLabel(const QString& label) {
+  const int open = label.lastIndexOf('[');
+  const int close = label.lastIndexOf(']');
+  if (open < 0 || close < open) return {label.trimmed(), QString()};
+  return {label.left(open).trimmed(), label.mid(open + 1, close - open - 1).trimmed()};
+}
+
+QString formatValue(double v) { return QString::number(v, 'g', 6); }
+
+// The smallest 1-2-5 step giving at most `target` intervals across `span`.
+double niceStep(double span, int target) {
+  const double raw = span / std::max(target, 1);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double n = raw / magnitude;
+  return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * magnitude;
+}
+
+}  // namespace
+
+void PlotBounds::include(double x, double y) {
+  if (!std::isfinite(x) || !std::isfinite(y)) return;
+  if (empty) {
+    x0 = x1 = x, y0 = y1 = y, empty = false;
+    return;
+  }
+  x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+}
+
+PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent) : QChartView(new QChart(), parent), m_content(content) {
+  QChart* c = chart();
+  c->setAnimationOptions(QChart::NoAnimation);
+  c->setBackgroundRoundness(0);
+  c->layout()->setContentsMargins(0, 0, 0, 0);
+  c->setMargins(QMargins(kPad, kPad, kPad + 4, kPad));
+  c->legend()->hide();  // PlotLegend instead: it wraps into columns and is clickable
+  setRenderHint(QPainter::Antialiasing);
+  setFocusPolicy(Qt::StrongFocus);
+  viewport()->setMouseTracking(true);
+  setMinimumSize(240, 160);
+
+  m_axisX = new QValueAxis(this);
+  m_axisY = new QValueAxis(this);
+  for (QValueAxis* axis : {m_axisX, m_axisY}) {
+    axis->setGridLineColor(QColor(222, 222, 222));
+    axis->setMinorGridLineColor(QColor(240, 240, 240));
+    axis->setLinePenColor(QColor(120, 120, 120));
+    axis->setLabelsColor(QColor(60, 60, 60));
+    axis->setTitleBrush(QColor(30, 30, 30));
+  }
+  m_axisX->setRange(0, 1);
+  m_axisY->setRange(-1, 1);
+  m_axisX->setTickInterval(0.25);
+  m_axisY->setTickInterval(0.5);
+  for (QValueAxis* axis : {m_axisX, m_axisY}) {
+    axis->setTickAnchor(0.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setMinorTickCount(1);
+  }
+  c->addAxis(m_axisX, Qt::AlignBottom);
+  c->addAxis(m_axisY, Qt::AlignLeft);
+
+  m_legend = new PlotLegend(c);
+
+  m_cursorItem = new QGraphicsLineItem(c);
+  m_cursorItem->setPen(QPen(QColor(25, 25, 25), 1.5));
+  m_cursorItem->setZValue(100);
+  m_cursorItem->hide();
+
+  m_hoverLabel = new QLabel(viewport());
+  m_hoverLabel->setObjectName("plotHoverLabel");
+  m_hoverLabel->setAttribute(Qt::WA_TransparentForMouseEvents);
+  m_hoverLabel->setTextFormat(Qt::RichText);
+  m_hoverLabel->setStyleSheet(
+      "QLabel { background: rgba(255,255,255,238); border: 1px solid #9a9a9a; border-radius: 3px; "
+      "padding: 3px 5px; color: #202020; }");
+  m_hoverLabel->hide();
+  m_band = new QRubberBand(QRubberBand::Rectangle, viewport());
+  m_band->hide();
+
+  applyFonts();
+  connect(c, &QGraphicsWidget::geometryChanged, this, &PlotCanvas::layoutLegend);
+  connect(c, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
+    updateCursorItem();
+    updateTicks();
+    if (int(area.width()) != m_lastPlotWidth) {  // decimation depends on the width only
+      m_lastPlotWidth = int(area.width());
+      requestViewChanged();
+    }
+  });
+  connect(m_axisX, &QValueAxis::rangeChanged, this, [this] {
+    updateCursorItem();
+    updateTicks();
+    requestViewChanged();
+  });
+  connect(m_axisY, &QValueAxis::rangeChanged, this, &PlotCanvas::updateTicks);
+}
+
+void PlotCanvas::setAxisTitles(const QString& x, const QString& y) {
+  m_axisX->setTitleText(x);
+  m_axisY->setTitleText(y);
+}
+
+void PlotCanvas::addSeries(QAbstractSeries* series) {
+  chart()->addSeries(series);
+  series->attachAxis(m_axisX);
+  series->attachAxis(m_axisY);
+}
+
+void PlotCanvas::legendChanged() { layoutLegend(); }
+
+void PlotCanvas::applyFonts() {
+  QFont bold = font();
+  bold.setBold(true);
+  for (QValueAxis* axis : {m_axisX, m_axisY}) {
+    axis->setLabelsFont(font());
+    axis->setTitleFont(bold);
+  }
+  chart()->setTitleFont(bold);
+  m_legend->setFont(font());
+  layoutLegend();
+}
+
+void PlotCanvas::changeEvent(QEvent* event) {
+  QChartView::changeEvent(event);
+  if (event->type() == QEvent::FontChange) applyFonts();
+}
+
+void PlotCanvas::layoutLegend() {
+  const QSizeF size = chart()->size();
+  const qreal h = std::ceil(m_legend->layoutFor(size.width() - 2 * kPad));
+  QMargins margins = chart()->margins();
+  margins.setBottom(int(h) + (h > 0 ? 2 * kPad : kPad));
+  if (margins != chart()->margins()) chart()->setMargins(margins);
+  m_legend->setPos(kPad, size.height() - h - kPad);
+}
+
+// ---- mapping ----
+
+QPointF PlotCanvas::valueAt(const QPointF& p) const {
+  const QRectF a = chart()->plotArea();
+  if (a.width() <= 0 || a.height() <= 0) return {NAN, NAN};
+  return {m_axisX->min() + (p.x() - a.left()) / a.width() * (m_axisX->max() - m_axisX->min()),
+          m_axisY->min() + (a.bottom() - p.y()) / a.height() * (m_axisY->max() - m_axisY->min())};
+}
+
+QPointF PlotCanvas::positionOf(const QPointF& v) const {
+  const QRectF a = chart()->plotArea();
+  return {a.left() + (v.x() - m_axisX->min()) / (m_axisX->max() - m_axisX->min()) * a.width(),
+          a.bottom() - (v.y() - m_axisY->min()) / (m_axisY->max() - m_axisY->min()) * a.height()};
+}
+
+QPointF PlotCanvas::chartPosition(const QPoint& viewportPos) const {
+  return chart()->mapFromScene(mapToScene(viewportPos));
+}
+
+int PlotCanvas::plotWidthPixels() const { return int(chart()->plotArea().width()); }
+
+bool PlotCanvas::inPlotArea(const QPoint& viewportPos) const {
+  return chart()->plotArea().contains(chartPosition(viewportPos));
+}
+
+// ---- cursor ----
+
+void PlotCanvas::setCursorTime(double t) {
+  m_cursorTime = t;
+  updateCursorItem();
+}
+
+QLineF PlotCanvas::cursorLine() const { return m_cursorItem->isVisible() ? m_cursorItem->line() : QLineF(); }
+
+void PlotCanvas::updateCursorItem() {
+  const QRectF a = chart()->plotArea();
+  if (!std::isfinite(m_cursorTime) || m_cursorTime < m_axisX->min() || m_cursorTime > m_axisX->max() || a.isEmpty()) {
+    m_cursorItem->hide();
+    return;
+  }
+  const double x = positionOf({m_cursorTime, 0}).x();
+  m_cursorItem->setLine(x, a.top(), x, a.bottom());
+  m_cursorItem->show();
+}
+
+// ---- axes ----
+
+// Tick spacing for `axis` over [lo, hi] on `pixels` pixels: a 1-2-5 step about every
+// `pixelsPerTick` pixels, labels with as many decimals as the step needs.
+void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
+  const QRectF a = chart()->plotArea();
+  const bool x = axis == m_axisX;
+  const double pixels = x ? a.width() : a.height();
+  const double step = niceStep(hi - lo, std::max(2, int(pixels / (x ? 90 : 45))));
+  const double largest = std::max(std::abs(lo), std::abs(hi));
+  const int decimals = std::clamp(int(-std::floor(std::log10(step) + 1e-9)), 0, 9);
+  // Fixed decimals read best ("0.5, 1.0, 1.5"); %g for values far from 1.
+  const QString format = largest >= 1e6 || decimals > 6 ? QStringLiteral("%.4g") : QString("%.%1f").arg(decimals);
+  // Qt lays the ticks out as soon as either changes: never combine the new range with a much
+  // finer old step (that would be millions of ticks for a moment), so the coarser goes first.
+  // Inside setRange Qt may relayout the axes (a new plot width) and updates every series:
+  // rebuild the point lists once, afterwards, rather than from each of those signals.
+  const bool newX = axis == m_axisX && (lo != axis->min() || hi != axis->max());
+  if (newX && m_content) m_content->viewAboutToChange();
+  const bool nested = m_settingRange;
+  m_settingRange = true;
+  m_viewPending |= newX;  // also when Qt's fuzzy compare ignores the change: the lines are empty
+  if (step >= axis->tickInterval()) {
+    axis->setTickInterval(step);
+    axis->setRange(lo, hi);
+  } else {
+    axis->setRange(lo, hi);
+    axis->setTickInterval(step);
+  }
+  axis->setLabelFormat(format);
+  m_settingRange = nested;
+  if (!nested && m_viewPending) {
+    m_viewPending = false;
+    if (m_content) m_content->viewChanged();
+  }
+}
+
+void PlotCanvas::requestViewChanged() {
+  if (m_settingRange) {
+    m_viewPending = true;
+  } else if (m_content) {
+    m_content->viewChanged();
+  }
+}
+
+void PlotCanvas::updateTicks() {
+  for (QValueAxis* axis : {m_axisX, m_axisY})
+    if (axis->max() > axis->min()) applyRange(axis, axis->min(), axis->max());
+}
+
+void PlotCanvas::setXRange(double x0, double x1) {
+  const double scale = std::max({1.0, std::abs(x0), std::abs(x1)});
+  if (!std::isfinite(x0) || !std::isfinite(x1) || !(x1 - x0 > 1e-12 * scale)) return;  // zoomed in too far
+  applyRange(m_axisX, x0, x1);
+}
+
+void PlotCanvas::setYRange(double y0, double y1) {
+  const double scale = std::max({1e-300, std::abs(y0), std::abs(y1)});
+  if (!std::isfinite(y0) || !std::isfinite(y1) || !(y1 - y0 > 1e-12 * scale)) return;
+  applyRange(m_axisY, y0, y1);
+}
+
+void PlotCanvas::autoRange() {
+  m_userView = false;
+  const PlotBounds b = m_content ? m_content->dataBounds() : PlotBounds();
+  if (b.empty) {
+    setXRange(0, 1);
+    setYRange(-1, 1);
+    return;
+  }
+  double x0 = b.x0, x1 = b.x1;
+  if (!(x1 > x0)) x0 -= 0.5, x1 += 0.5;
+  const double h = b.y1 - b.y0;
+  const double pad = h > 1e-12 * std::max(std::abs(b.y0), std::abs(b.y1)) ? 0.05 * h
+                     : b.y0 != 0                                          ? 0.1 * std::abs(b.y0)
+                                                                          : 1.0;
+  setXRange(x0, x1);
+  setYRange(b.y0 - pad, b.y1 + pad);
+}
+
+void PlotCanvas::autoRangeIfUntouched() {
+  if (!m_userView) autoRange();
+}
+
+void PlotCanvas::zoomX(double factor, double around) {
+  m_userView = true;
+  setXRange(around - (around - m_axisX->min()) * factor, around + (m_axisX->max() - around) * factor);
+}
+
+void PlotCanvas::zoomY(double factor, double around) {
+  m_userView = true;
+  setYRange(around - (around - m_axisY->min()) * factor, around + (m_axisY->max() - around) * factor);
+}
+
+void PlotCanvas::panBy(double dx, double dy) {
+  const QRectF a = chart()->plotArea();
+  if (a.isEmpty()) return;
+  m_userView = true;
+  const double sx = (m_axisX->max() - m_axisX->min()) / a.width();
+  const double sy = (m_axisY->max() - m_axisY->min()) / a.height();
+  if (dx != 0) setXRange(m_axisX->min() - dx * sx, m_axisX->max() - dx * sx);
+  if (dy != 0) setYRange(m_axisY->min() + dy * sy, m_axisY->max() + dy * sy);
+}
+
+// ---- hover read-out ----
+
+void PlotCanvas::updateHover(const QPoint& p) {
+  double sampleTime = NAN;
+  QList<ReadoutRow> rows;
+  if (!m_content || !inPlotArea(p) || !m_content->readout(valueAt(chartPosition(p)).x(), &sampleTime, &rows)) {
+    hideHover();
+    return;
+  }
+  const auto [xName, xUnit] = splitLabel(m_axisX->titleText());
+  QString yUnit = splitLabel(m_axisY->titleText()).second;
+  if (yUnit.contains('|')) yUnit.clear();  // "N·m | N": which one depends on the joint type
+  const QString head = (xName.isEmpty() ? QStringLiteral("t") : xName) + " = " + formatValue(sampleTime) +
+                       (xUnit.isEmpty() ? QString() : " " + xUnit);
+  QStringList plain{head};
+  // Up to 12 rows per column, so 32 joints fit on the screen.
+  const int perColumn = 12;
+  const int columns = std::max(1, int((rows.size() + perColumn - 1) / perColumn));
+  const int perCol = std::max(1, int((rows.size() + columns - 1) / columns));
+  QString html = QString("<table cellspacing='0' cellpadding='1'><tr><td colspan='%1'><b>%2</b></td></tr>")
+                     .arg(3 * columns)
+                     .arg(head.toHtmlEscaped());
+  for (int r = 0; r < perCol; ++r) {
+    html += "<tr>";
+    for (int c = 0; c < columns; ++c) {
+      const int i = c * perCol + r;
+      if (i >= rows.size()) continue;
+      const ReadoutRow& row = rows[i];
+      html += QString(
+                  "<td><span style='color:%1'>&#9632;</span>&nbsp;%2</td><td align='right'>&nbsp;%3</td>"
+                  "<td>%4</td>")
+                  .arg(row.color.name(), row.name.toHtmlEscaped(), formatValue(row.value),
+                       c + 1 < columns ? QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;") : QString());
+    }
+    html += "</tr>";
+  }
+  html += "</table>";
+  for (const ReadoutRow& row : rows)
+    plain << row.name + " = " + formatValue(row.value) + (yUnit.isEmpty() ? QString() : " " + yUnit);
+  m_hoverPlain = plain.join('\n');
+  m_hoverLabel->setText(html);
+  m_hoverLabel->adjustSize();
+  // Beside the pointer, flipped to stay inside the view.
+  const QSize s = m_hoverLabel->size();
+  const QRect bounds = viewport()->rect();
+  int x = p.x() + 16, y = p.y() + 16;
+  if (x + s.width() > bounds.right()) x = p.x() - 16 - s.width();
+  if (y + s.height() > bounds.bottom()) y = std::max(0, bounds.bottom() - s.height());
+  m_hoverLabel->move(std::max(0, x), y);
+  m_hoverLabel->show();
+  m_hoverLabel->raise();
+}
+
+void PlotCanvas::hideHover() {
+  m_hoverLabel->hide();
+  m_hoverPlain.clear();
+}
