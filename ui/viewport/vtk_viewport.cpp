@@ -19,7 +19,10 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QTimer>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -34,8 +37,14 @@ class ViewportStyle : public vtkInteractorStyleTrackballCamera {
   vtkTypeMacro(ViewportStyle, vtkInteractorStyleTrackballCamera);
   void OnChar() override {
     switch (this->Interactor ? this->Interactor->GetKeyCode() : 0) {
-      case 'r': case 'R': case 'f': case 'F': Superclass::OnChar(); break;
-      default: break;
+      case 'r':
+      case 'R':
+      case 'f':
+      case 'F':
+        Superclass::OnChar();
+        break;
+      default:
+        break;
     }
   }
 };
@@ -72,7 +81,8 @@ struct ViewportCallbacks {
       case vtkCommand::WindowFrameEvent:
         if (!self->d_->inPaint) self->update();  // a render outside paintGL: show it
         break;
-      default: break;
+      default:
+        break;
     }
   }
   static void onInteractorRender(vtkObject*, unsigned long, void* clientData, void*) {
@@ -127,6 +137,14 @@ VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent), d_(new Impl) 
   d_->renderer->SetBackground(0.93, 0.94, 0.96);   // bottom
   d_->renderer->SetBackground2(0.55, 0.62, 0.72);  // top
   d_->renderer->GradientBackgroundOn();
+
+  stillTimer_ = new QTimer(this);
+  stillTimer_->setSingleShot(true);
+  stillTimer_->setInterval(kStillDelayMs);
+  connect(stillTimer_, &QTimer::timeout, this, [this] {
+    stillPending_ = true;
+    update();
+  });
 }
 
 VtkViewport::~VtkViewport() {
@@ -155,6 +173,31 @@ vtkGenericRenderWindowInteractor* VtkViewport::interactor() const { return d_->i
 
 void VtkViewport::requestRender() { update(); }
 
+void VtkViewport::setAdaptiveQuality(bool on) {
+  adaptiveQuality_ = on;
+  interactiveScale_ = 1.0;
+  update();
+}
+
+void VtkViewport::setFullQuality(bool on) {
+  vtkRendererCollection* renderers = d_->window->GetRenderers();
+  renderers->InitTraversal();
+  while (vtkRenderer* r = renderers->GetNextItem()) {
+    r->SetUseFXAA(on);
+    r->SetUseDepthPeeling(on);  // VTK peels only when there is translucent geometry
+  }
+}
+
+// Moving frames in software GL: the resolution that keeps VTK's render near the budget. The
+// render time grows about with the pixel count, hence the square root. Half-way steps of 0.05 and
+// a dead band: frame times are noisy and the picture should not change size on every frame.
+void VtkViewport::adaptInteractiveScale(double vtkRenderMs) {
+  if (!(vtkRenderMs > 0)) return;
+  const double ideal = std::clamp(interactiveScale_ * std::sqrt(kInteractiveBudgetMs / vtkRenderMs), 0.5, 1.0);
+  if (std::abs(ideal - interactiveScale_) < 0.1) return;
+  interactiveScale_ = std::clamp(std::round((interactiveScale_ + ideal) / 2 / 0.05) * 0.05, 0.5, 1.0);
+}
+
 void VtkViewport::initializeGL() {
   auto* state = d_->window->GetState();
   state->Reset();
@@ -163,14 +206,23 @@ void VtkViewport::initializeGL() {
   d_->window->SetReadyForRendering(true);
   d_->window->OpenGLInitContext();
   d_->glReady = true;
+  // Software rasterisers: Mesa's llvmpipe/softpipe/swrast, Microsoft's GDI generic, SwiftShader.
+  const auto* name = reinterpret_cast<const char*>(context()->functions()->glGetString(GL_RENDERER));
+  glRenderer_ = QString::fromLatin1(name ? name : "");
+  software_ = false;
+  for (const char* s : {"llvmpipe", "softpipe", "swrast", "software", "gdi generic", "swiftshader"})
+    if (glRenderer_.contains(QLatin1String(s), Qt::CaseInsensitive)) software_ = true;
   const qreal dpr = devicePixelRatioF();
   d_->iren->UpdateSize(qRound(width() * dpr), qRound(height() * dpr));
   // Reparenting (e.g. a floating dock) replaces the context: release VTK's resources with it.
   QObject::disconnect(d_->contextConnection);
-  d_->contextConnection = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-    makeCurrent();
-    releaseVtkResources();
-  }, Qt::DirectConnection);
+  d_->contextConnection = connect(
+      context(), &QOpenGLContext::aboutToBeDestroyed, this,
+      [this] {
+        makeCurrent();
+        releaseVtkResources();
+      },
+      Qt::DirectConnection);
 }
 
 void VtkViewport::resizeGL(int w, int h) {
@@ -186,6 +238,33 @@ void VtkViewport::paintGL() {
   const int W = qRound(width() * dpr), H = qRound(height() * dpr);
   if (d_->window->GetSize()[0] != W || d_->window->GetSize()[1] != H) d_->iren->UpdateSize(W, H);
 
+  // This frame's quality (see the class comment): a moving frame in software GL is drawn into the
+  // lower-left w x h of VTK's framebuffer (text at a matching DPI) and scaled up by the blit.
+  const bool still = stillPending_;
+  stillPending_ = false;
+  const bool degrade = adaptiveQuality_ && software_ && !still;
+  const double scale = degrade ? interactiveScale_ : 1.0;
+  const int w = std::clamp(qRound(W * scale), 1, W), h = std::clamp(qRound(H * scale), 1, H);
+  setFullQuality(!degrade);
+  struct SavedViewport {
+    vtkRenderer* r;
+    double v[4];
+  };
+  std::vector<SavedViewport> viewports;
+  const int dpi = d_->window->GetDPI();
+  if (w != W || h != H) {
+    vtkRendererCollection* renderers = d_->window->GetRenderers();
+    renderers->InitTraversal();
+    while (vtkRenderer* r = renderers->GetNextItem()) {
+      SavedViewport s{r, {}};
+      r->GetViewport(s.v);
+      viewports.push_back(s);
+      const double fx = double(w) / W, fy = double(h) / H;
+      r->SetViewport(s.v[0] * fx, s.v[1] * fy, s.v[2] * fx, s.v[3] * fy);
+    }
+    d_->window->SetDPI(std::max(1, qRound(dpi * double(w) / W)));
+  }
+
   auto* state = d_->window->GetState();
   state->Reset();  // Qt changed bindings (its FBO) behind VTK's cache
   state->Push();
@@ -195,6 +274,11 @@ void VtkViewport::paintGL() {
   d_->window->Render();
   d_->inPaint = false;
   if (QOpenGLContext::currentContext() != context()) makeCurrent();
+  // Software GL renders when the commands are flushed: wait, so that the time is the real cost.
+  if (software_) context()->functions()->glFinish();
+  lastVtkRenderMs_ = timer.nsecsElapsed() * 1e-6;
+  for (const SavedViewport& s : viewports) s.r->SetViewport(s.v[0], s.v[1], s.v[2], s.v[3]);
+  if (!viewports.empty()) d_->window->SetDPI(dpi);
 
   // Blit VTK's display framebuffer into the widget's framebuffer.
   QOpenGLExtraFunctions* f = context()->extraFunctions();
@@ -206,8 +290,7 @@ void VtkViewport::paintGL() {
     state->vtkglDisable(GL_SCISSOR_TEST);
     f->glDisable(GL_SCISSOR_TEST);
   }
-  const int* size = d_->window->GetSize();
-  d_->window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  d_->window->BlitDisplayFramebuffer(0, 0, 0, w, h, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_LINEAR);
   // Opaque alpha, otherwise Mesa composes the widget with what is behind it.
   f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
   f->glClearColor(0, 0, 0, 1);
@@ -220,6 +303,12 @@ void VtkViewport::paintGL() {
   }
   state->Pop();
   lastRenderMs_ = timer.nsecsElapsed() * 1e-6;
+  lastScale_ = scale;
+  lastStill_ = !degrade;
+  if (degrade) {  // adapt the resolution, and redraw at full quality once things stop moving
+    adaptInteractiveScale(lastVtkRenderMs_);
+    stillTimer_->start();
+  }
   emit rendered(lastRenderMs_);
 }
 
@@ -236,25 +325,10 @@ QImage VtkViewport::grabImage(int width, int height) {
   state->Push();
   state->vtkglDepthFunc(GL_LEQUAL);
   const int oldW = d_->window->GetSize()[0], oldH = d_->window->GetSize()[1];
-  d_->inPaint = true;                // no repaint request from this offscreen frame
-  d_->window->SetSize(W, H);         // VTK's framebuffers follow; the widget keeps its size
-  // Export quality (too slow for interaction in software GL): FXAA and exact translucency.
-  struct Saved { vtkRenderer* r; bool fxaa; vtkTypeBool peeling; };
-  std::vector<Saved> saved;
-  if (exportQuality_) {
-    vtkRendererCollection* renderers = d_->window->GetRenderers();
-    renderers->InitTraversal();
-    while (vtkRenderer* r = renderers->GetNextItem()) {
-      saved.push_back({r, r->GetUseFXAA(), r->GetUseDepthPeeling()});
-      r->UseFXAAOn();
-      r->UseDepthPeelingOn();
-    }
-  }
+  d_->inPaint = true;              // no repaint request from this offscreen frame
+  d_->window->SetSize(W, H);       // VTK's framebuffers follow; the widget keeps its size
+  setFullQuality(exportQuality_);  // FXAA and exact translucency (paintGL sets its own each frame)
   d_->window->Render();
-  for (const Saved& s : saved) {
-    s.r->SetUseFXAA(s.fxaa);
-    s.r->SetUseDepthPeeling(s.peeling);
-  }
   vtkNew<vtkWindowToImageFilter> grab;
   grab->SetInput(d_->window);
   grab->SetInputBufferTypeToRGB();
@@ -294,9 +368,14 @@ void VtkViewport::mousePressEvent(QMouseEvent* e) {
       pressPos_ = e->position().toPoint();
       d_->iren->InvokeEvent(vtkCommand::LeftButtonPressEvent, e);
       break;
-    case Qt::MiddleButton: d_->iren->InvokeEvent(vtkCommand::MiddleButtonPressEvent, e); break;
-    case Qt::RightButton: d_->iren->InvokeEvent(vtkCommand::RightButtonPressEvent, e); break;
-    default: break;
+    case Qt::MiddleButton:
+      d_->iren->InvokeEvent(vtkCommand::MiddleButtonPressEvent, e);
+      break;
+    case Qt::RightButton:
+      d_->iren->InvokeEvent(vtkCommand::RightButtonPressEvent, e);
+      break;
+    default:
+      break;
   }
   e->accept();
 }
@@ -311,9 +390,14 @@ void VtkViewport::mouseReleaseEvent(QMouseEvent* e) {
       pressed_ = false;
       break;
     }
-    case Qt::MiddleButton: d_->iren->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent, e); break;
-    case Qt::RightButton: d_->iren->InvokeEvent(vtkCommand::RightButtonReleaseEvent, e); break;
-    default: break;
+    case Qt::MiddleButton:
+      d_->iren->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent, e);
+      break;
+    case Qt::RightButton:
+      d_->iren->InvokeEvent(vtkCommand::RightButtonReleaseEvent, e);
+      break;
+    default:
+      break;
   }
   e->accept();
 }
@@ -342,17 +426,28 @@ void VtkViewport::wheelEvent(QWheelEvent* e) {
 
 static const char* keySym(int key) {
   switch (key) {
-    case Qt::Key_Left: return "Left";
-    case Qt::Key_Right: return "Right";
-    case Qt::Key_Up: return "Up";
-    case Qt::Key_Down: return "Down";
-    case Qt::Key_Escape: return "Escape";
-    case Qt::Key_Return: return "Return";
-    case Qt::Key_Space: return "space";
-    case Qt::Key_Shift: return "Shift_L";
-    case Qt::Key_Control: return "Control_L";
-    case Qt::Key_Alt: return "Alt_L";
-    default: return nullptr;
+    case Qt::Key_Left:
+      return "Left";
+    case Qt::Key_Right:
+      return "Right";
+    case Qt::Key_Up:
+      return "Up";
+    case Qt::Key_Down:
+      return "Down";
+    case Qt::Key_Escape:
+      return "Escape";
+    case Qt::Key_Return:
+      return "Return";
+    case Qt::Key_Space:
+      return "space";
+    case Qt::Key_Shift:
+      return "Shift_L";
+    case Qt::Key_Control:
+      return "Control_L";
+    case Qt::Key_Alt:
+      return "Alt_L";
+    default:
+      return nullptr;
   }
 }
 

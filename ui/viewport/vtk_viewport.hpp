@@ -8,12 +8,21 @@
 // Scene changes: call requestRender() (or update()). Whoever calls
 // renderWindow()->GetInteractor()->Render() (RobotScene does) schedules a repaint too; direct
 // renderWindow()->Render() calls work but render twice.
+//
+// Quality (adaptive, default on). With hardware OpenGL every frame gets FXAA anti-aliasing and
+// depth-peeled translucency. With software OpenGL (Mesa's llvmpipe, e.g. under Xvfb or in a VM)
+// both cost several frames' time, so frames drawn while something moves skip them, and when such
+// a frame takes longer than kInteractiveBudgetMs the view is drawn at a lower resolution (down to
+// half) and scaled up; kStillDelayMs after the last change a still frame redraws the view at full
+// resolution and quality. Exported images (grabImage) are always full quality.
 #pragma once
 #include <QImage>
 #include <QOpenGLWidget>
 #include <QPoint>
+#include <QString>
 #include <QSurfaceFormat>
 
+class QTimer;
 class vtkRenderer;
 class vtkGenericOpenGLRenderWindow;
 class vtkGenericRenderWindowInteractor;
@@ -39,21 +48,35 @@ class VtkViewport : public QOpenGLWidget {
   // also call QSurfaceFormat::setDefaultFormat(VtkViewport::defaultFormat()) before QApplication.
   static QSurfaceFormat defaultFormat();
 
-  // grabImage() renders with FXAA anti-aliasing and depth-peeled translucency (default on);
-  // interactive frames use neither: both are too slow in software OpenGL.
+  // grabImage() renders with FXAA anti-aliasing and depth-peeled translucency (default on).
   void setExportQuality(bool on) { exportQuality_ = on; }
+
+  // See the class comment. Off: every frame full resolution and quality.
+  void setAdaptiveQuality(bool on);
+  bool adaptiveQuality() const { return adaptiveQuality_; }
+  // Known once the OpenGL context exists (after the first paint or grab).
+  bool softwareRendering() const { return software_; }
+  QString glRenderer() const { return glRenderer_; }
+  // Resolution factor of the last frame (1: full; below 1 only for moving frames in software GL).
+  double lastRenderScale() const { return lastScale_; }
+  bool lastFrameWasStill() const { return lastStill_; }
+
+  static constexpr double kInteractiveBudgetMs = 12.0;  // VTK render time a moving frame aims for
+  static constexpr int kStillDelayMs = 180;
 
   // Pixels a press may move and still count as a click.
   void setClickTolerance(int pixels) { clickTolerance_ = pixels; }
 
   // Time the last paintGL took (VTK render + blit), in milliseconds.
   double lastRenderMs() const { return lastRenderMs_; }
+  // Of that, VTK's render alone.
+  double lastVtkRenderMs() const { return lastVtkRenderMs_; }
 
  public slots:
   void requestRender();  // schedule a repaint (coalesced by Qt)
 
  signals:
-  void clicked(QPoint pos);        // left button pressed and released without dragging (widget coords)
+  void clicked(QPoint pos);            // left button pressed and released without dragging (widget coords)
   void rendered(double milliseconds);  // after every paintGL
 
  protected:
@@ -75,10 +98,20 @@ class VtkViewport : public QOpenGLWidget {
   Impl* d_;
   int clickTolerance_ = 4;
   bool exportQuality_ = true;
-  double lastRenderMs_ = 0;
+  bool adaptiveQuality_ = true;
+  bool software_ = false;
+  QString glRenderer_;
+  double interactiveScale_ = 1.0;  // adapted to kInteractiveBudgetMs in software GL
+  double lastScale_ = 1.0;
+  bool lastStill_ = false;
+  bool stillPending_ = false;
+  QTimer* stillTimer_ = nullptr;
+  double lastRenderMs_ = 0, lastVtkRenderMs_ = 0;
   bool pressed_ = false;
   QPoint pressPos_;
   void setEventInfo(const QPointF& pos, Qt::KeyboardModifiers mods, int repeat = 0);
   void releaseVtkResources();
+  void setFullQuality(bool on);  // FXAA and depth peeling on every renderer
+  void adaptInteractiveScale(double vtkRenderMs);
   friend struct ViewportCallbacks;
 };
