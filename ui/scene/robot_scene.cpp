@@ -4,23 +4,23 @@
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
-#include <vtkCoordinate.h>
 #include <vtkCamera.h>
 #include <vtkCaptionActor2D.h>
 #include <vtkCellArray.h>
-#include <vtkPointData.h>
 #include <vtkCellPicker.h>
+#include <vtkCoordinate.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
 #include <vtkIdList.h>
 #include <vtkLight.h>
+#include <vtkMapper.h>
 #include <vtkMath.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
-#include <vtkMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
@@ -326,9 +326,8 @@ RobotScene::RobotScene(vtkRenderer* renderer, QObject* parent) : QObject(parent)
   d_->robotComMarker = comMarkerPoly({1.0, 0.85, 0.1}, {0.75, 0.05, 0.05});
 
   // One light that follows the camera, above and to the left of it (a single light: every
-  // extra light costs a full lighting pass in software OpenGL). Translucency: VTK's single-pass
-  // order-independent blending while interacting (depth peeling costs 3x a frame in software
-  // GL); VtkViewport::grabImage() switches to depth peeling for exported images.
+  // extra light costs a full lighting pass in software OpenGL). Anti-aliasing and depth peeling
+  // are the viewport's choice per frame (VtkViewport: adaptive quality).
   renderer->RemoveAllLights();
   renderer->AutomaticLightCreationOff();
   vtkNew<vtkLight> light;
@@ -337,7 +336,6 @@ RobotScene::RobotScene(vtkRenderer* renderer, QObject* parent) : QObject(parent)
   light->SetFocalPoint(0, 0, 0);
   light->SetIntensity(1.0);
   renderer->AddLight(light);
-  renderer->SetUseDepthPeeling(0);
   renderer->SetMaximumNumberOfPeels(8);
   renderer->SetOcclusionRatio(0.02);
   renderer->GetActiveCamera()->SetViewUp(0, 0, 1);
@@ -411,9 +409,15 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     vtkSmartPointer<vtkPolyData> poly;
     const dyn::Shape& s = go.shape;
     switch (s.kind) {
-      case dyn::Shape::Kind::Box: poly = boxPoly(s.size.x(), s.size.y(), s.size.z()); break;
-      case dyn::Shape::Kind::Cylinder: poly = cylinderPoly(s.radius, s.length); break;
-      case dyn::Shape::Kind::Sphere: poly = spherePoly(s.radius); break;
+      case dyn::Shape::Kind::Box:
+        poly = boxPoly(s.size.x(), s.size.y(), s.size.z());
+        break;
+      case dyn::Shape::Kind::Cylinder:
+        poly = cylinderPoly(s.radius, s.length);
+        break;
+      case dyn::Shape::Kind::Sphere:
+        poly = spherePoly(s.radius);
+        break;
       case dyn::Shape::Kind::Mesh: {
         const QString uri = QString::fromStdString(s.meshUri);
         const LoadedMesh* mesh = meshes.find(uri);
@@ -422,8 +426,10 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
           QString error;
           const QString path = resolveMeshPath(uri, sourceFile, &error);
           loaded = path.isEmpty() ? LoadedMesh{} : loadMeshFile(path);
-          if (path.isEmpty()) loaded.error = error;
-          else if (!loaded.ok()) loaded.error = QStringLiteral("cannot read '%1': %2").arg(path, loaded.error);
+          if (path.isEmpty())
+            loaded.error = error;
+          else if (!loaded.ok())
+            loaded.error = QStringLiteral("cannot read '%1': %2").arg(path, loaded.error);
           mesh = &loaded;
         }
         if (mesh->ok()) {
@@ -487,8 +493,10 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     if (t != dyn::JointType::Revolute && t != dyn::JointType::Prismatic && t != dyn::JointType::Helical) continue;
     Impl::Posed p = d_->addPosed(d_->axisArrow, i, false);
     vtkProperty* prop = p.actor->GetProperty();
-    if (t == dyn::JointType::Prismatic) prop->SetColor(0.85, 0.2, 0.85);
-    else prop->SetColor(1.0, 0.72, 0.0);
+    if (t == dyn::JointType::Prismatic)
+      prop->SetColor(0.85, 0.2, 0.85);
+    else
+      prop->SetColor(1.0, 0.72, 0.0);
     prop->SetAmbient(0.3);
     d_->jointAxes.push_back(p);
   }
@@ -606,8 +614,8 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
     b.matrix->DeepCopy(m);
   }
   for (auto& l : d_->labels) {
-    const Vec3 p = l.frame >= 0 ? (model.frames[l.frame].placement * data.X0[model.frames[l.frame].body]).r
-                                : data.X0[l.body].r;
+    const Vec3 p =
+        l.frame >= 0 ? (model.frames[l.frame].placement * data.X0[model.frames[l.frame].body]).r : data.X0[l.body].r;
     l.actor->GetPositionCoordinate()->SetValue(p.x(), p.y(), p.z());
   }
   if (d_->robotCom) {
@@ -699,12 +707,19 @@ void RobotScene::applyMaterials() {
     p->SetDiffuse(0.8);
     p->SetSpecular(0.25);
     p->SetSpecularPower(30);
-    // A mesh's own colours would override the highlight: uniform colour while selected.
-    if (g.meshColors) g.actor->GetMapper()->SetScalarVisibility(g.body != selectedBody_);
-    if (g.body == selectedBody_) {
+    const bool selected = g.body == selectedBody_;
+    const bool warning = !selected && std::binary_search(warningBodies_.begin(), warningBodies_.end(), g.body);
+    // A mesh's own colours would override the highlight: uniform colour while highlighted.
+    if (g.meshColors) g.actor->GetMapper()->SetScalarVisibility(!selected && !warning);
+    if (selected) {
       p->SetAmbientColor(1.0, 0.62, 0.05);
       p->SetAmbient(0.75);
       p->SetDiffuse(0.55);
+    } else if (warning && !g.collision) {  // over a limit: red, fully opaque so it reads at a glance
+      p->SetColor(0.9, 0.1, 0.08);
+      p->SetAmbientColor(0.95, 0.1, 0.05);
+      p->SetAmbient(0.6);
+      p->SetOpacity(std::max(alpha, 0.85));
     } else {
       p->SetAmbient(0.22);  // one light: keep the faces turned away from it readable
     }
@@ -753,15 +768,51 @@ void RobotScene::rebuildGrid(double half) {
   d_->renderer->AddActor(d_->grid);
 }
 
-void RobotScene::setShowVisual(bool on) { showVisual_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowCollision(bool on) { showCollision_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowFrames(bool on) { showFrames_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowJointAxes(bool on) { showJointAxes_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowCom(bool on) { showCom_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowInertiaBoxes(bool on) { showInertia_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowLinkNames(bool on) { showNames_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowGrid(bool on) { showGrid_ = on; applyVisibility(); requestRender(); }
-void RobotScene::setShowWorldAxes(bool on) { showWorldAxes_ = on; applyVisibility(); requestRender(); }
+void RobotScene::setShowVisual(bool on) {
+  showVisual_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowCollision(bool on) {
+  showCollision_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowFrames(bool on) {
+  showFrames_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowJointAxes(bool on) {
+  showJointAxes_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowCom(bool on) {
+  showCom_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowInertiaBoxes(bool on) {
+  showInertia_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowLinkNames(bool on) {
+  showNames_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowGrid(bool on) {
+  showGrid_ = on;
+  applyVisibility();
+  requestRender();
+}
+void RobotScene::setShowWorldAxes(bool on) {
+  showWorldAxes_ = on;
+  applyVisibility();
+  requestRender();
+}
 
 void RobotScene::setFrameScale(double metres) {
   if (!(metres > 0) || !std::isfinite(metres)) return;
@@ -783,6 +834,15 @@ void RobotScene::setOpacity(double opacity) {
 
 void RobotScene::setSelectedBody(int body) {
   selectedBody_ = body;
+  applyMaterials();
+  requestRender();
+}
+
+void RobotScene::setWarningBodies(const std::vector<int>& bodies) {
+  std::vector<int> sorted = bodies;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted == warningBodies_) return;
+  warningBodies_ = std::move(sorted);
   applyMaterials();
   requestRender();
 }
@@ -881,10 +941,26 @@ void RobotScene::setViewPreset(ViewPreset preset) {
   vtkCamera* cam = d_->renderer->GetActiveCamera();
   double dir[3] = {1.0, -1.0, 0.75}, up[3] = {0, 0, 1};
   switch (preset) {
-    case Front: dir[0] = 1; dir[1] = 0; dir[2] = 0; break;    // from +x, looking back at the robot
-    case Side: dir[0] = 0; dir[1] = -1; dir[2] = 0; break;    // from -y: x to the right
-    case Top: dir[0] = 0; dir[1] = 0; dir[2] = 1; up[0] = 0; up[1] = 1; up[2] = 0; break;  // x right, y up
-    case Iso: break;
+    case Front:
+      dir[0] = 1;
+      dir[1] = 0;
+      dir[2] = 0;
+      break;  // from +x, looking back at the robot
+    case Side:
+      dir[0] = 0;
+      dir[1] = -1;
+      dir[2] = 0;
+      break;  // from -y: x to the right
+    case Top:
+      dir[0] = 0;
+      dir[1] = 0;
+      dir[2] = 1;
+      up[0] = 0;
+      up[1] = 1;
+      up[2] = 0;
+      break;  // x right, y up
+    case Iso:
+      break;
   }
   double fp[3];
   cam->GetFocalPoint(fp);

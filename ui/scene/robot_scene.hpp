@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <vector>
 
 #include "scene/mesh_loader.hpp"
 
@@ -22,7 +23,8 @@ class vtkRenderer;
 class VtkViewport;
 
 namespace dyn {
-template <class S> struct DataTpl;
+template <class S>
+struct DataTpl;
 using Data = DataTpl<double>;
 }  // namespace dyn
 
@@ -64,9 +66,12 @@ class RobotScene : public QObject {
   void setShowLinkNames(bool on);
   void setShowGrid(bool on);
   void setShowWorldAxes(bool on);
-  void setOpacity(double opacity);    // visual geometry, 0..1
-  void setSelectedBody(int body);     // highlight (-1: none)
-  void setGroundHeight(double z);     // grid height; default: min(0, lowest point at the first pose)
+  void setOpacity(double opacity);  // visual geometry, 0..1
+  void setSelectedBody(int body);   // highlight (-1: none)
+  // Bodies drawn in warning red (e.g. whose joint exceeds its effort limit now); the selection
+  // highlight wins where both apply. Cheap when the set is unchanged (called every frame).
+  void setWarningBodies(const std::vector<int>& bodies);
+  void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
   void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera at the first pose after setModel
 
   bool showVisual() const { return showVisual_; }
@@ -81,6 +86,7 @@ class RobotScene : public QObject {
   bool showWorldAxes() const { return showWorldAxes_; }
   double opacity() const { return opacity_; }
   int selectedBody() const { return selectedBody_; }
+  const std::vector<int>& warningBodies() const { return warningBodies_; }
   double groundHeight() const { return groundZ_; }
 
   // Picking: the body under a widget position (-1: none). Only visible geometry is pickable.
@@ -110,6 +116,7 @@ class RobotScene : public QObject {
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
   bool groundFixed_ = false;
   int selectedBody_ = -1;
+  std::vector<int> warningBodies_;  // sorted
   void applyVisibility();
   void applyMaterials();
   void rebuildGrid(double halfExtent);

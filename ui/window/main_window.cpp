@@ -15,12 +15,14 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolBar>
 
 #include "document/robot_document.hpp"
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/export_image_dialog.hpp"
+#include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
 #include "window/model_tree_dock.hpp"
@@ -30,6 +32,7 @@
 MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent), m_settings(settings) {
   setObjectName("mainWindow");
   setWindowTitle(tr("Dynscope"));
+  setWindowIcon(dynscopeIcon("dynscope"));
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
   resize(1400, 900);
@@ -58,7 +61,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   m_dofLabel = new QLabel(this);
   m_frameLabel = new QLabel(this);
   m_frameLabel->setObjectName("frameTimeLabel");
-  m_frameLabel->setToolTip(tr("Forward kinematics + scene update + render of the last pose change"));
+  m_frameLabel->setToolTip(tr("Frame time of the last pose changes: move a joint"));
   m_progress = new QProgressBar(this);
   m_progress->setRange(0, 0);  // busy indicator: the parse reports no progress
   m_progress->setMaximumWidth(120);
@@ -71,6 +74,8 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createActions();
   createMenus();
   createToolBar();
+  createTrajectoryUi();
+  createTrajectoryMenus();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -91,9 +96,11 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
     m_scene->setSelectedBody(body);
     m_viewport->update();
   });
-  connect(m_scene, &RobotScene::message, this, [this](const QString& text) { m_logDock->append(text, LogDock::Level::Warning); });
+  connect(m_scene, &RobotScene::message, this,
+          [this](const QString& text) { m_logDock->append(text, LogDock::Level::Warning); });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
   connect(m_viewport, &VtkViewport::rendered, this, &MainWindow::onRendered);
+  connect(m_viewport, &QOpenGLWidget::frameSwapped, this, &MainWindow::onFrameSwapped);
   updateStatus();
 }
 
@@ -101,6 +108,7 @@ MainWindow::~MainWindow() = default;
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
+  if (isProjectFile(path) && !m_pending) return openProject(path);
   if (!m_doc->startLoad(path, false)) {
     m_logDock->append(tr("Still loading a robot; %1 not opened").arg(path), LogDock::Level::Warning);
     return false;
@@ -136,24 +144,33 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
   unsetCursor();
   statusBar()->clearMessage();
   if (!ok) {
-    const QString previous = m_doc->hasModel() ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
-                                               : QString();
+    const QString previous =
+        m_doc->hasModel() ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName()) : QString();
     showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
+    m_pending.reset();
     return;
   }
   const dyn::Model& m = m_doc->model();
   m_logDock->append(tr("%1 %2 from %3: %4 bodies, %5 DOF (nq %6), %7 kg, %8 ms")
                         .arg(wasReload ? tr("Reloaded") : tr("Loaded"), m_doc->robotName(), m_doc->sourceFile())
-                        .arg(m.N).arg(m.nv).arg(m.nq).arg(m.totalMass(), 0, 'f', 2).arg(m_doc->lastLoadMs(), 0, 'f', 1));
+                        .arg(m.N)
+                        .arg(m.nv)
+                        .arg(m.nq)
+                        .arg(m.totalMass(), 0, 'f', 2)
+                        .arg(m_doc->lastLoadMs(), 0, 'f', 1));
   if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
   rebuildRecentMenu();
+  if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
+  applyPendingProject();
   m_viewport->update();
 }
 
 void MainWindow::onModelChanged() {
   m_scene->setAutoFit(!m_doc->lastLoadWasReload());  // a reload keeps the lecturer's camera
-  if (m_doc->meshes()) m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
-  else m_scene->setModel(m_doc->model(), m_doc->sourceFile());
+  if (m_doc->meshes())
+    m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
+  else
+    m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   restyleIfPresenting();
   setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(m_doc->sourceFile()).fileName()));
   setWindowFilePath(m_doc->sourceFile());
@@ -163,20 +180,61 @@ void MainWindow::onModelChanged() {
 
 void MainWindow::onPoseChanged() {
   // The interactive path a slider drives: FK (timed by the document) + scene update here; the
-  // render that follows completes the frame (onRendered). Rendering stays coalesced by Qt, so a
-  // fast drag never queues more frames than the screen shows.
+  // render and Qt's composition follow (onRendered, onFrameSwapped). Rendering stays coalesced by
+  // Qt, so a fast drag never queues more frames than the screen shows; the clock runs from the
+  // first pose change that is not on screen yet.
   QElapsedTimer timer;
   timer.start();
   m_scene->updatePose(m_doc->model(), m_doc->data());
-  m_pendingPoseMs = m_doc->lastKinematicsMs() + timer.nsecsElapsed() / 1e6;
+  const double sceneMs = timer.nsecsElapsed() / 1e6;
+  FrameClock& c = m_clock;
+  if (!c.pending || c.sincePose.elapsed() > 2000) {  // 2 s: that frame never came (hidden window)
+    c.pending = true;
+    c.rendered = false;
+    c.sincePose.start();
+    c.kinematicsMs = m_doc->lastKinematicsMs();
+    c.sceneMs = sceneMs;
+  }
   m_viewport->requestRender();
 }
 
 void MainWindow::onRendered(double renderMs) {
-  if (m_pendingPoseMs < 0) return;  // a camera move, not a pose change
-  m_lastFrameMs = m_pendingPoseMs + renderMs;
-  m_pendingPoseMs = -1;
-  m_frameLabel->setText(tr("frame %1 ms").arg(m_lastFrameMs, 0, 'f', 1));
+  if (!m_clock.pending) return;  // a camera move or a still frame, not a pose change
+  m_clock.rendered = true;
+  m_clock.renderMs = renderMs;
+}
+
+void MainWindow::onFrameSwapped() {
+  FrameClock& c = m_clock;
+  if (!c.pending || !c.rendered) return;
+  c.pending = false;
+  const double frameMs = c.kinematicsMs + c.sincePose.nsecsElapsed() / 1e6;
+  if (!c.sinceFrame.isValid() || c.sinceFrame.elapsed() > 1000) c.count = 0;  // a new drag
+  c.sinceFrame.start();
+  c.recent[c.count % c.recent.size()] = frameMs;
+  ++c.count;
+  const int n = std::min<int>(c.count, int(c.recent.size()));
+  double sum = 0;
+  for (int i = 0; i < n; ++i) sum += c.recent[i];
+  m_lastFrameMs = sum / n;
+  m_frameLabel->setText(
+      tr("frame %1 ms · %2 fps").arg(m_lastFrameMs, 0, 'f', 1).arg(1000.0 / m_lastFrameMs, 0, 'f', 0));
+  const double scale = m_viewport->lastRenderScale();
+  m_frameLabel->setToolTip(
+      tr("<p>Time from a joint change until the new pose is on screen, mean of the last %1 frames; "
+         "fps = 1000 / frame time.</p>"
+         "<p>Last frame: %2 ms: kinematics %3 ms, scene update %4 ms, 3D render %5 ms%6, window composition "
+         "and the rest %7 ms.</p><p>OpenGL: %8%9</p>")
+          .arg(n)
+          .arg(frameMs, 0, 'f', 1)
+          .arg(c.kinematicsMs, 0, 'f', 2)
+          .arg(c.sceneMs, 0, 'f', 2)
+          .arg(c.renderMs, 0, 'f', 1)
+          .arg(scale < 1 ? tr(" (at %1 % resolution while moving)").arg(qRound(scale * 100)) : QString())
+          .arg(std::max(0.0, frameMs - c.kinematicsMs - c.sceneMs - c.renderMs), 0, 'f', 1)
+          .arg(m_viewport->glRenderer().toHtmlEscaped())
+          .arg(m_viewport->softwareRendering() ? tr(" (software rendering: anti-aliasing only in still frames)")
+                                               : QString()));
 }
 
 void MainWindow::onViewportClicked(const QPoint& position) {
@@ -202,8 +260,8 @@ void MainWindow::openWithDialog() {
   QSettings s(kSettingsOrganization, kSettingsApplication);
   QString dir = m_settings == Settings::Persistent ? s.value("lastDirectory").toString() : QString();
   if (dir.isEmpty()) dir = m_defaultDir;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open robot"), dir,
-                                                    tr("Robot files (*.urdf *.xml *.dh);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open robot"), dir, tr("Robots and projects (*.urdf *.xml *.dh *.json *.dynscope);;All files (*)"));
   if (path.isEmpty()) return;
   if (m_settings == Settings::Persistent) s.setValue("lastDirectory", QFileInfo(path).absolutePath());
   openFile(path);
@@ -238,16 +296,22 @@ void MainWindow::setPresentationMode(bool on) {
     m_wasMaximized = isMaximized();
     m_normalFont = QApplication::font();
     QFont big = m_normalFont;
-    if (big.pointSizeF() > 0) big.setPointSizeF(big.pointSizeF() * 1.5);
-    else big.setPixelSize(big.pixelSize() * 3 / 2);
+    if (big.pointSizeF() > 0)
+      big.setPointSizeF(big.pointSizeF() * 1.5);
+    else
+      big.setPixelSize(big.pixelSize() * 3 / 2);
     QApplication::setFont(big);
+    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     showFullScreen();
   } else {
     QApplication::setFont(m_normalFont);
+    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
-    if (m_wasMaximized) showMaximized();
-    else showNormal();
+    if (m_wasMaximized)
+      showMaximized();
+    else
+      showNormal();
   }
   m_viewport->update();
 }

@@ -1,15 +1,21 @@
 // The workbench window: the VTK viewport in the centre, docks for the model tree, joints,
 // properties and log; File / View menus and a view toolbar. Owns the RobotDocument and the scene.
 #pragma once
+#include <QElapsedTimer>
+#include <QJsonObject>
 #include <QMainWindow>
 #include <QSize>
+#include <array>
 #include <functional>
+#include <optional>
 
+#include "project/project_file.hpp"
 #include "window/presentation_style.hpp"
 
 class JointsDock;
 class LogDock;
 class ModelTreeDock;
+class PlotsDock;
 class PropertiesDock;
 class QAction;
 class QActionGroup;
@@ -19,9 +25,16 @@ class QMenu;
 class QProgressBar;
 class QSlider;
 class QToolBar;
+class QUndoStack;
 class RobotDocument;
 class RobotScene;
+class TimelineDock;
+class TrajectoryDock;
+class TrajectoryDocument;
 class VtkViewport;
+namespace dyn {
+enum class DemoTrajectory;
+}
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -39,9 +52,22 @@ class MainWindow : public QMainWindow {
   ModelTreeDock* modelTreeDock() const { return m_treeDock; }
   PropertiesDock* propertiesDock() const { return m_propertiesDock; }
   LogDock* logDock() const { return m_logDock; }
+  TrajectoryDocument* trajectory() const { return m_traj; }
+  TrajectoryDock* trajectoryDock() const { return m_trajectoryDock; }
+  TimelineDock* timelineDock() const { return m_timelineDock; }
+  PlotsDock* plotsDock() const { return m_plotsDock; }
+  QUndoStack* undoStack() const { return m_undo; }
 
-  // Starts loading (off the GUI thread); false if a load is already running.
+  // Starts loading (off the GUI thread); false if a load is already running. A project file
+  // (.json, .dynscope) opens as a project.
   bool openFile(const QString& path);
+  // Reads the project, loads its robot, then applies payload, gravity, trajectory and view.
+  bool openProject(const QString& path);
+  bool saveProject(const QString& path);
+  QString projectFile() const { return m_projectFile; }
+  static bool isProjectFile(const QString& path);
+  // A built-in demonstration; opens `robotFile` first when the loaded robot does not fit it.
+  void loadDemo(dyn::DemoTrajectory demo, const QString& robotFile);
   void reloadFile();
   // Renders the viewport at `size` (empty: the viewport's size) and saves a PNG.
   bool exportImage(const QString& path, const QSize& size = QSize());
@@ -53,7 +79,9 @@ class MainWindow : public QMainWindow {
   void setErrorHandler(ErrorHandler handler) { m_errorHandler = std::move(handler); }
   QString lastError() const { return m_lastError; }
 
-  // FK + scene update + render of the last pose change (what a slider drag costs per frame).
+  // The frame time in the status bar: from a pose change (the joint value set, FK started) until
+  // the frame showing it is on screen (QOpenGLWidget::frameSwapped), i.e. FK + scene update +
+  // render + Qt's composition of the window; the mean of the last frames of the current drag.
   double lastFrameMs() const { return m_lastFrameMs; }
   bool presentationMode() const { return m_presentation; }
   void setPresentationMode(bool on);
@@ -77,12 +105,24 @@ class MainWindow : public QMainWindow {
   void onModelChanged();
   void onPoseChanged();
   void onRendered(double renderMs);
+  void onFrameSwapped();
   void onViewportClicked(const QPoint& position);
   void showError(const QString& title, const QString& text);
   void openWithDialog();
   void exportWithDialog();
   void updateStatus();
   void restyleIfPresenting();
+  // main_window_trajectory.cpp
+  void createTrajectoryUi();
+  void createTrajectoryMenus();
+  void updateLimitHighlight();
+  void importTrajectoryWithDialog();
+  void exportCsvWithDialog(bool dynamics);
+  void saveProjectWithDialog();
+  void applyPendingProject();
+  dyn::ProjectFile currentProject() const;
+  QJsonObject viewState() const;
+  void applyViewState(const QJsonObject& json);
 
   Settings m_settings;
   RobotDocument* m_doc;
@@ -92,9 +132,25 @@ class MainWindow : public QMainWindow {
   JointsDock* m_jointsDock;
   PropertiesDock* m_propertiesDock;
   LogDock* m_logDock;
+  QUndoStack* m_undo = nullptr;
+  TrajectoryDocument* m_traj = nullptr;
+  TrajectoryDock* m_trajectoryDock = nullptr;
+  TimelineDock* m_timelineDock = nullptr;
+  PlotsDock* m_plotsDock = nullptr;
+  QAction* m_saveProjectAction = nullptr;
+  QString m_projectFile;   // the open project, empty when none
+  struct PendingProject {  // applied when its robot has loaded
+    dyn::ProjectFile project;
+    QString path;
+    bool keepProjectFile = false;  // a demo's robot: not a project of its own
+  };
+  std::optional<PendingProject> m_pending;
+  QToolBar* m_fileToolBar = nullptr;
   QToolBar* m_viewToolBar = nullptr;
   QMenu* m_recentMenu = nullptr;
+  QAction* m_openAction = nullptr;
   QAction* m_reloadAction = nullptr;
+  QAction* m_exportAction = nullptr;
   QAction* m_floatingBaseAction = nullptr;
   QAction* m_orthoAction = nullptr;
   QAction* m_presentationAction = nullptr;
@@ -110,7 +166,15 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   ErrorHandler m_errorHandler;
   double m_lastFrameMs = 0;
-  double m_pendingPoseMs = -1;  // FK + updatePose of a pose not rendered yet
+  // Frame-time measurement (onPoseChanged -> onRendered -> onFrameSwapped).
+  struct FrameClock {
+    QElapsedTimer sincePose;   // started at the first pose change not yet on screen
+    QElapsedTimer sinceFrame;  // since the last measured frame: a pause starts a new average
+    bool pending = false, rendered = false;
+    double kinematicsMs = 0, sceneMs = 0, renderMs = 0;
+    std::array<double, 12> recent{};
+    int count = 0;
+  } m_clock;
   bool m_presentation = false;
   bool m_wasMaximized = false;
   QFont m_normalFont;

@@ -19,6 +19,7 @@
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
+#include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
 #include "window/main_window.hpp"
@@ -29,36 +30,40 @@
 namespace {
 
 struct SceneToggle {
-  const char* id;     // action objectName "show_<id>" and settings key "view/<id>"
+  const char* id;  // action objectName "show_<id>" and settings key "view/<id>"
   const char* text;
   const char* tip;
+  const char* icon;  // assets/icons/<icon>.svg
   void (RobotScene::*apply)(bool);
   bool defaultOn;
 };
 
 const SceneToggle kSceneToggles[] = {
-    {"visual", "Visual", "Visual geometry", &RobotScene::setShowVisual, true},
-    {"collision", "Collision", "Collision geometry", &RobotScene::setShowCollision, false},
-    {"frames", "Frames", "Link frames (size in the toolbar)", &RobotScene::setShowFrames, false},
-    {"jointAxes", "Joint axes", "Joint axes", &RobotScene::setShowJointAxes, false},
-    {"com", "COM", "Centre of mass of each link (sphere sized by mass) and of the robot", &RobotScene::setShowCom, false},
-    {"inertia", "Inertia", "Equivalent uniform inertia boxes", &RobotScene::setShowInertiaBoxes, false},
-    {"names", "Names", "Link names", &RobotScene::setShowLinkNames, false},
-    {"grid", "Grid", "Ground grid", &RobotScene::setShowGrid, true},
-    {"worldAxes", "World axes", "World axes", &RobotScene::setShowWorldAxes, true},
+    {"visual", "Visual", "Visual geometry", "visual", &RobotScene::setShowVisual, true},
+    {"collision", "Collision", "Collision geometry", "collision", &RobotScene::setShowCollision, false},
+    {"frames", "Frames", "Link frames (size next to it in the toolbar)", "frames", &RobotScene::setShowFrames, false},
+    {"jointAxes", "Joint axes", "Joint axes", "joint_axes", &RobotScene::setShowJointAxes, false},
+    {"com", "COM", "Centre of mass of each link (sphere sized by mass) and of the robot", "com",
+     &RobotScene::setShowCom, false},
+    {"inertia", "Inertia", "Equivalent uniform inertia boxes", "inertia", &RobotScene::setShowInertiaBoxes, false},
+    {"names", "Names", "Link names", "names", &RobotScene::setShowLinkNames, false},
+    {"grid", "Grid", "Ground grid", "grid", &RobotScene::setShowGrid, true},
+    {"worldAxes", "World axes", "World axes", "world_axes", &RobotScene::setShowWorldAxes, true},
 };
 
 struct CameraPreset {
   const char* text;
+  const char* tip;
   const char* key;
+  const char* icon;
   RobotScene::ViewPreset preset;
 };
 
 const CameraPreset kCameraPresets[] = {
-    {"Front", "1", RobotScene::ViewPreset::Front},
-    {"Side", "2", RobotScene::ViewPreset::Side},
-    {"Top", "3", RobotScene::ViewPreset::Top},
-    {"Iso", "4", RobotScene::ViewPreset::Iso},
+    {"Front", "Front view: looking along -x", "1", "view_front", RobotScene::ViewPreset::Front},
+    {"Side", "Side view: looking along +y", "2", "view_side", RobotScene::ViewPreset::Side},
+    {"Top", "Top view: looking down", "3", "view_top", RobotScene::ViewPreset::Top},
+    {"Iso", "Isometric view", "4", "view_iso", RobotScene::ViewPreset::Iso},
 };
 
 }  // namespace
@@ -67,9 +72,9 @@ void MainWindow::createActions() {
   QSettings s(kSettingsOrganization, kSettingsApplication);
   const bool persistent = m_settings == Settings::Persistent;
   for (const SceneToggle& t : kSceneToggles) {
-    auto* a = new QAction(tr(t.text), this);
+    auto* a = new QAction(dynscopeIcon(t.icon), tr(t.text), this);
     a->setObjectName(QString("show_") + t.id);
-    a->setToolTip(tr(t.tip));
+    setToolTipWithShortcut(a, tr(t.tip));
     a->setCheckable(true);
     a->setChecked(persistent ? s.value(QString("view/") + t.id, t.defaultOn).toBool() : t.defaultOn);
     const auto apply = t.apply;
@@ -80,9 +85,16 @@ void MainWindow::createActions() {
     });
     m_toggleActions.push_back(a);
   }
-  m_reloadAction = new QAction(tr("&Reload"), this);
+  m_openAction = new QAction(dynscopeIcon("open"), tr("&Open…"), this);
+  m_openAction->setObjectName("openAction");
+  m_openAction->setShortcut(QKeySequence::Open);
+  setToolTipWithShortcut(m_openAction, tr("Open a URDF or DH file"));
+  connect(m_openAction, &QAction::triggered, this, &MainWindow::openWithDialog);
+
+  m_reloadAction = new QAction(dynscopeIcon("reload"), tr("&Reload"), this);
   m_reloadAction->setObjectName("reloadAction");
   m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+  setToolTipWithShortcut(m_reloadAction, tr("Read the file again, keeping the joint values"));
   m_reloadAction->setEnabled(false);
   connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reloadFile);
 
@@ -94,32 +106,38 @@ void MainWindow::createActions() {
   m_doc->setFloatingBase(m_floatingBaseAction->isChecked());
   connect(m_floatingBaseAction, &QAction::toggled, this, [this](bool on) {
     m_doc->setFloatingBase(on);
-    if (m_settings == Settings::Persistent) QSettings(kSettingsOrganization, kSettingsApplication).setValue("model/floatingBase", on);
+    if (m_settings == Settings::Persistent)
+      QSettings(kSettingsOrganization, kSettingsApplication).setValue("model/floatingBase", on);
     reloadFile();
   });
 
-  m_orthoAction = new QAction(tr("&Orthographic"), this);
+  m_exportAction = new QAction(dynscopeIcon("export_image"), tr("&Export image…"), this);
+  m_exportAction->setObjectName("exportAction");
+  m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  setToolTipWithShortcut(m_exportAction, tr("Save the 3D view as a PNG image"));
+  connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportWithDialog);
+
+  m_orthoAction = new QAction(dynscopeIcon("orthographic"), tr("&Orthographic"), this);
   m_orthoAction->setObjectName("orthographicAction");
-  m_orthoAction->setToolTip(tr("Orthographic (parallel) projection instead of perspective"));
   m_orthoAction->setCheckable(true);
   m_orthoAction->setShortcut(QKeySequence(Qt::Key_5));
+  setToolTipWithShortcut(m_orthoAction, tr("Orthographic (parallel) projection instead of perspective"));
   connect(m_orthoAction, &QAction::toggled, this, [this](bool on) {
     m_scene->setParallelProjection(on);
     m_viewport->update();
   });
 
-  m_presentationAction = new QAction(tr("&Presentation mode"), this);
+  m_presentationAction = new QAction(dynscopeIcon("presentation"), tr("&Presentation mode"), this);
   m_presentationAction->setObjectName("presentationAction");
-  m_presentationAction->setToolTip(tr("Full screen, larger fonts and thicker lines for a projector"));
   m_presentationAction->setCheckable(true);
   m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
+  setToolTipWithShortcut(m_presentationAction, tr("Full screen, larger fonts and thicker lines for a projector"));
   connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
 }
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog);
-  open->setShortcut(QKeySequence::Open);
+  file->addAction(m_openAction);
   m_recentMenu = file->addMenu(tr("Recent &files"));
   m_recentMenu->setObjectName("recentMenu");
   connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
@@ -127,7 +145,7 @@ void MainWindow::createMenus() {
   file->addAction(m_reloadAction);
   file->addAction(m_floatingBaseAction);
   file->addSeparator();
-  file->addAction(tr("&Export image…"), this, &MainWindow::exportWithDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addAction(m_exportAction);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -144,20 +162,22 @@ void MainWindow::createMenus() {
   view->addSeparator();
   for (const CameraPreset& c : kCameraPresets) {
     const RobotScene::ViewPreset preset = c.preset;
-    QAction* a = view->addAction(tr(c.text), this, [this, preset] {
+    QAction* a = view->addAction(dynscopeIcon(c.icon), tr(c.text), this, [this, preset] {
       m_scene->setViewPreset(preset);
       m_viewport->update();
     });
     a->setShortcut(QKeySequence(c.key));
     a->setObjectName(QString("camera") + c.text);
+    setToolTipWithShortcut(a, tr(c.tip));
     m_cameraActions.push_back(a);
   }
-  QAction* fit = view->addAction(tr("&Fit to robot"), this, [this] {
+  QAction* fit = view->addAction(dynscopeIcon("fit"), tr("&Fit to robot"), this, [this] {
     m_scene->fitToRobot();
     m_viewport->update();
   });
   fit->setObjectName("fitAction");
   fit->setShortcut(QKeySequence(Qt::Key_F));
+  setToolTipWithShortcut(fit, tr("Fit the robot into the view"));
   m_cameraActions.push_back(fit);
   view->addAction(m_orthoAction);
   view->addSeparator();
@@ -178,13 +198,34 @@ void MainWindow::createMenus() {
 void MainWindow::createToolBar() {
   QSettings s(kSettingsOrganization, kSettingsApplication);
   const bool persistent = m_settings == Settings::Persistent;
+  m_fileToolBar = addToolBar(tr("File"));
+  m_fileToolBar->setObjectName("fileToolBar");
+  m_fileToolBar->addAction(m_openAction);
+  m_fileToolBar->addAction(m_reloadAction);
+  m_fileToolBar->addAction(m_exportAction);
+
   m_viewToolBar = addToolBar(tr("View"));
   m_viewToolBar->setObjectName("viewToolBar");
-  m_viewToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) {
+    bar->setToolButtonStyle(Qt::ToolButtonIconOnly);  // the names are in the tooltips and the menus
+    bar->setIconSize(QSize(24, 24));
+  }
   for (QAction* a : m_toggleActions) m_viewToolBar->addAction(a);
   m_viewToolBar->addSeparator();
 
-  m_viewToolBar->addWidget(new QLabel(tr(" Frame "), m_viewToolBar));
+  const auto iconLabel = [this](const char* icon, const QString& tip) {
+    auto* label = new QLabel(m_viewToolBar);
+    label->setObjectName(QString("iconLabel_") + icon);
+    label->setPixmap(dynscopeIcon(icon).pixmap(m_viewToolBar->iconSize(), devicePixelRatioF()));
+    label->setToolTip(tip);
+    label->setContentsMargins(4, 0, 2, 0);
+    // Follows the toolbar's icon size (presentation mode makes it larger).
+    connect(m_viewToolBar, &QToolBar::iconSizeChanged, label, [this, label, icon](const QSize& size) {
+      label->setPixmap(dynscopeIcon(icon).pixmap(size, devicePixelRatioF()));
+    });
+    return label;
+  };
+  m_viewToolBar->addWidget(iconLabel("frame_size", tr("Length of the link-frame axes")));
   m_frameScale = new QDoubleSpinBox(m_viewToolBar);
   m_frameScale->setObjectName("frameScale");
   m_frameScale->setToolTip(tr("Length of the link-frame axes"));
@@ -199,7 +240,7 @@ void MainWindow::createToolBar() {
     m_viewport->update();
   });
 
-  m_viewToolBar->addWidget(new QLabel(tr(" Opacity "), m_viewToolBar));
+  m_viewToolBar->addWidget(iconLabel("opacity", tr("Opacity of the links")));
   m_opacity = new QSlider(Qt::Horizontal, m_viewToolBar);
   m_opacity->setObjectName("opacitySlider");
   m_opacity->setToolTip(tr("Opacity of the links"));
@@ -215,10 +256,13 @@ void MainWindow::createToolBar() {
 
   for (QAction* a : m_cameraActions) m_viewToolBar->addAction(a);
   m_viewToolBar->addAction(m_orthoAction);
+  m_viewToolBar->addSeparator();
+  m_viewToolBar->addAction(m_presentationAction);
 }
 
 void MainWindow::applySceneToggles() {
-  for (size_t i = 0; i < m_toggleActions.size(); ++i) (m_scene->*kSceneToggles[i].apply)(m_toggleActions[i]->isChecked());
+  for (size_t i = 0; i < m_toggleActions.size(); ++i)
+    (m_scene->*kSceneToggles[i].apply)(m_toggleActions[i]->isChecked());
   m_scene->setFrameScale(m_frameScale->value());
   m_scene->setOpacity(m_opacity->value() / 100.0);
 }
@@ -236,15 +280,18 @@ void MainWindow::rebuildRecentMenu() {
   const QStringList files = m_settings == Settings::Persistent ? recent_files::list() : QStringList();
   for (int i = 0; i < files.size(); ++i) {
     const QString file = files[i];
-    QAction* a = m_recentMenu->addAction(QString("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(file).fileName()),
-                                         this, [this, file] { openFile(file); });
+    QAction* a = m_recentMenu->addAction(QString("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(file).fileName()), this,
+                                         [this, file] { openFile(file); });
     a->setToolTip(file);
     a->setStatusTip(file);
   }
   if (files.isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
   m_recentMenu->addSeparator();
-  m_recentMenu->addAction(tr("Clear list"), this, [this] {
-    recent_files::clear();
-    rebuildRecentMenu();
-  })->setEnabled(!files.isEmpty());
+  m_recentMenu
+      ->addAction(tr("Clear list"), this,
+                  [this] {
+                    recent_files::clear();
+                    rebuildRecentMenu();
+                  })
+      ->setEnabled(!files.isEmpty());
 }

@@ -1,0 +1,396 @@
+// The trajectory workflow in the whole window, as a lecturer uses it: load a demonstration, scrub
+// the timeline (the robot and every plot cursor follow), click a plot to scrub, toggle a joint in
+// the legend, see an over-limit joint flagged on the plot and in 3D, edit waypoints with undo,
+// export PNG / SVG / CSV, and save and reopen a project. References are the engine's own
+// functions called directly (rnea, the sampled trajectory), not values copied from the GUI.
+// Runs under Xvfb.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSvgRenderer>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <cmath>
+#include <memory>
+
+#include "document/robot_document.hpp"
+#include "dynscope/dynscope.hpp"
+#include "dynscope/trajectory/trajectory.hpp"
+#include "plots/plot_canvas.hpp"
+#include "plots/plot_legend.hpp"
+#include "plots/time_series_plot.hpp"
+#include "scene/robot_scene.hpp"
+#include "timeline/timeline_dock.hpp"
+#include "trajectory/plots_dock.hpp"
+#include "trajectory/trajectory_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
+#include "window/main_window.hpp"
+
+namespace {
+
+const QString kRobots = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
+QString robot(const char* name) { return QDir(kRobots).absoluteFilePath(name); }
+
+void settle(int ms = 30) {
+  QCoreApplication::processEvents();
+  QTest::qWait(ms);
+}
+
+QPoint legendEntryPixel(PlotCanvas* view, int entry) {
+  PlotLegend* legend = view->plotLegend();
+  return view->mapFromScene(legend->mapToScene(legend->entryRect(entry).center()));
+}
+
+// The data value under a viewport pixel through QChart's own mapping.
+double timeAtPixel(PlotCanvas* view, QAbstractSeries* series, const QPoint& pixel) {
+  QChart* chart = view->chart();
+  return chart->mapToValue(chart->mapFromScene(view->mapToScene(pixel)), series).x();
+}
+QPoint pixelOfTime(PlotCanvas* view, QAbstractSeries* series, double t) {
+  QChart* chart = view->chart();
+  return view->mapFromScene(chart->mapToScene(chart->mapToPosition({t, 0.0}, series)));
+}
+
+int csvRows(const QString& path, QString* header = nullptr) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+  if (header) *header = QString::fromUtf8(lines.value(0));
+  return int(lines.size()) - 1;
+}
+
+}  // namespace
+
+class TestTrajectoryWindow : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> m_window;
+  QTemporaryDir m_tmp;
+
+  RobotDocument* doc() const { return m_window->document(); }
+  TrajectoryDocument* traj() const { return m_window->trajectory(); }
+
+  bool open(const QString& path) {
+    QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+    if (!m_window->openFile(path)) return false;
+    if (!finished.wait(30000)) return false;
+    settle();
+    return finished.at(0).at(0).toBool();
+  }
+  // The demo on its own arm (loaded by the demo action when another robot is open).
+  bool loadStanfordDemo() {
+    QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+    m_window->loadDemo(dyn::DemoTrajectory::SahaStanford, robot("stanford_arm.dh"));
+    if (traj()->source() != TrajectoryDocument::Source::Demo && !finished.wait(30000)) return false;
+    settle();
+    return traj()->source() == TrajectoryDocument::Source::Demo && traj()->hasTrajectory();
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_tmp.isValid());
+    m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    m_window->setDefaultDirectory(kRobots);
+    m_window->setErrorHandler([](const QString&, const QString&) {});
+    m_window->resize(1500, 1000);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(open(robot("ur5.urdf")));
+  }
+  void cleanupTestCase() { m_window.reset(); }
+
+  // The demo action opens the Stanford arm (another robot is loaded) and fills timeline and plots.
+  void demoOpensItsRobotAndFillsTimelineAndPlots() {
+    QVERIFY(loadStanfordDemo());
+    QVERIFY(doc()->sourceFile().endsWith("stanford_arm.dh"));
+    const dyn::SampledTrajectory& s = traj()->samples();
+    QVERIFY(s.samples() > 100);
+    QCOMPARE(m_window->timelineDock()->scrubber()->maximum(), s.samples() - 1);
+    m_window->plotsDock()->showTab(PlotsDock::Torque);
+    settle();
+    TimeSeriesPlot* tau = m_window->plotsDock()->plot(PlotsDock::Torque);
+    QCOMPARE(tau->seriesCount(), doc()->model().nv);
+    QCOMPARE(tau->sampleCount(), s.samples());
+    // The plotted torques are RNEA at every sample (engine called here, independently).
+    const dyn::Model& m = traj()->dynamicsModel();
+    dyn::Data d(m);
+    for (int k = 0; k < s.samples(); k += 37) {
+      const Eigen::VectorXd ref = dyn::rnea(m, d, s.q.col(k), s.qd.col(k), s.qdd.col(k));
+      for (int j = 0; j < m.nv; ++j)
+        QVERIFY(std::abs(tau->seriesValues(j)[k] - ref[j]) <= 1e-9 * (1 + std::abs(ref[j])));
+    }
+  }
+
+  // Scrubbing the timeline poses the robot at that sample and moves every plot cursor.
+  void scrubbingMovesRobotAndPlotCursor() {
+    QVERIFY(traj()->hasTrajectory());
+    const dyn::SampledTrajectory& s = traj()->samples();
+    QSlider* slider = m_window->timelineDock()->scrubber();
+    const int k = s.samples() * 2 / 3;
+    slider->setSliderPosition(k);  // as a drag does (sliderMoved)
+    settle();
+    QCOMPARE(m_window->timelineDock()->time(), s.t[k]);
+    QCOMPARE(traj()->time(), s.t[k]);
+    QVERIFY((doc()->q() - s.q.col(k)).cwiseAbs().maxCoeff() < 1e-12);
+    const dyn::Model& m = traj()->dynamicsModel();
+    dyn::Data d(m);
+    const Eigen::VectorXd ref = dyn::rnea(m, d, s.q.col(k), s.qd.col(k), s.qdd.col(k));
+    QVERIFY((traj()->tauAtTime() - ref).cwiseAbs().maxCoeff() < 1e-9);
+    PlotsDock* plots = m_window->plotsDock();
+    QCOMPARE(plots->plot(PlotsDock::Torque)->cursorTime(), s.t[k]);
+    plots->showTab(PlotsDock::Velocity);  // a tab filled later has the cursor too
+    settle();
+    QCOMPARE(plots->plot(PlotsDock::Velocity)->cursorTime(), s.t[k]);
+    plots->showTab(PlotsDock::Torque);
+    settle();
+  }
+
+  // A click on the τ plot scrubs: timeline, trajectory time and robot follow.
+  void clickOnPlotScrubs() {
+    TimeSeriesPlot* tau = m_window->plotsDock()->plot(PlotsDock::Torque);
+    PlotCanvas* view = tau->canvas();
+    const dyn::SampledTrajectory& s = traj()->samples();
+    const double target = s.startTime() + 0.3 * (s.endTime() - s.startTime());
+    const QPoint pixel = pixelOfTime(view, tau->lineSeries(0), target);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, pixel);
+    settle();
+    const double clicked = timeAtPixel(view, tau->lineSeries(0), pixel);
+    const double dt = s.t[1] - s.t[0];
+    QVERIFY2(std::abs(m_window->timelineDock()->time() - clicked) <= dt,
+             qPrintable(QString("timeline %1, clicked %2").arg(m_window->timelineDock()->time()).arg(clicked)));
+    QCOMPARE(traj()->time(), m_window->timelineDock()->time());
+    const int k = s.nearestSample(traj()->time());
+    QVERIFY((doc()->q() - s.q.col(k)).cwiseAbs().maxCoeff() < 1e-9 ||
+            std::abs(traj()->time() - s.t[k]) > 1e-12);  // exactly on a sample: the sample's pose
+  }
+
+  // Clicking a legend entry hides that joint's series; clicking again shows it.
+  void legendTogglesAJoint() {
+    TimeSeriesPlot* tau = m_window->plotsDock()->plot(PlotsDock::Torque);
+    const QPoint entry = legendEntryPixel(tau->canvas(), 2);
+    QVERIFY(tau->canvas()->viewport()->rect().contains(entry));
+    QTest::mouseClick(tau->canvas()->viewport(), Qt::LeftButton, {}, entry);
+    settle();
+    QVERIFY(!tau->isSeriesVisible(2));
+    QVERIFY(!tau->lineSeries(2)->isVisible());
+    QVERIFY(tau->lineSeries(1)->isVisible());
+    QTest::mouseClick(tau->canvas()->viewport(), Qt::LeftButton, {}, entry);
+    settle();
+    QVERIFY(tau->isSeriesVisible(2));
+  }
+
+  // The energy tab plots kinetic + potential = total; kinetic = 1/2 qd^T H(q) qd with H from CRBA.
+  void energyTabShowsEnergies() {
+    PlotsDock* plots = m_window->plotsDock();
+    plots->showTab(PlotsDock::Energy);
+    settle();
+    TimeSeriesPlot* e = plots->plot(PlotsDock::Energy);
+    QCOMPARE(e->seriesCount(), 3);
+    const dyn::SampledTrajectory& s = traj()->samples();
+    const dyn::Model& m = traj()->dynamicsModel();
+    dyn::Data d(m);
+    for (int k = 0; k < s.samples(); k += 53) {
+      const Eigen::MatrixXd H = dyn::crba(m, d, s.q.col(k));
+      const double T = 0.5 * s.qd.col(k).dot(H * s.qd.col(k));
+      QVERIFY(std::abs(e->seriesValues(0)[k] - T) <= 1e-9 * (1 + std::abs(T)));
+      QVERIFY(std::abs(e->seriesValues(0)[k] + e->seriesValues(1)[k] - e->seriesValues(2)[k]) <= 1e-9);
+    }
+    plots->showTab(PlotsDock::Torque);
+  }
+
+  // Exports: the τ plot as PNG and SVG, its data and the whole dynamics as CSV.
+  void exportsWriteValidFiles() {
+    TimeSeriesPlot* tau = m_window->plotsDock()->plot(PlotsDock::Torque);
+    const QString png = m_tmp.filePath("tau.png"), svg = m_tmp.filePath("tau.svg"), csv = m_tmp.filePath("tau.csv"),
+                  all = m_tmp.filePath("dynamics.csv"), trajCsv = m_tmp.filePath("trajectory.csv");
+    QString error;
+    QVERIFY2(tau->exportPng(png, QSize(1200, 700), &error), qPrintable(error));
+    QImage image(png);
+    QCOMPARE(image.size(), QSize(1200, 700));
+    QVERIFY2(tau->exportSvg(svg, &error), qPrintable(error));
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QVERIFY2(tau->exportCsv(csv, &error), qPrintable(error));
+    QString header;
+    QCOMPARE(csvRows(csv, &header), traj()->samples().samples());
+    QCOMPARE(header.split(',').size(), 1 + doc()->model().nv);
+    QVERIFY2(traj()->exportDynamicsCsv(all, &error), qPrintable(error));
+    QCOMPARE(csvRows(all, &header), traj()->samples().samples());
+    QVERIFY(header.startsWith("t,tau_"));
+    QVERIFY(header.contains("inertial_") && header.contains("coriolis_") && header.contains("gravity_") &&
+            header.contains("total_energy"));
+    // The trajectory CSV reads back as the same trajectory.
+    QVERIFY2(traj()->exportCsv(trajCsv, &error), qPrintable(error));
+    const dyn::TrajectoryCsv back = dyn::readTrajectoryCsv(doc()->model(), trajCsv.toStdString());
+    QVERIFY((back.trajectory.q - traj()->samples().q).cwiseAbs().maxCoeff() < 1e-12);
+  }
+
+  // A payload too heavy for the UR5's shoulder: its τ samples are flagged on the plot and, at such
+  // an instant, the shoulder link is drawn in warning red.
+  void overLimitSampleIsFlaggedOnPlotAnd3D() {
+    QVERIFY(open(robot("ur5.urdf")));
+    const dyn::Model& m = doc()->model();
+    // Two waypoints: the arm stretched out horizontally, and moving a little.
+    Eigen::VectorXd q0 = Eigen::VectorXd::Zero(m.nq), q1 = q0;
+    q1[0] = 0.5;
+    traj()->setWaypoints({{0.0, q0}, {2.0, q1}});
+    QString error;
+    QVERIFY2(traj()->setPayload(dyn::Payload{"wrist_3_link", 60.0, Eigen::Vector3d(0, 0, 0.1)}, &error),
+             qPrintable(error));
+    traj()->recomputeNow();
+    QVERIFY(traj()->hasTrajectory());
+    const dyn::EffortLimitViolations& v = traj()->violations();
+    int flaggedDof = -1;
+    for (int j = 0; j < int(v.samples.size()); ++j)
+      if (!v.samples[j].empty()) flaggedDof = j;
+    QVERIFY2(flaggedDof >= 0, "60 kg at the UR5's flange should exceed an effort limit");
+    // The flagged samples are exactly those where |τ| > effort limit (checked here from τ).
+    const Eigen::MatrixXd& tau = traj()->dynamics().tau;
+    int body = -1;
+    for (int i = 1; i <= m.N; ++i)
+      if (m.joints[i].idx_v == flaggedDof) body = i;
+    QVERIFY(body > 0);
+    const double limit = m.effortLimit[flaggedDof];
+    for (int k = 0; k < tau.cols(); ++k)
+      QCOMPARE(std::binary_search(v.samples[flaggedDof].begin(), v.samples[flaggedDof].end(), k),
+               std::abs(tau(flaggedDof, k)) > limit);
+    m_window->plotsDock()->showTab(PlotsDock::Torque);
+    settle();
+    TimeSeriesPlot* plot = m_window->plotsDock()->plot(PlotsDock::Torque);
+    QCOMPARE(plot->flaggedSamples(flaggedDof), v.samples[flaggedDof]);
+    QVERIFY(plot->upperLimitSeries(flaggedDof) != nullptr);
+    // Scrub to a flagged sample: the link turns red; to a sample within limits (none here at rest
+    // with 60 kg?) the highlight follows the set.
+    const int k = v.samples[flaggedDof].front();
+    m_window->timelineDock()->setTime(traj()->samples().t[k]);
+    settle();
+    const std::vector<int>& red = m_window->scene()->warningBodies();
+    QVERIFY(std::find(red.begin(), red.end(), body) != red.end());
+    // Without the payload nothing is over the limit and nothing is red.
+    QVERIFY(traj()->setPayload(std::nullopt));
+    traj()->recomputeNow();
+    settle();
+    QVERIFY(m_window->scene()->warningBodies().empty());
+  }
+
+  // Waypoint editing through the dock and the menu action, with undo / redo.
+  void addPoseAndUndo() {
+    QVERIFY(open(robot("ur5.urdf")));  // the same joints: the previous trajectory stays; start afresh
+    QUndoStack* undo = m_window->undoStack();
+    undo->clear();
+    traj()->clear();
+    QAction* add = m_window->findChild<QAction*>("addWaypointAction");
+    QVERIFY(add);
+    add->trigger();
+    Eigen::VectorXd q = doc()->q();
+    q[1] = -0.8;
+    q[2] = 1.1;
+    doc()->setQ(q);
+    add->trigger();
+    settle();
+    QCOMPARE(int(traj()->waypoints().size()), 2);
+    QCOMPARE(m_window->trajectoryDock()->table()->rowCount(), 2);
+    QVERIFY(traj()->hasTrajectory());
+    QCOMPARE(traj()->samples().endTime(), 1.0);
+    QCOMPARE(undo->count(), 2);
+    undo->undo();
+    settle();
+    QCOMPARE(int(traj()->waypoints().size()), 1);
+    QVERIFY(!traj()->hasTrajectory());
+    QCOMPARE(m_window->trajectoryDock()->table()->rowCount(), 1);
+    undo->redo();
+    settle();
+    QCOMPARE(int(traj()->waypoints().size()), 2);
+    QVERIFY((traj()->waypoints()[1].q - q).cwiseAbs().maxCoeff() < 1e-15);
+    // The interpolation box is undoable too and changes the samples' derivatives, not the ends.
+    QComboBox* box = m_window->trajectoryDock()->interpolationBox();
+    const int before = box->currentIndex();
+    box->setFocus();
+    QTest::keyClick(box, before + 1 < box->count() ? Qt::Key_Down : Qt::Key_Up);  // as a user picks one
+    settle();
+    QVERIFY(box->currentIndex() != before);
+    QCOMPARE(undo->count(), 3);
+    undo->undo();
+    settle();
+    QCOMPARE(box->currentIndex(), before);
+  }
+
+  // Save a project (robot, waypoints, payload, gravity, view) and open it in a fresh window.
+  void projectRoundTrip() {
+    QVERIFY(traj()->hasTrajectory());
+    QVERIFY(traj()->setPayload(dyn::Payload{"wrist_3_link", 1.5, Eigen::Vector3d(0, 0.01, 0.05)}));
+    traj()->setGravity(Eigen::Vector3d(0, 0, -1.62));  // the Moon
+    traj()->recomputeNow();
+    m_window->timelineDock()->setTime(0.4);
+    settle();
+    const QString path = m_tmp.filePath("lecture.json");
+    QVERIFY(m_window->saveProject(path));
+    QCOMPARE(m_window->projectFile(), QFileInfo(path).absoluteFilePath());
+
+    MainWindow other(MainWindow::Settings::Ephemeral);
+    other.setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    other.resize(1200, 800);
+    other.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&other));
+    QSignalSpy finished(other.document(), &RobotDocument::loadingFinished);
+    QVERIFY(other.openFile(path));  // by extension: a project
+    QVERIFY(finished.wait(30000));
+    settle();
+    TrajectoryDocument* t2 = other.trajectory();
+    QCOMPARE(other.projectFile(), QFileInfo(path).absoluteFilePath());
+    QCOMPARE(other.document()->sourceFile(), doc()->sourceFile());
+    QCOMPARE(int(t2->waypoints().size()), int(traj()->waypoints().size()));
+    for (size_t i = 0; i < t2->waypoints().size(); ++i) {
+      QCOMPARE(t2->waypoints()[i].t, traj()->waypoints()[i].t);
+      QVERIFY((t2->waypoints()[i].q - traj()->waypoints()[i].q).cwiseAbs().maxCoeff() < 1e-15);
+    }
+    QVERIFY(t2->payload().has_value());
+    QCOMPARE(t2->payload()->mass, 1.5);
+    QCOMPARE(t2->gravity(), Eigen::Vector3d(0, 0, -1.62));
+    QCOMPARE(t2->interpolation(), traj()->interpolation());
+    QVERIFY(std::abs(t2->time() - 0.4) < 1e-12);
+    QVERIFY((t2->dynamics().tau - traj()->dynamics().tau).cwiseAbs().maxCoeff() < 1e-12);
+  }
+
+  // With DYNSCOPE_GRAB_DIR set: the window with the Stanford demo mid-way, for a human to look at.
+  void grabPicture() {
+    const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+    if (dir.isEmpty()) QSKIP("set DYNSCOPE_GRAB_DIR to keep a picture of the window");
+    QVERIFY(loadStanfordDemo());
+    m_window->timelineDock()->setTime(0.45 * traj()->samples().endTime());
+    m_window->plotsDock()->showTab(PlotsDock::Torque);
+    settle(200);
+    QVERIFY(m_window->grab().save(QDir(dir).filePath("trajectory_window.png")));
+    m_window->plotsDock()->showTab(PlotsDock::Decomposition);
+    settle(200);
+    QVERIFY(m_window->grab().save(QDir(dir).filePath("trajectory_decomposition.png")));
+  }
+
+  // A broken project names the file and leaves the current robot loaded.
+  void brokenProjectKeepsTheRobot() {
+    QString message;
+    m_window->setErrorHandler([&](const QString&, const QString& text) { message = text; });
+    const QString path = m_tmp.filePath("broken.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{ \"format\": \"dynscope-project\", \"version\": 1,\n  \"robot\": 12 }\n");
+    f.close();
+    const QString before = doc()->sourceFile();
+    QVERIFY(!m_window->openFile(path));
+    QVERIFY2(message.contains("broken.json"), qPrintable(message));
+    QCOMPARE(doc()->sourceFile(), before);
+    m_window->setErrorHandler([](const QString&, const QString&) {});
+  }
+};
+
+QTEST_MAIN(TestTrajectoryWindow)
+#include "test_trajectory_window.moc"

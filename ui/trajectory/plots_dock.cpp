@@ -1,0 +1,139 @@
+#include "trajectory/plots_dock.hpp"
+
+#include <QTabWidget>
+#include <cmath>
+
+#include "document/robot_document.hpp"
+#include "dynscope/model/names.hpp"
+#include "plots/stacked_decomposition_plot.hpp"
+#include "plots/time_series_plot.hpp"
+#include "trajectory/trajectory_document.hpp"
+
+namespace {
+
+QStringList toQt(const std::vector<std::string>& names) {
+  QStringList out;
+  for (const auto& n : names) out << QString::fromStdString(n);
+  return out;
+}
+
+}  // namespace
+
+PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Plots"), parent), m_doc(doc), m_stale(TabCount, true) {
+  setObjectName("plotsDock");
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName("plotTabs");
+  m_tabs->setDocumentMode(true);
+  const QString titles[] = {tr("τ"), tr("q"), tr("velocity"), tr("acceleration"), tr("power"), tr("energy")};
+  const QString tips[] = {tr("Joint torques and forces τ = RNEA(q, dq/dt, d²q/dt²)"),
+                          tr("Joint positions"),
+                          tr("Joint velocities"),
+                          tr("Joint accelerations"),
+                          tr("Power delivered by each joint, τ·dq/dt"),
+                          tr("Kinetic, potential and total energy")};
+  for (int i = Torque; i <= Energy; ++i) {
+    auto* p = new TimeSeriesPlot(m_tabs);
+    p->setObjectName(QString("plot_%1").arg(i));
+    m_series.push_back(p);
+    m_tabs->addTab(p, titles[i]);
+    m_tabs->setTabToolTip(i, tips[i]);
+    connect(p, &PlotWidget::cursorTimeRequested, this, &PlotsDock::timeRequested);
+  }
+  m_decomposition = new StackedDecompositionPlot(m_tabs);
+  m_decomposition->setObjectName("plot_decomposition");
+  m_decomposition->setTermNames(
+      {tr("inertial M(q)·d²q/dt²"), tr("Coriolis/centrifugal c(q, dq/dt)"), tr("gravity g(q)"), tr("τ")});
+  m_tabs->addTab(m_decomposition, tr("τ decomposition"));
+  m_tabs->setTabToolTip(Decomposition, tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q), for one joint"));
+  connect(m_decomposition, &PlotWidget::cursorTimeRequested, this, &PlotsDock::timeRequested);
+  setWidget(m_tabs);
+
+  connect(m_tabs, &QTabWidget::currentChanged, this, &PlotsDock::fillCurrent);
+  connect(m_doc, &TrajectoryDocument::dynamicsChanged, this, &PlotsDock::invalidate);
+  connect(m_doc, &TrajectoryDocument::timeChanged, this, [this](double t) {
+    for (auto* p : m_series) p->setCursorTime(t);
+    m_decomposition->setCursorTime(t);
+  });
+  invalidate();
+}
+
+TimeSeriesPlot* PlotsDock::plot(Tab tab) const { return tab < Decomposition ? m_series[tab] : nullptr; }
+
+PlotWidget* PlotsDock::currentPlot() const { return qobject_cast<PlotWidget*>(m_tabs->currentWidget()); }
+
+void PlotsDock::showTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
+
+void PlotsDock::invalidate() {
+  std::fill(m_stale.begin(), m_stale.end(), true);
+  fillCurrent();
+}
+
+void PlotsDock::fillCurrent() {
+  const int tab = m_tabs->currentIndex();
+  if (tab >= 0 && m_stale[tab]) fill(tab);
+}
+
+void PlotsDock::fill(int tab) {
+  m_stale[tab] = false;
+  const dyn::SampledTrajectory& s = m_doc->samples();
+  const dyn::TrajectoryDynamics& d = m_doc->dynamics();
+  const dyn::Model& m = m_doc->dynamicsModel();
+  const std::vector<double> t = m_doc->sampleTimes();
+  const bool any = m_doc->hasTrajectory() && d.tau.cols() == s.samples();
+  if (!any) {
+    if (tab < Decomposition)
+      m_series[tab]->clear();
+    else
+      m_decomposition->setData({}, {}, {}, {}, {}, {});
+    return;
+  }
+  const QStringList v = toQt(dyn::velocityNames(m));
+  switch (tab) {
+    case Torque: {
+      m_series[Torque]->setData(t, d.tau, v, tr("τ [N·m | N]"));
+      std::vector<double> lo(m.nv), hi(m.nv);
+      for (int k = 0; k < m.nv; ++k) {
+        const double e = m.effortLimit[k];
+        lo[k] = std::isfinite(e) ? -e : -INFINITY;
+        hi[k] = std::isfinite(e) ? e : INFINITY;
+      }
+      m_series[Torque]->setLimits(lo, hi);
+      const auto& bad = m_doc->violations().samples;
+      for (int k = 0; k < int(bad.size()) && k < m.nv; ++k) m_series[Torque]->setFlaggedSamples(k, bad[k]);
+      break;
+    }
+    case Position:
+      m_series[Position]->setData(t, s.q, toQt(dyn::configurationNames(m)), tr("q [rad | m]"));
+      break;
+    case Velocity:
+      m_series[Velocity]->setData(t, s.qd, v, tr("dq/dt [rad/s | m/s]"));
+      break;
+    case Acceleration:
+      m_series[Acceleration]->setData(t, s.qdd, v, tr("d²q/dt² [rad/s² | m/s²]"));
+      break;
+    case Power:
+      m_series[Power]->setData(t, d.power, v, tr("τ·dq/dt [W]"));
+      break;
+    case Energy: {
+      if (d.total.size() != s.samples()) {
+        m_series[Energy]->clear();
+        break;
+      }
+      Eigen::MatrixXd e(3, s.samples());
+      e.row(0) = d.kinetic.transpose();
+      e.row(1) = d.potential.transpose();
+      e.row(2) = d.total.transpose();
+      m_series[Energy]->setData(t, e, {tr("kinetic"), tr("potential"), tr("total")}, tr("energy [J]"));
+      break;
+    }
+    case Decomposition:
+      m_decomposition->setData(t, d.inertial, d.coriolis, d.gravity, d.tau, v, tr("τ [N·m | N]"));
+      break;
+  }
+  const double now = m_doc->time();
+  if (tab < Decomposition)
+    m_series[tab]->setCursorTime(now);
+  else
+    m_decomposition->setCursorTime(now);
+}

@@ -1,0 +1,319 @@
+#include "trajectory/trajectory_document.hpp"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "document/robot_document.hpp"
+#include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/model/names.hpp"
+
+namespace {
+
+// Same joints, in the same order, with the same types: waypoints stay meaningful across a reload.
+bool sameJointLayout(const dyn::Model& a, const dyn::Model& b) {
+  if (a.N != b.N || a.nq != b.nq) return false;
+  for (int i = 1; i <= a.N; ++i)
+    if (a.jointNames[i] != b.jointNames[i] || a.joints[i].type != b.joints[i].type) return false;
+  return true;
+}
+
+const char* demoTitle(dyn::DemoTrajectory d) {
+  return d == dyn::DemoTrajectory::SahaStanford ? "Saha: Stanford arm (cycloidal, eq. 39)"
+                                                : "Saha: 3-link planar arm (cycloidal)";
+}
+
+}  // namespace
+
+TrajectoryDocument::TrajectoryDocument(RobotDocument* robot, QObject* parent) : QObject(parent), m_robot(robot) {
+  connect(robot, &RobotDocument::modelChanged, this, &TrajectoryDocument::onModelChanged);
+  onModelChanged();
+}
+
+TrajectoryDocument::~TrajectoryDocument() = default;
+
+const dyn::Model& TrajectoryDocument::dynamicsModel() const { return m_dynModel ? *m_dynModel : m_robot->model(); }
+
+QString TrajectoryDocument::sourceDescription() const {
+  switch (m_source) {
+    case Source::None:
+      return tr("no trajectory");
+    case Source::Waypoints:
+      return tr("%n waypoint(s), %1, %2 Hz", nullptr, int(m_waypoints.size()))
+          .arg(dyn::interpolationName(m_interpolation))
+          .arg(m_rate);
+    case Source::Csv:
+      return QFileInfo(m_csvFile).fileName();
+    case Source::Demo:
+      return m_demo ? tr(demoTitle(*m_demo)) : QString();
+  }
+  return {};
+}
+
+std::vector<double> TrajectoryDocument::sampleTimes() const {
+  return std::vector<double>(m_samples.t.data(), m_samples.t.data() + m_samples.t.size());
+}
+
+void TrajectoryDocument::setWaypoints(std::vector<dyn::Waypoint> waypoints) {
+  m_waypoints = std::move(waypoints);
+  m_source = Source::Waypoints;
+  m_csvFile.clear();
+  m_demo.reset();
+  scheduleRecompute();
+}
+
+void TrajectoryDocument::addCurrentPose(std::optional<double> time) {
+  std::vector<dyn::Waypoint> w = m_source == Source::Waypoints ? m_waypoints : std::vector<dyn::Waypoint>{};
+  const double t = time ? *time : (w.empty() ? 0.0 : w.back().t + 1.0);
+  w.push_back({t, m_robot->q()});
+  std::stable_sort(w.begin(), w.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  setWaypoints(std::move(w));
+}
+
+void TrajectoryDocument::setInterpolation(dyn::Interpolation kind) {
+  if (kind == m_interpolation) return;
+  m_interpolation = kind;
+  if (m_source == Source::Waypoints) scheduleRecompute();
+}
+
+void TrajectoryDocument::setSampleRate(double hz) {
+  if (!(hz > 0) || !std::isfinite(hz) || hz == m_rate) return;
+  m_rate = hz;
+  if (m_source == Source::Waypoints) scheduleRecompute();
+}
+
+bool TrajectoryDocument::importCsv(const QString& path, QString* error) {
+  try {
+    dyn::TrajectoryCsv csv = dyn::readTrajectoryCsv(m_robot->model(), path.toStdString());
+    m_imported = std::move(csv.trajectory);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  m_source = Source::Csv;
+  m_csvFile = QFileInfo(path).absoluteFilePath();
+  m_demo.reset();
+  recomputeNow();
+  setTime(m_samples.startTime());
+  return true;
+}
+
+bool TrajectoryDocument::exportCsv(const QString& path, QString* error) const {
+  if (!hasTrajectory()) {
+    if (error) *error = tr("there is no trajectory to export");
+    return false;
+  }
+  try {
+    dyn::writeTrajectoryCsv(path.toStdString(), m_robot->model(), m_samples);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  return true;
+}
+
+bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) const {
+  if (!hasTrajectory() || m_dynamics.tau.cols() != m_samples.samples()) {
+    if (error) *error = tr("there are no joint torques to export");
+    return false;
+  }
+  const auto names = dyn::velocityNames(m_robot->model());
+  std::vector<std::string> header{"t"};
+  std::vector<const Eigen::MatrixXd*> blocks;
+  const auto addBlock = [&](const char* prefix, const Eigen::MatrixXd& m) {
+    if (m.cols() != m_samples.samples()) return;
+    for (const auto& n : names) header.push_back(prefix + n);
+    blocks.push_back(&m);
+  };
+  addBlock("tau_", m_dynamics.tau);
+  addBlock("inertial_", m_dynamics.inertial);
+  addBlock("coriolis_", m_dynamics.coriolis);
+  addBlock("gravity_", m_dynamics.gravity);
+  addBlock("power_", m_dynamics.power);
+  const bool energy = m_dynamics.total.size() == m_samples.samples();
+  if (energy) header.insert(header.end(), {"kinetic", "potential", "total_energy"});
+  Eigen::MatrixXd values(Eigen::Index(header.size()), m_samples.samples());
+  values.row(0) = m_samples.t.transpose();
+  Eigen::Index r = 1;
+  for (const auto* b : blocks) values.middleRows(r, b->rows()) = *b, r += b->rows();
+  if (energy) {
+    values.row(r++) = m_dynamics.kinetic.transpose();
+    values.row(r++) = m_dynamics.potential.transpose();
+    values.row(r++) = m_dynamics.total.transpose();
+  }
+  std::ofstream out(path.toStdString());
+  if (!out) {
+    if (error) *error = tr("%1: cannot write the file").arg(path);
+    return false;
+  }
+  dyn::writeCsv(out, header, values);
+  if (!out) {
+    if (error) *error = tr("%1: write failed").arg(path);
+    return false;
+  }
+  return true;
+}
+
+bool TrajectoryDocument::loadDemo(dyn::DemoTrajectory demo, QString* error) {
+  try {
+    m_imported = dyn::demoTrajectory(m_robot->model(), demo, 100.0);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  m_source = Source::Demo;
+  m_demo = demo;
+  m_csvFile.clear();
+  recomputeNow();
+  setTime(m_samples.startTime());
+  return true;
+}
+
+void TrajectoryDocument::clear() {
+  m_source = Source::None;
+  m_waypoints.clear();
+  m_imported = {};
+  m_csvFile.clear();
+  m_demo.reset();
+  recomputeNow();
+}
+
+bool TrajectoryDocument::setPayload(std::optional<dyn::Payload> payload, QString* error) {
+  if (payload) {
+    try {
+      (void)dyn::withPayload(m_robot->model(), *payload);  // validates link, mass and offset
+    } catch (const std::exception& e) {
+      if (error) *error = QString::fromUtf8(e.what());
+      return false;
+    }
+  }
+  m_payload = std::move(payload);
+  scheduleRecompute();
+  return true;
+}
+
+Eigen::Vector3d TrajectoryDocument::gravity() const {
+  return m_gravity ? *m_gravity : Eigen::Vector3d(m_robot->model().gravity.v);
+}
+
+void TrajectoryDocument::setGravity(std::optional<Eigen::Vector3d> g) {
+  if (g && !g->allFinite()) return;
+  m_gravity = g;
+  scheduleRecompute();
+}
+
+void TrajectoryDocument::onModelChanged() {
+  const dyn::Model& m = m_robot->model();
+  const bool keep = m_dynModel && sameJointLayout(*m_dynModel, m);
+  if (!keep) {  // another robot: its joints do not fit the old trajectory
+    m_source = Source::None;
+    m_waypoints.clear();
+    m_imported = {};
+    m_csvFile.clear();
+    m_demo.reset();
+  }
+  if (m_payload && m.frameIndex(m_payload->link) < 0) m_payload.reset();
+  m_data = std::make_unique<dyn::Data>(m);
+  m_q = m.neutral();
+  m_qd.setZero(m.nv);
+  m_qdd.setZero(m.nv);
+  m_tau.setZero(m.nv);
+  recomputeNow();
+}
+
+void TrajectoryDocument::scheduleRecompute() {
+  if (m_scheduled) return;
+  m_scheduled = true;  // several edits in one event-loop turn cost one recomputation
+  QTimer::singleShot(0, this, [this] {
+    if (m_scheduled) recomputeNow();
+  });
+}
+
+void TrajectoryDocument::recomputeNow() {
+  m_scheduled = false;
+  // The dynamics model: the robot, plus the payload, with the gravity override.
+  auto model =
+      std::make_shared<dyn::Model>(m_payload ? dyn::withPayload(m_robot->model(), *m_payload) : m_robot->model());
+  if (m_gravity) model->gravity.v = *m_gravity;
+  m_dynModel = model;
+  m_data = std::make_unique<dyn::Data>(*model);
+  resample();
+  recomputeDynamics();
+  // The values at the current time follow; the robot keeps its pose until the time moves (adding
+  // the current pose as a waypoint must not make the robot jump).
+  if (hasTrajectory()) {
+    m_time = std::clamp(m_time, m_samples.startTime(), m_samples.endTime());
+    m_samples.interpolate(*model, m_time, m_q, m_qd, m_qdd);
+    m_tau = dyn::rnea(*model, *m_data, m_q, m_qd, m_qdd);
+  }
+  emit trajectoryChanged();
+  emit dynamicsChanged();
+}
+
+void TrajectoryDocument::resample() {
+  const QString before = m_problem;
+  m_problem.clear();
+  m_samples = {};
+  try {
+    if (m_source == Source::Waypoints) {
+      if (m_waypoints.size() >= 2)
+        m_samples = dyn::WaypointTrajectory(m_robot->model(), m_waypoints, m_interpolation).sample(m_rate);
+      else
+        m_problem = tr("add at least two waypoints to make a trajectory");
+    } else if (m_source == Source::Csv || m_source == Source::Demo) {
+      m_imported.validate(m_robot->model());
+      m_samples = m_imported;
+    }
+  } catch (const std::exception& e) {
+    m_problem = QString::fromUtf8(e.what());
+    m_samples = {};
+  }
+  if (m_problem != before) emit problemChanged(m_problem);
+}
+
+void TrajectoryDocument::recomputeDynamics() {
+  QElapsedTimer timer;
+  timer.start();
+  m_violations = {};
+  if (!hasTrajectory()) {
+    m_dynamics = {};
+    return;
+  }
+  dyn::TrajectoryDynamicsOptions options;
+  options.decompose = true;
+  options.energy = true;
+  dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
+  m_violations = dyn::effortLimitViolations(*m_dynModel, m_dynamics.tau);
+  m_lastComputeMs = timer.nsecsElapsed() / 1e6;
+}
+
+void TrajectoryDocument::setTime(double t) {
+  if (!hasTrajectory() || !std::isfinite(t)) return;
+  m_time = std::clamp(t, m_samples.startTime(), m_samples.endTime());
+  updateAtTime();
+  emit timeChanged(m_time);
+}
+
+void TrajectoryDocument::updateAtTime() {
+  const dyn::Model& m = *m_dynModel;
+  m_q.resize(m.nq);
+  m_qd.resize(m.nv);
+  m_qdd.resize(m.nv);
+  m_samples.interpolate(m, m_time, m_q, m_qd, m_qdd);
+  m_tau = dyn::rnea(m, *m_data, m_q, m_qd, m_qdd);
+  m_robot->setQ(m_q);
+}
+
+std::vector<int> TrajectoryDocument::overLimitDofsAtTime() const {
+  std::vector<int> dofs;
+  const int k = m_samples.nearestSample(m_time);
+  if (k < 0 || m_violations.samples.empty()) return dofs;
+  for (int i = 0; i < int(m_violations.samples.size()); ++i) {
+    const auto& s = m_violations.samples[i];
+    if (std::binary_search(s.begin(), s.end(), k)) dofs.push_back(i);
+  }
+  return dofs;
+}

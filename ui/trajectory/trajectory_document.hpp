@@ -1,0 +1,118 @@
+// The trajectory the window scrubs and plots, and the inverse dynamics along it. Sources:
+// waypoints (edited in the GUI, interpolated by the engine's WaypointTrajectory), a CSV file, or
+// one of Saha's demonstrations. Any change (waypoints, interpolation, rate, payload, gravity, a
+// new robot) re-samples the trajectory and recomputes τ and its decomposition for every sample
+// (engine: computeTrajectoryDynamics, parallel). Qt side only: the numbers are the engine's.
+#pragma once
+#include <Eigen/Core>
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "dynscope/model/data.hpp"
+#include "dynscope/trajectory/trajectory.hpp"
+
+class RobotDocument;
+
+class TrajectoryDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  enum class Source { None, Waypoints, Csv, Demo };
+
+  explicit TrajectoryDocument(RobotDocument* robot, QObject* parent = nullptr);
+  ~TrajectoryDocument() override;
+
+  RobotDocument* robot() const { return m_robot; }
+  Source source() const { return m_source; }
+  QString sourceDescription() const;  // "3 waypoints, quintic, 100 Hz", "file.csv", "Saha: Stanford arm"
+  QString csvFile() const { return m_csvFile; }
+  std::optional<dyn::DemoTrajectory> demo() const { return m_demo; }
+
+  // The sampled trajectory and its dynamics; empty (0 samples) when there is none or it is invalid.
+  bool hasTrajectory() const { return m_samples.samples() > 0; }
+  const dyn::SampledTrajectory& samples() const { return m_samples; }
+  std::vector<double> sampleTimes() const;
+  const dyn::TrajectoryDynamics& dynamics() const { return m_dynamics; }
+  const dyn::EffortLimitViolations& violations() const { return m_violations; }
+  // The model the dynamics use: the robot with the payload and gravity applied.
+  const dyn::Model& dynamicsModel() const;
+  // Why there is no trajectory (e.g. "waypoint 3: times must increase"); empty when fine.
+  QString problem() const { return m_problem; }
+  double lastComputeMs() const { return m_lastComputeMs; }
+
+  // Waypoints (Source::Waypoints). Editing them switches the source to waypoints.
+  const std::vector<dyn::Waypoint>& waypoints() const { return m_waypoints; }
+  void setWaypoints(std::vector<dyn::Waypoint> waypoints);
+  // Appends the robot's current pose at `time` (default: 1 s after the last waypoint).
+  void addCurrentPose(std::optional<double> time = std::nullopt);
+  dyn::Interpolation interpolation() const { return m_interpolation; }
+  void setInterpolation(dyn::Interpolation kind);
+  double sampleRate() const { return m_rate; }
+  void setSampleRate(double hz);
+
+  // Imported / built-in trajectories. False and a message (file:line) on failure; the current
+  // trajectory stays.
+  bool importCsv(const QString& path, QString* error = nullptr);
+  bool exportCsv(const QString& path, QString* error = nullptr) const;          // t, q, qd_, qdd_
+  bool exportDynamicsCsv(const QString& path, QString* error = nullptr) const;  // t, tau_, and the terms
+  bool loadDemo(dyn::DemoTrajectory demo, QString* error = nullptr);
+  void clear();
+
+  // Payload on a link and gravity (the model's own unless overridden).
+  const std::optional<dyn::Payload>& payload() const { return m_payload; }
+  bool setPayload(std::optional<dyn::Payload> payload, QString* error = nullptr);
+  Eigen::Vector3d gravity() const;
+  void setGravity(std::optional<Eigen::Vector3d> g);  // nullopt: the model's
+  bool gravityOverridden() const { return m_gravity.has_value(); }
+
+  // Poses the robot at time t (interpolating between samples) and keeps q̇, q̈ and τ there.
+  void setTime(double t);
+  double time() const { return m_time; }
+  const Eigen::VectorXd& qdAtTime() const { return m_qd; }
+  const Eigen::VectorXd& qddAtTime() const { return m_qdd; }
+  const Eigen::VectorXd& tauAtTime() const { return m_tau; }
+  // Dofs whose |τ| exceeds the effort limit at the sample nearest to time().
+  std::vector<int> overLimitDofsAtTime() const;
+
+  // Recomputes now instead of at the next event-loop turn (tests; the project loader).
+  void recomputeNow();
+
+ signals:
+  void trajectoryChanged();  // new samples (sampleTimes() may have changed)
+  void dynamicsChanged();    // new τ / decomposition / energy
+  void timeChanged(double t);
+  void problemChanged(const QString& problem);
+
+ private:
+  void scheduleRecompute();
+  void resample();
+  void recomputeDynamics();
+  void onModelChanged();
+  void updateAtTime();
+
+  RobotDocument* m_robot;
+  Source m_source = Source::None;
+  std::vector<dyn::Waypoint> m_waypoints;
+  dyn::Interpolation m_interpolation = dyn::Interpolation::Quintic;
+  double m_rate = 100.0;
+  dyn::SampledTrajectory m_imported;  // Csv / Demo samples as read
+  QString m_csvFile;
+  std::optional<dyn::DemoTrajectory> m_demo;
+  std::optional<dyn::Payload> m_payload;
+  std::optional<Eigen::Vector3d> m_gravity;
+
+  std::shared_ptr<const dyn::Model> m_dynModel;  // robot + payload + gravity
+  dyn::SampledTrajectory m_samples;
+  dyn::TrajectoryDynamics m_dynamics;
+  dyn::EffortLimitViolations m_violations;
+  QString m_problem;
+  double m_lastComputeMs = 0;
+  bool m_scheduled = false;
+
+  double m_time = 0;
+  Eigen::VectorXd m_q, m_qd, m_qdd, m_tau;
+  std::unique_ptr<dyn::Data> m_data;
+};

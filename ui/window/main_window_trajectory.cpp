@@ -1,0 +1,380 @@
+// MainWindow's trajectory side: the trajectory, timeline and plots docks and how they are wired
+// (timeline -> trajectory time -> robot pose, plot cursors, over-limit highlight; plot click ->
+// timeline), the Trajectory and Edit menus, and projects (open / save: robot + trajectory +
+// payload + gravity + view).
+#include <QAction>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
+
+#include "document/robot_document.hpp"
+#include "project/project_file.hpp"
+#include "project/project_setup.hpp"
+#include "scene/robot_scene.hpp"
+#include "timeline/timeline_dock.hpp"
+#include "trajectory/plots_dock.hpp"
+#include "trajectory/trajectory_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/app_settings.hpp"
+#include "window/icons.hpp"
+#include "window/joints_dock.hpp"
+#include "window/log_dock.hpp"
+#include "window/main_window.hpp"
+#include "window/recent_files.hpp"
+#include "window/view_state.hpp"
+
+namespace {
+
+struct DemoEntry {
+  const char* text;
+  dyn::DemoTrajectory demo;
+  const char* robot;  // in the robots folder
+};
+
+const DemoEntry kDemos[] = {
+    {"Saha: &Stanford arm (cycloidal, eq. 39)", dyn::DemoTrajectory::SahaStanford, "stanford_arm.dh"},
+    {"Saha: 3-link &planar arm (cycloidal)", dyn::DemoTrajectory::SahaPlanar3, "planar3.dh"},
+};
+
+QString demoKey(dyn::DemoTrajectory d) { return QString::fromLatin1(dyn::demoTrajectoryName(d)); }
+
+}  // namespace
+
+bool MainWindow::isProjectFile(const QString& path) {
+  return path.endsWith(".json", Qt::CaseInsensitive) || path.endsWith(".dynscope", Qt::CaseInsensitive);
+}
+
+void MainWindow::createTrajectoryUi() {
+  m_undo = new QUndoStack(this);
+  m_traj = new TrajectoryDocument(m_doc, this);
+  m_trajectoryDock = new TrajectoryDock(m_traj, m_undo, this);
+  m_timelineDock = new TimelineDock(this);
+  m_plotsDock = new PlotsDock(m_traj, this);
+  addDockWidget(Qt::RightDockWidgetArea, m_trajectoryDock);
+  tabifyDockWidget(m_jointsDock, m_trajectoryDock);
+  m_jointsDock->raise();
+  addDockWidget(Qt::BottomDockWidgetArea, m_plotsDock);
+  addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
+  splitDockWidget(m_plotsDock, m_timelineDock, Qt::Vertical);
+  tabifyDockWidget(m_plotsDock, m_logDock);
+  m_plotsDock->raise();
+  resizeDocks({m_plotsDock, m_timelineDock}, {360, 60}, Qt::Vertical);
+
+  // Time: the timeline drives the trajectory, which poses the robot; a plot click asks the timeline.
+  connect(m_timelineDock, &TimelineDock::timeChanged, m_traj, &TrajectoryDocument::setTime);
+  connect(m_plotsDock, &PlotsDock::timeRequested, m_timelineDock, &TimelineDock::setTime);
+  connect(m_traj, &TrajectoryDocument::trajectoryChanged, this,
+          [this] { m_timelineDock->setSampleTimes(m_traj->sampleTimes()); });
+  connect(m_traj, &TrajectoryDocument::timeChanged, this, &MainWindow::updateLimitHighlight);
+  connect(m_traj, &TrajectoryDocument::dynamicsChanged, this, [this] {
+    updateLimitHighlight();
+    if (!m_traj->hasTrajectory()) return;
+    statusBar()->showMessage(
+        tr("τ for %1 samples in %2 ms").arg(m_traj->samples().samples()).arg(m_traj->lastComputeMs(), 0, 'f', 1), 4000);
+  });
+  connect(m_traj, &TrajectoryDocument::problemChanged, this, [this](const QString& problem) {
+    if (!problem.isEmpty()) m_logDock->append(tr("Trajectory: %1").arg(problem), LogDock::Level::Warning);
+  });
+  m_timelineDock->setSampleTimes(m_traj->sampleTimes());
+}
+
+void MainWindow::createTrajectoryMenus() {
+  QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setObjectName("undoAction");
+  QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+  redo->setObjectName("redoAction");
+  QMenu* edit = new QMenu(tr("&Edit"), this);
+  menuBar()->insertMenu(menuBar()->actions().value(1), edit);  // after File
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* traj = new QMenu(tr("&Trajectory"), this);
+  traj->setObjectName("trajectoryMenu");
+  menuBar()->insertMenu(menuBar()->actions().value(menuBar()->actions().size() - 1), traj);  // before Help
+  QAction* add = traj->addAction(tr("&Add pose as waypoint"), m_trajectoryDock, &TrajectoryDock::addCurrentPose);
+  add->setObjectName("addWaypointAction");
+  add->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+  setToolTipWithShortcut(add, tr("Append the robot's current pose to the waypoints, 1 s after the last"));
+  traj->addSeparator();
+  QAction* import = traj->addAction(tr("&Import CSV…"), this, &MainWindow::importTrajectoryWithDialog);
+  import->setObjectName("importTrajectoryAction");
+  import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  traj->addAction(tr("&Export trajectory CSV…"), this, [this] { exportCsvWithDialog(false); })
+      ->setObjectName("exportTrajectoryAction");
+  traj->addAction(tr("Export &torques CSV…"), this, [this] { exportCsvWithDialog(true); })
+      ->setObjectName("exportTorquesAction");
+  QMenu* demos = traj->addMenu(tr("&Demonstrations"));
+  for (const DemoEntry& d : kDemos) {
+    const DemoEntry entry = d;
+    demos
+        ->addAction(tr(d.text), this, [this, entry] { loadDemo(entry.demo, QDir(m_defaultDir).filePath(entry.robot)); })
+        ->setObjectName("demo_" + demoKey(d.demo));
+  }
+  traj->addAction(tr("&Clear trajectory"), this, [this] {
+    m_undo->clear();
+    m_traj->clear();
+  });
+  traj->addSeparator();
+  for (QAction* a : m_timelineDock->playbackActions()) traj->addAction(a);
+
+  // File menu: projects, before "Export image".
+  QMenu* file = qobject_cast<QMenu*>(menuBar()->actions().value(0)->menu());
+  QAction* before = m_exportAction;
+  QAction* openProjectAction = new QAction(tr("Open &project…"), this);
+  openProjectAction->setObjectName("openProjectAction");
+  openProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  connect(openProjectAction, &QAction::triggered, this, [this] {
+    QSettings s(kSettingsOrganization, kSettingsApplication);
+    QString dir = m_settings == Settings::Persistent ? s.value("lastDirectory").toString() : QString();
+    if (dir.isEmpty()) dir = m_defaultDir;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), dir,
+                                                      tr("Dynscope projects (*.json *.dynscope);;All files (*)"));
+    if (!path.isEmpty()) openProject(path);
+  });
+  m_saveProjectAction = new QAction(tr("&Save project"), this);
+  m_saveProjectAction->setObjectName("saveProjectAction");
+  m_saveProjectAction->setShortcut(QKeySequence::Save);
+  connect(m_saveProjectAction, &QAction::triggered, this, [this] {
+    if (m_projectFile.isEmpty())
+      saveProjectWithDialog();
+    else
+      saveProject(m_projectFile);
+  });
+  QAction* saveAs = new QAction(tr("Save project &as…"), this);
+  saveAs->setObjectName("saveProjectAsAction");
+  saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  connect(saveAs, &QAction::triggered, this, &MainWindow::saveProjectWithDialog);
+  file->insertActions(before, {openProjectAction, m_saveProjectAction, saveAs});
+  file->insertSeparator(before);
+
+  // View menu: the new docks.
+  QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
+  for (QDockWidget* dock : std::initializer_list<QDockWidget*>{m_trajectoryDock, m_timelineDock, m_plotsDock})
+    view->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::updateLimitHighlight() {
+  std::vector<int> bodies;
+  const dyn::Model& m = m_doc->model();
+  for (int dof : m_traj->overLimitDofsAtTime())
+    for (int i = 1; i <= m.N; ++i)
+      if (dof >= m.joints[i].idx_v && dof < m.joints[i].idx_v + m.joints[i].nv) bodies.push_back(i);
+  m_scene->setWarningBodies(bodies);
+}
+
+void MainWindow::importTrajectoryWithDialog() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Import trajectory"), m_defaultDir, tr("CSV files (*.csv);;All files (*)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!m_traj->importCsv(path, &error)) {
+    showError(tr("Import trajectory"), error);
+    return;
+  }
+  m_undo->clear();
+  m_logDock->append(tr("Imported %1: %2 samples, %3 s")
+                        .arg(path)
+                        .arg(m_traj->samples().samples())
+                        .arg(m_traj->samples().endTime() - m_traj->samples().startTime()));
+}
+
+void MainWindow::exportCsvWithDialog(bool dynamics) {
+  const QString base = (m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope")) +
+                       (dynamics ? "_torques.csv" : "_trajectory.csv");
+  const QString path = QFileDialog::getSaveFileName(this, dynamics ? tr("Export torques") : tr("Export trajectory"),
+                                                    QDir::home().filePath(base), tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  QString error;
+  const bool ok = dynamics ? m_traj->exportDynamicsCsv(path, &error) : m_traj->exportCsv(path, &error);
+  if (!ok)
+    showError(tr("Export CSV"), error);
+  else
+    m_logDock->append(tr("Saved %1").arg(path));
+}
+
+void MainWindow::loadDemo(dyn::DemoTrajectory demo, const QString& robotFile) {
+  QString error;
+  if (m_doc->hasModel() && m_traj->loadDemo(demo, &error)) {
+    m_undo->clear();
+    m_logDock->append(tr("Demonstration: %1").arg(m_traj->sourceDescription()));
+    return;
+  }
+  // The demo needs its arm: open it, then apply the demo when it has loaded.
+  if (!QFileInfo::exists(robotFile)) {
+    showError(tr("Demonstration"), error.isEmpty() ? tr("%1 not found").arg(robotFile) : error);
+    return;
+  }
+  PendingProject pending;
+  pending.project.robotPath = robotFile.toStdString();
+  pending.project.trajectory.source = dyn::TrajectorySource::Demo;
+  pending.project.trajectory.demo = dyn::demoTrajectoryName(demo);
+  pending.keepProjectFile = true;
+  m_pending = pending;
+  if (!openFile(robotFile)) m_pending.reset();
+}
+
+bool MainWindow::openProject(const QString& path) {
+  dyn::ProjectFile project;
+  try {
+    project = dyn::readProjectFile(path);
+  } catch (const std::exception& e) {
+    showError(tr("Could not open project"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  PendingProject pending;
+  pending.project = std::move(project);
+  pending.path = QFileInfo(path).absoluteFilePath();
+  m_pending = pending;
+  const bool floating = m_pending->project.floatingBase;
+  if (m_floatingBaseAction->isChecked() != floating) {
+    const QSignalBlocker block(m_floatingBaseAction);
+    m_floatingBaseAction->setChecked(floating);
+  }
+  m_doc->setFloatingBase(floating);
+  if (!openFile(QString::fromStdString(m_pending->project.robotPath))) {
+    m_pending.reset();
+    return false;
+  }
+  return true;
+}
+
+// After the project's robot has loaded: payload, gravity, trajectory, view.
+void MainWindow::applyPendingProject() {
+  if (!m_pending) return;
+  const PendingProject pending = std::move(*m_pending);
+  m_pending.reset();
+  const dyn::ProjectFile& p = pending.project;
+  const QString where = pending.path.isEmpty() ? QString() : QFileInfo(pending.path).fileName() + ": ";
+  QString error;
+  m_undo->clear();
+  m_traj->clear();
+  m_traj->setGravity(p.gravity);
+  if (!m_traj->setPayload(p.payload, &error)) m_logDock->append(where + error, LogDock::Level::Warning);
+  const dyn::ProjectTrajectory& t = p.trajectory;
+  try {
+    switch (t.source) {
+      case dyn::TrajectorySource::None:
+        break;
+      case dyn::TrajectorySource::Waypoints:
+        m_traj->setInterpolation(t.interpolation);
+        m_traj->setSampleRate(t.sampleRate);
+        m_traj->setWaypoints(dyn::projectWaypoints(p, m_doc->model()));
+        m_traj->recomputeNow();
+        m_traj->setTime(m_traj->samples().startTime());
+        break;
+      case dyn::TrajectorySource::Csv:
+        if (!m_traj->importCsv(QString::fromStdString(t.csvPath), &error))
+          throw std::runtime_error(error.toStdString());
+        break;
+      case dyn::TrajectorySource::Demo: {
+        const auto demo = dyn::demoTrajectoryByName(t.demo);
+        if (!demo || !m_traj->loadDemo(*demo, &error))
+          throw std::runtime_error(error.isEmpty() ? "unknown demo " + t.demo : error.toStdString());
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    showError(tr("Project trajectory"), where + QString::fromUtf8(e.what()));
+  }
+  if (!p.view.isEmpty()) applyViewState(p.view);
+  if (!pending.keepProjectFile) {
+    m_projectFile = pending.path;
+    m_logDock->append(tr("Opened project %1").arg(pending.path));
+    if (m_settings == Settings::Persistent) recent_files::add(pending.path);
+    rebuildRecentMenu();
+    setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(pending.path).fileName()));
+  }
+  m_viewport->update();
+}
+
+dyn::ProjectFile MainWindow::currentProject() const {
+  dyn::ProjectFile p;
+  p.robotPath = m_doc->sourceFile().toStdString();
+  p.floatingBase = m_doc->floatingBase();
+  if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
+  p.payload = m_traj->payload();
+  dyn::ProjectTrajectory& t = p.trajectory;
+  switch (m_traj->source()) {
+    case TrajectoryDocument::Source::None:
+      t.source = dyn::TrajectorySource::None;
+      break;
+    case TrajectoryDocument::Source::Waypoints:
+      t.source = dyn::TrajectorySource::Waypoints;
+      t.interpolation = m_traj->interpolation();
+      t.sampleRate = m_traj->sampleRate();
+      for (const dyn::Waypoint& w : m_traj->waypoints())
+        t.waypoints.push_back(dyn::makeProjectWaypoint(m_doc->model(), w.t, w.q));
+      break;
+    case TrajectoryDocument::Source::Csv:
+      t.source = dyn::TrajectorySource::Csv;
+      t.csvPath = m_traj->csvFile().toStdString();
+      break;
+    case TrajectoryDocument::Source::Demo:
+      t.source = dyn::TrajectorySource::Demo;
+      t.demo = m_traj->demo() ? dyn::demoTrajectoryName(*m_traj->demo()) : "";
+      break;
+  }
+  p.view = viewState();
+  return p;
+}
+
+bool MainWindow::saveProject(const QString& path) {
+  if (!m_doc->hasModel()) {
+    showError(tr("Save project"), tr("Load a robot first: a project stores the robot and its trajectory."));
+    return false;
+  }
+  try {
+    dyn::writeProjectFile(path, currentProject());
+  } catch (const std::exception& e) {
+    showError(tr("Save project"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  m_projectFile = QFileInfo(path).absoluteFilePath();
+  m_logDock->append(tr("Saved project %1").arg(m_projectFile));
+  if (m_settings == Settings::Persistent) recent_files::add(m_projectFile);
+  setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+void MainWindow::saveProjectWithDialog() {
+  const QString base =
+      m_projectFile.isEmpty()
+          ? QDir::home().filePath((m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope")) + ".json")
+          : m_projectFile;
+  QString path = QFileDialog::getSaveFileName(this, tr("Save project"), base, tr("Dynscope projects (*.json)"));
+  if (path.isEmpty()) return;
+  if (!isProjectFile(path)) path += ".json";
+  saveProject(path);
+}
+
+QJsonObject MainWindow::viewState() const {
+  ViewState v = captureViewState(m_scene, m_viewport->renderer());
+  v.plotTab = m_plotsDock->tabs()->currentIndex();
+  v.time = m_traj->time();
+  return toJson(v);
+}
+
+void MainWindow::applyViewState(const QJsonObject& json) {
+  const ViewState v = fromJson(json);
+  for (QAction* a : m_toggleActions) {
+    const QString id = a->objectName().mid(5);  // "show_<id>"
+    if (v.toggles.contains(id)) a->setChecked(v.toggles.value(id));
+  }
+  if (v.frameScale > 0) m_frameScale->setValue(v.frameScale);
+  if (v.opacity > 0) m_opacity->setValue(qRound(v.opacity * 100));
+  m_orthoAction->setChecked(v.camera.parallel);
+  restoreCamera(v, m_viewport->renderer());
+  if (v.plotTab >= 0 && v.plotTab < m_plotsDock->tabs()->count()) m_plotsDock->tabs()->setCurrentIndex(v.plotTab);
+  if (v.time) m_timelineDock->setTime(*v.time);
+}
