@@ -7,8 +7,10 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
@@ -355,6 +357,11 @@ class TestTrajectoryWindow : public QObject {
     }
     QVERIFY(t2->payload().has_value());
     QCOMPARE(t2->payload()->mass, 1.5);
+    // The dock shows the project's payload and gravity.
+    QVERIFY(other.trajectoryDock()->findChild<QCheckBox*>("payloadOn")->isChecked());
+    QCOMPARE(other.trajectoryDock()->findChild<QDoubleSpinBox*>("payloadMass")->value(), 1.5);
+    QCOMPARE(other.trajectoryDock()->findChild<QComboBox*>("payloadLink")->currentText(), QString("wrist_3_link"));
+    QCOMPARE(other.trajectoryDock()->findChild<QDoubleSpinBox*>("gravityz")->value(), -1.62);
     QCOMPARE(t2->gravity(), Eigen::Vector3d(0, 0, -1.62));
     QCOMPARE(t2->interpolation(), traj()->interpolation());
     QVERIFY(std::abs(t2->time() - 0.4) < 1e-12);
@@ -373,6 +380,35 @@ class TestTrajectoryWindow : public QObject {
     m_window->plotsDock()->showTab(PlotsDock::Decomposition);
     settle(200);
     QVERIFY(m_window->grab().save(QDir(dir).filePath("trajectory_decomposition.png")));
+    // The UR5 with a payload beyond its shoulder's rating, at an over-limit instant.
+    QVERIFY(open(robot("ur5.urdf")));
+    Eigen::VectorXd q0 = Eigen::VectorXd::Zero(doc()->model().nq), q1 = q0;
+    q1[0] = 1.0;
+    q1[1] = -0.6;
+    traj()->setWaypoints({{0.0, q0}, {3.0, q1}});
+    QVERIFY(traj()->setPayload(dyn::Payload{"wrist_3_link", 25.0, Eigen::Vector3d(0, 0, 0.1)}));
+    traj()->recomputeNow();
+    m_window->plotsDock()->showTab(PlotsDock::Torque);
+    m_window->timelineDock()->setTime(0.2);
+    m_window->trajectoryDock()->raise();
+    settle(200);
+    QVERIFY(m_window->grab().save(QDir(dir).filePath("trajectory_over_limit.png")));
+  }
+
+  // Reload (F5) keeps the trajectory and the payload: the joints are the same.
+  void reloadKeepsTrajectoryAndPayload() {
+    QVERIFY(open(robot("ur5.urdf")));
+    traj()->setWaypoints({{0.0, Eigen::VectorXd::Zero(6)}, {1.0, Eigen::VectorXd::Constant(6, 0.2)}});
+    QVERIFY(traj()->setPayload(dyn::Payload{"wrist_3_link", 2.0, Eigen::Vector3d::Zero()}));
+    traj()->recomputeNow();
+    QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
+    m_window->reloadFile();
+    QVERIFY(finished.wait(30000));
+    settle();
+    QCOMPARE(int(traj()->waypoints().size()), 2);
+    QVERIFY(traj()->payload().has_value());
+    QCOMPARE(traj()->payload()->mass, 2.0);
+    QVERIFY(m_window->trajectoryDock()->findChild<QCheckBox*>("payloadOn")->isChecked());
   }
 
   // A broken project names the file and leaves the current robot loaded.

@@ -76,6 +76,7 @@ void PlotsDock::fillCurrent() {
 
 void PlotsDock::fill(int tab) {
   m_stale[tab] = false;
+  if (tab == Energy || tab == Decomposition) m_doc->ensureDetails();
   const dyn::SampledTrajectory& s = m_doc->samples();
   const dyn::TrajectoryDynamics& d = m_doc->dynamics();
   const dyn::Model& m = m_doc->dynamicsModel();

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -72,7 +73,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   });
   col->addWidget(m_table, 1);
 
-  auto* buttons = new QHBoxLayout;
+  auto* buttons = new QGridLayout;  // two rows: the dock stays narrow next to the 3D view
   auto* add = button(tr("Add pose"), tr("Append the robot's current pose as a waypoint (Ctrl+Shift+A)"), body);
   add->setObjectName("addWaypoint");
   auto* update = button(tr("Update"), tr("Replace the selected waypoint's pose by the current pose"), body);
@@ -80,14 +81,15 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   auto* del = button(tr("Delete"), tr("Delete the selected waypoint"), body);
   auto* up = button(QStringLiteral("▲"), tr("Move the selected pose earlier (times stay in order)"), body);
   auto* down = button(QStringLiteral("▼"), tr("Move the selected pose later (times stay in order)"), body);
-  for (QPushButton* b : {up, down}) b->setMaximumWidth(b->fontMetrics().horizontalAdvance("MM") + 16);
   connect(add, &QPushButton::clicked, this, &TrajectoryDock::addCurrentPose);
   connect(update, &QPushButton::clicked, this, &TrajectoryDock::updateSelected);
   connect(go, &QPushButton::clicked, this, &TrajectoryDock::goToSelected);
   connect(del, &QPushButton::clicked, this, &TrajectoryDock::deleteSelected);
   connect(up, &QPushButton::clicked, this, [this] { moveSelected(-1); });
   connect(down, &QPushButton::clicked, this, [this] { moveSelected(+1); });
-  for (QPushButton* b : {add, update, go, del, up, down}) buttons->addWidget(b);
+  int cell = 0;
+  for (QPushButton* b : {add, update, go, del, up, down}) buttons->addWidget(b, cell / 3, cell % 3), ++cell;
+  for (QPushButton* b : {up, down}) b->setMaximumWidth(QWIDGETSIZE_MAX);
   col->addLayout(buttons);
 
   auto* form = new QFormLayout;
@@ -135,7 +137,9 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   col->addWidget(payload);
 
   auto* gravity = new QGroupBox(tr("Gravity"), body);
-  auto* grow = new QHBoxLayout(gravity);
+  auto* gcol = new QVBoxLayout(gravity);
+  auto* grow = new QHBoxLayout;
+  gcol->addLayout(grow);
   for (int k = 0; k < 3; ++k) {
     m_gravity[k] = spin(-1000, 1000, 3, QString(), gravity);
     m_gravity[k]->setObjectName(QString("gravity%1").arg(QChar('x' + k)));
@@ -146,7 +150,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   grow->addWidget(new QLabel(tr("m/s²"), gravity));
   m_gravityReset = button(tr("Model's"), tr("Use the gravity the robot file gives"), gravity);
   connect(m_gravityReset, &QPushButton::clicked, this, [this] { m_doc->setGravity(std::nullopt); });
-  grow->addWidget(m_gravityReset);
+  gcol->addWidget(m_gravityReset, 0, Qt::AlignRight);  // below: the dock stays narrow
   col->addWidget(gravity);
 
   auto* scroll = new QScrollArea(this);
@@ -213,6 +217,21 @@ void TrajectoryDock::refresh() {
     m_gravity[k]->setValue(g[k]);
   }
   m_gravityReset->setEnabled(m_doc->gravityOverridden());
+  // The payload as the document has it (set here, or by a project, or cleared by a new robot).
+  const std::optional<dyn::Payload>& p = m_doc->payload();
+  {
+    const QSignalBlocker b1(m_payloadOn), b2(m_payloadLink), b3(m_payloadMass);
+    m_payloadOn->setChecked(p.has_value());
+    if (p) {
+      const int link = m_payloadLink->findText(QString::fromStdString(p->link));
+      if (link >= 0) m_payloadLink->setCurrentIndex(link);
+      m_payloadMass->setValue(p->mass);
+    }
+    for (int k = 0; k < 3; ++k) {
+      const QSignalBlocker b(m_payloadCom[k]);
+      if (p) m_payloadCom[k]->setValue(p->com[k]);
+    }
+  }
   m_refreshing = false;
 }
 
@@ -226,7 +245,7 @@ void TrajectoryDock::refreshPayloadLinks() {
   const int keep = m_payloadLink->findText(before);
   const int tip = m_payloadLink->findText(QString::fromStdString(m.defaultEndEffector));
   m_payloadLink->setCurrentIndex(keep >= 0 ? keep : tip >= 0 ? tip : m_payloadLink->count() - 1);
-  m_payloadOn->setChecked(false);
+  refresh();  // the payload widgets follow the document (which keeps a payload whose link still exists)
 }
 
 void TrajectoryDock::applyPayload() {

@@ -115,11 +115,12 @@ bool TrajectoryDocument::exportCsv(const QString& path, QString* error) const {
   return true;
 }
 
-bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) const {
+bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) {
   if (!hasTrajectory() || m_dynamics.tau.cols() != m_samples.samples()) {
     if (error) *error = tr("there are no joint torques to export");
     return false;
   }
+  ensureDetails();
   const auto names = dyn::velocityNames(m_robot->model());
   std::vector<std::string> header{"t"};
   std::vector<const Eigen::MatrixXd*> blocks;
@@ -278,16 +279,33 @@ void TrajectoryDocument::recomputeDynamics() {
   QElapsedTimer timer;
   timer.start();
   m_violations = {};
+  m_detailsReady = false;
   if (!hasTrajectory()) {
     m_dynamics = {};
     return;
   }
-  dyn::TrajectoryDynamicsOptions options;
-  options.decompose = true;
-  options.energy = true;
+  dyn::TrajectoryDynamicsOptions options;  // τ and power: what every edit must refresh at once
+  options.decompose = false;
+  options.energy = false;
   dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
   m_violations = dyn::effortLimitViolations(*m_dynModel, m_dynamics.tau);
   m_lastComputeMs = timer.nsecsElapsed() / 1e6;
+}
+
+void TrajectoryDocument::ensureDetails() {
+  if (m_detailsReady || !hasTrajectory()) return;
+  dyn::TrajectoryDynamicsOptions options;
+  options.decompose = true;
+  options.energy = true;
+  dyn::TrajectoryDynamics full;
+  dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, full);
+  m_dynamics.inertial = std::move(full.inertial);
+  m_dynamics.coriolis = std::move(full.coriolis);
+  m_dynamics.gravity = std::move(full.gravity);
+  m_dynamics.kinetic = std::move(full.kinetic);
+  m_dynamics.potential = std::move(full.potential);
+  m_dynamics.total = std::move(full.total);
+  m_detailsReady = true;
 }
 
 void TrajectoryDocument::setTime(double t) {

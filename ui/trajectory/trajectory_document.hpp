@@ -35,7 +35,12 @@ class TrajectoryDocument : public QObject {
   bool hasTrajectory() const { return m_samples.samples() > 0; }
   const dyn::SampledTrajectory& samples() const { return m_samples; }
   std::vector<double> sampleTimes() const;
+  // τ and the joint power for every sample; the decomposition and the energies only after
+  // ensureDetails() (three more RNEA passes and an energy pass: computed when a plot or an
+  // export needs them, so that an edit recomputes τ alone).
   const dyn::TrajectoryDynamics& dynamics() const { return m_dynamics; }
+  void ensureDetails();
+  bool detailsReady() const { return m_detailsReady; }
   const dyn::EffortLimitViolations& violations() const { return m_violations; }
   // The model the dynamics use: the robot with the payload and gravity applied.
   const dyn::Model& dynamicsModel() const;
@@ -56,8 +61,8 @@ class TrajectoryDocument : public QObject {
   // Imported / built-in trajectories. False and a message (file:line) on failure; the current
   // trajectory stays.
   bool importCsv(const QString& path, QString* error = nullptr);
-  bool exportCsv(const QString& path, QString* error = nullptr) const;          // t, q, qd_, qdd_
-  bool exportDynamicsCsv(const QString& path, QString* error = nullptr) const;  // t, tau_, and the terms
+  bool exportCsv(const QString& path, QString* error = nullptr) const;    // t, q, qd_, qdd_
+  bool exportDynamicsCsv(const QString& path, QString* error = nullptr);  // t, tau_, the terms, energies
   bool loadDemo(dyn::DemoTrajectory demo, QString* error = nullptr);
   void clear();
 
@@ -107,6 +112,7 @@ class TrajectoryDocument : public QObject {
   std::shared_ptr<const dyn::Model> m_dynModel;  // robot + payload + gravity
   dyn::SampledTrajectory m_samples;
   dyn::TrajectoryDynamics m_dynamics;
+  bool m_detailsReady = false;
   dyn::EffortLimitViolations m_violations;
   QString m_problem;
   double m_lastComputeMs = 0;
