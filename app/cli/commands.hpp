@@ -15,11 +15,16 @@ void writeInverseDynamics(const Session& s, JsonWriter& json);
 void writeMassMatrix(const Session& s, JsonWriter& json);
 void writeBias(const Session& s, JsonWriter& json);
 void writeForwardDynamics(const Session& s, JsonWriter& json);
+// ik: IkSolver from --q0 to --target (ik_command.cpp).
+void writeInverseKinematics(const Session& s, JsonWriter& json);
 
 // id / fd with --trajectory (or id with --project): reads the CSV or the project's trajectory,
 // writes CSV to --out or stdout.
 void runTrajectory(const Session& s);
 // trajectory --project | --demo: the sampled trajectory as CSV (t, q, qd_, qdd_).
 void runSampling(const Session& s);
+// simulate: forward-dynamics simulation (simulate_command.cpp), CSV to --out or stdout. Returns the
+// exit status: 1 when the run diverged (the CSV then ends at the last good state).
+int runSimulation(const Session& s);
 
 }  // namespace cli

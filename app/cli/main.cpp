@@ -36,7 +36,10 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeForwardDynamics(s, json);
     case Command::Energy:
       return cli::writeEnergy(s, json);
+    case Command::Ik:
+      return cli::writeInverseKinematics(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
+    case Command::Simulate:
       return;
   }
 }
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
     const std::optional<cli::Options> options = cli::parseArguments(argc, argv);
     if (!options) return 0;  // help or version printed
     const cli::Session session = cli::openSession(*options);
+    if (options->command == cli::Command::Simulate) return cli::runSimulation(session);
     if (options->command == cli::Command::Trajectory) {
       cli::runSampling(session);
       return 0;

@@ -33,8 +33,28 @@ const OptionSpec kOptions[] = {
     {"--decompose", nullptr, "also write the inertial M(q)qdd, Coriolis/centrifugal c(q,qd) and gravity g(q) terms"},
     {"--demo", "NAME", "saha-stanford | saha-planar3: Saha's cycloidal joint trajectories (T = 10 s)"},
     {"--rate", "HZ", "samples per second (default: the project's sample rate; 100 for a demo)"},
+    {"--duration", "T", "simulated time in seconds"},
+    {"--dt", "H", "time step in seconds (default 0.001; rk45: the output interval and largest step)"},
+    {"--integrator", "NAME", "euler (symplectic) | rk4 | rk45 (adaptive Dormand-Prince) (default: euler)"},
+    {"--controller", "NAME", "passive | gravity | constant | pd | computed-torque | replay (default: passive)"},
+    {"--q0", "a,b,...", "initial configuration, nq numbers (default: neutral)"},
+    {"--qd0", "a,b,...", "initial velocities, nv numbers (default: zero)"},
+    {"--torques", "IN.csv", "replay: a CSV with t and tau_<v name> columns (linear between rows, held outside)"},
+    {"--kp", "a[,b,...]", "pd / computed-torque: stiffness gain, one value or nv values"},
+    {"--kd", "a[,b,...]", "pd / computed-torque: damping gain, one value or nv values"},
+    {"--tolerance", "EPS", "rk45: error tolerance per step (default 1e-8)"},
+    {"--compare", nullptr, "also run the other forward-dynamics algorithm; adds a fd_difference column"},
+    {"--limit-stiffness", "K", "joint-limit spring, N m/rad or N/m (default 1e4)"},
+    {"--limit-damping", "C", "joint-limit damper, N m s/rad or N s/m (default 100)"},
+    {"--velocity-bound", "V", "stop as diverged when a joint velocity exceeds V (default 1000)"},
+    {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT.csv", "write the trajectory result here (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
+    {"--target", "x,y,z[,qx,qy,qz,qw]",
+     "ik: target position (m) and optional orientation quaternion of --link, in world"},
+    {"--pin", "LINK", "ik: hold LINK at its pose in the start configuration (repeatable)"},
+    {"--lock", "JOINT", "ik: JOINT does not move (repeatable)"},
+    {"--position-only", nullptr, "ik: reach the position only; the orientation is free"},
     {"--help", nullptr, "this help"},
 };
 
@@ -111,6 +131,47 @@ const std::vector<CommandSpec>& commands() {
        "--rate or the project's rate; MODEL may be omitted) or --demo saha-stanford|saha-planar3 (Saha\n"
        "1999 eq. 39 cycloids over T = 10 s, analytic derivatives; needs the matching arm, e.g.\n"
        "robots/stanford_arm.dh or robots/planar3.dh). The output reads back with id --trajectory."},
+      {Command::Simulate,
+       "simulate",
+       "forward-dynamics simulation from (q0, qd0) to CSV: t, q, qd_, qdd_, tau_, energy",
+       {"--duration",
+        "--dt",
+        "--integrator",
+        "--controller",
+        "--q0",
+        "--qd0",
+        "--tau",
+        "--trajectory",
+        "--torques",
+        "--kp",
+        "--kd",
+        "--algorithm",
+        "--compare",
+        "--tolerance",
+        "--limit-stiffness",
+        "--limit-damping",
+        "--velocity-bound",
+        "--record-every",
+        "--out",
+        "--progress"},
+       "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
+       "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers. Controllers: passive (tau = 0), gravity\n"
+       "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
+       "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"
+       "tau_ columns are the applied total; energy is kinetic + potential, energy_drift (E - E0) / |E0|.\n"
+       "Joint-limit hits are noted on stderr. A diverging run (NaN/inf, a velocity above the bound) writes\n"
+       "the CSV up to the last good state and exits with status 1. Details: docs/simulation.md."},
+      {Command::Ik,
+       "ik",
+       "inverse kinematics: a configuration putting --link at --target",
+       {"--link", "--target", "--q0", "--pin", "--lock", "--position-only"},
+       "Damped least squares (Levenberg-Marquardt) from --q0 (the start; default neutral) with the joint\n"
+       "limits always respected, pins (links held where they are at the start), locked joints, and up to\n"
+       "20 random restarts when an attempt ends at a local minimum. --link defaults to the end effector.\n"
+       "With only x,y,z the target is position-only. Prints q, the residual (position m, rotation rad),\n"
+       "iterations, converged, reachable (false: out of reach, q is the closest configuration found) and\n"
+       "the dofs resting at a limit. Exit status 0 also when the target is not reached (see converged).\n"
+       "Details: docs/ik.md."},
   };
   return specs;
 }
@@ -200,7 +261,58 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     if (v != "saha-stanford" && v != "saha-planar3")
       throw UsageError("--demo must be saha-stanford or saha-planar3, not '" + std::string(v) + "'");
     setOnce(opts.demo, name, v);
-  } else if (name == "--rate") {
+  } else if (name == "--duration" || name == "--dt" || name == "--tolerance" || name == "--limit-stiffness" ||
+             name == "--limit-damping" || name == "--velocity-bound") {
+    std::optional<double>& slot = name == "--duration"          ? opts.duration
+                                  : name == "--dt"              ? opts.dt
+                                  : name == "--tolerance"       ? opts.tolerance
+                                  : name == "--limit-stiffness" ? opts.limitStiffness
+                                  : name == "--limit-damping"   ? opts.limitDamping
+                                                                : opts.velocityBound;
+    if (slot) throw UsageError(std::string(name) + " is given twice");
+    const std::vector<double> x = parseNumberList(v, name);
+    const bool zeroOk = name == "--limit-stiffness" || name == "--limit-damping" || name == "--duration";
+    if (x.size() != 1 || x[0] < 0 || (x[0] == 0 && !zeroOk))
+      throw UsageError(std::string(name) + " needs one " + (zeroOk ? "non-negative" : "positive") + " number");
+    slot = x[0];
+  } else if (name == "--record-every") {
+    const std::vector<double> x = parseNumberList(v, name);
+    if (x.size() != 1 || x[0] < 1 || x[0] != std::floor(x[0]) || x[0] > 1e9)
+      throw UsageError("--record-every needs one whole number >= 1");
+    opts.recordEvery = int(x[0]);
+  } else if (name == "--integrator") {
+    if (v != "euler" && v != "rk4" && v != "rk45")
+      throw UsageError("--integrator must be euler, rk4 or rk45, not '" + std::string(v) + "'");
+    opts.integrator = v;
+  } else if (name == "--controller") {
+    if (v != "passive" && v != "gravity" && v != "constant" && v != "pd" && v != "computed-torque" && v != "replay")
+      throw UsageError("--controller must be passive, gravity, constant, pd, computed-torque or replay, not '" +
+                       std::string(v) + "'");
+    opts.controller = v;
+  } else if (name == "--q0")
+    setOnce(opts.q0, name, v);
+  else if (name == "--target") {
+    setOnce(opts.target, name, v);
+    if (opts.target->size() != 3 && opts.target->size() != 7)
+      throw UsageError("--target needs 3 values x,y,z or 7 values x,y,z,qx,qy,qz,qw, got " +
+                       std::to_string(opts.target->size()));
+  } else if (name == "--pin")
+    opts.pins.emplace_back(v);
+  else if (name == "--lock")
+    opts.locks.emplace_back(v);
+  else if (name == "--position-only")
+    opts.positionOnly = true;
+  else if (name == "--qd0")
+    setOnce(opts.qd0, name, v);
+  else if (name == "--kp")
+    setOnce(opts.kp, name, v);
+  else if (name == "--kd")
+    setOnce(opts.kd, name, v);
+  else if (name == "--torques")
+    setOnce(opts.torques, name, v);
+  else if (name == "--compare")
+    opts.compare = true;
+  else if (name == "--rate") {
     if (opts.rate) throw UsageError("--rate is given twice");
     const std::vector<double> hz = parseNumberList(v, name);
     if (hz.size() != 1 || !(hz[0] > 0)) throw UsageError("--rate needs one positive number of samples per second");
@@ -336,7 +448,28 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     throw UsageError("unexpected argument '" + positional[1] + "' (" + spec->name + " takes one MODEL file)");
   if (!positional.empty()) opts.modelPath = positional[0];
 
+  if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
   const bool sampling = opts.command == Command::Trajectory;
+  const bool simulate = opts.command == Command::Simulate;
+  if (simulate) {  // CSV out; its own input rules
+    if (!opts.duration) throw UsageError("simulate needs --duration T (seconds)");
+    const std::string& c = opts.controller;
+    const bool tracking = c == "pd" || c == "computed-torque";
+    if (tracking != opts.trajectory.has_value())
+      throw UsageError(tracking ? "--controller " + c + " needs --trajectory IN.csv (the reference)"
+                                : std::string("--trajectory is the reference of --controller pd or computed-torque"));
+    if ((c == "replay") != opts.torques.has_value())
+      throw UsageError(c == "replay" ? "--controller replay needs --torques IN.csv"
+                                     : "--torques is only used with --controller replay");
+    if ((c == "constant") != opts.tau.has_value())
+      throw UsageError(c == "constant" ? "--controller constant needs --tau a,b,..."
+                                       : "--tau is only used with --controller constant");
+    if (!tracking && (opts.kp || opts.kd)) throw UsageError("--kp and --kd are only used with pd or computed-torque");
+    if (tracking && !(opts.kp && opts.kd)) throw UsageError("--controller " + c + " needs --kp and --kd");
+    if (opts.tolerance && opts.integrator != "rk45")
+      throw UsageError("--tolerance is only used with --integrator rk45");
+    return opts;
+  }
   const bool series = opts.trajectory || opts.project || sampling;  // CSV out
   if (sampling && opts.project.has_value() == opts.demo.has_value())
     throw UsageError("trajectory needs exactly one of --project P.json or --demo NAME");

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory };
+enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -36,6 +36,17 @@ struct Options {
   std::optional<std::string> demo;     // trajectory --demo NAME
   std::optional<double> rate;          // trajectory --rate HZ
   bool decompose = false;              // id --decompose
+  // simulate (the engine's defaults where not given)
+  std::optional<double> duration, dt, tolerance, limitStiffness, limitDamping, velocityBound;
+  std::optional<int> recordEvery;
+  std::string integrator = "euler", controller = "passive";
+  std::optional<std::vector<double>> q0, qd0, kp, kd;
+  std::optional<std::string> torques;  // --torques tau.csv (replay)
+  bool compare = false;
+  // ik (also --link, and --q0 as the start)
+  std::optional<std::vector<double>> target;  // --target x,y,z[,qx,qy,qz,qw]
+  std::vector<std::string> pins, locks;       // --pin LINK, --lock JOINT (repeatable)
+  bool positionOnly = false;                  // --position-only
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

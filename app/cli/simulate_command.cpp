@@ -1,0 +1,115 @@
+// simulate: the engine's Simulator from the command line. Builds the settings and the controller
+// from the options, runs with progress on stderr, writes the record as CSV and notes limit hits.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "dynscope/io/trajectory_csv.hpp"
+#include "dynscope/simulation/simulator.hpp"
+
+namespace cli {
+namespace {
+
+void note(const std::string& message) { std::fprintf(stderr, "dynscope-cli: note: %s\n", message.c_str()); }
+
+// One value for every dof, or nv values.
+Eigen::VectorXd gains(const Session& s, const std::vector<double>& given, const char* option) {
+  if (given.size() == 1) return Eigen::VectorXd::Constant(s.model.nv, given[0]);
+  if (int(given.size()) != s.model.nv)
+    throw UsageError(std::string(option) + " needs 1 or " + std::to_string(s.model.nv) + " values (nv), got " +
+                     std::to_string(given.size()));
+  return Eigen::Map<const Eigen::VectorXd>(given.data(), given.size());
+}
+
+dyn::SimulationSettings settingsFrom(const Options& o) {
+  dyn::SimulationSettings st;
+  st.integrator = *dyn::integratorByName(o.integrator);
+  st.algorithm = o.algorithm == "crba" ? dyn::ForwardAlgorithm::Crba : dyn::ForwardAlgorithm::Aba;
+  st.compare = o.compare;
+  if (o.dt) st.dt = *o.dt;
+  if (o.tolerance) st.tolerance = *o.tolerance;
+  if (o.limitStiffness) st.limitStiffness = *o.limitStiffness;
+  if (o.limitDamping) st.limitDamping = *o.limitDamping;
+  if (o.velocityBound) st.velocityBound = *o.velocityBound;
+  if (o.recordEvery) st.recordEvery = *o.recordEvery;
+  return st;
+}
+
+dyn::Controller controllerFrom(const Session& s) {
+  const Options& o = s.options;
+  if (o.controller == "gravity") return dyn::GravityCompensation{};
+  if (o.controller == "constant") return dyn::ConstantTorque{velocityInput(s, o.tau, "--tau")};
+  if (o.controller == "replay") return dyn::readTorqueCsv(s.model, *o.torques);
+  if (o.controller == "pd" || o.controller == "computed-torque") {
+    dyn::TrajectoryCsv csv = dyn::readTrajectoryCsv(s.model, *o.trajectory, {.accelerations = true});
+    if (!csv.ignoredColumns.empty())
+      std::fprintf(stderr, "dynscope-cli: warning: %s: ignoring columns %s\n", o.trajectory->c_str(),
+                   joinNames(csv.ignoredColumns).c_str());
+    return dyn::PdTracking{std::move(csv.trajectory), gains(s, *o.kp, "--kp"), gains(s, *o.kd, "--kd"),
+                           o.controller == "pd" ? dyn::PdTracking::Mode::Pd : dyn::PdTracking::Mode::ComputedTorque};
+  }
+  return dyn::PassiveController{};
+}
+
+}  // namespace
+
+int runSimulation(const Session& s) {
+  const Options& o = s.options;
+  requireRegularInertia(s.model);
+  const Eigen::VectorXd q0 = configurationInput(s, o.q0, "--q0");
+  const Eigen::VectorXd qd0 = velocityInput(s, o.qd0, "--qd0");
+  dyn::Simulator sim(s.model, settingsFrom(o), controllerFrom(s));
+  sim.reset(q0, qd0);
+  const long steps = std::lround(*o.duration / sim.settings().dt);
+  sim.record().reserve(int(std::min(steps / sim.settings().recordEvery + 2, 1'000'000L)));
+
+  // "\rdynscope-cli: 45% (t = 4.5 of 10 s)" on stderr, like the trajectory commands' progress.
+  const bool progress = o.progress || (steps > 20000 && isatty(fileno(stderr)));
+  int shown = -1;
+  const auto report = [&](double fraction) {
+    const int percent = int(100 * fraction);
+    if (!progress || percent == shown) return;
+    shown = percent;
+    std::fprintf(stderr, "\rdynscope-cli: %d%% (t = %.6g of %.6g s)", percent, sim.time(), *o.duration);
+    std::fflush(stderr);
+  };
+  const dyn::SimulationStatus status = sim.advance(*o.duration, nullptr, report);
+  if (progress) {
+    report(1.0);
+    std::fputc('\n', stderr);
+  }
+
+  std::ostringstream text;
+  dyn::writeSimulationCsv(text, s.model, sim.record());
+  std::ofstream file;
+  if (o.out) {
+    file.open(*o.out);
+    if (!file) throw std::runtime_error(*o.out + ": cannot create the output file");
+  }
+  std::ostream& out = o.out ? static_cast<std::ostream&>(file) : std::cout;
+  out << text.str();
+  out.flush();
+  if (!out) throw std::runtime_error((o.out ? *o.out : std::string("stdout")) + ": write error");
+
+  const auto& events = sim.record().limitEvents;
+  const size_t shownEvents = std::min<size_t>(events.size(), 20);
+  for (const dyn::LimitEvent& e : std::vector(events.begin(), events.begin() + shownEvents))
+    note("t = " + dyn::formatCsvNumber(e.t) + ": joint '" + s.model.jointNames[e.joint] + "' hit its " +
+         (e.upper ? "upper" : "lower") + " limit " + dyn::formatCsvNumber(e.limit));
+  if (events.size() > shownEvents)
+    note("... and " + std::to_string(events.size() - shownEvents) + " more joint-limit hits");
+  if (o.compare) note("max |qdd_aba - qdd_crba| = " + dyn::formatCsvNumber(sim.record().maxFdDifference()));
+  if (status == dyn::SimulationStatus::Diverged) {
+    std::fprintf(stderr, "dynscope-cli: error: %s (the CSV ends at the last good state, t = %s)\n",
+                 sim.lastError().c_str(), dyn::formatCsvNumber(sim.time()).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cli

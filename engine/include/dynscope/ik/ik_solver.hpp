@@ -1,0 +1,143 @@
+// Iterative inverse kinematics (Featherstone Part 2, Fig. 6 and eqs. 15-16: a pose error and the
+// frame Jacobian, dq = J^+ dp) made robust: Levenberg-Marquardt damped least squares with adaptive
+// damping and a cost test on every step, a per-iteration step limit (a drag never jumps), joint
+// limits (the start is clamped into them, dofs that would cross one stop at it and leave the
+// step), locked dofs, pins (other frames held at a pose) as equal-priority tasks or as a strict
+// first priority with the target in their null space, and a null-space posture term. Works on
+// the joint manifolds (spherical joints, floating bases) through integrate / difference.
+// Double precision only; the model must outlive the solver. No allocation inside solve() once
+// the tasks are set (the setters may allocate).
+#pragma once
+#include <Eigen/Cholesky>
+#include <random>
+#include <vector>
+
+#include "../model/data.hpp"
+
+namespace dyn {
+
+// One pose task: bring model frame `frame` to `target` (target_X_world, the form of Data::oMf:
+// target.rotation() is the desired orientation, target.translation() the desired position).
+struct IkTask {
+  int frame = -1;
+  Transform<double> target;
+  double weight = 1.0;        // scales the task's rows in the least-squares cost
+  bool positionOnly = false;  // only the frame origin's position counts; orientation is free
+};
+
+enum class IkPinMode {
+  EqualPriority,  // pins are tasks like the target, weighted: a target out of reach may pull them
+  Strict,         // pins first; the target only moves in their null space (pins win)
+};
+
+enum class IkPosture {
+  Start,     // toward the start configuration q0
+  MidRange,  // toward the middle of each limited dof's range (unlimited dofs are not pulled)
+};
+
+struct IkOptions {
+  int maxIterations = 200;
+  double tolerance = 1e-9;       // every task: position error (m) and rotation error (rad)
+  double initialDamping = 1e-3;  // lambda of the first iteration (added to J^T W J's diagonal)
+  double minDamping = 1e-10;
+  double maxDamping = 1e6;     // a step rejected at this damping means a local minimum
+  double maxStep = 0.2;        // largest |dq_k| per iteration, rad or m (the step limit)
+  double postureWeight = 0.0;  // gain of the null-space posture pull per iteration (0 = off)
+  IkPosture posture = IkPosture::Start;
+  IkPinMode pinMode = IkPinMode::EqualPriority;
+  // Global search for one-shot solves (never during a drag: a restart jumps). When an attempt ends
+  // at a local minimum (or stops progressing), start again from a random configuration within the
+  // limits (floating bases keep the start's pose); the best attempt is the result. Seeded: the
+  // same inputs give the same answer.
+  int restarts = 0;
+  unsigned seed = 1;
+};
+
+struct IkResult {
+  VecX<double> q;            // the solution, or the closest configuration reached
+  double positionError = 0;  // target task: |p_target - p| (m)
+  double rotationError = 0;  // target task: angle to the target orientation (rad); 0 if positionOnly
+  double pinError = 0;       // largest position (m) or rotation (rad) error over the pins
+  double cost = 0;           // 1/2 sum over all tasks of weight * |error|^2 (strict pins x 1e4)
+  int iterations = 0;        // over all attempts
+  int restartsUsed = 0;
+  bool converged = false;           // every task within tolerance
+  bool reachable = false;           // converged, or still progressing when the iterations ran out;
+                                    // false: stopped at a local minimum (the closest it can get)
+  std::vector<int> limitedDofs;     // v indices resting at a position limit at the end
+  std::vector<double> costHistory;  // of the returned attempt: cost at its start and after every
+                                    // iteration (never increases)
+};
+
+class IkSolver {
+ public:
+  explicit IkSolver(const Model& model);
+
+  IkOptions options;
+
+  // The primary task (the dragged frame).
+  void setTarget(const IkTask& task);
+  const IkTask& target() const { return target_; }
+
+  // Pins: frames held at a pose. pinAt holds `frame` where it is at configuration q.
+  void addPin(const IkTask& pin);
+  void pinAt(int frame, const VecX<double>& q);
+  void clearPins();
+  const std::vector<IkTask>& pins() const { return pins_; }
+
+  // Locked dofs (v indices) never move.
+  void lockDof(int v, bool locked = true);
+  void lockJoint(int joint, bool locked = true);  // every dof of joint (= body) index `joint`
+  void unlockAll();
+  bool isLocked(int v) const { return locked_[v] != 0; }
+
+  // Solves from q0 (clamped into the limits first). The result lives in the solver until the next
+  // solve. Throws std::invalid_argument for a wrong-sized or non-finite q0, or without a target.
+  const IkResult& solve(const VecX<double>& q0);
+
+  // World pose (frame_X_world) of a model frame at q: what a target or pin is compared with.
+  Transform<double> framePose(int frame, const VecX<double>& q);
+
+  const Model& model() const { return model_; }
+
+ private:
+  struct TaskError {
+    Vec6<double> e = Vec6<double>::Zero();  // [rotation; position] error in world axes
+    double position = 0, rotation = 0;
+  };
+  static TaskError taskError(const Model& model, const Data& data, const IkTask& t);
+  double evaluate(const VecX<double>& q, Data& data, TaskError& targetError, std::vector<TaskError>& pinErrors);
+  bool withinTolerance() const;
+  void addNormalEquations(const IkTask& t, const TaskError& err, MatX<double>& H, VecX<double>& g);
+  void buildSystem();
+  void computeStep(const VecX<double>& q, double lambda, bool posture);
+  void dampedSolve(const MatX<double>& H, double lambda, const VecX<double>& b, VecX<double>& x);
+  void projectToNullSpace(const MatX<double>& H, VecX<double>& z);
+  void clampToLimits(VecX<double>& q) const;
+  void checkFrame(int frame, const char* what) const;
+  bool runAttempt(VecX<double>& q, int maxIterations, bool stopWhenSlow, int& iterations);
+  void randomRestart(const VecX<double>& q0, VecX<double>& q);
+  void settlePins(VecX<double>& q);
+
+  const Model& model_;
+  Data data_, dataTry_;  // at the current q and at the trial step (swapped on acceptance)
+  IkTask target_;
+  bool haveTarget_ = false;
+  bool pinsOnly_ = false;  // strict mode: steps of the pins alone (settlePins)
+  std::vector<IkTask> pins_;
+  TaskError targetError_, targetErrorTry_;
+  std::vector<TaskError> pinErrors_, pinErrorsTry_;
+  std::vector<char> locked_, blocked_;  // per dof: locked by the user / stopped at a limit this step
+  std::vector<int> limitedQ_;           // per dof: its q index when a limit is finite, else -1
+  IkResult result_;
+
+  // Workspace, sized at construction (nv) so that solve() does not allocate.
+  Mat6X<double> J_;
+  MatX<double> H_, H1_, A_, N_, M_, P_;
+  VecX<double> g_, g1_, dq_, dq1_, z_, fixed_, tmp_, qTry_, posture_, qStart_, qBest_;
+  std::vector<double> history_;  // the current attempt's costs (swapped into the result)
+  std::mt19937 rng_;
+  Eigen::LLT<MatX<double>> llt_;
+};
+
+}  // namespace dyn

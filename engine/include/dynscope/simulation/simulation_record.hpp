@@ -1,0 +1,46 @@
+// What a simulation recorded: per recorded step t, q, qd, qdd, the applied tau (actuators plus
+// damping, friction and limits), the total energy and, with compare on, the largest
+// |qdd_ABA - qdd_CRBA|; and every time a joint entered a limit. Stored flat, so appending to
+// reserved storage never allocates; trajectory() gives the usual SampledTrajectory.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "../model/model.hpp"
+#include "../trajectory/sampled_trajectory.hpp"
+
+namespace dyn {
+
+struct LimitEvent {
+  double t = 0;
+  int dof = 0;    // v index of the limited coordinate
+  int joint = 0;  // body index of its joint: model.jointNames[joint] names it
+  bool upper = false;
+  double position = 0, limit = 0;
+};
+
+struct SimulationRecord {
+  int nq = 0, nv = 0;
+  std::vector<double> t, q, qd, qdd, tau;  // flat, one column (nq or nv values) per sample
+  std::vector<double> energy;              // kinetic + potential per sample (empty when not recorded)
+  std::vector<double> fdDifference;        // max |qdd_ABA - qdd_CRBA| per sample (compare only)
+  std::vector<LimitEvent> limitEvents;
+
+  void clear();
+  void reserve(int samples);  // also room for samples / 10 limit events
+  int samples() const { return int(t.size()); }
+
+  SampledTrajectory trajectory() const;  // t, q, qd, qdd as matrices
+  Eigen::MatrixXd torques() const;       // nv x n
+  // (E_k - E_0) / |E_0| (or E_k - E_0 when |E_0| < 1e-12): the energy monitor's drift.
+  double relativeEnergyDrift(int sample) const;
+  double maxRelativeEnergyDrift() const;  // max over samples of |drift|
+  double maxFdDifference() const;         // 0 when not compared
+};
+
+// CSV of a record: t, q names, qd_, qdd_, tau_ (v names), and energy, energy_drift,
+// fd_difference when recorded. Numbers with 17 significant digits.
+void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& record);
+
+}  // namespace dyn

@@ -1,0 +1,48 @@
+// How a simulation integrates: the integrator, its step and tolerance, the forward-dynamics
+// algorithm, and the passive joint effects (damping, friction, limits) with their constants.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dyn {
+
+enum class Integrator {
+  SemiImplicitEuler,  // symplectic Euler on (q, p = H qd), implicit damping (velocity form for quaternion joints)
+  Rk4,                // classic fourth-order Runge-Kutta, fixed step
+  DormandPrince45,    // adaptive embedded RK5(4) (Dormand & Prince 1980), error per step <= tolerance
+};
+
+enum class ForwardAlgorithm {
+  Aba,   // articulated-body algorithm, O(N)
+  Crba,  // H(q) qdd = tau - C(q, qd) with the sparse L^T L factor
+};
+
+struct SimulationSettings {
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  double dt = 1e-3;         // the step (Dormand-Prince: the interval of one step() and the largest sub-step)
+  double tolerance = 1e-8;  // Dormand-Prince: mixed absolute/relative error bound per sub-step
+  double minStep = 1e-12;   // Dormand-Prince: below this the run counts as diverged (too stiff)
+  ForwardAlgorithm algorithm = ForwardAlgorithm::Aba;
+  bool compare = false;  // also run the other algorithm at every recorded state, record max |qdd difference|
+
+  bool damping = true;             // tau -= model.damping .* qd
+  bool friction = true;            // tau -= model.friction .* tanh(qd / frictionVelocity)
+  double frictionVelocity = 1e-2;  // smoothing of the Coulomb friction sign (rad/s or m/s)
+  bool limits = true;              // joint limits as one-sided spring-dampers
+  double limitStiffness = 1e4;     // N m/rad (N/m) per unit of penetration
+  double limitDamping = 1e2;       // N m s/rad (N s/m), only while inside the limit
+
+  double velocityBound = 1e3;  // |qd_i| above this (or NaN/inf) stops the run as diverged
+  int recordEvery = 1;         // record every k-th step (and the initial state)
+  bool energy = true;          // record kinetic + potential energy
+};
+
+// Throws std::invalid_argument naming the setting that is out of range.
+void validate(const SimulationSettings& settings);
+
+// "euler" (or "symplectic-euler"), "rk4", "rk45" (or "dopri5"); nullopt for anything else.
+std::optional<Integrator> integratorByName(std::string_view name);
+const char* integratorName(Integrator integrator);
+
+}  // namespace dyn

@@ -1,0 +1,114 @@
+// Forward-dynamics simulation of a model from a state (t, q, qd): integrates qdd = FD(q, qd, tau)
+// with tau = controller + damping + friction + limit forces, records the run and watches the
+// energy and for divergence. No Qt: the GUI drives step()/advance() from a worker thread (one
+// Simulator per thread). After construction and reset, step() does not allocate (with the
+// record reserved, see SimulationRecord::reserve). Details: docs/simulation.md.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "../model/data.hpp"
+#include "controller.hpp"
+#include "simulation_record.hpp"
+#include "simulation_settings.hpp"
+
+namespace dyn {
+
+enum class SimulationStatus {
+  Ok,         // the step(s) were taken
+  Diverged,   // NaN/inf or a velocity above the bound: the state is the last good one
+  Cancelled,  // advance() was cancelled; the state is consistent (whole steps only)
+};
+
+struct SimulationStats {
+  long steps = 0;        // step() calls that succeeded
+  long subSteps = 0;     // accepted integrator steps (Dormand-Prince: several per step())
+  long rejected = 0;     // Dormand-Prince steps rejected by the error control
+  long evaluations = 0;  // forward-dynamics evaluations
+};
+
+class Simulator {
+ public:
+  // Copies the model. Throws std::invalid_argument for bad settings or controller, and
+  // std::runtime_error when the model has joints that move no mass (H(q) singular).
+  Simulator(const Model& model, const SimulationSettings& settings = {}, Controller controller = PassiveController{});
+
+  // Back to t = 0 at (q0, qd0): sizes, finite values, non-zero quaternions checked (naming the
+  // argument); quaternions are normalised. Clears the record and records the initial state.
+  void reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0);
+  void reset();  // neutral configuration at rest
+
+  // One step of settings().dt (Dormand-Prince: as many adaptive sub-steps as the tolerance needs).
+  SimulationStatus step();
+  // Steps until t has advanced by `duration` (rounded to whole steps); polls cancel between steps
+  // and calls progress(fraction) every ~1% when given.
+  SimulationStatus advance(double duration, const std::atomic<bool>* cancel = nullptr,
+                           const std::function<void(double)>& progress = {});
+
+  void setSettings(const SimulationSettings& settings);  // validated; keeps the state and record
+  void setController(Controller controller);             // validated; keeps the state and record
+
+  const Model& model() const { return model_; }
+  const SimulationSettings& settings() const { return settings_; }
+  const Controller& controller() const { return controller_; }
+  double time() const { return t_; }
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& qd() const { return qd_; }
+  const Eigen::VectorXd& qdd() const { return qdd_; }  // at the current state
+  const Eigen::VectorXd& tau() const { return tau_; }  // applied at the current state
+  double energy() const { return energy_; }            // kinetic + potential at the current state
+  SimulationStatus status() const { return status_; }
+  const std::string& lastError() const { return error_; }  // why the run diverged
+  const SimulationRecord& record() const { return record_; }
+  SimulationRecord& record() { return record_; }  // e.g. reserve() before a long run
+  const SimulationStats& stats() const { return stats_; }
+
+  // The generalized force the simulation applies at (t, q, qd) and the resulting qdd (the right-
+  // hand side the integrators use). Public for tests and the GUI's readouts.
+  void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
+                Eigen::VectorXd& qdd);
+
+ private:
+  void passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau) const;
+  const Eigen::VectorXd& forwardDynamics(ForwardAlgorithm algorithm, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& qd, const Eigen::VectorXd& tau);
+  bool stepEuler(double h);
+  bool stepEulerVelocity(double h);
+  void kineticGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& out);
+  bool stepRk4(double h);
+  bool stepDormandPrince(double interval);
+  bool dormandPrinceTrial(double h, double& errorNorm);
+  bool finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, double t);
+  // Takes qNew_/qdNew_ (evaluated into qddStage_/tauStage_ unless `evaluated`) as the state at tNew
+  // when it is finite and bounded; else sets the error and keeps the last good state.
+  bool commit(double tNew, bool evaluated);
+  void recordState();
+  void checkLimits();
+
+  Model model_;
+  Data data_;
+  SimulationSettings settings_;
+  Controller controller_;
+  SimulationRecord record_;
+  SimulationStats stats_;
+  SimulationStatus status_ = SimulationStatus::Ok;
+  std::string error_;
+
+  double t_ = 0, energy_ = 0, fdDifference_ = 0, dpStep_ = 0;
+  long stepCount_ = 0, baseStep_ = 0;
+  double tBase_ = 0;
+  bool recorded_ = false;  // the current state is the record's last sample
+  Eigen::VectorXd q_, qd_, qdd_, tau_;
+  // Workspace, sized once: trial state, stage derivatives (k: velocities and accelerations).
+  Eigen::VectorXd qTrial_, qdTrial_, qNew_, qdNew_, dq_, dv_, tauStage_, qddStage_, qddOther_, scratch_;
+  Eigen::VectorXd force_;
+  Eigen::MatrixXd massMatrix_, nextMassMatrix_, factor_;  // symplectic Euler: H(q_n), H(q_n+1), L^T L
+  bool massValid_ = false, screwJoints_ = true;
+  Eigen::MatrixXd kq_, kv_;           // nv x 7 stage velocities / accelerations
+  std::vector<int> limitDofs_;        // v indices of the limited 1-dof-per-coordinate entries
+  std::vector<int> limitQ_;           // their q indices
+  std::vector<signed char> inLimit_;  // -1 below, +1 above, 0 inside, per limitDofs_ entry
+};
+
+}  // namespace dyn

@@ -1,0 +1,89 @@
+#include "dynscope/simulation/simulation_record.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include "dynscope/io/trajectory_csv.hpp"
+#include "dynscope/model/names.hpp"
+
+namespace dyn {
+namespace {
+
+Eigen::MatrixXd asMatrix(const std::vector<double>& flat, int rows, int cols) {
+  return rows * cols == 0 ? Eigen::MatrixXd(rows, cols) : Eigen::Map<const Eigen::MatrixXd>(flat.data(), rows, cols);
+}
+
+}  // namespace
+
+void SimulationRecord::clear() {
+  for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference}) v->clear();
+  limitEvents.clear();
+}
+
+void SimulationRecord::reserve(int samples) {
+  t.reserve(samples);
+  q.reserve(size_t(samples) * nq);
+  for (auto* v : {&qd, &qdd, &tau}) v->reserve(size_t(samples) * nv);
+  energy.reserve(samples);
+  fdDifference.reserve(samples);
+  limitEvents.reserve(std::max<size_t>(limitEvents.capacity(), samples / 10));
+}
+
+SampledTrajectory SimulationRecord::trajectory() const {
+  SampledTrajectory s;
+  const int n = samples();
+  s.t = Eigen::Map<const Eigen::VectorXd>(t.data(), n);
+  s.q = asMatrix(q, nq, n);
+  s.qd = asMatrix(qd, nv, n);
+  s.qdd = asMatrix(qdd, nv, n);
+  return s;
+}
+
+Eigen::MatrixXd SimulationRecord::torques() const { return asMatrix(tau, nv, samples()); }
+
+double SimulationRecord::relativeEnergyDrift(int k) const {
+  if (energy.empty()) return 0;
+  const double e0 = energy[0], d = energy[k] - e0;
+  return std::abs(e0) < 1e-12 ? d : d / std::abs(e0);
+}
+
+double SimulationRecord::maxRelativeEnergyDrift() const {
+  double m = 0;
+  for (int k = 0; k < int(energy.size()); ++k) m = std::max(m, std::abs(relativeEnergyDrift(k)));
+  return m;
+}
+
+double SimulationRecord::maxFdDifference() const {
+  double m = 0;
+  for (double d : fdDifference) m = std::max(m, d);
+  return m;
+}
+
+void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& r) {
+  const int n = r.samples(), nq = model.nq, nv = model.nv;
+  std::vector<std::string> header{"t"};
+  for (const auto& name : configurationNames(model)) header.push_back(name);
+  const std::vector<std::string> vNames = velocityNames(model);
+  for (const char* prefix : {"qd_", "qdd_", "tau_"})
+    for (const auto& name : vNames) header.push_back(prefix + name);
+  const bool energy = int(r.energy.size()) == n, compare = int(r.fdDifference.size()) == n;
+  if (energy) header.insert(header.end(), {"energy", "energy_drift"});
+  if (compare) header.push_back("fd_difference");
+  Eigen::MatrixXd values(header.size(), n);
+  values.row(0) = Eigen::Map<const Eigen::VectorXd>(r.t.data(), n).transpose();
+  values.middleRows(1, nq) = asMatrix(r.q, nq, n);
+  values.middleRows(1 + nq, nv) = asMatrix(r.qd, nv, n);
+  values.middleRows(1 + nq + nv, nv) = asMatrix(r.qdd, nv, n);
+  values.middleRows(1 + nq + 2 * nv, nv) = asMatrix(r.tau, nv, n);
+  int row = 1 + nq + 3 * nv;
+  if (energy) {
+    for (int k = 0; k < n; ++k) values(row, k) = r.energy[k], values(row + 1, k) = r.relativeEnergyDrift(k);
+    row += 2;
+  }
+  if (compare)
+    for (int k = 0; k < n; ++k) values(row, k) = r.fdDifference[k];
+  writeCsv(out, header, values);
+}
+
+}  // namespace dyn

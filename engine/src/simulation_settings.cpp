@@ -1,0 +1,55 @@
+#include "dynscope/simulation/simulation_settings.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace dyn {
+namespace {
+
+void requirePositive(const char* name, double x) {
+  if (!(std::isfinite(x) && x > 0))
+    throw std::invalid_argument(std::string("simulation setting ") + name + " must be a positive finite number, not " +
+                                std::to_string(x));
+}
+
+void requireNonNegative(const char* name, double x) {
+  if (!(std::isfinite(x) && x >= 0))
+    throw std::invalid_argument(std::string("simulation setting ") + name + " must be a finite number >= 0, not " +
+                                std::to_string(x));
+}
+
+}  // namespace
+
+void validate(const SimulationSettings& s) {
+  requirePositive("dt", s.dt);
+  requirePositive("tolerance", s.tolerance);
+  requirePositive("minStep", s.minStep);
+  requirePositive("frictionVelocity", s.frictionVelocity);
+  requireNonNegative("limitStiffness", s.limitStiffness);
+  requireNonNegative("limitDamping", s.limitDamping);
+  requirePositive("velocityBound", s.velocityBound);
+  if (s.recordEvery < 1)
+    throw std::invalid_argument("simulation setting recordEvery must be >= 1, not " + std::to_string(s.recordEvery));
+}
+
+std::optional<Integrator> integratorByName(std::string_view name) {
+  if (name == "euler" || name == "symplectic-euler" || name == "semi-implicit-euler")
+    return Integrator::SemiImplicitEuler;
+  if (name == "rk4") return Integrator::Rk4;
+  if (name == "rk45" || name == "dopri5" || name == "dormand-prince") return Integrator::DormandPrince45;
+  return std::nullopt;
+}
+
+const char* integratorName(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::SemiImplicitEuler:
+      return "euler";
+    case Integrator::Rk4:
+      return "rk4";
+    case Integrator::DormandPrince45:
+      return "rk45";
+  }
+  return "?";
+}
+
+}  // namespace dyn

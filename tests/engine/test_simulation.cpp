@@ -1,0 +1,225 @@
+// Forward-dynamics simulation against physics: energy conservation (symplectic Euler bounded over
+// 100 s, RK4 drift), the pendulum's small-angle period (closed form), ABA and CRBA + Cholesky giving
+// the same run, the adaptive Dormand-Prince step against RK4 at tiny steps, and dissipation by
+// damping and friction against the integrated power.
+#include <QtTest>
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "check_close.hpp"
+#include "dynscope/dynscope.hpp"
+
+namespace {
+
+constexpr double kG = 9.81;
+
+// A chain of `links` equal links hanging along -z, revolute about y: mass m at distance l below
+// each joint, central inertia ic about every axis. Limits and dynamics optional.
+std::string pendulumUrdf(int links, double m, double l, double ic, double damping = 0, double friction = 0) {
+  std::ostringstream s;
+  s << "<robot name='pendulum'><link name='base'/>";
+  for (int k = 1; k <= links; ++k) {
+    s << "<joint name='joint" << k << "' type='continuous'><parent link='"
+      << (k == 1 ? "base" : "link" + std::to_string(k - 1)) << "'/><child link='link" << k << "'/><origin xyz='0 0 "
+      << (k == 1 ? 0.0 : -l) << "'/><axis xyz='0 1 0'/>"
+      << "<dynamics damping='" << damping << "' friction='" << friction << "'/></joint>"
+      << "<link name='link" << k << "'><inertial><origin xyz='0 0 " << -l << "'/><mass value='" << m
+      << "'/><inertia ixx='" << ic << "' iyy='" << ic << "' izz='" << ic
+      << "' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+  }
+  s << "</robot>";
+  return s.str();
+}
+
+dyn::Model pendulum(int links, double m = 1, double l = 0.5, double ic = 0.01, double damping = 0,
+                    double friction = 0) {
+  return dyn::buildModel(dyn::parseUrdfString(pendulumUrdf(links, m, l, ic, damping, friction)));
+}
+
+dyn::Model robot(const char* file) { return dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/" + file); }
+
+dyn::SimulationSettings settings(dyn::Integrator integrator, double dt) {
+  dyn::SimulationSettings s;
+  s.integrator = integrator;
+  s.dt = dt;
+  return s;
+}
+
+Eigen::VectorXd vec(std::initializer_list<double> x) {
+  Eigen::VectorXd v(x.size());
+  int k = 0;
+  for (double d : x) v[k++] = d;
+  return v;
+}
+
+Eigen::VectorXd energies(const dyn::SimulationRecord& r) {
+  return Eigen::Map<const Eigen::VectorXd>(r.energy.data(), r.energy.size());
+}
+
+}  // namespace
+
+class TestSimulation : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // Symplectic Euler: the energy error oscillates with an O(h) amplitude but does not grow.
+  void symplecticEulerKeepsEnergyBounded() {
+    const dyn::Model model = pendulum(2);
+    double previous = 0;
+    for (double h : {1e-3, 5e-4}) {
+      dyn::SimulationSettings s = settings(dyn::Integrator::SemiImplicitEuler, h);
+      s.recordEvery = int(std::lround(0.01 / h));
+      dyn::Simulator sim(model, s);
+      sim.reset(vec({1.0, 0.5}), vec({0, 0}));
+      QCOMPARE(sim.advance(100.0), dyn::SimulationStatus::Ok);
+      const dyn::SimulationRecord& r = sim.record();
+      QCOMPARE(r.samples(), 10001);
+      QVERIFY(std::abs(r.t.back() - 100.0) < 1e-9);
+      // Bounded: a first-order method's energy error is O(h omega) with omega ~ 5 rad/s; allow 1e-2.
+      const double all = r.maxRelativeEnergyDrift();
+      QVERIFY2(all < 1e-2, qPrintable(QString("h %1: %2").arg(h).arg(all)));
+      // No secular drift: the second 50 s do not exceed the first (a drift linear in t doubles).
+      double firstHalf = 0, secondHalf = 0;
+      for (int k = 0; k < r.samples(); ++k)
+        (k < r.samples() / 2 ? firstHalf : secondHalf) =
+            std::max(k < r.samples() / 2 ? firstHalf : secondHalf, std::abs(r.relativeEnergyDrift(k)));
+      QVERIFY2(secondHalf < 1.5 * firstHalf,
+               qPrintable(QString("h %1: %2 then %3").arg(h).arg(firstHalf).arg(secondHalf)));
+      // The oscillation is the method's O(h) error: halving h about halves it.
+      if (previous > 0) QVERIFY2(all < 0.7 * previous, qPrintable(QString("%1 after %2").arg(all).arg(previous)));
+      previous = all;
+    }
+  }
+
+  void rk4DriftIsBelow1e6Over10s() {
+    dyn::Simulator sim(pendulum(2), settings(dyn::Integrator::Rk4, 1e-3));
+    sim.reset(vec({1.0, 0.5}), vec({0, 0}));
+    QCOMPARE(sim.advance(10.0), dyn::SimulationStatus::Ok);
+    QVERIFY2(sim.record().maxRelativeEnergyDrift() < 1e-6,
+             qPrintable(QString::number(sim.record().maxRelativeEnergyDrift())));
+    QCOMPARE(sim.stats().evaluations, 1 + 4 * 10000L);  // the initial state, then 4 per step
+  }
+
+  // T = 2 pi sqrt(I / (m g l)), I about the pivot; the amplitude correction at 0.01 rad is 6e-6.
+  void smallAnglePeriodMatchesClosedForm() {
+    const double m = 2, l = 0.7, ic = 0.05;
+    const double period = 2 * M_PI * std::sqrt((ic + m * l * l) / (m * kG * l));
+    dyn::Simulator sim(pendulum(1, m, l, ic), settings(dyn::Integrator::Rk4, 1e-3));
+    sim.reset(vec({0.01}), vec({0}));
+    sim.advance(10.0);
+    const dyn::SimulationRecord& r = sim.record();
+    std::vector<double> crossings;  // upward zero crossings, linearly interpolated
+    for (int k = 1; k < r.samples(); ++k)
+      if (r.q[k - 1] < 0 && r.q[k] >= 0)
+        crossings.push_back(r.t[k - 1] + (r.t[k] - r.t[k - 1]) * (-r.q[k - 1]) / (r.q[k] - r.q[k - 1]));
+    QVERIFY(crossings.size() >= 5);
+    const double measured = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+    QVERIFY2(std::abs(measured - period) < 1e-4 * period, qPrintable(QString("%1 vs %2").arg(measured).arg(period)));
+  }
+
+  // The two forward-dynamics algorithms give the same run; compare records their difference.
+  void abaAndCrbaGiveTheSameRun() {
+    const dyn::Model model = robot("panda.urdf");
+    std::mt19937 rng(7);
+    const Eigen::VectorXd q0 = dyn::randomConfiguration(model, rng);
+    const Eigen::VectorXd qd0 = 0.5 * Eigen::VectorXd::Random(model.nv);
+    dyn::SimulationSettings s = settings(dyn::Integrator::Rk4, 1e-3);
+    dyn::Simulator aba(model, s);
+    s.algorithm = dyn::ForwardAlgorithm::Crba;
+    s.compare = true;
+    dyn::Simulator crba(model, s);
+    aba.reset(q0, qd0);
+    crba.reset(q0, qd0);
+    QCOMPARE(aba.advance(1.0), dyn::SimulationStatus::Ok);
+    QCOMPARE(crba.advance(1.0), dyn::SimulationStatus::Ok);
+    const dyn::SampledTrajectory a = aba.record().trajectory(), c = crba.record().trajectory();
+    CHECK_CLOSE(a.q, c.q, 1e-9, 1.0, "q");
+    CHECK_CLOSE(a.qd, c.qd, 1e-9, 1.0, "qd");
+    CHECK_CLOSE(a.qdd, c.qdd, 1e-9, 1.0 + a.qdd.cwiseAbs().maxCoeff(), "qdd");
+    QCOMPARE(int(crba.record().fdDifference.size()), crba.record().samples());
+    QVERIFY(crba.record().maxFdDifference() < 1e-9 * (1.0 + a.qdd.cwiseAbs().maxCoeff()));
+    QVERIFY(aba.record().fdDifference.empty());
+  }
+
+  // Dormand-Prince's global error against RK4 at h = 1e-4 (error ~1e-14) stays within a small
+  // multiple of the per-step tolerance, and shrinks with it.
+  void dormandPrinceMeetsItsTolerance() {
+    const dyn::Model model = pendulum(2);
+    dyn::Simulator reference(model, settings(dyn::Integrator::Rk4, 1e-4));
+    reference.reset(vec({1.0, 0.5}), vec({0, 0}));
+    reference.advance(1.0);
+    double previousError = 1;
+    for (double tol : {1e-5, 1e-7, 1e-9}) {
+      dyn::SimulationSettings s = settings(dyn::Integrator::DormandPrince45, 0.1);
+      s.tolerance = tol;
+      dyn::Simulator sim(model, s);
+      sim.reset(vec({1.0, 0.5}), vec({0, 0}));
+      QCOMPARE(sim.advance(1.0), dyn::SimulationStatus::Ok);
+      QCOMPARE(sim.record().samples(), 11);  // one sample per interval dt
+      QVERIFY(std::abs(sim.time() - reference.time()) < 1e-12);
+      const double error = std::max((sim.q() - reference.q()).cwiseAbs().maxCoeff(),
+                                    (sim.qd() - reference.qd()).cwiseAbs().maxCoeff() / 10);
+      QVERIFY2(error < 10 * tol, qPrintable(QString("tol %1: error %2").arg(tol).arg(error)));
+      QVERIFY2(error < previousError, qPrintable(QString("tol %1: error %2").arg(tol).arg(error)));
+      previousError = error;
+      QVERIFY(sim.stats().subSteps >= 10);
+      qInfo("tol %g: error %g, %ld steps, %ld rejected", tol, error, sim.stats().subSteps, sim.stats().rejected);
+    }
+  }
+
+  // Viscous damping: E never increases, and E_0 - E_T is the integrated power b qd^2.
+  void dampingDissipatesEnergyMonotonically() {
+    const double b = 0.3;
+    dyn::Simulator sim(pendulum(1, 1, 0.5, 0.01, b), settings(dyn::Integrator::Rk4, 1e-3));
+    sim.reset(vec({1.0}), vec({0}));
+    sim.advance(5.0);
+    const dyn::SimulationRecord& r = sim.record();
+    const Eigen::VectorXd e = energies(r);
+    for (int k = 1; k < e.size(); ++k)
+      QVERIFY2(e[k] <= e[k - 1] + 1e-12 * std::abs(e[0]), qPrintable(QString("sample %1").arg(k)));
+    double dissipated = 0;  // trapezoid rule of b qd^2
+    for (int k = 1; k < r.samples(); ++k)
+      dissipated += 0.5 * (r.t[k] - r.t[k - 1]) * b * (r.qd[k] * r.qd[k] + r.qd[k - 1] * r.qd[k - 1]);
+    QVERIFY(dissipated > 0.1);
+    QVERIFY2(std::abs((e[0] - e[e.size() - 1]) - dissipated) < 1e-5 * dissipated,
+             qPrintable(QString("%1 vs %2").arg(e[0] - e[e.size() - 1]).arg(dissipated)));
+    // The recorded torque is the damping torque itself.
+    for (int k = 0; k < r.samples(); ++k) QVERIFY(std::abs(r.tau[k] + b * r.qd[k]) < 1e-12);
+  }
+
+  // Smoothed Coulomb friction: tau = -f tanh(qd / eps), dissipating f tanh(qd / eps) qd.
+  void frictionDissipatesEnergy() {
+    const double f = 0.2;
+    dyn::SimulationSettings s = settings(dyn::Integrator::Rk4, 1e-3);
+    s.frictionVelocity = 0.05;
+    dyn::Simulator sim(pendulum(1, 1, 0.5, 0.01, 0, f), s);
+    sim.reset(vec({1.0}), vec({0}));
+    sim.advance(3.0);
+    const dyn::SimulationRecord& r = sim.record();
+    const Eigen::VectorXd e = energies(r);
+    double dissipated = 0;
+    for (int k = 0; k < r.samples(); ++k) {
+      QCOMPARE(r.tau[k], -f * std::tanh(r.qd[k] / 0.05));
+      if (k > 0) {
+        QVERIFY(e[k] <= e[k - 1] + 1e-12 * std::abs(e[0]));
+        dissipated += 0.5 * (r.t[k] - r.t[k - 1]) * (-r.tau[k] * r.qd[k] - r.tau[k - 1] * r.qd[k - 1]);
+      }
+    }
+    QVERIFY(std::abs((e[0] - e[e.size() - 1]) - dissipated) < 1e-4 * dissipated);
+  }
+
+  // Switching damping off in the settings restores conservation (the option is honoured).
+  void dampingCanBeSwitchedOff() {
+    dyn::SimulationSettings s = settings(dyn::Integrator::Rk4, 1e-3);
+    s.damping = false;
+    dyn::Simulator sim(pendulum(1, 1, 0.5, 0.01, 0.3), s);
+    sim.reset(vec({1.0}), vec({0}));
+    sim.advance(2.0);
+    QVERIFY(sim.record().maxRelativeEnergyDrift() < 1e-8);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSimulation)
+#include "test_simulation.moc"

@@ -1,0 +1,129 @@
+// Simulator::step allocates nothing once the simulator is built and its record reserved: this
+// program interposes malloc/calloc/realloc (which operator new and Eigen both use) and counts the
+// calls of the test thread inside a guarded region; a deliberate allocation is shown to be seen.
+#include <QtTest>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dynscope/dynscope.hpp"
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+}
+
+namespace {
+thread_local bool armed = false;
+thread_local long allocations = 0;
+}  // namespace
+
+extern "C" void* malloc(size_t n) {
+  if (armed) ++allocations;
+  return __libc_malloc(n);
+}
+extern "C" void* calloc(size_t a, size_t b) {
+  if (armed) ++allocations;
+  return __libc_calloc(a, b);
+}
+extern "C" void* realloc(void* p, size_t n) {
+  if (armed) ++allocations;
+  return __libc_realloc(p, n);
+}
+
+namespace {
+
+template <class F>
+long countAllocations(F&& f) {
+  allocations = 0;
+  armed = true;
+  f();
+  armed = false;
+  return allocations;
+}
+
+dyn::Model robot(const char* file, bool floating = false) {
+  return dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/" + file, {.floatingBase = floating});
+}
+
+// A short reference for PD tracking: the neutral pose and a shifted one.
+dyn::SampledTrajectory reference(const dyn::Model& model) {
+  dyn::SampledTrajectory t;
+  t.t = Eigen::Vector2d(0, 1);
+  t.q.resize(model.nq, 2);
+  t.q.col(0) = t.q.col(1) = model.neutral();
+  for (int i = 0; i < model.nq; ++i)
+    if (model.lowerLimit.size() && std::isfinite(model.lowerLimit[i]) && std::isfinite(model.upperLimit[i]))
+      t.q(i, 1) = 0.5 * (model.lowerLimit[i] + model.upperLimit[i]);
+  t.qd = Eigen::MatrixXd::Zero(model.nv, 2);
+  t.qdd = Eigen::MatrixXd::Zero(model.nv, 2);
+  return t;
+}
+
+}  // namespace
+
+class TestSimulationAllocation : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void counterSeesAllocations() {
+    std::vector<double>* v = nullptr;
+    QVERIFY(countAllocations([&] { v = new std::vector<double>(100); }) >= 1);
+    delete v;
+    Eigen::VectorXd x;
+    QVERIFY(countAllocations([&] { x.resize(1000); }) >= 1);
+  }
+
+  void stepDoesNotAllocate_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("floating");
+    QTest::addColumn<int>("integrator");
+    QTest::addColumn<QString>("controller");
+    QTest::addColumn<bool>("compare");
+    for (auto [file, floating] : {std::pair{"panda.urdf", false}, {"humanoid.urdf", false}, {"quadruped.urdf", true}})
+      for (auto integrator :
+           {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45})
+        for (const char* controller : {"passive", "gravity", "constant", "computed-torque", "replay"})
+          for (bool compare : {false, true}) {
+            const std::string name = std::string(file) + "/" + dyn::integratorName(integrator) + "/" + controller +
+                                     (compare ? "/compare" : "");
+            QTest::newRow(name.c_str()) << file << floating << int(integrator) << controller << compare;
+          }
+  }
+
+  void stepDoesNotAllocate() {
+    QFETCH(QString, file);
+    QFETCH(bool, floating);
+    QFETCH(int, integrator);
+    QFETCH(QString, controller);
+    QFETCH(bool, compare);
+    const dyn::Model model = robot(file.toStdString().c_str(), floating);
+    dyn::Controller c = dyn::PassiveController{};
+    if (controller == "gravity") c = dyn::GravityCompensation{};
+    if (controller == "constant") c = dyn::ConstantTorque{Eigen::VectorXd::Constant(model.nv, 0.1)};
+    if (controller == "computed-torque")
+      c = dyn::PdTracking{reference(model), Eigen::VectorXd::Constant(model.nv, 100),
+                          Eigen::VectorXd::Constant(model.nv, 20), dyn::PdTracking::Mode::ComputedTorque};
+    if (controller == "replay")
+      c = dyn::TorqueReplay{Eigen::Vector2d(0, 1), Eigen::MatrixXd::Constant(model.nv, 2, 0.1)};
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator(integrator);
+    s.compare = compare;
+    dyn::Simulator sim(model, s, c);
+    sim.reset(reference(model).q.col(1), Eigen::VectorXd::Constant(model.nv, 0.1));  // mid-range: no limit hit
+    sim.record().reserve(1000);
+    sim.step();  // warm-up
+    dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
+    const long n = countAllocations([&] {
+      for (int k = 0; k < 100 && status == dyn::SimulationStatus::Ok; ++k) status = sim.step();
+    });
+    QCOMPARE(status, dyn::SimulationStatus::Ok);
+    QCOMPARE(sim.record().samples(), 102);
+    QCOMPARE(n, 0L);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSimulationAllocation)
+#include "test_simulation_allocation.moc"
