@@ -1,0 +1,364 @@
+#include "massmatrix/mass_matrix_dock.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTextStream>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "document/robot_document.hpp"
+#include "massmatrix/matrix_heat_map.hpp"
+#include "plots/csv_export.hpp"
+
+namespace {
+QString shortName(const std::string& name) {  // labels: "left_knee_joint" -> "left_knee"
+  QString s = QString::fromStdString(name);
+  if (s.endsWith("_joint")) s.chop(6);
+  return s;
+}
+QString sci(double v) { return QString::number(v, 'g', 3); }
+}  // namespace
+
+MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Mass matrix"), parent), m_doc(doc) {
+  setObjectName("massMatrixDock");
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(4, 4, 4, 4);
+
+  auto* controls = new QHBoxLayout;
+  m_viewBox = new QComboBox(body);
+  m_viewBox->setObjectName("massMatrixView");
+  m_viewBox->addItem(tr("H(q) inertia matrix"));
+  m_viewBox->addItem(tr("L factor"));
+  m_formBox = new QComboBox(body);
+  m_formBox->setObjectName("massMatrixForm");
+  m_formBox->addItem(tr("H = L\u1d40L (Featherstone, tips first)"));
+  m_formBox->addItem(tr("H = LL\u1d40 (textbook Cholesky, root first)"));
+  m_formBox->setToolTip(
+      tr("Which end the elimination starts from. With parents numbered before children, "
+         "L\u1d40L causes no fill-in; LL\u1d40 fills every branch zero below a shared joint."));
+  m_breadthFirst = new QCheckBox(tr("Breadth-first numbering"), body);
+  m_breadthFirst->setObjectName("massMatrixBreadthFirst");
+  m_breadthFirst->setToolTip(
+      tr("Renumber the joints level by level (P H P\u1d40) instead of the model's depth-first order"));
+  m_log = new QCheckBox(tr("Log magnitude"), body);
+  m_log->setObjectName("massMatrixLog");
+  m_labels = new QCheckBox(tr("Labels"), body);
+  m_labels->setObjectName("massMatrixLabels");
+  m_labels->setChecked(true);
+  auto* png = new QPushButton(tr("PNG\u2026"), body);
+  auto* csv = new QPushButton(tr("CSV\u2026"), body);
+  png->setToolTip(tr("Save the picture as PNG"));
+  csv->setToolTip(tr("Save the shown matrix as CSV"));
+  // Two rows and shrinkable combo boxes, so that the dock fits beside the 3D view.
+  for (QComboBox* box : {m_viewBox, m_formBox}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
+  }
+  controls->addWidget(m_viewBox, 1);
+  controls->addWidget(m_formBox, 2);
+  controls->addWidget(png);
+  controls->addWidget(csv);
+  auto* toggles = new QHBoxLayout;
+  toggles->addWidget(m_breadthFirst);
+  toggles->addWidget(m_log);
+  toggles->addWidget(m_labels);
+  toggles->addStretch();
+  layout->addLayout(controls);
+  layout->addLayout(toggles);
+
+  m_map = new MatrixHeatMap(body);
+  m_map->setObjectName("massMatrixHeatMap");
+  m_map->setHoverTextProvider([this](int r, int c) { return describeCell(r, c); });
+  layout->addWidget(m_map, 1);
+  m_readout = new QLabel(body);
+  m_readout->setObjectName("massMatrixReadout");
+  m_readout->setWordWrap(true);
+  m_readout->setMinimumHeight(2 * m_readout->fontMetrics().height() + 4);
+  m_readout->setText(tr("Hover a cell for its value and the relation of its two joints."));
+  m_status = new QLabel(body);
+  m_status->setObjectName("massMatrixStatus");
+  m_status->setWordWrap(true);
+  m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(m_readout);
+  layout->addWidget(m_status);
+  setWidget(body);
+
+  connect(m_viewBox, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setView(i == 1 ? MassMatrixView::L : MassMatrixView::H); });
+  connect(m_formBox, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setFactorForm(i == 1 ? dyn::CholeskyForm::LLT : dyn::CholeskyForm::LTL); });
+  connect(m_breadthFirst, &QCheckBox::toggled, this, &MassMatrixDock::setBreadthFirst);
+  connect(m_log, &QCheckBox::toggled, this, &MassMatrixDock::setLogMagnitude);
+  connect(m_labels, &QCheckBox::toggled, this, &MassMatrixDock::setShowLabels);
+  connect(png, &QPushButton::clicked, this, &MassMatrixDock::exportPngDialog);
+  connect(csv, &QPushButton::clicked, this, &MassMatrixDock::exportCsvDialog);
+  connect(m_map, &MatrixHeatMap::cellClicked, this, &MassMatrixDock::onCellClicked);
+  connect(m_map, &MatrixHeatMap::labelClicked, this, [this](int k) { onCellClicked(k, k); });
+  connect(m_map, &MatrixHeatMap::hoveredCellChanged, this, [this] {
+    if (!m_map->hoverText().isEmpty()) m_readout->setText(m_map->hoverText());
+  });
+
+  connect(doc, &RobotDocument::modelChanged, this, &MassMatrixDock::onModelChanged);
+  connect(doc, &RobotDocument::poseChanged, this, &MassMatrixDock::scheduleRecompute);
+  connect(doc, &RobotDocument::selectedBodyChanged, this, &MassMatrixDock::setSelectedBody);
+  syncControls();
+  if (doc->hasModel()) onModelChanged();
+}
+
+void MassMatrixDock::onModelChanged() {
+  m_data = dyn::Data(m_doc->model());
+  m_selectedBody = m_doc->selectedBody();
+  scheduleRecompute();
+}
+
+void MassMatrixDock::scheduleRecompute() {
+  m_dirty = true;
+  if (m_pending || !isVisible()) return;  // hidden: recomputed when shown
+  m_pending = true;
+  QTimer::singleShot(0, this, [this] {
+    if (m_pending) recompute();
+  });
+}
+
+void MassMatrixDock::showEvent(QShowEvent* e) {
+  QDockWidget::showEvent(e);
+  if (m_dirty) scheduleRecompute();
+}
+
+void MassMatrixDock::recomputeNow() {
+  if (m_dirty || m_pending) recompute();
+}
+
+void MassMatrixDock::recompute() {
+  m_pending = false;
+  m_dirty = false;
+  ++m_recomputes;
+  m_error.clear();
+  const dyn::Model& model = m_doc->model();
+  if (!m_doc->hasModel() || model.nv == 0) {
+    m_analysis = MassMatrixAnalysis{};
+    m_map->setContent({});
+    m_status->setText(tr("No robot with moving joints"));
+    return;
+  }
+  if (m_data.M.rows() != model.nv) m_data = dyn::Data(model);
+  try {
+    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), m_settings);
+  } catch (const std::exception& e) {
+    // E.g. a joint that moves no mass: H is singular and has no Cholesky factor. Show H then.
+    m_error = QString::fromStdString(e.what());
+    MassMatrixSettings h = m_settings;
+    h.view = MassMatrixView::H;
+    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
+  }
+  const MassMatrixAnalysis& a = m_analysis;
+  HeatMapContent c;
+  c.values = a.values;
+  c.kinds = a.kinds;
+  for (const std::string& n : a.dofNames) c.labels << shortName(n);
+  c.side = a.diagonal;
+  c.sideLabel = tr("diag H");
+  const QString numbering =
+      m_settings.breadthFirst ? tr("breadth-first numbering") : tr("model (depth-first) numbering");
+  if (a.settings.view == MassMatrixView::H) {
+    c.title = tr("H(q) of %1: %2 of %3 entries structurally zero (%4 %)")
+                  .arg(m_doc->robotName())
+                  .arg(a.nv * a.nv - a.structuralNonZeros)
+                  .arg(a.nv * a.nv)
+                  .arg(a.sparsityPercent, 0, 'f', 1);
+    c.scaleLabel = tr("H\u1d62\u2c7c (SI)");
+  } else {
+    c.title = tr("L of %1, %2, %3: fill-in %4")
+                  .arg(a.settings.form == dyn::CholeskyForm::LTL ? "H = L\u1d40L" : "H = LL\u1d40")
+                  .arg(numbering)
+                  .arg(a.sparseAlgorithm ? tr("sparse algorithm") : tr("dense Cholesky of P H P\u1d40"))
+                  .arg(a.fillIn);
+    c.scaleLabel = tr("L\u1d62\u2c7c");
+  }
+  m_map->setContent(std::move(c));
+  updateHighlight();
+  m_status->setText(statusText());
+  if (!m_map->hoverText().isEmpty()) m_readout->setText(m_map->hoverText());
+}
+
+QString MassMatrixDock::statusText() const {
+  const MassMatrixAnalysis& a = m_analysis;
+  if (a.nv == 0) return tr("No robot with moving joints");
+  QString s = tr("%1 dof \u00b7 structural non-zeros %2 of %3 \u00b7 sparsity %4 % \u00b7 cond(H) %5 "
+                 "(\u03bb %6 \u2026 %7) \u00b7 diag H %8 \u2026 %9")
+                  .arg(a.nv)
+                  .arg(a.structuralNonZeros)
+                  .arg(a.nv * a.nv)
+                  .arg(a.sparsityPercent, 0, 'f', 1)
+                  .arg(sci(a.conditionNumber), sci(a.eigenMin), sci(a.eigenMax))
+                  .arg(sci(a.diagonal.minCoeff()), sci(a.diagonal.maxCoeff()));
+  if (a.settings.view == MassMatrixView::L)
+    s += tr(" \u00b7 fill-in %1 (the other elimination order: %2)").arg(a.fillIn).arg(a.symbolicFillIn);
+  if (!m_error.isEmpty()) s += "\n" + tr("No factor: %1").arg(m_error);
+  return s;
+}
+
+QString MassMatrixDock::readoutText() const { return m_readout->text(); }
+
+QString MassMatrixDock::describeCell(int r, int c) const {
+  const MassMatrixAnalysis& a = m_analysis;
+  if (r < 0 || r >= a.nv) return {};
+  const dyn::Model& model = m_doc->model();
+  const QString ni = QString::fromStdString(a.dofNames[r]);
+  if (c == MatrixHeatMap::kSideColumn)
+    return tr("H[%1, %1] = %2\ndiagonal: the inertia felt by %1 alone").arg(ni).arg(a.diagonal[r], 0, 'g', 6);
+  if (c < 0 || c >= a.nv) return {};
+  const QString nj = QString::fromStdString(a.dofNames[c]);
+  const bool isL = a.settings.view == MassMatrixView::L;
+  const QString value = tr("%1[%2, %3] = %4").arg(isL ? "L" : "H", ni, nj).arg(a.values(r, c), 0, 'g', 6);
+  QString relation;
+  switch (dyn::dofRelation(model, a.dof(r), a.dof(c))) {
+    case dyn::DofRelation::SameDof:
+      relation = tr("same joint (diagonal)");
+      break;
+    case dyn::DofRelation::SameJoint:
+      relation = tr("same joint (two of its dofs)");
+      break;
+    case dyn::DofRelation::Ancestor:
+      relation = tr("ancestor\u2013descendant: %1 is an ancestor of %2").arg(ni, nj);
+      break;
+    case dyn::DofRelation::Descendant:
+      relation = tr("ancestor\u2013descendant: %1 is an ancestor of %2").arg(nj, ni);
+      break;
+    case dyn::DofRelation::DifferentBranches:
+      relation = tr("different branches");
+      break;
+  }
+  QString note;
+  switch (a.kind(r, c)) {
+    case CellKind::StructuralZero:
+      note = tr(" \u2192 structural zero (eq. 45)");
+      break;
+    case CellKind::FillIn:
+      note = tr(" \u2192 fill-in: zero in H, non-zero in L");
+      break;
+    case CellKind::Blank:
+      note = tr(" (upper triangle: not part of L)");
+      break;
+    case CellKind::Value:
+      break;
+  }
+  return value + "\n" + relation + note;
+}
+
+void MassMatrixDock::onCellClicked(int row, int column) {
+  Q_UNUSED(column);
+  if (row >= 0 && row < m_analysis.nv) emit jointClicked(m_analysis.dof(row));
+}
+
+void MassMatrixDock::setSelectedBody(int body) {
+  m_selectedBody = body;
+  updateHighlight();
+}
+
+void MassMatrixDock::updateHighlight() {
+  std::vector<int> positions;
+  const dyn::Model& model = m_doc->model();
+  if (m_selectedBody > 0 && m_selectedBody <= model.N && (int)m_analysis.order.size() == model.nv) {
+    const dyn::JointModel<double>& j = model.joints[m_selectedBody];
+    for (int k = 0; k < model.nv; ++k)
+      if (m_analysis.order[k] >= j.idx_v && m_analysis.order[k] < j.idx_v + j.nv) positions.push_back(k);
+  }
+  m_map->setHighlighted(std::move(positions));
+}
+
+void MassMatrixDock::syncControls() {
+  const QSignalBlocker b1(m_viewBox), b2(m_formBox), b3(m_breadthFirst), b4(m_log), b5(m_labels);
+  m_viewBox->setCurrentIndex(m_settings.view == MassMatrixView::L ? 1 : 0);
+  m_formBox->setCurrentIndex(m_settings.form == dyn::CholeskyForm::LLT ? 1 : 0);
+  m_formBox->setEnabled(m_settings.view == MassMatrixView::L);
+  m_breadthFirst->setChecked(m_settings.breadthFirst);
+  m_log->setChecked(m_map->logMagnitude());
+  m_labels->setChecked(m_map->showLabels());
+}
+
+void MassMatrixDock::setView(MassMatrixView view) {
+  m_settings.view = view;
+  syncControls();
+  scheduleRecompute();
+}
+
+void MassMatrixDock::setBreadthFirst(bool on) {
+  m_settings.breadthFirst = on;
+  syncControls();
+  scheduleRecompute();
+}
+
+void MassMatrixDock::setFactorForm(dyn::CholeskyForm form) {
+  m_settings.form = form;
+  syncControls();
+  scheduleRecompute();
+}
+
+void MassMatrixDock::setLogMagnitude(bool on) {
+  m_map->setLogMagnitude(on);
+  syncControls();
+}
+
+void MassMatrixDock::setShowLabels(bool on) {
+  m_map->setShowLabels(on);
+  syncControls();
+}
+
+bool MassMatrixDock::exportPng(const QString& path, QSize size, double scale, QString* error) const {
+  const QImage img = m_map->renderImage(size.isEmpty() ? m_map->size() : size, scale);
+  if (img.save(path, "PNG")) return true;
+  if (error) *error = tr("Cannot write %1").arg(path);
+  return false;
+}
+
+bool MassMatrixDock::exportCsv(const QString& path, QString* error) const {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  const MassMatrixAnalysis& a = m_analysis;
+  QTextStream out(&f);
+  out << (a.settings.view == MassMatrixView::L ? "L" : "H");
+  for (const std::string& n : a.dofNames) out << ',' << plots::csvField(QString::fromStdString(n));
+  out << '\n';
+  for (int r = 0; r < a.nv; ++r) {
+    out << plots::csvField(QString::fromStdString(a.dofNames[r]));
+    for (int c = 0; c < a.nv; ++c) out << ',' << QString::asprintf("%.17g", a.values(r, c));
+    out << '\n';
+  }
+  out.flush();
+  if (f.error() != QFile::NoError) {
+    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+void MassMatrixDock::exportPngDialog() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export mass matrix picture"), "mass-matrix.png", tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  QString error;
+  // Twice the on-screen size: sharp on a projector.
+  if (!exportPng(path, m_map->size(), 2, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MassMatrixDock::exportCsvDialog() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export mass matrix"), "mass-matrix.csv", tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}

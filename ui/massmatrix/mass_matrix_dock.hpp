@@ -1,0 +1,87 @@
+// The mass-matrix dock: a live heat map of H(q) (or of its factor L) for the document's robot,
+// with branch-induced zeros, fill-in, condition number and diagonal (issue 5). Recomputed at
+// most once per event-loop turn after poseChanged, and only while visible.
+//
+// Wiring in the main window (see docs/mass-matrix.md):
+//   auto* mass = new MassMatrixDock(m_doc, this);
+//   addDockWidget(Qt::RightDockWidgetArea, mass);
+//   connect(mass, &MassMatrixDock::jointClicked, this,
+//           [this](int dof) { m_doc->setSelectedBody(m_doc->model().dofBody[dof]); });
+// (selectedBodyChanged is connected by the dock itself.)
+#pragma once
+#include <QDockWidget>
+
+#include "massmatrix/mass_matrix_analysis.hpp"
+
+class MatrixHeatMap;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QToolButton;
+class RobotDocument;
+
+class MassMatrixDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  explicit MassMatrixDock(RobotDocument* doc, QWidget* parent = nullptr);
+
+  MatrixHeatMap* heatMap() const { return m_map; }
+  const MassMatrixAnalysis& analysis() const { return m_analysis; }
+  QString statusText() const;
+  QString readoutText() const;
+  QString errorText() const { return m_error; }
+  int recomputeCount() const { return m_recomputes; }
+
+  void setView(MassMatrixView view);
+  void setBreadthFirst(bool on);
+  void setFactorForm(dyn::CholeskyForm form);
+  void setLogMagnitude(bool on);
+  void setShowLabels(bool on);
+
+  // PNG of the heat map laid out for `size` (empty: as on screen), `scale` pixels per unit; CSV of the shown matrix,
+  // joint names as header and first column, every number at %.17g.
+  bool exportPng(const QString& path, QSize size = {}, double scale = 1, QString* error = nullptr) const;
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+  // Runs a pending recomputation now (tests; export).
+  void recomputeNow();
+  // Text of the read-out for display cell (r, c); c = MatrixHeatMap::kSideColumn: the diagonal.
+  QString describeCell(int r, int c) const;
+
+ public slots:
+  void setSelectedBody(int body);  // highlight that joint's rows and columns (-1: none)
+
+ signals:
+  void jointClicked(int dof);  // a model dof (model.dofBody[dof] is its body)
+
+ protected:
+  void showEvent(QShowEvent* e) override;
+
+ private:
+  void scheduleRecompute();
+  void recompute();
+  void onModelChanged();
+  void onCellClicked(int row, int column);
+  void syncControls();
+  void updateHighlight();
+  void exportPngDialog();
+  void exportCsvDialog();
+
+  RobotDocument* m_doc;
+  dyn::Data m_data;
+  MassMatrixSettings m_settings;
+  MassMatrixAnalysis m_analysis;
+  MatrixHeatMap* m_map;
+  QComboBox* m_viewBox;
+  QComboBox* m_formBox;
+  QCheckBox* m_breadthFirst;
+  QCheckBox* m_log;
+  QCheckBox* m_labels;
+  QLabel* m_status;
+  QLabel* m_readout;
+  QString m_error;
+  int m_selectedBody = -1;
+  int m_recomputes = 0;
+  bool m_pending = false, m_dirty = true;
+};
