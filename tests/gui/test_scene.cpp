@@ -11,8 +11,8 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkMapper.h>
-#include <vtkProperty.h>
 #include <vtkMatrix4x4.h>
+#include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 
@@ -38,7 +38,14 @@ struct Cube {
   static constexpr int tri[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
                                      {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
   Cube(double lo, double hi) {
-    v = {{{lo, lo, lo}, {hi, lo, lo}, {hi, hi, lo}, {lo, hi, lo}, {lo, lo, hi}, {hi, lo, hi}, {hi, hi, hi}, {lo, hi, hi}}};
+    v = {{{lo, lo, lo},
+          {hi, lo, lo},
+          {hi, hi, lo},
+          {lo, hi, lo},
+          {lo, lo, hi},
+          {hi, lo, hi},
+          {hi, hi, hi},
+          {lo, hi, hi}}};
   }
 };
 
@@ -50,7 +57,11 @@ QByteArray asciiStl(double lo, double hi) {
     const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
     double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    s += QStringLiteral("  facet normal %1 %2 %3\n    outer loop\n").arg(n[0] / len).arg(n[1] / len).arg(n[2] / len).toUtf8();
+    s += QStringLiteral("  facet normal %1 %2 %3\n    outer loop\n")
+             .arg(n[0] / len)
+             .arg(n[1] / len)
+             .arg(n[2] / len)
+             .toUtf8();
     for (const auto* p : {&a, &b, &d})
       s += QStringLiteral("      vertex %1 %2 %3\n").arg((*p)[0]).arg((*p)[1]).arg((*p)[2]).toUtf8();
     s += "    endloop\n  endfacet\n";
@@ -62,7 +73,8 @@ QByteArray obj(double lo, double hi) {
   const Cube c(lo, hi);
   QByteArray s = "# cube\n";
   for (const auto& p : c.v) s += QStringLiteral("v %1 %2 %3\n").arg(p[0]).arg(p[1]).arg(p[2]).toUtf8();
-  for (const auto& t : Cube::tri) s += QStringLiteral("f %1 %2 %3\n").arg(t[0] + 1).arg(t[1] + 1).arg(t[2] + 1).toUtf8();
+  for (const auto& t : Cube::tri)
+    s += QStringLiteral("f %1 %2 %3\n").arg(t[0] + 1).arg(t[1] + 1).arg(t[2] + 1).toUtf8();
   return s;
 }
 
@@ -73,44 +85,47 @@ QByteArray collada(double lo, double hi, double dz) {
   QString pos, idx;
   for (const auto& p : c.v) pos += QStringLiteral("%1 %2 %3 ").arg(p[0]).arg(p[1]).arg(p[2]);
   for (const auto& t : Cube::tri) idx += QStringLiteral("%1 %2 %3 ").arg(t[0]).arg(t[1]).arg(t[2]);
-  return QStringLiteral("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-      "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
-      "  <asset><unit name=\"centimeter\" meter=\"0.01\"/><up_axis>Z_UP</up_axis></asset>\n"
-      "  <library_effects>\n"
-      "    <effect id=\"red-fx\"><profile_COMMON><technique sid=\"common\"><phong>\n"
-      "      <diffuse><color>0.8 0.1 0.1 1</color></diffuse>\n"
-      "    </phong></technique></profile_COMMON></effect>\n"
-      "  </library_effects>\n"
-      "  <library_materials><material id=\"red\" name=\"red\"><instance_effect url=\"#red-fx\"/></material></library_materials>\n"
-      "  <library_geometries>\n"
-      "    <geometry id=\"cube\" name=\"cube\"><mesh>\n"
-      "      <source id=\"cube-pos\">\n"
-      "        <float_array id=\"cube-pos-array\" count=\"24\">%1</float_array>\n"
-      "        <technique_common><accessor source=\"#cube-pos-array\" count=\"8\" stride=\"3\">\n"
-      "          <param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>\n"
-      "        </accessor></technique_common>\n"
-      "      </source>\n"
-      "      <vertices id=\"cube-vtx\"><input semantic=\"POSITION\" source=\"#cube-pos\"/></vertices>\n"
-      "      <triangles material=\"mat\" count=\"12\">\n"
-      "        <input semantic=\"VERTEX\" source=\"#cube-vtx\" offset=\"0\"/>\n"
-      "        <p>%2</p>\n"
-      "      </triangles>\n"
-      "    </mesh></geometry>\n"
-      "  </library_geometries>\n"
-      "  <library_visual_scenes>\n"
-      "    <visual_scene id=\"scene\" name=\"scene\">\n"
-      "      <node id=\"part\" name=\"part\">\n"
-      "        <translate>0 0 %3</translate>\n"
-      "        <instance_geometry url=\"#cube\">\n"
-      "          <bind_material><technique_common>\n"
-      "            <instance_material symbol=\"mat\" target=\"#red\"/>\n"
-      "          </technique_common></bind_material>\n"
-      "        </instance_geometry>\n"
-      "      </node>\n"
-      "    </visual_scene>\n"
-      "  </library_visual_scenes>\n"
-      "  <scene><instance_visual_scene url=\"#scene\"/></scene>\n"
-      "</COLLADA>\n")
+  return QStringLiteral(
+             "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+             "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+             "  <asset><unit name=\"centimeter\" meter=\"0.01\"/><up_axis>Z_UP</up_axis></asset>\n"
+             "  <library_effects>\n"
+             "    <effect id=\"red-fx\"><profile_COMMON><technique sid=\"common\"><phong>\n"
+             "      <diffuse><color>0.8 0.1 0.1 1</color></diffuse>\n"
+             "    </phong></technique></profile_COMMON></effect>\n"
+             "  </library_effects>\n"
+             "  <library_materials><material id=\"red\" name=\"red\"><instance_effect "
+             "url=\"#red-fx\"/></material></library_materials>\n"
+             "  <library_geometries>\n"
+             "    <geometry id=\"cube\" name=\"cube\"><mesh>\n"
+             "      <source id=\"cube-pos\">\n"
+             "        <float_array id=\"cube-pos-array\" count=\"24\">%1</float_array>\n"
+             "        <technique_common><accessor source=\"#cube-pos-array\" count=\"8\" stride=\"3\">\n"
+             "          <param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" "
+             "type=\"float\"/>\n"
+             "        </accessor></technique_common>\n"
+             "      </source>\n"
+             "      <vertices id=\"cube-vtx\"><input semantic=\"POSITION\" source=\"#cube-pos\"/></vertices>\n"
+             "      <triangles material=\"mat\" count=\"12\">\n"
+             "        <input semantic=\"VERTEX\" source=\"#cube-vtx\" offset=\"0\"/>\n"
+             "        <p>%2</p>\n"
+             "      </triangles>\n"
+             "    </mesh></geometry>\n"
+             "  </library_geometries>\n"
+             "  <library_visual_scenes>\n"
+             "    <visual_scene id=\"scene\" name=\"scene\">\n"
+             "      <node id=\"part\" name=\"part\">\n"
+             "        <translate>0 0 %3</translate>\n"
+             "        <instance_geometry url=\"#cube\">\n"
+             "          <bind_material><technique_common>\n"
+             "            <instance_material symbol=\"mat\" target=\"#red\"/>\n"
+             "          </technique_common></bind_material>\n"
+             "        </instance_geometry>\n"
+             "      </node>\n"
+             "    </visual_scene>\n"
+             "  </library_visual_scenes>\n"
+             "  <scene><instance_visual_scene url=\"#scene\"/></scene>\n"
+             "</COLLADA>\n")
       .arg(pos, idx)
       .arg(dz)
       .toUtf8();
@@ -118,33 +133,40 @@ QByteArray collada(double lo, double hi, double dz) {
 
 // Each link carries one mesh; a revolute joint keeps the model non-trivial.
 QByteArray meshUrdf(const QString& stl, const QString& objFile, const QString& dae, const QString& missing) {
-  return QStringLiteral("<?xml version=\"1.0\"?>\n"
-      "<robot name=\"meshes\">\n"
-      "  <link name=\"stl_link\">\n"
-      "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>\n"
-      "    <visual><geometry><mesh filename=\"%1\" scale=\"0.001 0.001 0.001\"/></geometry>\n"
-      "      <material name=\"grey\"><color rgba=\"0.6 0.6 0.6 1\"/></material></visual>\n"
-      "  </link>\n"
-      "  <link name=\"obj_link\">\n"
-      "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>\n"
-      "    <visual><geometry><mesh filename=\"%2\"/></geometry></visual>\n"
-      "  </link>\n"
-      "  <link name=\"dae_link\">\n"
-      "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>\n"
-      "    <visual><geometry><mesh filename=\"%3\"/></geometry></visual>\n"
-      "  </link>\n"
-      "  <link name=\"missing_link\">\n"
-      "    <inertial><origin xyz=\"0 0 0.1\"/><mass value=\"2\"/>\n"
-      "      <inertia ixx=\"0.02\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.005\"/></inertial>\n"
-      "    <visual><geometry><mesh filename=\"%4\"/></geometry></visual>\n"
-      "    <collision><geometry><mesh filename=\"%4\"/></geometry></collision>\n"
-      "  </link>\n"
-      "  <joint name=\"j_obj\" type=\"revolute\"><parent link=\"stl_link\"/><child link=\"obj_link\"/>\n"
-      "    <origin xyz=\"0.3 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
-      "  <joint name=\"j_dae\" type=\"fixed\"><parent link=\"stl_link\"/><child link=\"dae_link\"/><origin xyz=\"0 0.3 0\"/></joint>\n"
-      "  <joint name=\"j_missing\" type=\"revolute\"><parent link=\"stl_link\"/><child link=\"missing_link\"/>\n"
-      "    <origin xyz=\"0 -0.3 0\"/><axis xyz=\"1 0 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
-      "</robot>\n")
+  return QStringLiteral(
+             "<?xml version=\"1.0\"?>\n"
+             "<robot name=\"meshes\">\n"
+             "  <link name=\"stl_link\">\n"
+             "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" "
+             "izz=\"0.01\"/></inertial>\n"
+             "    <visual><geometry><mesh filename=\"%1\" scale=\"0.001 0.001 0.001\"/></geometry>\n"
+             "      <material name=\"grey\"><color rgba=\"0.6 0.6 0.6 1\"/></material></visual>\n"
+             "  </link>\n"
+             "  <link name=\"obj_link\">\n"
+             "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" "
+             "izz=\"0.01\"/></inertial>\n"
+             "    <visual><geometry><mesh filename=\"%2\"/></geometry></visual>\n"
+             "  </link>\n"
+             "  <link name=\"dae_link\">\n"
+             "    <inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" "
+             "izz=\"0.01\"/></inertial>\n"
+             "    <visual><geometry><mesh filename=\"%3\"/></geometry></visual>\n"
+             "  </link>\n"
+             "  <link name=\"missing_link\">\n"
+             "    <inertial><origin xyz=\"0 0 0.1\"/><mass value=\"2\"/>\n"
+             "      <inertia ixx=\"0.02\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.005\"/></inertial>\n"
+             "    <visual><geometry><mesh filename=\"%4\"/></geometry></visual>\n"
+             "    <collision><geometry><mesh filename=\"%4\"/></geometry></collision>\n"
+             "  </link>\n"
+             "  <joint name=\"j_obj\" type=\"revolute\"><parent link=\"stl_link\"/><child link=\"obj_link\"/>\n"
+             "    <origin xyz=\"0.3 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" "
+             "velocity=\"1\"/></joint>\n"
+             "  <joint name=\"j_dae\" type=\"fixed\"><parent link=\"stl_link\"/><child link=\"dae_link\"/><origin "
+             "xyz=\"0 0.3 0\"/></joint>\n"
+             "  <joint name=\"j_missing\" type=\"revolute\"><parent link=\"stl_link\"/><child link=\"missing_link\"/>\n"
+             "    <origin xyz=\"0 -0.3 0\"/><axis xyz=\"1 0 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" "
+             "velocity=\"1\"/></joint>\n"
+             "</robot>\n")
       .arg(stl, objFile, dae, missing)
       .toUtf8();
 }
@@ -207,15 +229,13 @@ class TestScene : public QObject {
     QTRY_VERIFY(view_->isValid());
   }
   void cleanupTestCase() { delete view_; }
-  void cleanup() {
-    qunsetenv("ROS_PACKAGE_PATH");
-  }
+  void cleanup() { qunsetenv("ROS_PACKAGE_PATH"); }
 
   void oneActorPerGeometry_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<bool>("floating");
-    for (const char* f : {"ur5.urdf", "humanoid.urdf", "panda.urdf", "quadruped.urdf", "puma560.dh", "stanford_arm.dh",
-                          "planar3.dh"})
+    for (const char* f :
+         {"ur5.urdf", "humanoid.urdf", "panda.urdf", "quadruped.urdf", "puma560.dh", "stanford_arm.dh", "planar3.dh"})
       QTest::newRow(f) << robot(f) << false;
     QTest::newRow("humanoid floating") << robot("humanoid.urdf") << true;
   }
@@ -384,11 +404,15 @@ class TestScene : public QObject {
     QVERIFY(resolveMeshPath("package://", urdf, &error).isEmpty());
 
     // Through the scene: a package:// mesh loads.
-    const QByteArray packageUrdf = "<robot name=\"p\"><link name=\"base\"><visual><geometry>\n"
-      "        <mesh filename=\"package://my_robot/meshes/base.stl\" scale=\"0.05 0.05 0.05\"/></geometry></visual></link>\n"
-      "        <link name=\"arm\"><visual><geometry><mesh filename=\"package://other_pkg/meshes/arm.stl\"/></geometry></visual></link>\n"
-      "        <joint name=\"j\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/><axis xyz=\"0 0 1\"/>\n"
-      "        <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint></robot>";
+    const QByteArray packageUrdf =
+        "<robot name=\"p\"><link name=\"base\"><visual><geometry>\n"
+        "        <mesh filename=\"package://my_robot/meshes/base.stl\" scale=\"0.05 0.05 "
+        "0.05\"/></geometry></visual></link>\n"
+        "        <link name=\"arm\"><visual><geometry><mesh "
+        "filename=\"package://other_pkg/meshes/arm.stl\"/></geometry></visual></link>\n"
+        "        <joint name=\"j\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/><axis xyz=\"0 0 "
+        "1\"/>\n"
+        "        <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint></robot>";
     QVERIFY(writeFile(urdf, packageUrdf));
     const dyn::Model m = dyn::loadModel(urdf.toStdString());
     {
@@ -442,7 +466,8 @@ class TestScene : public QObject {
       const auto E = enginePose(m, d, int(g));
       const double centre[3] = {E[3], E[7], E[11]};
       const QPoint px = project(view_->renderer(), centre);
-      const QString where = QStringLiteral("%1 #%2 at (%3,%4)").arg(QString::fromStdString(go.link)).arg(g).arg(px.x()).arg(px.y());
+      const QString where =
+          QStringLiteral("%1 #%2 at (%3,%4)").arg(QString::fromStdString(go.link)).arg(g).arg(px.x()).arg(px.y());
       QVERIFY2(with.rect().contains(px), qPrintable(where));
       QVERIFY2(colorDistance(with.pixel(px), without.pixel(px)) > 60, qPrintable(where));
       for (vtkActor* a : actors) a->SetVisibility(a == actors[int(g)]);
@@ -451,8 +476,10 @@ class TestScene : public QObject {
       const QRgb p = alone.pixel(px);
       QVERIFY2(colorDistance(p, without.pixel(px)) > 60, qPrintable(where));
       const auto& c = go.material.rgba;
-      if (c[2] > c[0] + 0.2) QVERIFY2(qBlue(p) > qRed(p) + 30, qPrintable(where));                           // ur_blue
-      else QVERIFY2(std::abs(qRed(p) - qGreen(p)) < 20 && std::abs(qGreen(p) - qBlue(p)) < 25, qPrintable(where));  // grey
+      if (c[2] > c[0] + 0.2)
+        QVERIFY2(qBlue(p) > qRed(p) + 30, qPrintable(where));  // ur_blue
+      else
+        QVERIFY2(std::abs(qRed(p) - qGreen(p)) < 20 && std::abs(qGreen(p) - qBlue(p)) < 25, qPrintable(where));  // grey
       ++checked;
     }
     QVERIFY(checked >= 2);
@@ -523,6 +550,66 @@ class TestScene : public QObject {
                       Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(view_, &wheel);
     QVERIFY(cam->GetDistance() < dist);
+  }
+
+  void inertiaBoxesAndEllipsoidsHaveTheLinksInertia() {
+    // Solids chosen first, their inertias computed from the textbook formulas and written to the
+    // URDF: the scene must recover the solids. Box edges a, b, c: I_x = m (b^2 + c^2) / 12;
+    // ellipsoid semi-axes a, b, c: I_x = m (b^2 + c^2) / 5. COMs offset from the link frames.
+    const double box[3] = {0.4, 0.2, 0.1}, boxMass = 3.0;
+    const double semi[3] = {0.3, 0.15, 0.05}, ellMass = 2.0;
+    const auto inertial = [](double m, const double* e, double k, const char* xyz) {
+      const double ix = m * (e[1] * e[1] + e[2] * e[2]) / k, iy = m * (e[0] * e[0] + e[2] * e[2]) / k,
+                   iz = m * (e[0] * e[0] + e[1] * e[1]) / k;
+      return QStringLiteral(
+                 "<inertial><origin xyz=\"%1\"/><mass value=\"%2\"/><inertia ixx=\"%3\" iyy=\"%4\" "
+                 "izz=\"%5\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>")
+          .arg(xyz)
+          .arg(m, 0, 'g', 17)
+          .arg(ix, 0, 'g', 17)
+          .arg(iy, 0, 'g', 17)
+          .arg(iz, 0, 'g', 17)
+          .toUtf8();
+    };
+    QTemporaryDir tmp;
+    const QString urdf = tmp.filePath("inertia.urdf");
+    QVERIFY(writeFile(urdf,
+                      "<robot name=\"inertia\"><link name=\"base\"/>\n<link name=\"boxy\">" +
+                          inertial(boxMass, box, 12, "0.1 0 0") + "</link>\n<link name=\"egg\">" +
+                          inertial(ellMass, semi, 5, "0 0 0.2") +
+                          "</link>\n"
+                          "<joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"boxy\"/>"
+                          "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
+                          "<joint name=\"j2\" type=\"revolute\"><parent link=\"base\"/><child link=\"egg\"/>"
+                          "<origin xyz=\"1 0 0\"/><axis xyz=\"0 0 1\"/>"
+                          "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n</robot>\n"));
+    const dyn::Model m = dyn::loadModel(urdf.toStdString());
+    dyn::Data d(m);
+    RobotScene scene(view_->renderer());
+    scene.setModel(m, urdf);
+    poseAndRender(scene, m, d, m.neutral());
+    scene.setShowInertiaBoxes(true);
+    const auto check = [](vtkActor* a, const double* full, const double* centre) {
+      QVERIFY(a->GetVisibility());
+      const double* b = a->GetBounds();
+      for (int k = 0; k < 3; ++k) {
+        QVERIFY2(std::abs(b[2 * k + 1] - b[2 * k] - full[k]) < 1e-6,  // float points
+                 qPrintable(QStringLiteral("axis %1: %2 vs %3").arg(k).arg(b[2 * k + 1] - b[2 * k]).arg(full[k])));
+        QVERIFY(std::abs((b[2 * k] + b[2 * k + 1]) / 2 - centre[k]) < 1e-6);
+      }
+    };
+    const double boxCentre[3] = {0.1, 0, 0}, eggCentre[3] = {1, 0, 0.2};
+    QCOMPARE(scene.inertiaShape(), RobotScene::InertiaShape::Box);
+    QList<vtkActor*> actors = scene.inertiaActors();
+    QCOMPARE(actors.size(), 2);  // base has no mass
+    check(actors[0], box, boxCentre);
+    scene.setInertiaShape(RobotScene::InertiaShape::Ellipsoid);
+    for (vtkActor* a : actors) QVERIFY(!a->GetVisibility());
+    actors = scene.inertiaActors();
+    const double diameters[3] = {2 * semi[0], 2 * semi[1], 2 * semi[2]};
+    check(actors[1], diameters, eggCentre);
+    scene.setShowInertiaBoxes(false);
+    for (vtkActor* a : actors) QVERIFY(!a->GetVisibility());
   }
 
   void togglesAndCamera() {
@@ -604,18 +691,19 @@ class TestScene : public QObject {
   }
 
   void screenshotGallery() {
-    if (qEnvironmentVariableIsEmpty("DYNSCOPE_SCREENSHOT_DIR")) QSKIP("set DYNSCOPE_SCREENSHOT_DIR to write the gallery");
+    if (qEnvironmentVariableIsEmpty("DYNSCOPE_SCREENSHOT_DIR"))
+      QSKIP("set DYNSCOPE_SCREENSHOT_DIR to write the gallery");
     struct Shot {
       const char* file;
       bool floating;
       const char* name;
       bool decorations;
     };
-    for (const Shot& s : {Shot{"ur5.urdf", false, "ur5.png", false}, Shot{"ur5.urdf", false, "ur5_aids.png", true},
-                          Shot{"humanoid.urdf", true, "humanoid.png", false},
-                          Shot{"humanoid.urdf", true, "humanoid_aids.png", true},
-                          Shot{"panda.urdf", false, "panda.png", false}, Shot{"quadruped.urdf", true, "quadruped.png", false},
-                          Shot{"puma560.dh", false, "puma560.png", false}}) {
+    for (const Shot& s :
+         {Shot{"ur5.urdf", false, "ur5.png", false}, Shot{"ur5.urdf", false, "ur5_aids.png", true},
+          Shot{"humanoid.urdf", true, "humanoid.png", false}, Shot{"humanoid.urdf", true, "humanoid_aids.png", true},
+          Shot{"panda.urdf", false, "panda.png", false}, Shot{"quadruped.urdf", true, "quadruped.png", false},
+          Shot{"puma560.dh", false, "puma560.png", false}}) {
       const QString file = robot(s.file);
       const dyn::Model m = dyn::loadModel(file.toStdString(), dyn::BuildOptions{.floatingBase = s.floating});
       dyn::Data d(m);
@@ -638,9 +726,9 @@ class TestScene : public QObject {
       }
       saveForInspection(view_->grabImage(1280, 960), s.name);
       if (QByteArray(s.file) == "humanoid.urdf" && !s.decorations) {
-        const std::pair<RobotScene::ViewPreset, const char*> presets[] = {
-            {RobotScene::Front, "humanoid_front.png"}, {RobotScene::Side, "humanoid_side.png"},
-            {RobotScene::Top, "humanoid_top.png"}};
+        const std::pair<RobotScene::ViewPreset, const char*> presets[] = {{RobotScene::Front, "humanoid_front.png"},
+                                                                          {RobotScene::Side, "humanoid_side.png"},
+                                                                          {RobotScene::Top, "humanoid_top.png"}};
         for (const auto& [preset, name] : presets) {
           scene.setViewPreset(preset);
           saveForInspection(view_->grabImage(640, 480), name);

@@ -1,10 +1,10 @@
 #include "scene/mesh_loader.hpp"
 
-#include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -37,8 +37,8 @@ vtkSmartPointer<vtkPolyData> readWithAssimp(const QString& path, bool* hasColors
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);  // ROS meshes: Z up as written
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  const aiScene* scene = importer.ReadFile(path.toStdString(), aiProcess_Triangulate | aiProcess_SortByPType |
-                                                                   aiProcess_JoinIdenticalVertices);
+  const aiScene* scene = importer.ReadFile(
+      path.toStdString(), aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices);
   if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) {
     *error = QStringLiteral("assimp could not read it: %1").arg(QString::fromUtf8(importer.GetErrorString()));
     return nullptr;
@@ -51,7 +51,10 @@ vtkSmartPointer<vtkPolyData> readWithAssimp(const QString& path, bool* hasColors
   colors->SetName("Colors");
   bool anyColor = false;
 
-  struct Item { const aiNode* node; aiMatrix4x4 transform; };
+  struct Item {
+    const aiNode* node;
+    aiMatrix4x4 transform;
+  };
   std::vector<Item> stack{{scene->mRootNode, scene->mRootNode->mTransformation}};
   while (!stack.empty()) {
     const Item it = stack.back();
@@ -106,7 +109,10 @@ struct ErrorCatcher {
       if (me->text.isEmpty() && message) me->text = QString::fromLocal8Bit(static_cast<const char*>(message)).trimmed();
     });
   }
-  void watch(vtkObject* o) { o->AddObserver(vtkCommand::ErrorEvent, command); o->AddObserver(vtkCommand::WarningEvent, command); }
+  void watch(vtkObject* o) {
+    o->AddObserver(vtkCommand::ErrorEvent, command);
+    o->AddObserver(vtkCommand::WarningEvent, command);
+  }
 };
 
 // VTK's readers; PLY colours ("RGB"/"RGBA" or the reader's scalars) are kept.
@@ -158,10 +164,14 @@ LoadedMesh loadMeshFile(const QString& path) {
   const QString ext = QFileInfo(path).suffix().toLower();
   bool colors = false;
   vtkSmartPointer<vtkPolyData> raw;
-  if (ext == "stl") raw = readWithVtk<vtkSTLReader>(path, &colors, &result.error);
-  else if (ext == "obj") raw = readWithVtk<vtkOBJReader>(path, &colors, &result.error);
-  else if (ext == "ply") raw = readWithVtk<vtkPLYReader>(path, &colors, &result.error);
-  else raw = readWithAssimp(path, &colors, &result.error);
+  if (ext == "stl")
+    raw = readWithVtk<vtkSTLReader>(path, &colors, &result.error);
+  else if (ext == "obj")
+    raw = readWithVtk<vtkOBJReader>(path, &colors, &result.error);
+  else if (ext == "ply")
+    raw = readWithVtk<vtkPLYReader>(path, &colors, &result.error);
+  else
+    raw = readWithAssimp(path, &colors, &result.error);
   if (!raw) return result;
 
   // Triangles only, then normals split at sharp edges (CAD parts keep their crisp edges).

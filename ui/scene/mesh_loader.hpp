@@ -11,7 +11,8 @@
 #include <vtkSmartPointer.h>
 
 namespace dyn {
-template <class S> struct ModelTpl;
+template <class S>
+struct ModelTpl;
 using Model = ModelTpl<double>;
 }  // namespace dyn
 

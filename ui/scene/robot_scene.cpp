@@ -196,9 +196,12 @@ vtkSmartPointer<vtkActor> makeActor(vtkPolyData* poly, bool pointColors = false)
   return actor;
 }
 
-// Equivalent uniform box of an inertia about its COM: principal axes (columns of R, right-handed)
-// and edge lengths, a^2 = 6 (I2 + I3 - I1) / m and so on.
-bool inertiaBox(const dyn::Inertia<double>& I, Vec3& center, Mat3& R, Vec3& dims) {
+// Principal frame of an inertia about its COM (columns of R, right-handed) and, per principal
+// axis k, s_k = (I_j + I_l - I_k) / m: the mean square extent along k, the same for every solid
+// of uniform density. A uniform box with edges a, b, c has I_x = m (b^2 + c^2) / 12, so s_x = a^2 / 6
+// and the edge is sqrt(6 s); a uniform ellipsoid with semi-axes a, b, c has I_x = m (b^2 + c^2) / 5,
+// so s_x = 2 a^2 / 5 and the diameter 2a is sqrt(10 s).
+bool principalSquares(const dyn::Inertia<double>& I, Vec3& center, Mat3& R, Vec3& squares) {
   if (!(I.m > 1e-9)) return false;
   center = I.com();
   Eigen::SelfAdjointEigenSolver<Mat3> es(I.inertiaAboutCom());
@@ -206,14 +209,25 @@ bool inertiaBox(const dyn::Inertia<double>& I, Vec3& center, Mat3& R, Vec3& dims
   const Vec3 e = es.eigenvalues();
   R = es.eigenvectors();
   if (R.determinant() < 0) R.col(2) = -R.col(2);
-  for (int k = 0; k < 3; ++k) {
-    const double sq = 6.0 / I.m * (e[(k + 1) % 3] + e[(k + 2) % 3] - e[k]);
-    dims[k] = std::sqrt(std::max(sq, 0.0));
-  }
+  for (int k = 0; k < 3; ++k) squares[k] = std::max((e[(k + 1) % 3] + e[(k + 2) % 3] - e[k]) / I.m, 0.0);
+  return true;
+}
+
+// Full lengths along the principal axes of the equivalent uniform solid: sqrt(factor * s_k), the
+// box's edges (factor 6) or the ellipsoid's diameters (factor 10).
+bool equivalentSolid(const dyn::Inertia<double>& I, double factor, Vec3& center, Mat3& R, Vec3& dims) {
+  Vec3 squares;
+  if (!principalSquares(I, center, R, squares)) return false;
+  for (int k = 0; k < 3; ++k) dims[k] = std::sqrt(factor * squares[k]);
   const double biggest = dims.maxCoeff();
   if (!(biggest > 1e-6) || !std::isfinite(biggest)) return false;
   for (int k = 0; k < 3; ++k) dims[k] = std::max(dims[k], 0.01 * biggest);  // thin rods stay visible
   return true;
+}
+constexpr double kBoxFactor = 6.0, kEllipsoidFactor = 10.0;
+
+bool inertiaBox(const dyn::Inertia<double>& I, Vec3& center, Mat3& R, Vec3& dims) {
+  return equivalentSolid(I, kBoxFactor, center, R, dims);
 }
 
 double comRadius(double mass) { return std::clamp(0.018 * std::cbrt(mass), 0.006, 0.05); }
@@ -250,7 +264,7 @@ struct RobotScene::Impl {
 
   std::vector<Geom> geoms;
   QHash<vtkActor*, int> geomOfActor;
-  std::vector<Posed> frames, jointAxes, coms, inertiaBoxes;
+  std::vector<Posed> frames, jointAxes, coms, inertiaBoxes, inertiaEllipsoids;
   std::vector<Label> labels;
   vtkSmartPointer<vtkActor> robotCom, robotComLine;
   vtkSmartPointer<vtkMatrix4x4> robotComMatrix, robotComLineMatrix;
@@ -266,7 +280,7 @@ struct RobotScene::Impl {
 
   void removeAll() {
     for (auto& g : geoms) renderer->RemoveActor(g.actor);
-    for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes})
+    for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes, &inertiaEllipsoids})
       for (auto& p : *list) renderer->RemoveActor(p.actor);
     for (auto& l : labels) renderer->RemoveActor2D(l.actor);
     if (robotCom) renderer->RemoveActor(robotCom);
@@ -277,6 +291,7 @@ struct RobotScene::Impl {
     jointAxes.clear();
     coms.clear();
     inertiaBoxes.clear();
+    inertiaEllipsoids.clear();
     labels.clear();
     robotCom = robotComLine = nullptr;
     built = posed = false;
@@ -513,7 +528,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     d_->coms.push_back(c);
     Vec3 center, dims;
     Mat3 R;
-    if (inertiaBox(I, center, R, dims)) {
+    if (equivalentSolid(I, kBoxFactor, center, R, dims)) {
       Impl::Posed b = d_->addPosed(boxPoly(dims.x(), dims.y(), dims.z()), i, false);
       b.R = R;
       b.p = center;
@@ -524,6 +539,17 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
       prop->SetEdgeColor(0.6, 0.15, 0.1);
       prop->SetLineWidth(1.5);
       d_->inertiaBoxes.push_back(b);
+    }
+    if (equivalentSolid(I, kEllipsoidFactor, center, R, dims)) {
+      vtkNew<vtkTransform> t;  // unit sphere (with a ring on its equator) stretched to the semi-axes
+      t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
+      Impl::Posed e = d_->addPosed(transformed(spherePoly(1.0, 32, 19), t), i, false);
+      e.R = R;
+      e.p = center;
+      vtkProperty* prop = e.actor->GetProperty();
+      prop->SetColor(0.25, 0.45, 0.85);
+      prop->SetOpacity(0.4);
+      d_->inertiaEllipsoids.push_back(e);
     }
   }
   if (model.totalMass() > 0) {
@@ -608,11 +634,12 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
     poseToMatrix(X.E.transpose(), X.pointToA(c.p), c.scale, m);
     c.matrix->DeepCopy(m);
   }
-  for (auto& b : d_->inertiaBoxes) {
-    const Tf& X = data.X0[b.index];
-    poseToMatrix(X.E.transpose() * b.R, X.pointToA(b.p), 1.0, m);
-    b.matrix->DeepCopy(m);
-  }
+  for (auto* list : {&d_->inertiaBoxes, &d_->inertiaEllipsoids})
+    for (auto& b : *list) {
+      const Tf& X = data.X0[b.index];
+      poseToMatrix(X.E.transpose() * b.R, X.pointToA(b.p), 1.0, m);
+      b.matrix->DeepCopy(m);
+    }
   for (auto& l : d_->labels) {
     const Vec3 p =
         l.frame >= 0 ? (model.frames[l.frame].placement * data.X0[model.frames[l.frame].body]).r : data.X0[l.body].r;
@@ -683,7 +710,9 @@ void RobotScene::applyVisibility() {
   for (auto& f : d_->frames) f.actor->SetVisibility(posed && showFrames_);
   for (auto& a : d_->jointAxes) a.actor->SetVisibility(posed && showJointAxes_);
   for (auto& c : d_->coms) c.actor->SetVisibility(posed && showCom_);
-  for (auto& b : d_->inertiaBoxes) b.actor->SetVisibility(posed && showInertia_);
+  for (auto& b : d_->inertiaBoxes) b.actor->SetVisibility(posed && showInertia_ && inertiaShape_ == InertiaShape::Box);
+  for (auto& e : d_->inertiaEllipsoids)
+    e.actor->SetVisibility(posed && showInertia_ && inertiaShape_ == InertiaShape::Ellipsoid);
   for (auto& l : d_->labels) l.actor->SetVisibility(posed && showNames_);
   if (d_->robotCom) d_->robotCom->SetVisibility(posed && showCom_);
   if (d_->robotComLine) d_->robotComLine->SetVisibility(posed && showCom_);
@@ -797,6 +826,17 @@ void RobotScene::setShowInertiaBoxes(bool on) {
   showInertia_ = on;
   applyVisibility();
   requestRender();
+}
+void RobotScene::setInertiaShape(InertiaShape shape) {
+  inertiaShape_ = shape;
+  applyVisibility();
+  requestRender();
+}
+QList<vtkActor*> RobotScene::inertiaActors() const {
+  QList<vtkActor*> out;
+  for (const auto& p : inertiaShape_ == InertiaShape::Box ? d_->inertiaBoxes : d_->inertiaEllipsoids)
+    out << p.actor.Get();
+  return out;
 }
 void RobotScene::setShowLinkNames(bool on) {
   showNames_ = on;

@@ -33,6 +33,9 @@ class RobotScene : public QObject {
  public:
   enum ViewPreset { Front, Side, Top, Iso };
   Q_ENUM(ViewPreset)
+  // The equivalent uniform solid drawn for each body's inertia (same mass and rotational inertia).
+  enum class InertiaShape { Box, Ellipsoid };
+  Q_ENUM(InertiaShape)
 
   explicit RobotScene(vtkRenderer* renderer, QObject* parent = nullptr);
   ~RobotScene() override;
@@ -53,6 +56,7 @@ class RobotScene : public QObject {
   QList<vtkActor*> geometryActors() const;                   // index = index in model.geometries
   int bodyOfActor(vtkActor* actor) const;                    // -1 if not a geometry actor
   bool isPlaceholder(vtkActor* actor) const;                 // drawn instead of a missing mesh
+  QList<vtkActor*> inertiaActors() const;                    // of the current shape, in body order
   QStringList problems() const;                              // everything reported via message()
 
   // Display toggles.
@@ -62,7 +66,8 @@ class RobotScene : public QObject {
   void setFrameScale(double metres);  // length of the frame arrows (joint axes: 1.5x)
   void setShowJointAxes(bool on);
   void setShowCom(bool on);           // per body (radius ~ cube root of mass) and whole robot
-  void setShowInertiaBoxes(bool on);  // equivalent uniform box about the COM, principal axes
+  void setShowInertiaBoxes(bool on);  // equivalent uniform box or ellipsoid about the COM, principal axes
+  void setInertiaShape(InertiaShape shape);
   void setShowLinkNames(bool on);
   void setShowGrid(bool on);
   void setShowWorldAxes(bool on);
@@ -81,6 +86,7 @@ class RobotScene : public QObject {
   bool showJointAxes() const { return showJointAxes_; }
   bool showCom() const { return showCom_; }
   bool showInertiaBoxes() const { return showInertia_; }
+  InertiaShape inertiaShape() const { return inertiaShape_; }
   bool showLinkNames() const { return showNames_; }
   bool showGrid() const { return showGrid_; }
   bool showWorldAxes() const { return showWorldAxes_; }
@@ -113,6 +119,7 @@ class RobotScene : public QObject {
   bool showVisual_ = true, showCollision_ = false, showFrames_ = false, showJointAxes_ = false;
   bool showCom_ = false, showInertia_ = false, showNames_ = false, showGrid_ = true, showWorldAxes_ = true;
   bool autoFit_ = true;
+  InertiaShape inertiaShape_ = InertiaShape::Box;
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
   bool groundFixed_ = false;
   int selectedBody_ = -1;

@@ -1,11 +1,13 @@
 #include "viewport/vtk_viewport.hpp"
 
 #include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkImageData.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkMath.h>
 #include <vtkNew.h>
 #include <vtkObjectFactory.h>
 #include <vtkOpenGLState.h>
@@ -328,7 +330,31 @@ QImage VtkViewport::grabImage(int width, int height) {
   d_->inPaint = true;              // no repaint request from this offscreen frame
   d_->window->SetSize(W, H);       // VTK's framebuffers follow; the widget keeps its size
   setFullQuality(exportQuality_);  // FXAA and exact translucency (paintGL sets its own each frame)
+  // VTK's view angle is vertical: an image narrower than the view would cut off its sides. Widen
+  // the field for this frame so that everything in the view is in the image too.
+  const double widen = oldW > 0 && oldH > 0 ? std::max(1.0, (double(oldW) / oldH) / (double(W) / H)) : 1.0;
+  struct SavedCamera {
+    vtkCamera* camera;
+    double angle, scale;
+  };
+  std::vector<SavedCamera> cameras;
+  if (widen > 1.0) {
+    vtkRendererCollection* renderers = d_->window->GetRenderers();
+    renderers->InitTraversal();
+    while (vtkRenderer* r = renderers->GetNextItem()) {
+      vtkCamera* c = r->GetActiveCamera();
+      cameras.push_back({c, c->GetViewAngle(), c->GetParallelScale()});
+      const double half = vtkMath::RadiansFromDegrees(c->GetViewAngle() / 2);
+      c->SetViewAngle(2 * vtkMath::DegreesFromRadians(std::atan(std::tan(half) * widen)));
+      c->SetParallelScale(c->GetParallelScale() * widen);
+      r->ResetCameraClippingRange();
+    }
+  }
   d_->window->Render();
+  for (const SavedCamera& c : cameras) {
+    c.camera->SetViewAngle(c.angle);
+    c.camera->SetParallelScale(c.scale);
+  }
   vtkNew<vtkWindowToImageFilter> grab;
   grab->SetInput(d_->window);
   grab->SetInputBufferTypeToRGB();

@@ -1,6 +1,7 @@
 #include "window/joints_dock.hpp"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,6 +10,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -110,9 +112,8 @@ void JointsDock::setFilter(const QString& text) {
   }
   for (QWidget* h : m_headers) {  // a joint's header follows its rows
     const QString joint = h->objectName().section(':', 1);
-    h->setVisible(std::any_of(m_rows.begin(), m_rows.end(), [&](JointRow* r) {
-      return r->coordinate().jointName == joint && !r->isHidden();
-    }));
+    h->setVisible(std::any_of(m_rows.begin(), m_rows.end(),
+                              [&](JointRow* r) { return r->coordinate().jointName == joint && !r->isHidden(); }));
   }
   m_summary->setText(text.isEmpty() ? tr("%n coordinate(s)", "", int(m_rows.size()))
                                     : tr("%1 of %2").arg(shown).arg(m_rows.size()));
@@ -124,18 +125,12 @@ void JointsDock::rebuild() {
   m_rows.clear();
   m_headers.clear();
   const std::vector<JointCoordinate> coords = jointCoordinates(m_doc->model());
-  const QFontMetrics fm(font());
-  int nameWidth = 60;
-  for (const JointCoordinate& c : coords)
-    nameWidth = std::max(nameWidth, fm.horizontalAdvance(c.label.isEmpty() ? c.jointName : "  " + c.label) + 8);
-  nameWidth = std::min(nameWidth, 220);  // very long names are elided by the label, full name in the tooltip
-
   QString previousJoint;
   int insertAt = 0;
   for (const JointCoordinate& c : coords) {
     if (!c.label.isEmpty() && c.jointName != previousJoint) {  // multi-coordinate joint: a header line
-      auto* header = new QLabel(QString("<b>%1</b> <i>(%2)</i>").arg(c.jointName.toHtmlEscaped(), c.jointType),
-                                m_rowsHost);
+      auto* header =
+          new QLabel(QString("<b>%1</b> <i>(%2)</i>").arg(c.jointName.toHtmlEscaped(), c.jointType), m_rowsHost);
       header->setContentsMargins(4, 4, 4, 0);
       header->setObjectName("jointHeader:" + c.jointName);
       m_rowsLayout->insertWidget(insertAt++, header);
@@ -143,14 +138,36 @@ void JointsDock::rebuild() {
     }
     previousJoint = c.jointName;
     auto* r = new JointRow(c, m_rowsHost);
-    r->setNameWidth(nameWidth);
     r->setDegrees(m_degrees);
     connect(r, &JointRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
     m_rowsLayout->insertWidget(insertAt++, r);
     m_rows.push_back(r);
   }
+  fitNameWidth();
   setFilter(m_filter->text());
   refresh();
+}
+
+void JointsDock::fitNameWidth() {
+  const QFontMetrics fm(font());
+  const int em = fm.horizontalAdvance('M');
+  int nameWidth = 5 * em;
+  for (JointRow* r : m_rows) {
+    const JointCoordinate& c = r->coordinate();
+    nameWidth = std::max(nameWidth, fm.horizontalAdvance(c.label.isEmpty() ? c.jointName : "  " + c.label) + em / 2);
+  }
+  nameWidth = std::min(nameWidth, 20 * em);  // very long names are elided by the label, full name in the tooltip
+  for (JointRow* r : m_rows) r->setNameWidth(nameWidth);
+}
+
+int JointsDock::preferredWidth() const {
+  const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  return std::max(m_rowsHost->sizeHint().width(), widget()->minimumSizeHint().width()) + scrollBar + 8;
+}
+
+void JointsDock::changeEvent(QEvent* event) {
+  QDockWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitNameWidth();  // presentation mode
 }
 
 void JointsDock::refresh() {

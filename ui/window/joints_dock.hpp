@@ -23,10 +23,16 @@ class JointsDock : public QDockWidget {
   bool degrees() const { return m_degrees; }
   void setDegrees(bool on);
   void setFilter(const QString& text);
+  // Width that shows every row without cutting off names or spin boxes (follows the font).
+  int preferredWidth() const;
+
+ protected:
+  void changeEvent(QEvent* event) override;
 
  private:
   void rebuild();
-  void refresh();  // rows from the document's q
+  void fitNameWidth();  // the name column of the rows, for the current font
+  void refresh();       // rows from the document's q
   void onRowEdited(JointRow* row, double value);
 
   RobotDocument* m_doc;

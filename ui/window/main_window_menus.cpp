@@ -13,7 +13,9 @@
 #include <QSettings>
 #include <QSlider>
 #include <QToolBar>
+#include <QToolButton>
 #include <iterator>
+#include <tuple>
 
 #include "document/robot_document.hpp"
 #include "scene/robot_scene.hpp"
@@ -45,7 +47,8 @@ const SceneToggle kSceneToggles[] = {
     {"jointAxes", "Joint axes", "Joint axes", "joint_axes", &RobotScene::setShowJointAxes, false},
     {"com", "COM", "Centre of mass of each link (sphere sized by mass) and of the robot", "com",
      &RobotScene::setShowCom, false},
-    {"inertia", "Inertia", "Equivalent uniform inertia boxes", "inertia", &RobotScene::setShowInertiaBoxes, false},
+    {"inertia", "Inertia", "Equivalent uniform inertia box or ellipsoid of each link (shape: the arrow)", "inertia",
+     &RobotScene::setShowInertiaBoxes, false},
     {"names", "Names", "Link names", "names", &RobotScene::setShowLinkNames, false},
     {"grid", "Grid", "Ground grid", "grid", &RobotScene::setShowGrid, true},
     {"worldAxes", "World axes", "World axes", "world_axes", &RobotScene::setShowWorldAxes, true},
@@ -153,6 +156,31 @@ void MainWindow::createMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QAction* a : m_toggleActions) view->addAction(a);
+  // Inertia drawn as the equivalent uniform box or ellipsoid (same mass and inertia about the COM).
+  QMenu* inertiaShape = view->addMenu(tr("&Inertia shape"));
+  inertiaShape->setObjectName("inertiaShapeMenu");
+  auto* shapes = new QActionGroup(this);
+  const bool ellipsoid =
+      m_settings == Settings::Persistent &&
+      QSettings(kSettingsOrganization, kSettingsApplication).value("view/inertiaShape").toString() == "ellipsoid";
+  for (const auto& [name, text, tip, shape] :
+       {std::tuple{"inertiaBoxAction", tr("Equivalent &box"), tr("Uniform box with the link's mass and inertia"),
+                   RobotScene::InertiaShape::Box},
+        std::tuple{"inertiaEllipsoidAction", tr("Equivalent &ellipsoid"),
+                   tr("Uniform ellipsoid with the link's mass and inertia"), RobotScene::InertiaShape::Ellipsoid}}) {
+    QAction* a = inertiaShape->addAction(text);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    a->setCheckable(true);
+    a->setChecked((shape == RobotScene::InertiaShape::Ellipsoid) == ellipsoid);
+    shapes->addAction(a);
+    connect(a, &QAction::toggled, this, [this, shape = shape](bool on) {
+      if (!on) return;
+      m_scene->setInertiaShape(shape);
+      restyleIfPresenting();
+      m_viewport->update();
+    });
+  }
   QMenu* frameSize = view->addMenu(tr("Frame si&ze"));
   for (double size : {0.05, 0.1, 0.2, 0.3, 0.5})
     frameSize->addAction(tr("%1 m").arg(size), this, [this, size] { m_frameScale->setValue(size); });
@@ -211,6 +239,11 @@ void MainWindow::createToolBar() {
     bar->setIconSize(QSize(24, 24));
   }
   for (QAction* a : m_toggleActions) m_viewToolBar->addAction(a);
+  // The inertia button's arrow offers box or ellipsoid.
+  if (auto* button = qobject_cast<QToolButton*>(m_viewToolBar->widgetForAction(findChild<QAction*>("show_inertia")))) {
+    button->setMenu(findChild<QMenu*>("inertiaShapeMenu"));
+    button->setPopupMode(QToolButton::MenuButtonPopup);
+  }
   m_viewToolBar->addSeparator();
 
   const auto iconLabel = [this](const char* icon, const QString& tip) {
@@ -265,6 +298,8 @@ void MainWindow::applySceneToggles() {
     (m_scene->*kSceneToggles[i].apply)(m_toggleActions[i]->isChecked());
   m_scene->setFrameScale(m_frameScale->value());
   m_scene->setOpacity(m_opacity->value() / 100.0);
+  if (const QAction* e = findChild<QAction*>("inertiaEllipsoidAction"))
+    m_scene->setInertiaShape(e->isChecked() ? RobotScene::InertiaShape::Ellipsoid : RobotScene::InertiaShape::Box);
 }
 
 void MainWindow::saveViewSettings() const {
@@ -273,6 +308,8 @@ void MainWindow::saveViewSettings() const {
     s.setValue(QString("view/") + kSceneToggles[i].id, m_toggleActions[i]->isChecked());
   s.setValue("view/frameScale", m_frameScale->value());
   s.setValue("view/opacity", m_opacity->value());
+  if (const QAction* e = findChild<QAction*>("inertiaEllipsoidAction"))
+    s.setValue("view/inertiaShape", e->isChecked() ? "ellipsoid" : "box");
 }
 
 void MainWindow::rebuildRecentMenu() {

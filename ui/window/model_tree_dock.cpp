@@ -62,7 +62,11 @@ void ModelTreeDock::rebuild() {
       item->setText(Mass, QString::number(m.I[i].m, 'f', 3));
       item->setTextAlignment(Mass, Qt::AlignRight | Qt::AlignVCenter);
       item->setToolTip(Name, QString("body %1, q[%2..%3], v[%4..%5]")
-                                 .arg(i).arg(J.idx_q).arg(J.idx_q + J.nq - 1).arg(J.idx_v).arg(J.idx_v + J.nv - 1));
+                                 .arg(i)
+                                 .arg(J.idx_q)
+                                 .arg(J.idx_q + J.nq - 1)
+                                 .arg(J.idx_v)
+                                 .arg(J.idx_v + J.nv - 1));
     }
     m_bodyItems[i] = item;
   }
@@ -83,10 +87,10 @@ void ModelTreeDock::rebuild() {
 }
 
 void ModelTreeDock::fitColumns() {
+  // Every name in full (a truncated "left_shou…" says nothing); the columns after it scroll into
+  // view. Only the joint column is capped: its names repeat the link names and the tooltip has it.
   for (int c = 0; c < ColumnCount; ++c) m_tree->resizeColumnToContents(c);
-  // Deep trees make the name column wide; cap it so type and mass stay in view.
   const int em = m_tree->fontMetrics().horizontalAdvance('M');
-  m_tree->setColumnWidth(Name, std::min(m_tree->columnWidth(Name), 14 * em));
   m_tree->setColumnWidth(Joint, std::min(m_tree->columnWidth(Joint), 12 * em));
 }
 
