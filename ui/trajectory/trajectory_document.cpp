@@ -49,6 +49,8 @@ QString TrajectoryDocument::sourceDescription() const {
       return QFileInfo(m_csvFile).fileName();
     case Source::Demo:
       return m_demo ? tr(demoTitle(*m_demo)) : QString();
+    case Source::Simulation:
+      return m_recordLabel;
   }
   return {};
 }
@@ -173,6 +175,23 @@ bool TrajectoryDocument::loadDemo(dyn::DemoTrajectory demo, QString* error) {
   return true;
 }
 
+bool TrajectoryDocument::setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error) {
+  try {
+    run.validate(m_robot->model());
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  m_imported = std::move(run);
+  m_source = Source::Simulation;
+  m_recordLabel = label;
+  m_csvFile.clear();
+  m_demo.reset();
+  recomputeNow();
+  setTime(m_samples.endTime());
+  return true;
+}
+
 void TrajectoryDocument::clear() {
   m_source = Source::None;
   m_waypoints.clear();
@@ -264,7 +283,7 @@ void TrajectoryDocument::resample() {
         m_samples = dyn::WaypointTrajectory(m_robot->model(), m_waypoints, m_interpolation).sample(m_rate);
       else
         m_problem = tr("add at least two waypoints to make a trajectory");
-    } else if (m_source == Source::Csv || m_source == Source::Demo) {
+    } else if (m_source == Source::Csv || m_source == Source::Demo || m_source == Source::Simulation) {
       m_imported.validate(m_robot->model());
       m_samples = m_imported;
     }

@@ -20,7 +20,7 @@ class TrajectoryDocument : public QObject {
   Q_OBJECT
 
  public:
-  enum class Source { None, Waypoints, Csv, Demo };
+  enum class Source { None, Waypoints, Csv, Demo, Simulation };
 
   explicit TrajectoryDocument(RobotDocument* robot, QObject* parent = nullptr);
   ~TrajectoryDocument() override;
@@ -64,6 +64,9 @@ class TrajectoryDocument : public QObject {
   bool exportCsv(const QString& path, QString* error = nullptr) const;    // t, q, qd_, qdd_
   bool exportDynamicsCsv(const QString& path, QString* error = nullptr);  // t, tau_, the terms, energies
   bool loadDemo(dyn::DemoTrajectory demo, QString* error = nullptr);
+  // A recorded simulation run (scrubbed, plotted and exported like any other); the time moves
+  // to its end, the state the simulation stopped in.
+  bool setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error = nullptr);
   void clear();
 
   // Payload on a link and gravity (the model's own unless overridden).
@@ -105,6 +108,7 @@ class TrajectoryDocument : public QObject {
   double m_rate = 100.0;
   dyn::SampledTrajectory m_imported;  // Csv / Demo samples as read
   QString m_csvFile;
+  QString m_recordLabel;
   std::optional<dyn::DemoTrajectory> m_demo;
   std::optional<dyn::Payload> m_payload;
   std::optional<Eigen::Vector3d> m_gravity;

@@ -12,7 +12,8 @@ ExportImageDialog::ExportImageDialog(const QSize& viewportSize, QWidget* parent)
     : QDialog(parent), m_viewport(viewportSize) {
   setWindowTitle(tr("Export image"));
   auto* layout = new QVBoxLayout(this);
-  m_useViewport = new QRadioButton(tr("Viewport size (%1 × %2)").arg(viewportSize.width()).arg(viewportSize.height()), this);
+  m_useViewport =
+      new QRadioButton(tr("Viewport size (%1 × %2)").arg(viewportSize.width()).arg(viewportSize.height()), this);
   auto* custom = new QRadioButton(tr("Custom size:"), this);
   m_useViewport->setChecked(true);
   m_width = new QSpinBox(this);

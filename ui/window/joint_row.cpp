@@ -20,9 +20,12 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   layout->setContentsMargins(4, 1, 4, 1);
   m_name = new QLabel(c.label.isEmpty() ? c.jointName : "  " + c.label, this);
   QString tip = QString("%1 (%2)").arg(c.jointName, c.jointType);
-  if (c.limited) tip += QString("\nlimits [%1, %2] %3").arg(c.lower, 0, 'g', 4).arg(c.upper, 0, 'g', 4).arg(c.angular ? "rad" : "m");
-  else if (c.wraps) tip += "\ncontinuous (wraps at ±180°)";
-  else tip += "\nno limits in the file; editing range shown";
+  if (c.limited)
+    tip += QString("\nlimits [%1, %2] %3").arg(c.lower, 0, 'g', 4).arg(c.upper, 0, 'g', 4).arg(c.angular ? "rad" : "m");
+  else if (c.wraps)
+    tip += "\ncontinuous (wraps at ±180°)";
+  else
+    tip += "\nno limits in the file; editing range shown";
   m_name->setToolTip(tip);
   m_slider = new QSlider(Qt::Horizontal, this);
   m_slider->setObjectName("slider:" + id);

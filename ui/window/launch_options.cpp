@@ -39,9 +39,11 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     }
   }
   if (parser.isSet(size)) {
-    const QRegularExpressionMatch m = QRegularExpression("^\\s*(\\d+)\\s*[xX×]\\s*(\\d+)\\s*$").match(parser.value(size));
+    const QRegularExpressionMatch m =
+        QRegularExpression("^\\s*(\\d+)\\s*[xX×]\\s*(\\d+)\\s*$").match(parser.value(size));
     const int w = m.hasMatch() ? m.captured(1).toInt() : 0, h = m.hasMatch() ? m.captured(2).toInt() : 0;
-    if (w < 16 || h < 16 || w > 16384 || h > 16384) return fail("--size: expected WxH such as 1280x720, got '" + parser.value(size) + "'");
+    if (w < 16 || h < 16 || w > 16384 || h > 16384)
+      return fail("--size: expected WxH such as 1280x720, got '" + parser.value(size) + "'");
     out->size = QSize(w, h);
   }
   return true;

@@ -6,11 +6,11 @@
 #include <vector>
 
 struct LaunchOptions {
-  QString model;                // empty: the default robot
-  QString screenshot;           // non-empty: headless render to this PNG, then exit
+  QString model;       // empty: the default robot
+  QString screenshot;  // non-empty: headless render to this PNG, then exit
   bool hasQ = false;
-  std::vector<double> q;        // --q, radians / metres, nq values
-  QSize size;                   // --size; empty = the viewport's size
+  std::vector<double> q;  // --q, radians / metres, nq values
+  QSize size;             // --size; empty = the viewport's size
   bool showHelp = false, showVersion = false;
   QString helpText;
 };

@@ -13,12 +13,16 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
+#include <algorithm>
 
 #include "document/robot_document.hpp"
 #include "scene/robot_scene.hpp"
+#include "trajectory/plots_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/export_image_dialog.hpp"
@@ -35,7 +39,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   setWindowIcon(dynscopeIcon("dynscope"));
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
-  resize(1400, 900);
+  // At most the screen's free area: a 1366x768 lecture laptop must show the whole window.
+  const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
+  resize(QSize(1400, 900).boundedTo(available));
 
   m_doc = new RobotDocument(this);
   m_doc->setReadMeshes(true);  // meshes are read on the loading thread, actors built on this one
@@ -79,7 +85,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    m_layoutRestored = restoreState(s.value("window/state").toByteArray());
   }
   applySceneToggles();
 
@@ -294,6 +300,7 @@ void MainWindow::setPresentationMode(bool on) {
   if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
   if (on) {
     m_wasMaximized = isMaximized();
+    m_normalGeometry = geometry();
     m_normalFont = QApplication::font();
     QFont big = m_normalFont;
     if (big.pointSizeF() > 0)
@@ -301,17 +308,43 @@ void MainWindow::setPresentationMode(bool on) {
     else
       big.setPixelSize(big.pixelSize() * 3 / 2);
     QApplication::setFont(big);
+    // Queued: runs after the font change events just posted, when the rows know their new size.
+    m_jointsDockWidth = m_jointsDock->width();
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          if (m_presentation && m_jointsDock->width() < m_jointsDock->preferredWidth())
+            resizeDocks({m_jointsDock}, {m_jointsDock->preferredWidth()}, Qt::Horizontal);
+        },
+        Qt::QueuedConnection);
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     showFullScreen();
+    // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
+    // full-screen request: cover the screen ourselves. Harmless when a window manager did it.
+    if (QScreen* s = screen()) setGeometry(s->geometry());
   } else {
     QApplication::setFont(m_normalFont);
+    // Again once the smaller font has reached every widget and the layouts have settled (posted
+    // events): the large font's minimum size may have clamped the geometry set below.
+    // Retried for a short while: the docks relayout in several rounds.
+    for (int ms : {100, 300, 700}) {
+      QTimer::singleShot(ms, this, [this] {
+        if (m_presentation) return;
+        if (!m_wasMaximized && m_normalGeometry.isValid() && geometry() != m_normalGeometry)
+          setGeometry(m_normalGeometry);
+        if (m_jointsDockWidth > 0 && m_jointsDock->width() != m_jointsDockWidth)
+          resizeDocks({m_jointsDock}, {m_jointsDockWidth}, Qt::Horizontal);
+      });
+    }
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
-    if (m_wasMaximized)
+    if (m_wasMaximized) {
       showMaximized();
-    else
+    } else {
       showNormal();
+      if (m_normalGeometry.isValid()) setGeometry(m_normalGeometry);
+    }
   }
   m_viewport->update();
 }
@@ -320,6 +353,20 @@ void MainWindow::restyleIfPresenting() {
   if (!m_presentation) return;
   m_presentationStyle.restore();  // props of the previous model are gone; scale the new ones
   m_presentationStyle.apply(m_viewport->renderer());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (m_docksSized || m_layoutRestored) return;
+  m_docksSized = true;
+  // First layout: docks in proportion to the window, so that on a 1366x768 laptop the 3D view
+  // stays the largest part (fixed pixel sizes left it a strip between the docks).
+  const int w = width(), h = height();
+  // The joints dock at least as wide as a row with a long name ("left_shoulder_pitch_joint").
+  resizeDocks({m_treeDock, m_jointsDock}, {std::min(w * 23 / 100, 460), std::clamp(w * 28 / 100, 380, 500)},
+              Qt::Horizontal);
+  resizeDocks({m_treeDock, m_propertiesDock}, {h * 30 / 100, h * 22 / 100}, Qt::Vertical);
+  if (m_plotsDock) resizeDocks({m_plotsDock}, {std::min(h * 20 / 100, 320)}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

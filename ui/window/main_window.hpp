@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QMainWindow>
+#include <QRect>
 #include <QSize>
 #include <array>
 #include <functional>
@@ -14,6 +15,7 @@
 
 class JointsDock;
 class LogDock;
+class MassMatrixDock;
 class ModelTreeDock;
 class PlotsDock;
 class PropertiesDock;
@@ -28,6 +30,7 @@ class QToolBar;
 class QUndoStack;
 class RobotDocument;
 class RobotScene;
+class SimulationDock;
 class TimelineDock;
 class TrajectoryDock;
 class TrajectoryDocument;
@@ -56,6 +59,8 @@ class MainWindow : public QMainWindow {
   TrajectoryDock* trajectoryDock() const { return m_trajectoryDock; }
   TimelineDock* timelineDock() const { return m_timelineDock; }
   PlotsDock* plotsDock() const { return m_plotsDock; }
+  SimulationDock* simulationDock() const { return m_simulationDock; }
+  MassMatrixDock* massMatrixDock() const { return m_massDock; }
   QUndoStack* undoStack() const { return m_undo; }
 
   // Starts loading (off the GUI thread); false if a load is already running. A project file
@@ -88,6 +93,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -137,6 +143,8 @@ class MainWindow : public QMainWindow {
   TrajectoryDock* m_trajectoryDock = nullptr;
   TimelineDock* m_timelineDock = nullptr;
   PlotsDock* m_plotsDock = nullptr;
+  SimulationDock* m_simulationDock = nullptr;
+  MassMatrixDock* m_massDock = nullptr;
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none
   struct PendingProject {  // applied when its robot has loaded
@@ -177,6 +185,10 @@ class MainWindow : public QMainWindow {
   } m_clock;
   bool m_presentation = false;
   bool m_wasMaximized = false;
+  QRect m_normalGeometry;         // restored after presentation mode when no window manager does it
+  int m_jointsDockWidth = 0;      // before presentation mode widened it for the larger font
+  bool m_layoutRestored = false;  // the user's dock layout from QSettings
+  bool m_docksSized = false;      // dock sizes fitted to the window at the first show
   QFont m_normalFont;
   PresentationStyle m_presentationStyle;
 };

@@ -16,9 +16,11 @@
 #include <QUndoStack>
 
 #include "document/robot_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "project/project_file.hpp"
 #include "project/project_setup.hpp"
 #include "scene/robot_scene.hpp"
+#include "simulation/simulation_dock.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/plots_dock.hpp"
 #include "trajectory/trajectory_dock.hpp"
@@ -59,8 +61,15 @@ void MainWindow::createTrajectoryUi() {
   m_trajectoryDock = new TrajectoryDock(m_traj, m_undo, this);
   m_timelineDock = new TimelineDock(this);
   m_plotsDock = new PlotsDock(m_traj, this);
+  m_simulationDock = new SimulationDock(m_doc, m_traj, this);
   addDockWidget(Qt::RightDockWidgetArea, m_trajectoryDock);
   tabifyDockWidget(m_jointsDock, m_trajectoryDock);
+  tabifyDockWidget(m_trajectoryDock, m_simulationDock);
+  m_massDock = new MassMatrixDock(m_doc, this);
+  tabifyDockWidget(m_simulationDock, m_massDock);
+  connect(m_massDock, &MassMatrixDock::jointClicked, this, [this](int dof) {
+    if (dof >= 0 && dof < m_doc->model().nv) m_doc->setSelectedBody(m_doc->model().dofBody[dof]);
+  });
   m_jointsDock->raise();
   addDockWidget(Qt::BottomDockWidgetArea, m_plotsDock);
   addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
@@ -85,6 +94,15 @@ void MainWindow::createTrajectoryUi() {
     if (!problem.isEmpty()) m_logDock->append(tr("Trajectory: %1").arg(problem), LogDock::Level::Warning);
   });
   m_timelineDock->setSampleTimes(m_traj->sampleTimes());
+
+  // Simulation: the timeline pauses while it runs; its messages go to the log.
+  connect(m_simulationDock, &SimulationDock::runningChanged, this, [this](bool running) {
+    if (running) m_timelineDock->pause();
+  });
+  connect(m_simulationDock, &SimulationDock::message, this, [this](const QString& text, bool warning) {
+    m_logDock->append(text, warning ? LogDock::Level::Warning : LogDock::Level::Info);
+    if (warning) statusBar()->showMessage(text, 6000);
+  });
 }
 
 void MainWindow::createTrajectoryMenus() {
@@ -128,6 +146,11 @@ void MainWindow::createTrajectoryMenus() {
   traj->addSeparator();
   for (QAction* a : m_timelineDock->playbackActions()) traj->addAction(a);
 
+  QMenu* sim = new QMenu(tr("&Simulation"), this);
+  sim->setObjectName("simulationMenu");
+  menuBar()->insertMenu(menuBar()->actions().value(menuBar()->actions().size() - 1), sim);  // before Help
+  for (QAction* a : m_simulationDock->actions()) sim->addAction(a);
+
   // File menu: projects, before "Export image".
   QMenu* file = qobject_cast<QMenu*>(menuBar()->actions().value(0)->menu());
   QAction* before = m_exportAction;
@@ -160,7 +183,8 @@ void MainWindow::createTrajectoryMenus() {
 
   // View menu: the new docks.
   QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
-  for (QDockWidget* dock : std::initializer_list<QDockWidget*>{m_trajectoryDock, m_timelineDock, m_plotsDock})
+  for (QDockWidget* dock :
+       std::initializer_list<QDockWidget*>{m_trajectoryDock, m_timelineDock, m_plotsDock, m_simulationDock, m_massDock})
     view->addAction(dock->toggleViewAction());
 }
 
@@ -307,6 +331,7 @@ dyn::ProjectFile MainWindow::currentProject() const {
   dyn::ProjectTrajectory& t = p.trajectory;
   switch (m_traj->source()) {
     case TrajectoryDocument::Source::None:
+    case TrajectoryDocument::Source::Simulation:  // a recorded run is not stored (export it as CSV)
       t.source = dyn::TrajectorySource::None;
       break;
     case TrajectoryDocument::Source::Waypoints:

@@ -1,6 +1,5 @@
 #include "window/presentation_style.hpp"
 
-#include <algorithm>
 #include <vtkActor.h>
 #include <vtkActor2D.h>
 #include <vtkBillboardTextActor3D.h>
@@ -10,11 +9,12 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <algorithm>
 
 namespace {
 constexpr float kLineFactor = 2.5f;
 constexpr double kFontFactor = 1.6;
-}
+}  // namespace
 
 void PresentationStyle::apply(vtkRenderer* renderer) {
   if (!renderer) return;

@@ -1,8 +1,8 @@
 // Presentation mode for a projector: thicker lines and larger text in the 3D view. The scene owns
 // its actors, so this scales whatever props the renderer holds and remembers the originals to undo it.
 #pragma once
-#include <vector>
 #include <vtkWeakPointer.h>
+#include <vector>
 
 class vtkProperty;
 class vtkRenderer;
@@ -14,8 +14,14 @@ class PresentationStyle {
   void restore();
 
  private:
-  struct LineWidth { vtkWeakPointer<vtkProperty> property; float original; };
-  struct FontSize { vtkWeakPointer<vtkTextProperty> property; int original; };
+  struct LineWidth {
+    vtkWeakPointer<vtkProperty> property;
+    float original;
+  };
+  struct FontSize {
+    vtkWeakPointer<vtkTextProperty> property;
+    int original;
+  };
   std::vector<LineWidth> m_lines;
   std::vector<FontSize> m_fonts;
 };

@@ -32,7 +32,9 @@ PropertiesDock::PropertiesDock(RobotDocument* document, QWidget* parent)
   connect(m_doc, &RobotDocument::selectedBodyChanged, this, &PropertiesDock::refresh);
   connect(m_doc, &RobotDocument::poseChanged, this, &PropertiesDock::refresh);
   connect(m_doc, &RobotDocument::modelChanged, this, &PropertiesDock::refresh);
-  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) { if (visible) refresh(); });
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) refresh();
+  });
   refresh();
 }
 
@@ -68,23 +70,25 @@ void PropertiesDock::refresh() {
     rows.push_back({tr("Link"), link});
     // The link's own frame (body frames are canonical joint frames, rotated when the URDF axis is not z).
     const int f = m.frameIndex(m.bodyNames[b]);
-    const dyn::Transform<double> X = f >= 0 ? d.oMf[f] : d.X0[b];                  // link_X_world
+    const dyn::Transform<double> X = f >= 0 ? d.oMf[f] : d.X0[b];  // link_X_world
     const dyn::Transform<double> linkInBody = f >= 0 ? m.frames[f].placement : dyn::Transform<double>();
     if (b == 0) {
       rows.push_back({tr("Joint"), tr("fixed base")});
     } else {
       const auto& J = m.joints[b];
-      rows.push_back({tr("Joint"), QString("%1 (%2)").arg(QString::fromStdString(m.jointNames[b]),
-                                                         dyn::jointTypeName(J.type))});
+      rows.push_back(
+          {tr("Joint"), QString("%1 (%2)").arg(QString::fromStdString(m.jointNames[b]), dyn::jointTypeName(J.type))});
       rows.push_back({tr("Parent"), QString::fromStdString(m.bodyNames[m.parent[b]])});
       std::vector<std::pair<QString, QString>> values;
       for (const JointCoordinate& c : jointCoordinates(m)) {
         if (c.body != b) continue;
         const double v = coordinateValue(c, m_doc->q());
-        values.push_back({c.label, c.angular ? QString("%1 rad (%2°)").arg(v, 0, 'f', 4).arg(v * 180 / std::numbers::pi, 0, 'f', 2)
-                                             : QString("%1 m").arg(v, 0, 'f', 4)});
+        values.push_back(
+            {c.label, c.angular ? QString("%1 rad (%2°)").arg(v, 0, 'f', 4).arg(v * 180 / std::numbers::pi, 0, 'f', 2)
+                                : QString("%1 m").arg(v, 0, 'f', 4)});
       }
-      if (values.size() == 1) rows.push_back({tr("Joint value"), values[0].second});
+      if (values.size() == 1)
+        rows.push_back({tr("Joint value"), values[0].second});
       else  // planar, spherical, floating: a line per coordinate
         for (const auto& [label, text] : values) rows.push_back({tr("Joint value") + " " + label, text});
       for (int k = 0; k < J.nq; ++k) {
@@ -102,16 +106,19 @@ void PropertiesDock::refresh() {
       rows.push_back({tr("COM (world)"), vec(X.pointToA(c)) + " m"});
       const Eigen::Matrix3d Ic = I.inertiaAboutCom();
       for (int r = 0; r < 3; ++r)  // the matrix, one row per line (link axes)
-        rows.push_back({r == 0 ? tr("Inertia at COM [kg·m²]") : QString(),
-                        QString("%1  %2  %3").arg(Ic(r, 0), 10, 'g', 4).arg(Ic(r, 1), 10, 'g', 4).arg(Ic(r, 2), 10, 'g', 4)});
+        rows.push_back(
+            {r == 0 ? tr("Inertia at COM [kg·m²]") : QString(),
+             QString("%1  %2  %3").arg(Ic(r, 0), 10, 'g', 4).arg(Ic(r, 1), 10, 'g', 4).arg(Ic(r, 2), 10, 'g', 4)});
     }
     rows.push_back({tr("Position (world)"), vec(X.translation()) + " m"});
     const Eigen::Vector3d rpy = dyn::matrixToRpy<double>(X.rotation()) * (180 / std::numbers::pi);
-    rows.push_back({tr("Orientation (world)"), QString("rpy %1° %2° %3°").arg(rpy.x(), 0, 'f', 2)
-                                                  .arg(rpy.y(), 0, 'f', 2).arg(rpy.z(), 0, 'f', 2)});
+    rows.push_back(
+        {tr("Orientation (world)"),
+         QString("rpy %1° %2° %3°").arg(rpy.x(), 0, 'f', 2).arg(rpy.y(), 0, 'f', 2).arg(rpy.z(), 0, 'f', 2)});
   }
   // Reuse items so a slider drag does not rebuild the widget tree on every step.
-  while (m_table->topLevelItemCount() > int(rows.size())) delete m_table->takeTopLevelItem(m_table->topLevelItemCount() - 1);
+  while (m_table->topLevelItemCount() > int(rows.size()))
+    delete m_table->takeTopLevelItem(m_table->topLevelItemCount() - 1);
   while (m_table->topLevelItemCount() < int(rows.size())) new QTreeWidgetItem(m_table);
   for (int i = 0; i < int(rows.size()); ++i) {
     QTreeWidgetItem* item = m_table->topLevelItem(i);

@@ -35,8 +35,9 @@ int runScreenshot(const LaunchOptions& options, const QString& modelPath, QStrin
   }
   QApplication::processEvents();  // layout and first paint
   window.scene()->fitToRobot();   // frame the robot as posed (the load fitted the neutral pose)
-  const QImage image = options.size.isEmpty() ? window.viewport()->grabImage()
-                                              : window.viewport()->grabImage(options.size.width(), options.size.height());
+  const QImage image = options.size.isEmpty()
+                           ? window.viewport()->grabImage()
+                           : window.viewport()->grabImage(options.size.width(), options.size.height());
   if (image.isNull()) return fail("rendering failed (no OpenGL context? run under Xvfb)");
   if (!image.save(options.screenshot, "PNG")) return fail("cannot write " + options.screenshot);
   return 0;

@@ -1,0 +1,464 @@
+#include "simulation/simulation_dock.hpp"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "document/robot_document.hpp"
+#include "dynscope/model/names.hpp"
+#include "plots/time_series_plot.hpp"
+#include "simulation/simulation_runner.hpp"
+#include "trajectory/trajectory_document.hpp"
+
+namespace {
+
+QDoubleSpinBox* spin(double lo, double hi, int decimals, double value, const QString& suffix, QWidget* parent) {
+  auto* s = new QDoubleSpinBox(parent);
+  s->setRange(lo, hi);
+  s->setDecimals(decimals);
+  s->setValue(value);
+  s->setSuffix(suffix);
+  s->setKeyboardTracking(false);
+  return s;
+}
+
+std::vector<double> toStd(const std::vector<double>& v) { return v; }
+
+}  // namespace
+
+SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* trajectory, QWidget* parent)
+    : QDockWidget(tr("Simulation"), parent), m_robot(robot), m_traj(trajectory) {
+  setObjectName("simulationDock");
+  m_runner = new SimulationRunner(this);
+  m_display = new QTimer(this);
+  m_display->setInterval(16);  // the display rate; the worker steps at the physics rate
+  connect(m_display, &QTimer::timeout, this, &SimulationDock::onTick);
+  connect(m_runner, &SimulationRunner::stoppedByItself, this, &SimulationDock::onStoppedByItself);
+
+  auto* body = new QWidget;
+  auto* col = new QVBoxLayout(body);
+
+  // Run controls.
+  m_playAction = new QAction(tr("&Run / pause simulation"), this);
+  m_playAction->setObjectName("simulationRunAction");
+  m_playAction->setShortcut(QKeySequence(Qt::Key_F6));
+  connect(m_playAction, &QAction::triggered, this, &SimulationDock::togglePlay);
+  m_stepAction = new QAction(tr("&Step simulation"), this);
+  m_stepAction->setObjectName("simulationStepAction");
+  m_stepAction->setShortcut(QKeySequence(Qt::Key_F7));
+  connect(m_stepAction, &QAction::triggered, this, &SimulationDock::stepOnce);
+  m_resetAction = new QAction(tr("R&eset simulation"), this);
+  m_resetAction->setObjectName("simulationResetAction");
+  m_resetAction->setShortcut(QKeySequence(Qt::Key_F8));
+  connect(m_resetAction, &QAction::triggered, this, &SimulationDock::reset);
+  auto* row = new QHBoxLayout;
+  m_play = new QPushButton(tr("Run"), body);
+  m_play->setObjectName("simulationRun");
+  m_play->setToolTip(tr("Simulate from the robot's current pose, at rest (F6 runs and pauses)"));
+  connect(m_play, &QPushButton::clicked, this, &SimulationDock::togglePlay);
+  auto* step = new QPushButton(tr("Step"), body);
+  step->setToolTip(tr("One time step (F7)"));
+  connect(step, &QPushButton::clicked, this, &SimulationDock::stepOnce);
+  auto* resetButton = new QPushButton(tr("Reset"), body);
+  resetButton->setToolTip(tr("Back to the pose the run started from, at rest (F8)"));
+  connect(resetButton, &QPushButton::clicked, this, &SimulationDock::reset);
+  m_speed = new QComboBox(body);
+  m_speed->setObjectName("simulationSpeed");
+  for (double s : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0}) m_speed->addItem(QString("%1×").arg(s), s);
+  m_speed->addItem(tr("fastest"), 1000.0);
+  m_speed->setCurrentIndex(3);
+  m_speed->setToolTip(tr("Simulated time per wall-clock time (1× = real time)"));
+  connect(m_speed, &QComboBox::currentIndexChanged, this,
+          [this] { m_runner->setSpeed(m_speed->currentData().toDouble()); });
+  for (QPushButton* b : {m_play, step, resetButton}) row->addWidget(b);
+  col->addLayout(row);
+  auto* speedRow = new QFormLayout;
+  speedRow->addRow(tr("Speed"), m_speed);
+  col->addLayout(speedRow);
+  m_status = new QLabel(tr("Not started: Run simulates from the current pose."), body);
+  m_status->setObjectName("simulationStatus");
+  m_status->setWordWrap(true);
+  col->addWidget(m_status);
+
+  // Integration.
+  auto* integration = new QGroupBox(tr("Integration"), body);
+  auto* iform = new QFormLayout(integration);
+  m_integrator = new QComboBox(integration);
+  m_integrator->setObjectName("simulationIntegrator");
+  m_integrator->addItem(tr("Semi-implicit Euler (symplectic)"), int(dyn::Integrator::SemiImplicitEuler));
+  m_integrator->addItem(tr("Runge–Kutta 4"), int(dyn::Integrator::Rk4));
+  m_integrator->addItem(tr("Dormand–Prince RK45 (adaptive)"), int(dyn::Integrator::DormandPrince45));
+  iform->addRow(tr("Integrator"), m_integrator);
+  m_dt = spin(0.01, 100, 2, 1.0, tr(" ms"), integration);
+  m_dt->setObjectName("simulationStep");
+  m_dt->setToolTip(tr("Time step (Dormand–Prince: the display interval and the largest sub-step)"));
+  iform->addRow(tr("Time step"), m_dt);
+  m_tolerance = new QComboBox(integration);
+  for (int e = 4; e <= 12; e += 2) m_tolerance->addItem(QString("1e-%1").arg(e), std::pow(10.0, -e));
+  m_tolerance->setCurrentIndex(2);
+  m_tolerance->setToolTip(tr("Dormand–Prince: error bound per sub-step"));
+  iform->addRow(tr("Tolerance"), m_tolerance);
+  m_algorithm = new QComboBox(integration);
+  m_algorithm->setObjectName("simulationAlgorithm");
+  m_algorithm->addItem(tr("ABA (articulated body)"), int(dyn::ForwardAlgorithm::Aba));
+  m_algorithm->addItem(tr("CRBA + sparse Cholesky"), int(dyn::ForwardAlgorithm::Crba));
+  iform->addRow(tr("Forward dynamics"), m_algorithm);
+  m_compare = new QCheckBox(tr("Compare ABA and CRBA at every step"), integration);
+  m_compare->setObjectName("simulationCompare");
+  iform->addRow(m_compare);
+  col->addWidget(integration);
+
+  // Torque source.
+  auto* torque = new QGroupBox(tr("Joint torques"), body);
+  auto* tform = new QFormLayout(torque);
+  m_source = new QComboBox(torque);
+  m_source->setObjectName("simulationSource");
+  m_source->addItem(tr("None (passive: the robot falls)"), int(Source::Passive));
+  m_source->addItem(tr("Gravity compensation g(q)"), int(Source::Gravity));
+  m_source->addItem(tr("Constant per joint"), int(Source::Constant));
+  m_source->addItem(tr("PD tracking of the trajectory"), int(Source::Pd));
+  m_source->addItem(tr("Computed torque (PD + RNEA feed-forward)"), int(Source::ComputedTorque));
+  m_source->addItem(tr("Replay a torque CSV"), int(Source::Replay));
+  tform->addRow(tr("Source"), m_source);
+  m_kp = spin(0, 1e6, 1, 100, QString(), torque);
+  m_kd = spin(0, 1e5, 1, 20, QString(), torque);
+  m_kp->setToolTip(tr("Position gain: N·m/rad for PD, 1/s² for computed torque"));
+  m_kd->setToolTip(tr("Velocity gain: N·m·s/rad for PD, 1/s for computed torque"));
+  tform->addRow(tr("Kp"), m_kp);
+  tform->addRow(tr("Kd"), m_kd);
+  m_torques = new QTableWidget(0, 1, torque);
+  m_torques->setObjectName("simulationTorques");
+  m_torques->setHorizontalHeaderLabels({tr("τ [N·m | N]")});
+  m_torques->horizontalHeader()->setStretchLastSection(true);
+  m_torques->setMinimumHeight(100);
+  tform->addRow(m_torques);
+  auto* replayRow = new QHBoxLayout;
+  m_replayButton = new QPushButton(tr("Torque CSV…"), torque);
+  m_replayLabel = new QLabel(tr("(none)"), torque);
+  replayRow->addWidget(m_replayButton);
+  replayRow->addWidget(m_replayLabel, 1);
+  tform->addRow(replayRow);
+  connect(m_replayButton, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Torques to replay"), QString(), tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty()) setReplayFile(path);
+  });
+  col->addWidget(torque);
+
+  // Passive joint effects.
+  auto* passive = new QGroupBox(tr("Joint effects (from the robot file)"), body);
+  auto* pform = new QFormLayout(passive);
+  m_damping = new QCheckBox(tr("Viscous damping"), passive);
+  m_friction = new QCheckBox(tr("Coulomb friction (smoothed)"), passive);
+  m_limits = new QCheckBox(tr("Joint limits as stiff springs"), passive);
+  for (QCheckBox* c : {m_damping, m_friction, m_limits}) {
+    c->setChecked(true);
+    pform->addRow(c);
+  }
+  m_limitStiffness = spin(1, 1e8, 0, 1e4, tr(" N·m/rad"), passive);
+  m_limitStiffness->setToolTip(tr("Stiffness of the limit springs (damping: 1 % of it, in N·m·s/rad)"));
+  pform->addRow(tr("Limit stiffness"), m_limitStiffness);
+  col->addWidget(passive);
+
+  // Energy monitor.
+  m_plots = new QTabWidget(body);
+  m_plots->setObjectName("simulationPlots");
+  m_energyPlot = new TimeSeriesPlot(m_plots);
+  m_driftPlot = new TimeSeriesPlot(m_plots);
+  m_diffPlot = new TimeSeriesPlot(m_plots);
+  m_plots->addTab(m_energyPlot, tr("energy"));
+  m_plots->addTab(m_driftPlot, tr("drift"));
+  m_plots->addTab(m_diffPlot, tr("ABA − CRBA"));
+  m_plots->setTabToolTip(0, tr("Total energy, kinetic + potential"));
+  m_plots->setTabToolTip(1, tr("Relative energy drift (E − E₀)/|E₀|: bounded for the symplectic integrator"));
+  m_plots->setTabToolTip(2, tr("Largest difference of the joint accelerations between ABA and CRBA (with Compare)"));
+  m_plots->setMinimumHeight(240);
+  col->addWidget(m_plots, 1);
+
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(body);
+  setWidget(scroll);
+
+  // Any change of the controls applies to the run (at once when paused, at the next pass when running).
+  for (QComboBox* c : {m_integrator, m_tolerance, m_algorithm, m_source})
+    connect(c, &QComboBox::currentIndexChanged, this, [this] {
+      updateSourceControls();
+      applySettings();
+    });
+  for (QDoubleSpinBox* s : {m_dt, m_kp, m_kd, m_limitStiffness})
+    connect(s, &QDoubleSpinBox::valueChanged, this, &SimulationDock::applySettings);
+  for (QCheckBox* c : {m_compare, m_damping, m_friction, m_limits})
+    connect(c, &QCheckBox::toggled, this, &SimulationDock::applySettings);
+  connect(m_torques, &QTableWidget::cellChanged, this, &SimulationDock::applySettings);
+
+  connect(m_robot, &RobotDocument::modelChanged, this, [this] {
+    if (m_runner->isRunning()) pause();
+    m_stale = true;
+    rebuildTorqueTable();
+  });
+  rebuildTorqueTable();
+  updateSourceControls();
+}
+
+SimulationDock::~SimulationDock() { m_runner->pause(); }
+
+QList<QAction*> SimulationDock::actions() const { return {m_playAction, m_stepAction, m_resetAction}; }
+bool SimulationDock::isRunning() const { return m_runner->isRunning(); }
+
+dyn::SimulationSettings SimulationDock::settings() const {
+  dyn::SimulationSettings s;
+  s.integrator = dyn::Integrator(m_integrator->currentData().toInt());
+  s.dt = m_dt->value() * 1e-3;
+  s.tolerance = m_tolerance->currentData().toDouble();
+  s.algorithm = dyn::ForwardAlgorithm(m_algorithm->currentData().toInt());
+  s.compare = m_compare->isChecked();
+  s.damping = m_damping->isChecked();
+  s.friction = m_friction->isChecked();
+  s.limits = m_limits->isChecked();
+  s.limitStiffness = m_limitStiffness->value();
+  s.limitDamping = 0.01 * s.limitStiffness;
+  s.recordEvery = std::max(1, int(std::lround(0.005 / s.dt)));  // ~200 recorded samples per second
+  s.energy = true;
+  return s;
+}
+
+std::optional<dyn::Controller> SimulationDock::controller(QString* error) const {
+  const dyn::Model& m = m_traj->dynamicsModel();
+  const auto fail = [&](const QString& message) -> std::optional<dyn::Controller> {
+    if (error) *error = message;
+    return std::nullopt;
+  };
+  switch (Source(m_source->currentData().toInt())) {
+    case Source::Passive:
+      return dyn::PassiveController{};
+    case Source::Gravity:
+      return dyn::GravityCompensation{};
+    case Source::Constant: {
+      Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
+      for (int k = 0; k < m.nv && k < m_torques->rowCount(); ++k)
+        if (const QTableWidgetItem* item = m_torques->item(k, 0)) tau[k] = item->text().toDouble();
+      return dyn::ConstantTorque{tau};
+    }
+    case Source::Pd:
+    case Source::ComputedTorque: {
+      if (!m_traj->hasTrajectory())
+        return fail(tr("PD tracking needs a trajectory: add waypoints, import a CSV or load a demonstration."));
+      if (m_traj->source() == TrajectoryDocument::Source::Simulation)
+        return fail(
+            tr("PD tracking needs a planned trajectory (waypoints, CSV or demonstration), not a recorded run."));
+      dyn::PdTracking pd;
+      pd.trajectory = m_traj->samples();
+      pd.kp = Eigen::VectorXd::Constant(m.nv, m_kp->value());
+      pd.kd = Eigen::VectorXd::Constant(m.nv, m_kd->value());
+      pd.mode = Source(m_source->currentData().toInt()) == Source::Pd ? dyn::PdTracking::Mode::Pd
+                                                                      : dyn::PdTracking::Mode::ComputedTorque;
+      return pd;
+    }
+    case Source::Replay:
+      if (m_replayFile.isEmpty()) return fail(tr("Choose a torque CSV to replay (columns t, tau_<joint>)."));
+      try {
+        return dyn::readTorqueCsv(m, m_replayFile.toStdString());
+      } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
+      }
+  }
+  return fail(tr("unknown torque source"));
+}
+
+void SimulationDock::setReplayFile(const QString& path) {
+  m_replayFile = path;
+  m_replayLabel->setText(QFileInfo(path).fileName());
+  m_replayLabel->setToolTip(path);
+  applySettings();
+}
+
+void SimulationDock::updateSourceControls() {
+  const Source s = Source(m_source->currentData().toInt());
+  const bool pd = s == Source::Pd || s == Source::ComputedTorque;
+  m_kp->setEnabled(pd);
+  m_kd->setEnabled(pd);
+  m_torques->setVisible(s == Source::Constant);
+  m_replayButton->setVisible(s == Source::Replay);
+  m_replayLabel->setVisible(s == Source::Replay);
+  m_tolerance->setEnabled(dyn::Integrator(m_integrator->currentData().toInt()) == dyn::Integrator::DormandPrince45);
+}
+
+void SimulationDock::rebuildTorqueTable() {
+  const QSignalBlocker block(m_torques);
+  const std::vector<std::string> names = dyn::velocityNames(m_robot->model());
+  m_torques->setRowCount(int(names.size()));
+  QStringList labels;
+  for (int k = 0; k < int(names.size()); ++k) {
+    labels << QString::fromStdString(names[k]);
+    m_torques->setItem(k, 0, new QTableWidgetItem("0"));
+  }
+  m_torques->setVerticalHeaderLabels(labels);
+}
+
+bool SimulationDock::configureFromRobot(const Eigen::VectorXd& q0) {
+  QString error;
+  const std::optional<dyn::Controller> c = controller(&error);
+  if (!c) {
+    emit message(tr("Simulation: %1").arg(error), true);
+    m_status->setText(error);
+    return false;
+  }
+  const dyn::Model& m = m_traj->dynamicsModel();
+  if (!m_runner->configure(m, settings(), *c, q0, Eigen::VectorXd::Zero(m.nv), &error)) {
+    emit message(tr("Simulation: %1").arg(error), true);
+    m_status->setText(error);
+    return false;
+  }
+  m_q0 = q0;
+  m_stale = false;
+  m_runner->setSpeed(m_speed->currentData().toDouble());
+  return true;
+}
+
+void SimulationDock::applySettings() {
+  if (!m_runner->isConfigured() || m_stale) return;
+  QString error;
+  if (!m_runner->setSettings(settings(), &error)) {
+    emit message(tr("Simulation: %1").arg(error), true);
+    return;
+  }
+  if (const std::optional<dyn::Controller> c = controller(&error)) {
+    if (!m_runner->setController(*c, &error)) emit message(tr("Simulation: %1").arg(error), true);
+  } else {
+    m_status->setText(error);
+  }
+}
+
+void SimulationDock::start() {
+  if (m_runner->isRunning() || !m_robot->hasModel()) return;
+  // From the robot's pose: a new run unless the robot is still where the paused run left it.
+  const SimulationRunner::Snapshot snap = m_runner->snapshot();
+  const Eigen::VectorXd& q = m_robot->q();
+  const bool continuing = m_runner->isConfigured() && !m_stale && snap.q.size() == q.size() &&
+                          (snap.q - q).cwiseAbs().maxCoeff() < 1e-9 && snap.status == dyn::SimulationStatus::Ok;
+  if (!continuing && !configureFromRobot(q)) return;
+  m_runner->start();
+  m_display->start();
+  m_play->setText(tr("Pause"));
+  emit runningChanged(true);
+}
+
+void SimulationDock::pause() {
+  const bool was = m_runner->isRunning();
+  m_runner->pause();
+  m_display->stop();
+  m_play->setText(tr("Run"));
+  onTick();
+  publishRecord();
+  if (was) emit runningChanged(false);
+}
+
+void SimulationDock::togglePlay() {
+  if (m_runner->isRunning())
+    pause();
+  else
+    start();
+}
+
+void SimulationDock::stepOnce() {
+  if (m_runner->isRunning()) pause();
+  if ((!m_runner->isConfigured() || m_stale) && !configureFromRobot(m_robot->q())) return;
+  if (!m_runner->step()) onStoppedByItself(m_runner->snapshot().error);
+  onTick();
+}
+
+void SimulationDock::reset() {
+  if (m_runner->isRunning()) pause();
+  const Eigen::VectorXd q0 = m_q0.size() == m_robot->model().nq && !m_stale ? m_q0 : m_robot->q();
+  if (!configureFromRobot(q0)) return;
+  m_robot->setQ(q0);
+  onTick();
+}
+
+void SimulationDock::onTick() {
+  if (!m_runner->isConfigured()) return;
+  const SimulationRunner::Snapshot s = m_runner->snapshot();
+  if (s.q.size() == m_robot->model().nq) m_robot->setQ(s.q);
+  const dyn::Model* model = m_runner->model();
+  for (const dyn::LimitEvent& e : m_runner->takeLimitEvents())
+    emit message(
+        tr("Simulation: joint %1 hit its %2 limit (%3) at t = %4 s")
+            .arg(model && e.joint > 0 && e.joint <= model->N ? QString::fromStdString(model->jointNames[e.joint])
+                                                             : QString::number(e.dof),
+                 e.upper ? tr("upper") : tr("lower"))
+            .arg(e.limit, 0, 'g', 4)
+            .arg(e.t, 0, 'f', 3),
+        true);
+  updateStatus();
+  if (!m_runner->isRunning() || ++m_ticks % 8 == 0) updatePlots();  // plots at ~8 Hz while running
+}
+
+void SimulationDock::onStoppedByItself(const QString& reason) {
+  m_display->stop();
+  m_play->setText(tr("Run"));
+  onTick();
+  publishRecord();
+  emit message(tr("Simulation stopped: %1. The robot shows the last good state.").arg(reason), true);
+  emit runningChanged(false);
+}
+
+void SimulationDock::publishRecord() {
+  if (!m_runner->isConfigured()) return;
+  const dyn::SimulationRecord record = m_runner->record();
+  if (record.samples() < 2) return;
+  const dyn::SimulationSettings s = settings();
+  const QString label = tr("Simulation: %1, h = %2 ms, %3 s")
+                            .arg(QString::fromLatin1(dyn::integratorName(s.integrator)))
+                            .arg(s.dt * 1e3)
+                            .arg(record.t.back(), 0, 'f', 3);
+  QString error;
+  if (!m_traj->setRecorded(record.trajectory(), label, &error)) emit message(tr("Simulation: %1").arg(error), true);
+  // The record keeps every few steps; the robot shows the exact state the run stopped in.
+  const SimulationRunner::Snapshot now = m_runner->snapshot();
+  if (now.q.size() == m_robot->model().nq) m_robot->setQ(now.q);
+}
+
+void SimulationDock::updateStatus() {
+  const SimulationRunner::Snapshot s = m_runner->snapshot();
+  QString text = tr("t = %1 s").arg(s.t, 0, 'f', 3);
+  if (m_runner->isRunning()) text += tr(" · %1× real time").arg(s.ratio, 0, 'f', 2);
+  text += tr(" · E = %1 J · drift %2").arg(s.energy, 0, 'g', 6).arg(s.drift, 0, 'e', 2);
+  if (m_compare->isChecked()) text += tr(" · max |Δ acceleration| %1").arg(s.fdDifference, 0, 'e', 1);
+  text += tr(" · %n step(s)", nullptr, int(s.steps));
+  if (s.status == dyn::SimulationStatus::Diverged) text += tr("\nStopped: %1").arg(s.error);
+  m_status->setText(text);
+}
+
+void SimulationDock::updatePlots() {
+  const SimulationRunner::History h = m_runner->history();
+  if (h.t.size() < 2) {
+    for (TimeSeriesPlot* p : {m_energyPlot, m_driftPlot, m_diffPlot}) p->clear();
+    return;
+  }
+  const Eigen::Index n = Eigen::Index(h.t.size());
+  const auto row = [n](const std::vector<double>& v) {
+    Eigen::MatrixXd m(1, n);
+    for (Eigen::Index k = 0; k < n; ++k) m(0, k) = std::isfinite(v[size_t(k)]) ? v[size_t(k)] : 0.0;
+    return m;
+  };
+  m_energyPlot->setData(toStd(h.t), row(h.energy), {tr("total energy")}, tr("E [J]"));
+  m_driftPlot->setData(toStd(h.t), row(h.drift), {tr("(E − E₀)/|E₀|")}, tr("relative drift"));
+  if (m_compare->isChecked())
+    m_diffPlot->setData(toStd(h.t), row(h.fdDifference), {tr("max |acceleration ABA − CRBA|")}, tr("[rad/s² | m/s²]"));
+}

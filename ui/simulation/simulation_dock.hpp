@@ -1,0 +1,112 @@
+// The simulation dock: run / pause / step / reset a forward-dynamics simulation of the loaded
+// robot from its current pose, with the integrator, step, tolerance, forward-dynamics algorithm
+// (and the ABA-vs-CRBA comparison), torque source and passive joint effects chosen here; the
+// sim-to-wall time ratio, and the energy monitor (total energy, relative drift, and the largest
+// joint-acceleration difference when comparing) plotted live. The robot in the 3D view follows the simulation at
+// the display rate; a paused or stopped run becomes the trajectory (scrub, plot, export).
+#pragma once
+#include <QDockWidget>
+#include <optional>
+
+#include "dynscope/simulation/simulator.hpp"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+class QTimer;
+class RobotDocument;
+class SimulationRunner;
+class TimeSeriesPlot;
+class TrajectoryDocument;
+
+class SimulationDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  enum class Source { Passive, Gravity, Constant, Pd, ComputedTorque, Replay };
+
+  SimulationDock(RobotDocument* robot, TrajectoryDocument* trajectory, QWidget* parent = nullptr);
+  ~SimulationDock() override;
+
+  SimulationRunner* runner() const { return m_runner; }
+  QList<QAction*> actions() const;  // run/pause (F6), step (F7), reset (F8), for the window's menu
+  bool isRunning() const;
+
+  // The settings and torque source as the controls say (for tests and the CLI-equivalence check).
+  dyn::SimulationSettings settings() const;
+  std::optional<dyn::Controller> controller(QString* error = nullptr) const;
+
+  // Controls, for tests.
+  QComboBox* integratorBox() const { return m_integrator; }
+  QComboBox* sourceBox() const { return m_source; }
+  QComboBox* algorithmBox() const { return m_algorithm; }
+  QDoubleSpinBox* stepBox() const { return m_dt; }
+  QCheckBox* compareBox() const { return m_compare; }
+  QLabel* statusLabel() const { return m_status; }
+  TimeSeriesPlot* energyPlot() const { return m_energyPlot; }
+  TimeSeriesPlot* driftPlot() const { return m_driftPlot; }
+  TimeSeriesPlot* differencePlot() const { return m_diffPlot; }
+  void setReplayFile(const QString& path);
+
+ public slots:
+  void start();
+  void pause();
+  void stepOnce();
+  void reset();  // back to the pose the run started from, at rest
+  void togglePlay();
+
+ signals:
+  void message(const QString& text, bool warning);
+  void runningChanged(bool running);
+
+ private:
+  bool configureFromRobot(const Eigen::VectorXd& q0);
+  void applySettings();
+  void onTick();
+  void onStoppedByItself(const QString& reason);
+  void publishRecord();
+  void updateStatus();
+  void updatePlots();
+  void rebuildTorqueTable();
+  void updateSourceControls();
+
+  RobotDocument* m_robot;
+  TrajectoryDocument* m_traj;
+  SimulationRunner* m_runner;
+  QTimer* m_display;
+  int m_ticks = 0;
+  Eigen::VectorXd m_q0;  // where the current run started
+  bool m_stale = true;   // the model changed: configure anew on start
+
+  QAction* m_playAction;
+  QAction* m_stepAction;
+  QAction* m_resetAction;
+  QPushButton* m_play;
+  QComboBox* m_integrator;
+  QDoubleSpinBox* m_dt;
+  QComboBox* m_tolerance;
+  QComboBox* m_algorithm;
+  QCheckBox* m_compare;
+  QComboBox* m_source;
+  QDoubleSpinBox* m_kp;
+  QDoubleSpinBox* m_kd;
+  QTableWidget* m_torques;
+  QPushButton* m_replayButton;
+  QLabel* m_replayLabel;
+  QString m_replayFile;
+  QCheckBox* m_damping;
+  QCheckBox* m_friction;
+  QCheckBox* m_limits;
+  QDoubleSpinBox* m_limitStiffness;
+  QComboBox* m_speed;
+  QLabel* m_status;
+  QTabWidget* m_plots;
+  TimeSeriesPlot* m_energyPlot;
+  TimeSeriesPlot* m_driftPlot;
+  TimeSeriesPlot* m_diffPlot;
+};

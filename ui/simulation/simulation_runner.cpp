@@ -1,0 +1,210 @@
+#include "simulation/simulation_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+}  // namespace
+
+SimulationRunner::SimulationRunner(QObject* parent) : QObject(parent) {
+  m_worker = std::thread([this] { workerLoop(); });
+}
+
+SimulationRunner::~SimulationRunner() {
+  m_running = false;
+  m_quit = true;
+  { const std::lock_guard<std::mutex> lock(m_wakeMutex); }
+  m_wake.notify_all();
+  m_worker.join();
+}
+
+bool SimulationRunner::configure(const dyn::Model& model, const dyn::SimulationSettings& settings,
+                                 dyn::Controller controller, const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0,
+                                 QString* error) {
+  pause();
+  try {
+    auto sim = std::make_unique<dyn::Simulator>(model, settings, std::move(controller));
+    sim->reset(q0, qd0);
+    const std::lock_guard<std::mutex> lock(m_simMutex);
+    m_sim = std::move(sim);
+    m_ratio = 0;
+    {
+      const std::lock_guard<std::mutex> snapLock(m_snapMutex);
+      m_history = {};
+      m_newEvents.clear();
+      m_eventsSeen = 0;
+    }
+    publish();
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  return true;
+}
+
+bool SimulationRunner::setSettings(const dyn::SimulationSettings& settings, QString* error) {
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (!m_sim) return false;
+  try {
+    m_sim->setSettings(settings);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  return true;
+}
+
+bool SimulationRunner::setController(dyn::Controller controller, QString* error) {
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (!m_sim) return false;
+  try {
+    m_sim->setController(std::move(controller));
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  return true;
+}
+
+void SimulationRunner::start() {
+  if (!m_sim || m_running) return;
+  {
+    const std::lock_guard<std::mutex> lock(m_wakeMutex);
+    m_running = true;
+  }
+  m_wake.notify_all();
+}
+
+void SimulationRunner::pause() {
+  m_running = false;
+  const std::lock_guard<std::mutex> lock(m_simMutex);  // returns once no step is in progress
+}
+
+bool SimulationRunner::step() {
+  pause();
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (!m_sim) return false;
+  const bool ok = m_sim->step() == dyn::SimulationStatus::Ok;
+  publish();
+  return ok;
+}
+
+void SimulationRunner::setSpeed(double s) { m_speed = std::clamp(s, 0.01, 1000.0); }
+
+SimulationRunner::Snapshot SimulationRunner::snapshot() const {
+  const std::lock_guard<std::mutex> lock(m_snapMutex);
+  return m_snap;
+}
+
+SimulationRunner::History SimulationRunner::history() const {
+  const std::lock_guard<std::mutex> lock(m_snapMutex);
+  return m_history;
+}
+
+std::vector<dyn::LimitEvent> SimulationRunner::takeLimitEvents() {
+  const std::lock_guard<std::mutex> lock(m_snapMutex);
+  return std::exchange(m_newEvents, {});
+}
+
+dyn::SimulationRecord SimulationRunner::record() const {
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  return m_sim ? m_sim->record() : dyn::SimulationRecord{};
+}
+
+void SimulationRunner::publish() {
+  Snapshot s;
+  s.t = m_sim->time();
+  s.q = m_sim->q();
+  s.qd = m_sim->qd();
+  s.tau = m_sim->tau();
+  s.energy = m_sim->energy();
+  const dyn::SimulationRecord& r = m_sim->record();
+  s.samples = r.samples();
+  s.drift = r.energy.empty() ? 0.0 : r.relativeEnergyDrift(r.samples() - 1);
+  s.fdDifference = r.fdDifference.empty() ? 0.0 : r.fdDifference.back();
+  s.ratio = m_ratio;
+  s.status = m_sim->status();
+  s.error = QString::fromStdString(m_sim->lastError());
+  s.steps = m_sim->stats().steps;
+  const std::lock_guard<std::mutex> lock(m_snapMutex);
+  m_snap = std::move(s);
+  // The new recorded samples' energy, drift and FD difference; the new limit hits.
+  if (int(m_history.t.size()) > r.samples()) m_history = {};  // a new run
+  for (int k = int(m_history.t.size()); k < r.samples(); ++k) {
+    m_history.t.push_back(r.t[k]);
+    m_history.energy.push_back(r.energy.empty() ? NAN : r.energy[k]);
+    m_history.drift.push_back(r.energy.empty() ? NAN : r.relativeEnergyDrift(k));
+    m_history.fdDifference.push_back(k < int(r.fdDifference.size()) ? r.fdDifference[k] : NAN);
+  }
+  if (m_eventsSeen > r.limitEvents.size()) m_eventsSeen = 0;
+  for (; m_eventsSeen < r.limitEvents.size(); ++m_eventsSeen) m_newEvents.push_back(r.limitEvents[m_eventsSeen]);
+}
+
+void SimulationRunner::workerLoop() {
+  while (!m_quit) {
+    {
+      std::unique_lock<std::mutex> lock(m_wakeMutex);
+      m_wake.wait(lock, [this] { return m_running.load() || m_quit.load(); });
+    }
+    if (m_quit) break;
+    // One run: sim time follows speed × wall time from an anchor, re-anchored when the speed
+    // changes or the simulation falls behind (no sprint to catch up after a slow stretch).
+    Clock::time_point wall0 = Clock::now(), ratioWall = wall0;
+    double sim0 = 0, ratioSim = 0, speed = m_speed;
+    {
+      const std::lock_guard<std::mutex> lock(m_simMutex);
+      sim0 = ratioSim = m_sim->time();
+    }
+    while (m_running && !m_quit) {
+      bool diverged = false;
+      double dt = 0, now = 0;
+      QString reason;
+      {
+        const std::lock_guard<std::mutex> lock(m_simMutex);
+        if (!m_running) break;
+        if (speed != m_speed) {
+          speed = m_speed;
+          wall0 = Clock::now();
+          sim0 = m_sim->time();
+        }
+        dt = m_sim->settings().dt;
+        const double target = sim0 + seconds(Clock::now() - wall0) * speed;
+        const Clock::time_point passStart = Clock::now();
+        while (m_sim->time() + 0.5 * dt <= target && m_running) {
+          if (m_sim->step() != dyn::SimulationStatus::Ok) {
+            diverged = true;
+            reason = QString::fromStdString(m_sim->lastError());
+            break;
+          }
+          if (Clock::now() - passStart > std::chrono::milliseconds(15)) break;  // show progress at ~60 Hz
+        }
+        now = m_sim->time();
+        if (target - now > 0.25 * speed) {  // behind by a quarter second of wall time: re-anchor
+          wall0 = Clock::now();
+          sim0 = now;
+        }
+        const double wallSpan = seconds(Clock::now() - ratioWall);
+        if (wallSpan > 0.5) {
+          m_ratio = (now - ratioSim) / wallSpan;
+          ratioWall = Clock::now();
+          ratioSim = now;
+        }
+        publish();
+      }
+      if (diverged) {
+        m_running = false;
+        emit stoppedByItself(reason);
+        break;
+      }
+      // Ahead of the clock: sleep until the next step is due (at most 5 ms, to notice a pause).
+      const double due = (now + dt - sim0) / speed - seconds(Clock::now() - wall0);
+      if (due > 0) std::this_thread::sleep_for(std::chrono::duration<double>(std::min(due, 0.005)));
+    }
+  }
+}
