@@ -1,7 +1,6 @@
 // The rendering half of the workbench: VtkViewport (QOpenGLWidget + vtkGenericOpenGLRenderWindow)
 // and RobotScene (actors for a dyn::Model). Run under Xvfb.
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -738,45 +737,6 @@ class TestScene : public QObject {
         scene.setParallelProjection(false);
       }
     }
-  }
-
-  void updatePoseIsCheap() {
-    const QString file = robot("humanoid.urdf");
-    const dyn::Model m = dyn::loadModel(file.toStdString(), dyn::BuildOptions{.floatingBase = true});
-    dyn::Data d(m);
-    RobotScene scene(view_->renderer());
-    scene.setModel(m, file);
-    scene.setShowFrames(true);
-    scene.setShowCom(true);
-    scene.setShowLinkNames(true);
-    std::mt19937 rng(3);
-    std::vector<Eigen::VectorXd> qs;
-    for (int k = 0; k < 50; ++k) qs.push_back(dyn::randomConfiguration(m, rng));
-    QElapsedTimer t;
-    t.start();
-    const int n = 2000;
-    for (int k = 0; k < n; ++k) {
-      dyn::forwardKinematics(m, d, qs[k % qs.size()]);
-      scene.updatePose(m, d);
-    }
-    const double us = t.nsecsElapsed() * 1e-3 / n;
-    qInfo("humanoid (%d DOF): forwardKinematics + updatePose %.1f us", m.nv, us);
-    QVERIFY(us < 1000.0);
-    // And whole frames at 640x480: pose, then wait for the viewport's paintGL. Software OpenGL
-    // under Xvfb is slow, so this only reports (and guards against disasters).
-    QSignalSpy rendered(view_, &VtkViewport::rendered);
-    double paintMs = 0;
-    QElapsedTimer r;
-    r.start();
-    const int frames = 10;
-    for (int k = 0; k < frames; ++k) {
-      dyn::forwardKinematics(m, d, qs[k]);
-      scene.updatePose(m, d);
-      QVERIFY(rendered.wait(5000));
-      paintMs += rendered.last()[0].toDouble();
-    }
-    qInfo("frame at 640x480 (frames, COM, names shown): %.1f ms wall, %.1f ms in paintGL",
-          r.nsecsElapsed() * 1e-6 / frames, paintMs / frames);
   }
 };
 

@@ -21,6 +21,7 @@
 #include "plots/time_series_plot.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "simulation/simulation_runner.hpp"
+#include "timeline/timeline_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "window/main_window.hpp"
 
@@ -117,6 +118,7 @@ class TestSimulationWindow : public QObject {
     QVERIFY(traj->samples().endTime() <= s.t + 1e-12);
     QVERIFY(s.t - traj->samples().endTime() < set.recordEvery * set.dt + 1e-12);
     QVERIFY(dock()->energyPlot()->sampleCount() > 10);
+    QCOMPARE(m_window->timelineDock()->time(), traj->samples().endTime());  // the timeline shows where it stopped
     QVERIFY(dock()->statusLabel()->text().contains("t = "));
   }
 

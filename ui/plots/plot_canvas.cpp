@@ -145,7 +145,7 @@ void PlotCanvas::changeEvent(QEvent* event) {
 
 void PlotCanvas::layoutLegend() {
   const QSizeF size = chart()->size();
-  const qreal h = std::ceil(m_legend->layoutFor(size.width() - 2 * kPad));
+  const qreal h = std::ceil(m_legend->layoutFor(size.width() - 2 * kPad, 0.3 * size.height()));  // the plot keeps 70 %
   QMargins margins = chart()->margins();
   margins.setBottom(int(h) + (h > 0 ? 2 * kPad : kPad));
   if (margins != chart()->margins()) chart()->setMargins(margins);

@@ -16,7 +16,7 @@ PlotLegend::PlotLegend(QGraphicsItem* parent) : QGraphicsObject(parent) { setZVa
 
 void PlotLegend::setEntries(const QList<Entry>& entries) {
   m_entries = entries;
-  layoutFor(m_width);
+  layoutFor(m_width, m_maxHeight);
 }
 
 void PlotLegend::setEntryShown(int i, bool shown) {
@@ -27,12 +27,13 @@ void PlotLegend::setEntryShown(int i, bool shown) {
 
 void PlotLegend::setFont(const QFont& font) {
   m_font = font;
-  layoutFor(m_width);
+  layoutFor(m_width, m_maxHeight);
 }
 
-qreal PlotLegend::layoutFor(qreal width) {
+qreal PlotLegend::layoutFor(qreal width, qreal maxHeight) {
   prepareGeometryChange();
   m_width = width;
+  m_maxHeight = maxHeight;
   m_rects.clear();
   m_bounds = QRectF();
   if (m_entries.isEmpty() || width <= 0) return 0;
@@ -40,9 +41,18 @@ qreal PlotLegend::layoutFor(qreal width) {
   qreal column = 0;
   for (const Entry& e : m_entries)
     column = std::max(column, kSwatchWidth + kGap + fm.horizontalAdvance(e.name) + kSpacing);
-  const int columns = std::clamp(int(width / column), 1, int(m_entries.size()));
-  const int rows = int(std::ceil(double(m_entries.size()) / columns));
   const qreal rowHeight = std::ceil(fm.height() + 4);
+  int columns = std::clamp(int(width / column), 1, int(m_entries.size()));
+  // Many entries (32 joints) in a short plot: narrower columns with elided names rather than a
+  // legend that leaves no room for the plot (the hover read-out still gives the full names).
+  const int maxRows = std::max(1, int(maxHeight / rowHeight));
+  if (std::ceil(double(m_entries.size()) / columns) > maxRows) {
+    const qreal narrowest = kSwatchWidth + kGap + fm.horizontalAdvance(QStringLiteral("left_sh…")) + kSpacing / 2;
+    const int wanted = int(std::ceil(double(m_entries.size()) / maxRows));
+    columns = std::clamp(wanted, columns, std::max(columns, int(width / narrowest)));
+    column = width / columns;
+  }
+  const int rows = int(std::ceil(double(m_entries.size()) / columns));
   const qreal used = columns * column - kSpacing;
   const qreal left = std::max<qreal>(0, std::floor((width - used) / 2));  // centred under the plot
   for (int i = 0; i < m_entries.size(); ++i)

@@ -26,8 +26,10 @@ class PlotLegend : public QGraphicsObject {
   const QList<Entry>& entries() const { return m_entries; }
   void setFont(const QFont& font);
 
-  // Arranges the entries in equal columns within `width`; returns the height this needs.
-  qreal layoutFor(qreal width);
+  // Arranges the entries in equal columns within `width`; returns the height this needs. Above
+  // `maxHeight`, the columns get narrower (names elided) until the rows fit or names would be
+  // unreadable.
+  qreal layoutFor(qreal width, qreal maxHeight = 1e9);
   QRectF entryRect(int i) const;              // item coordinates
   int entryAt(const QPointF& itemPos) const;  // -1 if none
 
@@ -40,4 +42,5 @@ class PlotLegend : public QGraphicsObject {
   QFont m_font;
   QRectF m_bounds;
   qreal m_width = 0;
+  qreal m_maxHeight = 1e9;
 };

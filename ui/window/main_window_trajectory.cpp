@@ -84,6 +84,8 @@ void MainWindow::createTrajectoryUi() {
   connect(m_traj, &TrajectoryDocument::trajectoryChanged, this,
           [this] { m_timelineDock->setSampleTimes(m_traj->sampleTimes()); });
   connect(m_traj, &TrajectoryDocument::timeChanged, this, &MainWindow::updateLimitHighlight);
+  // The document may move the time itself (a recorded run opens at its end): the timeline follows.
+  connect(m_traj, &TrajectoryDocument::timeChanged, m_timelineDock, &TimelineDock::setTime);
   connect(m_traj, &TrajectoryDocument::dynamicsChanged, this, [this] {
     updateLimitHighlight();
     if (!m_traj->hasTrajectory()) return;
