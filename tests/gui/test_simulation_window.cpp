@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -135,8 +136,8 @@ class TestSimulationWindow : public QObject {
     dock()->stepBox()->setValue(1.0);
   }
 
-  // The GUI's run equals the engine's Simulator run in-process with the same settings, sample by
-  // sample (same integrator, same steps; only the wall-clock pacing differs).
+  // The GUI's run equals the engine's Simulator run in-process and dynscope-cli simulate with the
+  // same settings, sample by sample (same integrator, same steps; only the wall-clock pacing differs).
   void guiRunEqualsEngineRun() {
     dock()->integratorBox()->setCurrentIndex(dock()->integratorBox()->findData(int(dyn::Integrator::Rk4)));
     Eigen::VectorXd q(1);
@@ -153,6 +154,28 @@ class TestSimulationWindow : public QObject {
     for (int k = 0; k < gui.samples(); ++k) {
       QCOMPARE(gui.t[k], ref.t[k]);
       QCOMPARE(gui.q[k], ref.q[k]);
+    }
+    // And dynscope-cli simulate with the same settings writes the same run (17 digits: exact).
+    const dyn::SimulationSettings set = dock()->settings();
+    const QString out = m_tmp.filePath("run.csv");
+    QProcess cli;
+    cli.start(QStringLiteral(DYNSCOPE_CLI),
+              {"simulate", m_pendulum, "--duration", QString::number(gui.t.back(), 'g', 17), "--dt",
+               QString::number(set.dt, 'g', 17), "--integrator", "rk4", "--controller", "passive", "--q0", "0.7",
+               "--record-every", QString::number(set.recordEvery), "--out", out});
+    QVERIFY(cli.waitForFinished(30000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QFile csv(out);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    const QList<QByteArray> header = lines[0].split(',');
+    QCOMPARE(header[0], QByteArray("t"));
+    QCOMPARE(header[1], QByteArray("swing"));
+    QCOMPARE(int(lines.size()) - 1, gui.samples());
+    for (int k = 0; k < gui.samples(); ++k) {
+      const QList<QByteArray> row = lines[k + 1].split(',');
+      QCOMPARE(row[0].toDouble(), gui.t[k]);
+      QCOMPARE(row[1].toDouble(), gui.q[k]);
     }
     dock()->integratorBox()->setCurrentIndex(0);
   }
