@@ -1,5 +1,6 @@
 #include "dynscope/simulation/simulator.hpp"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "dynscope/algorithms/aba.hpp"
 #include "dynscope/algorithms/check.hpp"
 #include "dynscope/algorithms/configuration.hpp"
+#include "dynscope/algorithms/crba.hpp"
 #include "dynscope/algorithms/energy.hpp"
 #include "dynscope/algorithms/forward_dynamics_crba.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
@@ -64,6 +66,13 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
       }
   }
   inLimit_.assign(limitDofs_.size(), 0);
+  // The inertia each limit spring pushes against when the other joints give way: 1 / (H^-1)_ii.
+  if (!limitDofs_.empty()) {
+    const Eigen::MatrixXd Hinv =
+        Eigen::MatrixXd(crba(model_, data_, model_.neutral())).llt().solve(Eigen::MatrixXd::Identity(nv, nv));
+    for (int iv : limitDofs_) limitInertia_.push_back(1.0 / Hinv(iv, iv));
+  }
+  limitConstants();
   record_.nq = nq;
   record_.nv = nv;
   record_.limitEvents.reserve(64);
@@ -99,9 +108,27 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   recordState();
 }
 
+// A stiff spring on a light joint has a natural frequency w = sqrt(k / m) that an explicit step
+// of h integrates only while w h stays small (symplectic Euler: < 2; RK4: < 2.8), and an explicit
+// damper only while c h / m stays small. Capping at w h = 1 and c h / m = 1 keeps every joint
+// stable at the chosen step; heavy joints keep the settings' values. Symplectic Euler takes the
+// damper implicitly, so only its spring is capped.
+void Simulator::limitConstants() {
+  limitK_.assign(limitDofs_.size(), settings_.limitStiffness);
+  limitC_.assign(limitDofs_.size(), settings_.limitDamping);
+  const double h = settings_.dt;
+  for (size_t j = 0; j < limitDofs_.size(); ++j) {
+    const double m = limitInertia_[j];
+    if (!(m > 0) || !std::isfinite(m)) continue;
+    limitK_[j] = std::min(limitK_[j], m / (h * h));
+    if (settings_.integrator != Integrator::SemiImplicitEuler) limitC_[j] = std::min(limitC_[j], m / h);
+  }
+}
+
 void Simulator::setSettings(const SimulationSettings& settings) {
   validate(settings);
   settings_ = settings;
+  limitConstants();
   tBase_ = t_;
   baseStep_ = stepCount_;
   dpStep_ = std::min(dpStep_ > 0 ? dpStep_ : settings_.dt, settings_.dt);
@@ -122,9 +149,9 @@ void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& q
     for (int i = 0; i < model_.nv; ++i)  // Coulomb, smoothed: -f tanh(qd / eps)
       if (model_.friction[i] != 0) tau[i] -= model_.friction[i] * std::tanh(qd[i] / settings_.frictionVelocity);
   if (!settings_.limits) return;
-  const double k = settings_.limitStiffness, c = settings_.limitDamping;
   for (size_t j = 0; j < limitDofs_.size(); ++j) {  // one-sided spring-dampers that only push back
     const int iq = limitQ_[j], iv = limitDofs_[j];
+    const double k = limitK_[j], c = limitC_[j];
     const double x = q[iq], lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
     if (x > hi) tau[iv] += std::min(0.0, -k * (x - hi) - c * qd[iv]);
     if (x < lo) tau[iv] += std::max(0.0, k * (lo - x) - c * qd[iv]);
@@ -293,7 +320,7 @@ bool Simulator::stepEuler(double h) {
   if (settings_.damping) factor_.diagonal() += h * model_.damping;
   if (settings_.limits)
     for (size_t j = 0; j < limitDofs_.size(); ++j)
-      if (inLimit_[j] != 0) factor_(limitDofs_[j], limitDofs_[j]) += h * settings_.limitDamping;
+      if (inLimit_[j] != 0) factor_(limitDofs_[j], limitDofs_[j]) += h * limitC_[j];
   factorLTL(model_, factor_);
   force_ = tau_ - gravityVector(model_, data_, q_);  // tau - g(q_n)
   qdTrial_ = qd_ + h * qdd_;                         // initial guess: the velocity form

@@ -64,6 +64,12 @@ class Simulator {
   SimulationRecord& record() { return record_; }  // e.g. reserve() before a long run
   const SimulationStats& stats() const { return stats_; }
 
+  // The limit spring and damper acting on limitDofs()[j]: the settings' values, capped where a
+  // light joint would make the explicit step unstable (see docs/simulation.md).
+  double limitStiffness(int j) const { return limitK_[size_t(j)]; }
+  double limitDamping(int j) const { return limitC_[size_t(j)]; }
+  const std::vector<int>& limitDofs() const { return limitDofs_; }
+
   // The generalized force the simulation applies at (t, q, qd) and the resulting qdd (the right-
   // hand side the integrators use). Public for tests and the GUI's readouts.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
@@ -105,10 +111,13 @@ class Simulator {
   Eigen::VectorXd force_;
   Eigen::MatrixXd massMatrix_, nextMassMatrix_, factor_;  // symplectic Euler: H(q_n), H(q_n+1), L^T L
   bool massValid_ = false, screwJoints_ = true;
-  Eigen::MatrixXd kq_, kv_;           // nv x 7 stage velocities / accelerations
-  std::vector<int> limitDofs_;        // v indices of the limited 1-dof-per-coordinate entries
-  std::vector<int> limitQ_;           // their q indices
-  std::vector<signed char> inLimit_;  // -1 below, +1 above, 0 inside, per limitDofs_ entry
+  Eigen::MatrixXd kq_, kv_;              // nv x 7 stage velocities / accelerations
+  std::vector<int> limitDofs_;           // v indices of the limited 1-dof-per-coordinate entries
+  std::vector<int> limitQ_;              // their q indices
+  std::vector<signed char> inLimit_;     // -1 below, +1 above, 0 inside, per limitDofs_ entry
+  std::vector<double> limitInertia_;     // per limitDofs_ entry: 1 / (H^-1)_ii at the neutral pose
+  std::vector<double> limitK_, limitC_;  // the limit spring and damper per entry (capped, see limitConstants)
+  void limitConstants();
 };
 
 }  // namespace dyn
