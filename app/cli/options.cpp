@@ -368,7 +368,7 @@ std::string generalHelp() {
       "Results are JSON on stdout (trajectories: CSV); errors go to stderr.\n\nCommands:\n";
   for (const auto& c : commands()) {
     std::string name = std::string("  ") + c.name;
-    name.resize(12, ' ');
+    name.resize(14, ' ');  // "  trajectory" and two spaces
     s += name + c.summary + "\n";
   }
   s += "\nOptions of every command:\n";
