@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QProcess>
@@ -228,6 +229,9 @@ class TestSimulationWindow : public QObject {
     runFor(1500);
     settle(200);
     QVERIFY(m_window->grab().save(QDir(dir).filePath("simulation_window.png")));
+    m_window->findChild<QDockWidget*>("massMatrixDock")->raise();
+    settle(300);
+    QVERIFY(m_window->grab().save(QDir(dir).filePath("mass_matrix_window.png")));
     QVERIFY(open(m_pendulum));
   }
 
