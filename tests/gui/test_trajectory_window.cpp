@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
@@ -28,6 +29,8 @@
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
+#include "ik/ik_dock.hpp"
+#include "ik/ik_drag_controller.hpp"
 #include "plots/plot_canvas.hpp"
 #include "plots/plot_legend.hpp"
 #include "plots/time_series_plot.hpp"
@@ -366,6 +369,25 @@ class TestTrajectoryWindow : public QObject {
     QCOMPARE(t2->interpolation(), traj()->interpolation());
     QVERIFY(std::abs(t2->time() - 0.4) < 1e-12);
     QVERIFY((t2->dynamics().tau - traj()->dynamics().tau).cwiseAbs().maxCoeff() < 1e-12);
+  }
+
+  // IK dragging is wired in: its menu holds drag mode and "add pose as waypoint"; its undo stack
+  // is the window's (a drag undoes with Ctrl+Z like a waypoint edit).
+  void ikIsWiredIntoTheWindow() {
+    QMenu* ik = m_window->findChild<QMenu*>("ikMenu");
+    QVERIFY(ik);
+    QAction* drag = m_window->ikController()->dragModeAction();
+    QVERIFY(ik->actions().contains(drag));
+    QVERIFY(ik->actions().contains(m_window->findChild<QAction*>("addWaypointAction")));
+    QVERIFY(m_window->ikDock());
+    drag->setChecked(true);
+    settle();
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+      m_window->ikDock()->raise();
+      settle(200);
+      QVERIFY(m_window->grab().save(QDir(dir).filePath("ik_window.png")));
+    }
+    drag->setChecked(false);
   }
 
   // With DYNSCOPE_GRAB_DIR set: the window with the Stanford demo mid-way, for a human to look at.

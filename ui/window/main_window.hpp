@@ -14,6 +14,8 @@
 #include "window/presentation_style.hpp"
 
 class JointsDock;
+class IkDock;
+class IkDragController;
 class LogDock;
 class MassMatrixDock;
 class ModelTreeDock;
@@ -61,6 +63,8 @@ class MainWindow : public QMainWindow {
   PlotsDock* plotsDock() const { return m_plotsDock; }
   SimulationDock* simulationDock() const { return m_simulationDock; }
   MassMatrixDock* massMatrixDock() const { return m_massDock; }
+  IkDragController* ikController() const { return m_ik; }
+  IkDock* ikDock() const { return m_ikDock; }
   QUndoStack* undoStack() const { return m_undo; }
 
   // Starts loading (off the GUI thread); false if a load is already running. A project file
@@ -121,6 +125,7 @@ class MainWindow : public QMainWindow {
   // main_window_trajectory.cpp
   void createTrajectoryUi();
   void createTrajectoryMenus();
+  void createIkUi();
   void updateLimitHighlight();
   void importTrajectoryWithDialog();
   void exportCsvWithDialog(bool dynamics);
@@ -145,6 +150,8 @@ class MainWindow : public QMainWindow {
   PlotsDock* m_plotsDock = nullptr;
   SimulationDock* m_simulationDock = nullptr;
   MassMatrixDock* m_massDock = nullptr;
+  IkDragController* m_ik = nullptr;
+  IkDock* m_ikDock = nullptr;
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none
   struct PendingProject {  // applied when its robot has loaded

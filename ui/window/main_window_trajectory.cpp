@@ -13,9 +13,12 @@
 #include <QSlider>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QUndoStack>
 
 #include "document/robot_document.hpp"
+#include "ik/ik_dock.hpp"
+#include "ik/ik_drag_controller.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "project/project_file.hpp"
 #include "project/project_setup.hpp"
@@ -404,4 +407,27 @@ void MainWindow::applyViewState(const QJsonObject& json) {
   restoreCamera(v, m_viewport->renderer());
   if (v.plotTab >= 0 && v.plotTab < m_plotsDock->tabs()->count()) m_plotsDock->tabs()->setCurrentIndex(v.plotTab);
   if (v.time) m_timelineDock->setTime(*v.time);
+}
+
+// Inverse-kinematics dragging: the controller on the viewport, its dock next to the joints, an IK
+// menu and the drag-mode button on the view toolbar.
+void MainWindow::createIkUi() {
+  m_ik = new IkDragController(m_doc, m_viewport, m_scene->renderer(), m_undo, this);
+  m_ikDock = new IkDock(m_ik, m_doc, this);
+  addDockWidget(Qt::RightDockWidgetArea, m_ikDock);
+  tabifyDockWidget(m_massDock, m_ikDock);
+  m_jointsDock->raise();
+  QMenu* ik = new QMenu(tr("&IK"), this);
+  ik->setObjectName("ikMenu");
+  menuBar()->insertMenu(menuBar()->actions().value(menuBar()->actions().size() - 1), ik);  // before Help
+  ik->addActions(m_ik->actions());
+  ik->addSeparator();
+  if (QAction* add = findChild<QAction*>("addWaypointAction")) ik->addAction(add);  // feed the trajectory editor
+  QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
+  if (view) view->addAction(m_ikDock->toggleViewAction());
+  m_viewToolBar->addSeparator();
+  m_viewToolBar->addAction(m_ik->dragModeAction());
+  connect(m_ik, &IkDragController::message, this,
+          [this](const QString& t) { m_logDock->append(t, LogDock::Level::Warning); });
+  connect(m_ik, &IkDragController::statusText, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
 }

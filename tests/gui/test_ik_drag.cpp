@@ -1,0 +1,509 @@
+// IK dragging in the 3D view (issue 6): a minimal workbench (VtkViewport + RobotScene +
+// RobotDocument + QUndoStack) with an IkDragController, driven by simulated mouse drags on the
+// gizmo. Expected positions come from the camera projection (the link must end under the cursor),
+// limits from the model, pins from the pose at pin time. Run under Xvfb.
+#include <QComboBox>
+#include <QDir>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+#include <cmath>
+
+#include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+
+#include "document/robot_document.hpp"
+#include "dynscope/dynscope.hpp"
+#include "ik/ik_dock.hpp"
+#include "ik/ik_drag_controller.hpp"
+#include "scene/robot_scene.hpp"
+#include "viewport/vtk_viewport.hpp"
+
+namespace {
+
+QString robot(const char* file) { return QStringLiteral(DYNSCOPE_ROBOTS_DIR "/") + file; }
+
+using Vec3 = Eigen::Vector3d;
+
+}  // namespace
+
+class TestIkDrag : public QObject {
+  Q_OBJECT
+
+  VtkViewport* view_ = nullptr;
+  RobotDocument* doc_ = nullptr;
+  RobotScene* scene_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  IkDragController* ik_ = nullptr;
+  Eigen::VectorXd ready_;
+
+  // World point -> widget pixel (the inverse of the controller's display mapping).
+  QPointF project(const Vec3& p) const {
+    vtkRenderer* r = view_->renderer();
+    r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+    r->WorldToDisplay();
+    const double* d = r->GetDisplayPoint();
+    const double dpr = view_->devicePixelRatioF();
+    const int H = view_->renderWindow()->GetSize()[1];
+    return {d[0] / dpr, (H - 1 - d[1]) / dpr};
+  }
+  const dyn::Transform<double>& pose(int frame) const { return doc_->data().oMf[frame]; }
+  Vec3 linkOrigin() const { return pose(ik_->draggedFrame()).translation(); }
+  Vec3 viewDirection() const { return Vec3(view_->renderer()->GetActiveCamera()->GetDirectionOfProjection()); }
+
+  bool withinLimits(const Eigen::VectorXd& q) const {
+    const dyn::Model& m = doc_->model();
+    for (int i = 0; i < m.nq; ++i)
+      if (!std::isfinite(q[i]) || q[i] < m.lowerLimit[i] - 1e-12 || q[i] > m.upperLimit[i] + 1e-12) return false;
+    return true;
+  }
+
+  // Press at `from`, move in `steps` equal moves to `to`, optionally release. Records the largest
+  // change of any joint between two moves.
+  double drag(QPointF from, QPointF to, int steps, bool release = true) {
+    QTest::mousePress(view_, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    double biggest = 0;
+    for (int k = 1; k <= steps; ++k) {
+      const Eigen::VectorXd before = doc_->q();
+      QTest::mouseMove(view_, (from + (to - from) * (double(k) / steps)).toPoint());
+      biggest = std::max(biggest, (doc_->q() - before).lpNorm<Eigen::Infinity>());
+    }
+    if (release) QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, to.toPoint());
+    return biggest;
+  }
+
+  // Pixels of a colour family in an image: the gizmo's parts drawn on top of the robot.
+  static int countPixels(const QImage& img, int channel) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x) {
+        const QColor c = img.pixelColor(x, y);
+        const int v[3] = {c.red(), c.green(), c.blue()};
+        const int others = std::max(v[(channel + 1) % 3], v[(channel + 2) % 3]);
+        if (v[channel] > 120 && v[channel] > others + 70) ++n;
+      }
+    return n;
+  }
+  void save(const QImage& img, const char* name) {
+    const QByteArray dir = qgetenv("DYNSCOPE_GRAB_DIR");
+    if (!dir.isEmpty()) QVERIFY(img.save(QDir(QString::fromLocal8Bit(dir)).filePath(name)));
+  }
+
+ private slots:
+  void initTestCase() {
+    view_ = new VtkViewport;
+    view_->resize(900, 700);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    doc_ = new RobotDocument;
+    QString error;
+    QVERIFY2(doc_->load(robot("panda.urdf"), &error), qPrintable(error));
+    scene_ = new RobotScene(view_->renderer());
+    scene_->setModel(doc_->model(), doc_->sourceFile());
+    connect(doc_, &RobotDocument::poseChanged, scene_, [this] { scene_->updatePose(doc_->model(), doc_->data()); });
+    ready_.resize(7);
+    ready_ << 0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785;  // panda's "ready" pose, far from limits
+    QVERIFY(doc_->setQ(ready_));
+    scene_->setViewPreset(RobotScene::Iso);
+    undo_ = new QUndoStack;
+    ik_ = new IkDragController(doc_, view_, view_->renderer(), undo_);
+    QVERIFY(view_->grabImage().width() > 0);  // one frame: the camera and sizes are settled
+  }
+
+  void cleanupTestCase() {
+    delete ik_;
+    delete undo_;
+    delete scene_;
+    delete doc_;
+    delete view_;
+  }
+
+  void init() {
+    QVERIFY(doc_->setQ(ready_));
+    doc_->setSelectedBody(-1);
+    ik_->clearPins();
+    for (int j = 1; j <= doc_->model().N; ++j) ik_->setJointLocked(j, false);
+    ik_->positionOnlyAction()->setChecked(false);
+    ik_->localAxesAction()->setChecked(false);
+    ik_->dragModeAction()->setChecked(true);
+    undo_->clear();
+    scene_->setViewPreset(RobotScene::Iso);  // the same view for every test
+    view_->grabImage();                      // one frame: sizes and the handle's scale settle
+  }
+
+  void cleanup() {  // a failed check in the middle of a drag must not leave the button down
+    if (ik_->isDragging()) QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, QPoint(1, 1));
+  }
+
+  void defaultsToEndEffector() {
+    const dyn::Model& m = doc_->model();
+    QCOMPARE(ik_->draggedFrame(), m.frameIndex(m.defaultEndEffector));
+    QVERIFY(ik_->isActive());
+    QVERIFY(ik_->gizmo().visible());
+    QVERIFY((ik_->gizmo().origin() - linkOrigin()).norm() < 1e-12);
+    ik_->dragModeAction()->setChecked(false);
+    QVERIFY(!ik_->gizmo().visible());
+    ik_->dragModeAction()->setChecked(true);
+    // Selecting a link moves the handle onto it.
+    const int body = m.bodyIndex("panda_link4");
+    doc_->setSelectedBody(body);
+    QCOMPARE(m.frames[ik_->draggedFrame()].name, std::string("panda_link4"));
+    QVERIFY((ik_->gizmo().origin() - pose(ik_->draggedFrame()).translation()).norm() < 1e-12);
+    doc_->setSelectedBody(-1);
+    QCOMPARE(ik_->draggedFrame(), m.frameIndex(m.defaultEndEffector));
+  }
+
+  // The x arrow: grabbed near its tip and pulled 60 px along its projection, the link follows
+  // along +x and ends where the cursor is; undo restores q exactly.
+  void arrowDragMovesLinkAndUndoes() {
+    const Eigen::VectorXd q0 = doc_->q();
+    const Vec3 p0 = linkOrigin();
+    const dyn::Transform<double> X0 = pose(ik_->draggedFrame());
+    const double s = ik_->gizmo().scale();
+    const Vec3 grab = p0 + 0.85 * s * Vec3::UnitX();
+    const QPointF from = project(grab);
+    QPointF dir = project(p0 + s * Vec3::UnitX()) - project(p0);
+    dir /= std::hypot(dir.x(), dir.y());
+    const QPointF to = from + 60 * dir;
+    double camBefore[3], camAfter[3];
+    view_->renderer()->GetActiveCamera()->GetPosition(camBefore);
+
+    QSignalSpy finished(ik_, &IkDragController::dragFinished);
+    const double biggest = drag(from, to, 6);
+    QCOMPARE(finished.count(), 1);
+    view_->renderer()->GetActiveCamera()->GetPosition(camAfter);
+    for (int k = 0; k < 3; ++k) QCOMPARE(camAfter[k], camBefore[k]);  // the camera did not orbit
+
+    const Vec3 p1 = linkOrigin();
+    QVERIFY2(p1.x() - p0.x() > 0.02, qPrintable(QString::number(p1.x() - p0.x())));
+    QVERIFY(std::abs(p1.y() - p0.y()) < 1e-6 && std::abs(p1.z() - p0.z()) < 1e-6);
+    // Full pose: the orientation is held.
+    QVERIFY((pose(ik_->draggedFrame()).rotation() - X0.rotation()).norm() < 1e-6);
+    // The grabbed point of the arrow is under the cursor (rounded to whole pixels).
+    const QPointF end = project(p1 + (grab - p0));
+    QVERIFY2(std::hypot(end.x() - to.x(), end.y() - to.y()) < 1.5,
+             qPrintable(QString("%1,%2 vs %3,%4").arg(end.x()).arg(end.y()).arg(to.x()).arg(to.y())));
+    QVERIFY(withinLimits(doc_->q()));
+    QVERIFY(biggest <= IkDragController::kMaxMoveStep + 1e-12);
+    // The handle snapped back onto the link.
+    QVERIFY((ik_->gizmo().origin() - p1).norm() < 1e-12);
+    QVERIFY(!ik_->gizmo().outOfReach());
+
+    QCOMPARE(undo_->count(), 1);
+    QCOMPARE(undo_->text(0), QString("Drag %1").arg(QString::fromStdString(doc_->model().defaultEndEffector)));
+    const Eigen::VectorXd q1 = doc_->q();
+    undo_->undo();
+    QVERIFY(doc_->q() == q0);
+    QVERIFY((linkOrigin() - p0).norm() < 1e-12);
+    QVERIFY((ik_->gizmo().origin() - p0).norm() < 1e-12);
+    undo_->redo();
+    QVERIFY(doc_->q() == q1);
+  }
+
+  void pressBesideTheGizmoOrbits() {
+    // A press away from the handle goes to the camera as before, and no undo command appears.
+    double camBefore[3], camAfter[3];
+    view_->renderer()->GetActiveCamera()->GetPosition(camBefore);
+    drag(QPointF(40, 40), QPointF(140, 60), 5);
+    view_->renderer()->GetActiveCamera()->GetPosition(camAfter);
+    QVERIFY(Vec3(camAfter[0] - camBefore[0], camAfter[1] - camBefore[1], camAfter[2] - camBefore[2]).norm() > 1e-3);
+    QCOMPARE(undo_->count(), 0);
+  }
+
+  // The issue's example: the wrist (panda_link7) pinned, the elbow (panda_link4) dragged sideways
+  // moves in the arm's null space; the pin holds.
+  void pinHoldsDuringDrag() {
+    const dyn::Model& m = doc_->model();
+    const int wrist = m.bodyIndex("panda_link7");
+    doc_->setSelectedBody(wrist);
+    QVERIFY(ik_->pinSelectedAction()->isEnabled());
+    ik_->pinSelectedAction()->trigger();
+    const int pinFrame = ik_->frameOfBody(wrist);
+    QVERIFY(ik_->isPinned(pinFrame));
+    QCOMPARE(ik_->gizmo().pinMarkerCount(), 1);
+    const dyn::Transform<double> pinned = pose(pinFrame);
+    doc_->setSelectedBody(m.bodyIndex("panda_link4"));  // drag the elbow
+    QCOMPARE(m.frames[ik_->draggedFrame()].name, std::string("panda_link4"));
+    ik_->positionOnlyAction()->setChecked(true);
+
+    const Vec3 p0 = linkOrigin();
+    const double s = ik_->gizmo().scale();
+    const QPointF from = project(p0 + 0.85 * s * Vec3::UnitY());
+    QPointF dir = project(p0 + s * Vec3::UnitY()) - project(p0);
+    dir /= std::hypot(dir.x(), dir.y());
+    drag(from, from + 30 * dir, 3);
+
+    QVERIFY2(linkOrigin().y() - p0.y() > 0.005, qPrintable(QString::number(linkOrigin().y() - p0.y())));
+    QVERIFY((pose(pinFrame).translation() - pinned.translation()).norm() < 1e-6);
+    QVERIFY((pose(pinFrame).rotation() - pinned.rotation()).norm() < 1e-6);
+    QVERIFY(withinLimits(doc_->q()));
+    ik_->clearPins();
+    QCOMPARE(ik_->gizmo().pinMarkerCount(), 0);
+  }
+
+  void lockedJointKeepsItsValue() {
+    const dyn::Model& m = doc_->model();
+    const int joint = m.jointIndex("panda_joint1");
+    QVERIFY(joint > 0);
+    ik_->setJointLocked(joint, true);
+    ik_->positionOnlyAction()->setChecked(true);
+    const double before = doc_->q()[m.joints[joint].idx_q];
+    const Vec3 p0 = linkOrigin();
+    const double s = ik_->gizmo().scale();
+    const QPointF from = project(p0 + 0.85 * s * Vec3::UnitY());
+    QPointF dir = project(p0 + s * Vec3::UnitY()) - project(p0);
+    dir /= std::hypot(dir.x(), dir.y());
+    drag(from, from + 40 * dir, 4);
+    QVERIFY(std::abs(linkOrigin().y() - p0.y()) > 1e-3);  // moved (in the arm's plane as far as it can)
+    QCOMPARE(doc_->q()[m.joints[joint].idx_q], before);
+  }
+
+  // Pulled 0.6 m out along x: the handle turns red and a message says so; the robot stops as close
+  // as it can, finite, within its limits, without jumps. Release: the handle snaps back, not red.
+  void unreachableTurnsRed() {
+    ik_->positionOnlyAction()->setChecked(true);
+    view_->renderer()->GetActiveCamera()->Zoom(0.4);  // target and robot on screen
+    view_->grabImage();
+    const Vec3 p0 = linkOrigin();
+    const double s = ik_->gizmo().scale();
+    const Vec3 grab = p0 + 0.85 * s * Vec3::UnitX();
+    QSignalSpy messages(ik_, &IkDragController::message);
+    const double biggest = drag(project(grab), project(grab + 0.6 * Vec3::UnitX()), 20, false);
+    QVERIFY(ik_->gizmo().outOfReach());
+    QCOMPARE(ik_->gizmo().color(IkGizmo::ArrowY), Vec3(1, 0, 0));
+    QCOMPARE(ik_->gizmo().color(IkGizmo::Centre), Vec3(1, 0, 0));
+    QVERIFY(messages.count() >= 1);
+    const QString text = messages.first().first().toString();
+    QVERIFY2(text.startsWith("target out of reach: ") && text.endsWith(" m away"), qPrintable(text));
+    QVERIFY(!ik_->readout().reachable);
+    QVERIFY(withinLimits(doc_->q()));
+    QVERIFY(biggest <= IkDragController::kMaxMoveStep + 1e-12);
+    QVERIFY(text.section(' ', 4, 4).toDouble() > 0);
+    // Settled (a few more moves on the spot): the read-out's residual is the link's distance from
+    // the target, where the handle is.
+    for (int k = 0; k < 10; ++k) QTest::mouseMove(view_, project(grab + 0.6 * Vec3::UnitX()).toPoint());
+    const double away = (ik_->gizmo().origin() - linkOrigin()).norm();
+    QVERIFY(away > 0.05);
+    QVERIFY2(std::abs(ik_->readout().positionError - away) < 1e-6,
+             qPrintable(QString("%1 vs %2").arg(ik_->readout().positionError).arg(away)));
+    const QImage red = view_->grabImage();
+    save(red, "ik_out_of_reach.png");
+    QVERIFY(countPixels(red, 0) > 200);
+    QVERIFY(countPixels(red, 1) < 30);  // no green arrow (only the small world-axes triad)
+
+    QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, project(grab + 0.6 * Vec3::UnitX()).toPoint());
+    QVERIFY(!ik_->gizmo().outOfReach());
+    QVERIFY((ik_->gizmo().color(IkGizmo::ArrowY) - Vec3(0.2, 0.75, 0.22)).norm() < 1e-9);
+    QVERIFY((ik_->gizmo().origin() - linkOrigin()).norm() < 1e-12);
+    QCOMPARE(undo_->count(), 1);
+  }
+
+  // The centre sphere moves the link in the plane facing the camera, under the cursor.
+  void centreMovesInCameraPlane() {
+    ik_->positionOnlyAction()->setChecked(true);
+    const Vec3 p0 = linkOrigin();
+    const QPointF from = project(p0);
+    const QPointF to = from + QPointF(30, -25);
+    drag(from, to, 5);
+    const Vec3 d = linkOrigin() - p0;
+    QVERIFY(d.norm() > 0.02);
+    QVERIFY2(std::abs(d.dot(viewDirection())) < 1e-3 * d.norm(), qPrintable(QString::number(d.dot(viewDirection()))));
+    const QPointF end = project(linkOrigin());
+    QVERIFY2(std::hypot(end.x() - to.x(), end.y() - to.y()) < 1.5,
+             qPrintable(QString("%1,%2").arg(end.x()).arg(end.y())));
+  }
+
+  // The z ring, grabbed at 45 degrees and pulled to 75: the link turns 30 degrees about world z and
+  // stays where it is.
+  void ringRotatesAboutItsAxis() {
+    const Vec3 p0 = linkOrigin();
+    const Eigen::Matrix3d R0 = pose(ik_->draggedFrame()).rotation();
+    const double s = ik_->gizmo().scale(), r = 0.72 * s;
+    auto onRing = [&](double deg) {
+      const double a = deg * M_PI / 180;
+      return project(p0 + r * Vec3(std::cos(a), std::sin(a), 0));
+    };
+    QPointF last = onRing(45);
+    QTest::mousePress(view_, Qt::LeftButton, Qt::NoModifier, last.toPoint());
+    QCOMPARE(ik_->grabbedPart(), IkGizmo::RingZ);
+    for (int deg = 50; deg <= 75; deg += 5) QTest::mouseMove(view_, (last = onRing(deg)).toPoint());
+    QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, last.toPoint());
+    // The angle the whole-pixel cursor positions sweep in the ring's plane (z = p0.z).
+    auto planeAngle = [&](QPointF px) {
+      vtkRenderer* ren = view_->renderer();
+      const int H = view_->renderWindow()->GetSize()[1];
+      Vec3 e[2];
+      for (int k = 0; k < 2; ++k) {
+        ren->SetDisplayPoint(px.x(), H - 1 - px.y(), k);
+        ren->DisplayToWorld();
+        const double* w = ren->GetWorldPoint();
+        e[k] = Vec3(w[0], w[1], w[2]) / w[3];
+      }
+      const Vec3 hit = e[0] + (p0.z() - e[0].z()) / (e[1].z() - e[0].z()) * (e[1] - e[0]);
+      return std::atan2(hit.y() - p0.y(), hit.x() - p0.x());
+    };
+    const double expected = planeAngle(last.toPoint()) - planeAngle(onRing(45).toPoint());
+    // (about 30 degrees: the ring is seen obliquely, so whole pixels shift the angle by a few)
+    QVERIFY2(std::abs(expected - M_PI / 6) < 0.15, qPrintable(QString::number(expected * 180 / M_PI)));
+    const Eigen::AngleAxisd turn(pose(ik_->draggedFrame()).rotation() * R0.transpose());
+    QVERIFY2(std::abs(turn.angle() - expected) < 1e-6, qPrintable(QString::number(turn.angle() * 180 / M_PI)));
+    QVERIFY(turn.axis().z() > 0.999);
+    QVERIFY((linkOrigin() - p0).norm() < 1e-6);
+    QVERIFY(withinLimits(doc_->q()));
+  }
+
+  void escapeCancels() {
+    const Eigen::VectorXd q0 = doc_->q();
+    const Vec3 p0 = linkOrigin();
+    const QPointF from = project(p0);
+    QTest::mousePress(view_, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    QTest::mouseMove(view_, (from + QPointF(25, 10)).toPoint());
+    QVERIFY(doc_->q() != q0);
+    QTest::keyClick(view_, Qt::Key_Escape);
+    QVERIFY(!ik_->isDragging());
+    QVERIFY(doc_->q() == q0);
+    QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, (from + QPointF(25, 10)).toPoint());
+    QCOMPARE(undo_->count(), 0);
+  }
+
+  // The smallest singular value against a finite-difference Jacobian of the link origin.
+  void singularityReadout() {
+    ik_->singularityAction()->setChecked(true);
+    ik_->ellipsoidAction()->setChecked(true);
+    QVERIFY(ik_->gizmo().ellipsoidVisible());
+    const dyn::Model& m = doc_->model();
+    dyn::Data d(m);
+    const int f = ik_->draggedFrame();
+    auto origin = [&](const Eigen::VectorXd& q) {
+      dyn::forwardKinematics(m, d, q);
+      dyn::updateFrames(m, d);
+      return Vec3(d.oMf[f].translation());
+    };
+    Eigen::Matrix<double, 3, Eigen::Dynamic> J(3, m.nv);
+    const double h = 1e-6;
+    for (int k = 0; k < m.nv; ++k) {
+      Eigen::VectorXd qp = doc_->q(), qm = doc_->q();
+      qp[k] += h;
+      qm[k] -= h;
+      J.col(k) = (origin(qp) - origin(qm)) / (2 * h);
+    }
+    const double sigmaMin = Eigen::JacobiSVD<Eigen::MatrixXd>(J).singularValues()[2];
+    QVERIFY2(std::abs(ik_->readout().minSingularValue - sigmaMin) < 1e-6,
+             qPrintable(QString("%1 vs %2").arg(ik_->readout().minSingularValue).arg(sigmaMin)));
+    ik_->singularityAction()->setChecked(false);
+    ik_->ellipsoidAction()->setChecked(false);
+    QVERIFY(!ik_->gizmo().ellipsoidVisible());
+  }
+
+  // The handle is drawn on top of the robot in its colours.
+  void gizmoIsVisible() {
+    ik_->singularityAction()->setChecked(true);
+    ik_->ellipsoidAction()->setChecked(true);
+    doc_->setSelectedBody(doc_->model().bodyIndex("panda_link3"));
+    ik_->pinSelectedAction()->trigger();
+    doc_->setSelectedBody(-1);
+    const QImage img = view_->grabImage();
+    save(img, "ik_gizmo.png");
+    QVERIFY(countPixels(img, 0) > 200);  // x arrow and ring
+    QVERIFY(countPixels(img, 1) > 200);  // y
+    QVERIFY(countPixels(img, 2) > 200);  // z
+    ik_->dragModeAction()->setChecked(false);
+    const QImage without = view_->grabImage();
+    QVERIFY(countPixels(without, 1) < countPixels(img, 1) / 10);
+    ik_->singularityAction()->setChecked(false);
+    ik_->ellipsoidAction()->setChecked(false);
+  }
+
+  // A floating-base humanoid (spherical joints, quaternions) with both feet pinned: dragging a hand
+  // moves the body over the feet, which stay put.
+  void humanoidFeetPinned() {
+    VtkViewport view;
+    view.resize(700, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    RobotDocument doc;
+    doc.setFloatingBase(true);
+    QString error;
+    QVERIFY2(doc.load(robot("humanoid.urdf"), &error), qPrintable(error));
+    RobotScene scene(view.renderer());
+    scene.setModel(doc.model(), doc.sourceFile());
+    scene.updatePose(doc.model(), doc.data());
+    scene.setViewPreset(RobotScene::Iso);
+    QUndoStack undo;
+    IkDragController ik(&doc, &view, view.renderer(), &undo);
+    ik.dragModeAction()->setChecked(true);
+    ik.positionOnlyAction()->setChecked(true);
+    const dyn::Model& m = doc.model();
+    QVERIFY(m.floatingBase);
+    const int feet[2] = {m.frameIndex("left_foot"), m.frameIndex("right_foot")};
+    dyn::Transform<double> held[2];
+    for (int k = 0; k < 2; ++k) {
+      ik.togglePin(feet[k]);
+      held[k] = doc.data().oMf[feet[k]];
+    }
+    QCOMPARE(ik.gizmo().pinMarkerCount(), 2);
+    doc.setSelectedBody(m.bodyIndex("right_hand"));
+    const int hand = ik.draggedFrame();
+    QCOMPARE(m.frames[hand].name, std::string("right_hand"));
+    QVERIFY(!view.grabImage().isNull());
+    save(view.grabImage(), "ik_humanoid.png");
+
+    const Vec3 p0 = doc.data().oMf[hand].translation();
+    vtkRenderer* r = view.renderer();
+    r->SetWorldPoint(p0.x(), p0.y(), p0.z(), 1.0);
+    r->WorldToDisplay();
+    const QPointF from(r->GetDisplayPoint()[0], view.renderWindow()->GetSize()[1] - 1 - r->GetDisplayPoint()[1]);
+    QTest::mousePress(&view, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    QCOMPARE(ik.grabbedPart(), IkGizmo::Centre);
+    for (int k = 1; k <= 5; ++k) QTest::mouseMove(&view, (from + k * QPointF(6, -4)).toPoint());
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::NoModifier, (from + QPointF(30, -20)).toPoint());
+
+    QVERIFY((doc.data().oMf[hand].translation() - p0).norm() > 0.01);
+    QVERIFY(doc.q().allFinite());
+    for (int k = 0; k < 2; ++k) {
+      QVERIFY((doc.data().oMf[feet[k]].translation() - held[k].translation()).norm() < 1e-6);
+      QVERIFY((doc.data().oMf[feet[k]].rotation() - held[k].rotation()).norm() < 1e-6);
+    }
+    QCOMPARE(undo.count(), 1);
+    undo.undo();
+    QVERIFY((doc.data().oMf[hand].translation() - p0).norm() < 1e-12);
+  }
+
+  // MainWindow deletes its children in creation order: the viewport (and its renderer) first.
+  void survivesViewportDeletion() {
+    auto* view = new VtkViewport;
+    view->resize(200, 150);
+    QUndoStack undo;
+    IkDragController ik(doc_, view, view->renderer(), &undo);
+    ik.dragModeAction()->setChecked(true);
+    QVERIFY(!view->grabImage().isNull());
+    delete view;
+    QVERIFY(doc_->setQ(ready_ * 0.5));
+    ik.dragModeAction()->setChecked(false);
+  }
+
+  void dockFollowsController() {
+    IkDock dock(ik_, doc_);
+    const dyn::Model& m = doc_->model();
+    QCOMPARE(dock.linkCombo()->count(), int(m.frames.size()));
+    QCOMPARE(dock.linkCombo()->currentData().toInt(), ik_->draggedFrame());
+    QCOMPARE(dock.lockList()->count(), m.N);
+    dock.lockList()->item(1)->setCheckState(Qt::Checked);
+    QVERIFY(ik_->isJointLocked(2));
+    ik_->setJointLocked(2, false);
+    QCOMPARE(dock.lockList()->item(1)->checkState(), Qt::Unchecked);
+    ik_->togglePin(m.frameIndex("panda_link2"));
+    QCOMPARE(dock.pinList()->count(), 1);
+    QCOMPARE(dock.pinList()->item(0)->text(), QString("panda_link2"));
+    dock.resize(320, 620);
+    save(dock.grab().toImage(), "ik_dock.png");
+    ik_->clearPins();
+    QCOMPARE(dock.pinList()->count(), 0);
+  }
+};
+
+QTEST_MAIN(TestIkDrag)
+#include "test_ik_drag.moc"
