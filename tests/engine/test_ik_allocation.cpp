@@ -10,40 +10,11 @@
 
 #include "dynscope/dynscope.hpp"
 
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-}
-
-namespace {
-thread_local bool armed = false;
-thread_local long allocations = 0;
-}  // namespace
-
-extern "C" void* malloc(size_t n) {
-  if (armed) ++allocations;
-  return __libc_malloc(n);
-}
-extern "C" void* calloc(size_t a, size_t b) {
-  if (armed) ++allocations;
-  return __libc_calloc(a, b);
-}
-extern "C" void* realloc(void* p, size_t n) {
-  if (armed) ++allocations;
-  return __libc_realloc(p, n);
-}
+#include "malloc_counter.hpp"
 
 namespace {
 
-template <class F>
-long countAllocations(F&& f) {
-  allocations = 0;
-  armed = true;
-  f();
-  armed = false;
-  return allocations;
-}
+using dyn::testing::countAllocations;
 
 std::string robotPath(const char* file) { return std::string(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
 
