@@ -11,6 +11,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "run_cli.hpp"
 
 #include "dynscope/dynscope.hpp"
 #include "dynscope/model/names.hpp"
@@ -27,23 +29,8 @@ namespace {
 
 constexpr double kRelTol = 1e-12;
 
-struct Run {
-  int status = -1;
-  bool crashed = true;
-  QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-  QProcess p;
-  p.start(DYNSCOPE_CLI, args);
-  Run r;
-  if (!p.waitForStarted(10000) || !p.waitForFinished(120000)) return r;
-  r.crashed = p.exitStatus() != QProcess::NormalExit;
-  r.status = p.exitCode();
-  r.out = p.readAllStandardOutput();
-  r.err = p.readAllStandardError();
-  return r;
-}
+using Run = dyn::testing::CliRun;
+using dyn::testing::runCli;
 
 QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
 

@@ -4,9 +4,11 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include "run_cli.hpp"
 
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
@@ -14,23 +16,8 @@
 
 namespace {
 
-struct Run {
-  int status = -1;
-  bool crashed = true;
-  QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-  QProcess p;
-  p.start(DYNSCOPE_CLI, args);
-  Run r;
-  if (!p.waitForStarted(10000) || !p.waitForFinished(120000)) return r;
-  r.crashed = p.exitStatus() != QProcess::NormalExit;
-  r.status = p.exitCode();
-  r.out = p.readAllStandardOutput();
-  r.err = p.readAllStandardError();
-  return r;
-}
+using Run = dyn::testing::CliRun;
+using dyn::testing::runCli;
 
 QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
 
