@@ -11,10 +11,8 @@
 namespace noalloc_eigen {
 void assertFailed(const char* expr, const char* file, int line);
 }
-#define eigen_assert(x)                                                               \
-  do {                                                                                \
-    if (!static_cast<bool>(x)) ::noalloc_eigen::assertFailed(#x, __FILE__, __LINE__); \
-  } while (false)
+#define eigen_assert(x) \
+  do { if (!static_cast<bool>(x)) ::noalloc_eigen::assertFailed(#x, __FILE__, __LINE__); } while (false)
 
 #include <execinfo.h>
 #include <unistd.h>
@@ -35,8 +33,8 @@ void assertFailed(const char* expr, const char* file, int line);
 // ---- Counting global operator new/delete ----------------------------------------------------
 namespace noalloc {
 std::atomic<long> news{0}, deletes{0};
-bool armed = false;      // inside a guarded region
-bool haveTrace = false;  // a backtrace of the first allocation in the region was captured
+bool armed = false;         // inside a guarded region
+bool haveTrace = false;     // a backtrace of the first allocation in the region was captured
 void* trace[64];
 int traceDepth = 0;
 size_t traceSize = 0;
@@ -124,8 +122,7 @@ struct Guard {
 
 // Runs f with operator new counted and Eigen's malloc forbidden. Nothing in here allocates
 // itself: the arm/disarm are plain stores; QtTest is only used afterwards.
-template <class F>
-Guard guarded(F&& f) {
+template <class F> Guard guarded(F&& f) {
   noalloc::haveTrace = false;
   const int e0 = noalloc_eigen::failures;
   const long n0 = noalloc::news.load(), d0 = noalloc::deletes.load();
@@ -149,16 +146,12 @@ Guard guarded(F&& f) {
 }
 
 // Fails the test naming the call when the region allocated.
-#define CHECK_NO_ALLOC(what, ...)                                                             \
-  do {                                                                                        \
-    const Guard g_ = guarded([&] { __VA_ARGS__; });                                           \
-    if (!g_.clean())                                                                          \
-      QFAIL(qPrintable(QString("%1 allocated: %2 new, %3 delete, %4 Eigen malloc/assert\n%5") \
-                           .arg(what)                                                         \
-                           .arg(g_.news)                                                      \
-                           .arg(g_.deletes)                                                   \
-                           .arg(g_.eigenFailures)                                             \
-                           .arg(g_.where)));                                                  \
+#define CHECK_NO_ALLOC(what, ...)                                                                             \
+  do {                                                                                                        \
+    const Guard g_ = guarded([&] { __VA_ARGS__; });                                                           \
+    if (!g_.clean())                                                                                          \
+      QFAIL(qPrintable(QString("%1 allocated: %2 new, %3 delete, %4 Eigen malloc/assert\n%5")                 \
+                           .arg(what).arg(g_.news).arg(g_.deletes).arg(g_.eigenFailures).arg(g_.where)));     \
   } while (false)
 
 void* volatile keep = nullptr;
@@ -179,8 +172,7 @@ void runAll(const dyn::Model& model) {
     dv[k] = 0.1 * U(rng);
   }
   std::vector<dyn::Force<double>> fext(model.N + 1);
-  for (auto& f : fext)
-    f = dyn::Force<double>(Eigen::Vector3d(U(rng), U(rng), U(rng)), Eigen::Vector3d(U(rng), U(rng), U(rng)));
+  for (auto& f : fext) f = dyn::Force<double>(Eigen::Vector3d(U(rng), U(rng), U(rng)), Eigen::Vector3d(U(rng), U(rng), U(rng)));
   const int frame = int(model.frames.size()) - 1;
   QVERIFY(frame >= 0);
   double sink = 0;  // keeps the results observable
@@ -228,7 +220,7 @@ class TestNoAllocation : public QObject {
     const Guard a = guarded([] {
       std::vector<int> v(100);  // operator new once
       keep = v.data();
-      int* p = new int(3);  // and once more
+      int* p = new int(3);      // and once more
       keep = p;
       delete p;
     });
@@ -237,9 +229,7 @@ class TestNoAllocation : public QObject {
     QVERIFY(a.where.contains("operator new"));
     // aligned and nothrow variants are counted as well
     const Guard b = guarded([] {
-      struct alignas(64) Big {
-        double x[8];
-      };
+      struct alignas(64) Big { double x[8]; };
       Big* p = new Big;
       keep = p;
       delete p;
@@ -265,8 +255,7 @@ class TestNoAllocation : public QObject {
     // offsets without -rdynamic: resolve them with addr2line -e test_no_allocation, or use gdb).
     const dyn::Model model = dyn::buildModel(dyn::testing::randomTree(3, 4));
     dyn::Data data(model);
-    const Eigen::VectorXd q = model.neutral(), v = Eigen::VectorXd::Zero(model.nv),
-                          bad = Eigen::VectorXd::Zero(model.nv + 1);
+    const Eigen::VectorXd q = model.neutral(), v = Eigen::VectorXd::Zero(model.nv), bad = Eigen::VectorXd::Zero(model.nv + 1);
     bool threw = false;
     const Guard e = guarded([&] {
       try {

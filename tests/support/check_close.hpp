@@ -27,8 +27,8 @@ inline QString closeMismatch(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
 
 }  // namespace dyn::testing
 
-#define CHECK_CLOSE(a, b, tol, scale, what)                                           \
-  do {                                                                                \
-    const QString m_ = dyn::testing::closeMismatch((a), (b), (tol), (scale), (what)); \
-    if (!m_.isEmpty()) QFAIL(qPrintable(m_));                                         \
+#define CHECK_CLOSE(a, b, tol, scale, what)                                               \
+  do {                                                                                    \
+    const QString m_ = dyn::testing::closeMismatch((a), (b), (tol), (scale), (what));     \
+    if (!m_.isEmpty()) QFAIL(qPrintable(m_));                                             \
   } while (0)

@@ -20,17 +20,9 @@ struct OpCounts {
   std::int64_t functions() const { return sin + cos + sqrt + abs + atan2 + acos + other; }
   OpCounts operator-(const OpCounts& o) const {
     OpCounts d;
-    d.muls = muls - o.muls;
-    d.adds = adds - o.adds;
-    d.negs = negs - o.negs;
-    d.compares = compares - o.compares;
-    d.sin = sin - o.sin;
-    d.cos = cos - o.cos;
-    d.sqrt = sqrt - o.sqrt;
-    d.abs = abs - o.abs;
-    d.atan2 = atan2 - o.atan2;
-    d.acos = acos - o.acos;
-    d.other = other - o.other;
+    d.muls = muls - o.muls; d.adds = adds - o.adds; d.negs = negs - o.negs; d.compares = compares - o.compares;
+    d.sin = sin - o.sin; d.cos = cos - o.cos; d.sqrt = sqrt - o.sqrt; d.abs = abs - o.abs;
+    d.atan2 = atan2 - o.atan2; d.acos = acos - o.acos; d.other = other - o.other;
     return d;
   }
   bool operator==(const OpCounts&) const = default;
@@ -49,127 +41,39 @@ struct CountingScalar {
   double value() const { return v; }
 
   // arithmetic
-  friend CountingScalar operator+(const CountingScalar& a, const CountingScalar& b) {
-    ++n.adds;
-    return a.v + b.v;
-  }
-  friend CountingScalar operator-(const CountingScalar& a, const CountingScalar& b) {
-    ++n.adds;
-    return a.v - b.v;
-  }
-  friend CountingScalar operator*(const CountingScalar& a, const CountingScalar& b) {
-    ++n.muls;
-    return a.v * b.v;
-  }
-  friend CountingScalar operator/(const CountingScalar& a, const CountingScalar& b) {
-    ++n.muls;
-    return a.v / b.v;
-  }
-  CountingScalar operator-() const {
-    ++n.negs;
-    return -v;
-  }
+  friend CountingScalar operator+(const CountingScalar& a, const CountingScalar& b) { ++n.adds; return a.v + b.v; }
+  friend CountingScalar operator-(const CountingScalar& a, const CountingScalar& b) { ++n.adds; return a.v - b.v; }
+  friend CountingScalar operator*(const CountingScalar& a, const CountingScalar& b) { ++n.muls; return a.v * b.v; }
+  friend CountingScalar operator/(const CountingScalar& a, const CountingScalar& b) { ++n.muls; return a.v / b.v; }
+  CountingScalar operator-() const { ++n.negs; return -v; }
   CountingScalar operator+() const { return v; }
-  CountingScalar& operator+=(const CountingScalar& b) {
-    ++n.adds;
-    v += b.v;
-    return *this;
-  }
-  CountingScalar& operator-=(const CountingScalar& b) {
-    ++n.adds;
-    v -= b.v;
-    return *this;
-  }
-  CountingScalar& operator*=(const CountingScalar& b) {
-    ++n.muls;
-    v *= b.v;
-    return *this;
-  }
-  CountingScalar& operator/=(const CountingScalar& b) {
-    ++n.muls;
-    v /= b.v;
-    return *this;
-  }
+  CountingScalar& operator+=(const CountingScalar& b) { ++n.adds; v += b.v; return *this; }
+  CountingScalar& operator-=(const CountingScalar& b) { ++n.adds; v -= b.v; return *this; }
+  CountingScalar& operator*=(const CountingScalar& b) { ++n.muls; v *= b.v; return *this; }
+  CountingScalar& operator/=(const CountingScalar& b) { ++n.muls; v /= b.v; return *this; }
 
   // comparisons
-  friend bool operator==(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v == b.v;
-  }
-  friend bool operator!=(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v != b.v;
-  }
-  friend bool operator<(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v < b.v;
-  }
-  friend bool operator<=(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v <= b.v;
-  }
-  friend bool operator>(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v > b.v;
-  }
-  friend bool operator>=(const CountingScalar& a, const CountingScalar& b) {
-    ++n.compares;
-    return a.v >= b.v;
-  }
+  friend bool operator==(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v == b.v; }
+  friend bool operator!=(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v != b.v; }
+  friend bool operator<(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v < b.v; }
+  friend bool operator<=(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v <= b.v; }
+  friend bool operator>(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v > b.v; }
+  friend bool operator>=(const CountingScalar& a, const CountingScalar& b) { ++n.compares; return a.v >= b.v; }
 
   // math functions, found by ADL (generic code says `using std::sin; sin(x)`)
-  friend CountingScalar sin(const CountingScalar& a) {
-    ++n.sin;
-    return std::sin(a.v);
-  }
-  friend CountingScalar cos(const CountingScalar& a) {
-    ++n.cos;
-    return std::cos(a.v);
-  }
-  friend CountingScalar sqrt(const CountingScalar& a) {
-    ++n.sqrt;
-    return std::sqrt(a.v);
-  }
-  friend CountingScalar abs(const CountingScalar& a) {
-    ++n.abs;
-    return std::abs(a.v);
-  }
-  friend CountingScalar fabs(const CountingScalar& a) {
-    ++n.abs;
-    return std::abs(a.v);
-  }
-  friend CountingScalar atan2(const CountingScalar& a, const CountingScalar& b) {
-    ++n.atan2;
-    return std::atan2(a.v, b.v);
-  }
-  friend CountingScalar acos(const CountingScalar& a) {
-    ++n.acos;
-    return std::acos(a.v);
-  }
-  friend CountingScalar asin(const CountingScalar& a) {
-    ++n.other;
-    return std::asin(a.v);
-  }
-  friend CountingScalar atan(const CountingScalar& a) {
-    ++n.other;
-    return std::atan(a.v);
-  }
-  friend CountingScalar tan(const CountingScalar& a) {
-    ++n.other;
-    return std::tan(a.v);
-  }
-  friend CountingScalar exp(const CountingScalar& a) {
-    ++n.other;
-    return std::exp(a.v);
-  }
-  friend CountingScalar log(const CountingScalar& a) {
-    ++n.other;
-    return std::log(a.v);
-  }
-  friend CountingScalar pow(const CountingScalar& a, const CountingScalar& b) {
-    ++n.other;
-    return std::pow(a.v, b.v);
-  }
+  friend CountingScalar sin(const CountingScalar& a) { ++n.sin; return std::sin(a.v); }
+  friend CountingScalar cos(const CountingScalar& a) { ++n.cos; return std::cos(a.v); }
+  friend CountingScalar sqrt(const CountingScalar& a) { ++n.sqrt; return std::sqrt(a.v); }
+  friend CountingScalar abs(const CountingScalar& a) { ++n.abs; return std::abs(a.v); }
+  friend CountingScalar fabs(const CountingScalar& a) { ++n.abs; return std::abs(a.v); }
+  friend CountingScalar atan2(const CountingScalar& a, const CountingScalar& b) { ++n.atan2; return std::atan2(a.v, b.v); }
+  friend CountingScalar acos(const CountingScalar& a) { ++n.acos; return std::acos(a.v); }
+  friend CountingScalar asin(const CountingScalar& a) { ++n.other; return std::asin(a.v); }
+  friend CountingScalar atan(const CountingScalar& a) { ++n.other; return std::atan(a.v); }
+  friend CountingScalar tan(const CountingScalar& a) { ++n.other; return std::tan(a.v); }
+  friend CountingScalar exp(const CountingScalar& a) { ++n.other; return std::exp(a.v); }
+  friend CountingScalar log(const CountingScalar& a) { ++n.other; return std::log(a.v); }
+  friend CountingScalar pow(const CountingScalar& a, const CountingScalar& b) { ++n.other; return std::pow(a.v, b.v); }
   friend CountingScalar floor(const CountingScalar& a) { return std::floor(a.v); }
   friend CountingScalar ceil(const CountingScalar& a) { return std::ceil(a.v); }
   friend bool isfinite(const CountingScalar& a) { return std::isfinite(a.v); }
@@ -180,8 +84,7 @@ struct CountingScalar {
 }  // namespace dyn::testing
 
 namespace Eigen {
-template <>
-struct NumTraits<dyn::testing::CountingScalar> : GenericNumTraits<double> {
+template <> struct NumTraits<dyn::testing::CountingScalar> : GenericNumTraits<double> {
   using Real = dyn::testing::CountingScalar;
   using NonInteger = dyn::testing::CountingScalar;
   using Nested = dyn::testing::CountingScalar;

@@ -29,12 +29,8 @@ inline InertialDesc randomInertial(std::mt19937& rng) {
   const double a = m[0], b = m[1], c = std::min(m[2], 0.95 * (a + b));
   const Mat3<double> R = rpyToMatrix(3 * V(rng), 3 * V(rng), 3 * V(rng));
   const Mat3<double> I = R * Vec3<double>(a, b, c).asDiagonal() * R.transpose() * 0.1;
-  in.ixx = I(0, 0);
-  in.iyy = I(1, 1);
-  in.izz = I(2, 2);
-  in.ixy = I(0, 1);
-  in.ixz = I(0, 2);
-  in.iyz = I(1, 2);
+  in.ixx = I(0, 0); in.iyy = I(1, 1); in.izz = I(2, 2);
+  in.ixy = I(0, 1); in.ixz = I(0, 2); in.iyz = I(1, 2);
   return in;
 }
 
