@@ -196,9 +196,7 @@ void MainWindow::createTrajectoryMenus() {
 void MainWindow::updateLimitHighlight() {
   std::vector<int> bodies;
   const dyn::Model& m = m_doc->model();
-  for (int dof : m_traj->overLimitDofsAtTime())
-    for (int i = 1; i <= m.N; ++i)
-      if (dof >= m.joints[i].idx_v && dof < m.joints[i].idx_v + m.joints[i].nv) bodies.push_back(i);
+  for (int dof : m_traj->overLimitDofsAtTime()) bodies.push_back(m.dofBody[dof]);
   m_scene->setWarningBodies(bodies);
 }
 
