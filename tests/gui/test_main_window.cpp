@@ -2,6 +2,9 @@
 // select links, reload, fail to load, take screenshots. Runs under Xvfb (needs OpenGL).
 #include <QtTest>
 
+#include <vtkActor.h>
+#include <vtkMatrix4x4.h>
+#include <vtkRenderer.h>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -10,18 +13,15 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
-#include <QToolButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <cmath>
 #include <memory>
 #include <set>
-#include <vtkActor.h>
-#include <vtkMatrix4x4.h>
-#include <vtkRenderer.h>
 
 #include "document/joint_coordinates.hpp"
 #include "document/robot_document.hpp"
@@ -144,7 +144,8 @@ bool TestMainWindow::open(const QString& path, QString* error) {
 void TestMainWindow::launchOptionsParse() {
   LaunchOptions o;
   QString error;
-  QVERIFY(parseLaunchOptions({"dynscope", "r.urdf", "--screenshot", "o.png", "--q", "0.1, -2,3e-1", "--size", "640x480"}, &o, &error));
+  QVERIFY(parseLaunchOptions(
+      {"dynscope", "r.urdf", "--screenshot", "o.png", "--q", "0.1, -2,3e-1", "--size", "640x480"}, &o, &error));
   QCOMPARE(o.model, QString("r.urdf"));
   QCOMPARE(o.screenshot, QString("o.png"));
   QVERIFY(o.hasQ);
@@ -176,7 +177,8 @@ void TestMainWindow::loadsEveryRobot() {
     QCOMPARE(doc()->q().size(), Eigen::Index(m.nq));
     // The docks follow: one tree item per body, one joint row per DOF (fixed base: 1-DOF joints).
     for (int i = 0; i <= m.N; ++i) QVERIFY(m_window->modelTreeDock()->itemForBody(i));
-    QCOMPARE(m_window->modelTreeDock()->itemForBody(m.N)->text(ModelTreeDock::Name), QString::fromStdString(m.bodyNames[m.N]));
+    QCOMPARE(m_window->modelTreeDock()->itemForBody(m.N)->text(ModelTreeDock::Name),
+             QString::fromStdString(m.bodyNames[m.N]));
     QCOMPARE(int(m_window->jointsDock()->rows().size()), m.nv);
     // The scene built an actor per geometry and placed it where the engine says.
     QVERIFY(m_window->scene()->hasModel());
@@ -209,7 +211,7 @@ void TestMainWindow::spinBoxMovesJointAndScene() {
   QVERIFY((doc()->data().X0[wrist].translation() - wristBefore).norm() > 0.05);
   QVERIFY(actorPoseError(*m_window->scene(), m, doc()->data()) < 1e-9);
   QTRY_VERIFY(m_window->lastFrameMs() > 0);  // set when the pose has been rendered
-  QVERIFY(m_window->findChild<QLabel*>("frameTimeLabel")->text().contains("ms"));
+  QTRY_VERIFY(m_window->findChild<QLabel*>("frameTimeLabel")->text().contains("ms"));  // within kFrameLabelMs
 }
 
 void TestMainWindow::sliderAndUnitsAgree() {
@@ -232,7 +234,8 @@ void TestMainWindow::zeroHomeRandomizeStayWithinLimits() {
   const dyn::Model& m = doc()->model();
   const auto withinLimits = [&] {
     for (int k = 0; k < m.nq; ++k)
-      if (std::isfinite(m.lowerLimit[k]) && (doc()->q()[k] < m.lowerLimit[k] - 1e-12 || doc()->q()[k] > m.upperLimit[k] + 1e-12))
+      if (std::isfinite(m.lowerLimit[k]) &&
+          (doc()->q()[k] < m.lowerLimit[k] - 1e-12 || doc()->q()[k] > m.upperLimit[k] + 1e-12))
         return false;
     return true;
   };
@@ -257,19 +260,26 @@ void TestMainWindow::failedLoadKeepsPreviousRobot_data() {
   const QString dir = m_tmp.path();
   writeFile(dir + "/malformed.urdf",
             "<?xml version=\"1.0\"?>\n<robot name=\"bad\">\n  <link name=\"a\"/>\n  <link name=\"b\"/>\n"
-            "  <joint name=\"j\" type=\"revolving\">\n    <parent link=\"a\"/>\n    <child link=\"b\"/>\n  </joint>\n</robot>\n");
+            "  <joint name=\"j\" type=\"revolving\">\n    <parent link=\"a\"/>\n    <child link=\"b\"/>\n  "
+            "</joint>\n</robot>\n");
   writeFile(dir + "/truncated.urdf", "<robot name=\"x\"><link name=\"a\"/><joint name=\"j\" type=\"revolute\">");
   writeFile(dir + "/notes.txt", "this is not a robot\n");
   QImage png(8, 8, QImage::Format_RGB32);
   png.fill(Qt::red);
   QVERIFY(png.save(dir + "/picture.urdf", "PNG"));  // a PNG renamed .urdf
   writeFile(dir + "/bad.dh", "garbage line\n");
-  QTest::newRow("malformed URDF: file, line, element") << dir + "/malformed.urdf" << "malformed.urdf:5: joint 'j'";
-  QTest::newRow("truncated XML") << dir + "/truncated.urdf" << "truncated.urdf";
-  QTest::newRow("missing file") << dir + "/does_not_exist.urdf" << "file not found";
-  QTest::newRow("text file") << dir + "/notes.txt" << "unsupported file type";
-  QTest::newRow("PNG renamed .urdf") << dir + "/picture.urdf" << "binary";
-  QTest::newRow("bad DH table") << dir + "/bad.dh" << "bad.dh:1";
+  QTest::newRow("malformed URDF: file, line, element") << dir + "/malformed.urdf"
+                                                       << "malformed.urdf:5: joint 'j'";
+  QTest::newRow("truncated XML") << dir + "/truncated.urdf"
+                                 << "truncated.urdf";
+  QTest::newRow("missing file") << dir + "/does_not_exist.urdf"
+                                << "file not found";
+  QTest::newRow("text file") << dir + "/notes.txt"
+                             << "unsupported file type";
+  QTest::newRow("PNG renamed .urdf") << dir + "/picture.urdf"
+                                     << "binary";
+  QTest::newRow("bad DH table") << dir + "/bad.dh"
+                                << "bad.dh:1";
   QTest::newRow("a folder") << dir << "folder";
 }
 
@@ -394,7 +404,8 @@ void TestMainWindow::clickingALinkSelectsIt() {
   const int torso = m.bodyIndex("chest");
   QVERIFY2(torso > 0, "humanoid has a chest link");
   const int f = m.frameIndex("chest");
-  const Eigen::Vector3d c = doc()->data().oMf[f].pointToA(m.I[torso].transformToA(m.frames[f].placement.inverse()).com());
+  const Eigen::Vector3d c =
+      doc()->data().oMf[f].pointToA(m.I[torso].transformToA(m.frames[f].placement.inverse()).com());
   vtkRenderer* r = m_window->viewport()->renderer();
   r->SetWorldPoint(c.x(), c.y(), c.z(), 1.0);
   r->WorldToDisplay();
@@ -445,17 +456,24 @@ void TestMainWindow::floatingBaseGetsPositionAndRpyEditors() {
 
 void TestMainWindow::continuousPrismaticAndSphericalEditors() {
   const QByteArray inertial =
-      "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" "
+      "iyz=\"0\"/></inertial>"
       "<visual><geometry><box size=\"0.1 0.1 0.1\"/></geometry></visual>";
   const QString path = m_tmp.filePath("mixed.urdf");
-  writeFile(path, "<robot name=\"mixed\">\n"
-                  "<link name=\"base\">" + inertial + "</link>\n<link name=\"a\">" + inertial + "</link>\n"
-                  "<link name=\"b\">" + inertial + "</link>\n<link name=\"c\">" + inertial + "</link>\n"
-                  "<joint name=\"spin\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"/><axis xyz=\"0 0 1\"/></joint>\n"
-                  "<joint name=\"slide\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"1 0 0\"/>"
-                  "<limit lower=\"-0.2\" upper=\"0.3\" effort=\"10\" velocity=\"1\"/></joint>\n"
-                  "<joint name=\"ball\" type=\"spherical\"><parent link=\"b\"/><child link=\"c\"/>"
-                  "<origin xyz=\"0 0 0.2\"/></joint>\n</robot>\n");
+  writeFile(path,
+            "<robot name=\"mixed\">\n"
+            "<link name=\"base\">" +
+                inertial + "</link>\n<link name=\"a\">" + inertial +
+                "</link>\n"
+                "<link name=\"b\">" +
+                inertial + "</link>\n<link name=\"c\">" + inertial +
+                "</link>\n"
+                "<joint name=\"spin\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"/><axis xyz=\"0 0 "
+                "1\"/></joint>\n"
+                "<joint name=\"slide\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"1 0 0\"/>"
+                "<limit lower=\"-0.2\" upper=\"0.3\" effort=\"10\" velocity=\"1\"/></joint>\n"
+                "<joint name=\"ball\" type=\"spherical\"><parent link=\"b\"/><child link=\"c\"/>"
+                "<origin xyz=\"0 0 0.2\"/></joint>\n</robot>\n");
   QString error;
   QVERIFY2(open(path, &error), qPrintable(error));
   JointsDock* dock = m_window->jointsDock();
@@ -526,7 +544,8 @@ void TestMainWindow::presentationModeRoundTrip() {
   QVERIFY(open(robot("ur5.urdf")));
   const QFont before = QApplication::font();
   m_window->setPresentationMode(true);
-  QVERIFY(QApplication::font().pointSizeF() > before.pointSizeF() || QApplication::font().pixelSize() > before.pixelSize());
+  QVERIFY(QApplication::font().pointSizeF() > before.pointSizeF() ||
+          QApplication::font().pixelSize() > before.pixelSize());
   QVERIFY(open(robot("panda.urdf")));  // new actors get the presentation style too; no crash
   m_window->setPresentationMode(false);
   QCOMPARE(QApplication::font(), before);
@@ -551,8 +570,8 @@ void TestMainWindow::screenshotCommandWritesPng() {
   QVERIFY(QFile::copy(robot("ur5.urdf"), model));
   LaunchOptions o;
   QString error;
-  QVERIFY(parseLaunchOptions({"dynscope", model, "--screenshot", out, "--q", "0,-1.2,1.5,-0.3,1.57,0", "--size", "480x320"},
-                             &o, &error));
+  QVERIFY(parseLaunchOptions(
+      {"dynscope", model, "--screenshot", out, "--q", "0,-1.2,1.5,-0.3,1.57,0", "--size", "480x320"}, &o, &error));
   QCOMPARE(runScreenshot(o, o.model, &error), 0);
   QImage image(out);
   QCOMPARE(image.size(), QSize(480, 320));

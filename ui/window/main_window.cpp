@@ -68,6 +68,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   m_frameLabel = new QLabel(this);
   m_frameLabel->setObjectName("frameTimeLabel");
   m_frameLabel->setToolTip(tr("Frame time of the last pose changes: move a joint"));
+  m_frameLabelTimer = new QTimer(this);
+  m_frameLabelTimer->setSingleShot(true);
+  connect(m_frameLabelTimer, &QTimer::timeout, this, &MainWindow::showFrameTime);
   m_progress = new QProgressBar(this);
   m_progress->setRange(0, 0);  // busy indicator: the parse reports no progress
   m_progress->setMaximumWidth(120);
@@ -224,6 +227,19 @@ void MainWindow::onFrameSwapped() {
   double sum = 0;
   for (int i = 0; i < n; ++i) sum += c.recent[i];
   m_lastFrameMs = sum / n;
+  c.lastFrameMs = frameMs;
+  c.averaged = n;
+  // The label is redrawn at most every kFrameLabelMs: each redraw of a widget makes Qt compose the
+  // whole window once more, which in software OpenGL costs as much as the 3D frame itself.
+  if (m_frameLabelTimer->isActive()) return;
+  const qint64 sinceShown = c.labelShown.isValid() ? c.labelShown.elapsed() : kFrameLabelMs;
+  m_frameLabelTimer->start(int(std::max<qint64>(0, kFrameLabelMs - sinceShown)));
+}
+
+void MainWindow::showFrameTime() {
+  const FrameClock& c = m_clock;
+  if (c.averaged == 0) return;
+  m_clock.labelShown.start();
   m_frameLabel->setText(
       tr("frame %1 ms · %2 fps").arg(m_lastFrameMs, 0, 'f', 1).arg(1000.0 / m_lastFrameMs, 0, 'f', 0));
   const double scale = m_viewport->lastRenderScale();
@@ -232,13 +248,13 @@ void MainWindow::onFrameSwapped() {
          "fps = 1000 / frame time.</p>"
          "<p>Last frame: %2 ms: kinematics %3 ms, scene update %4 ms, 3D render %5 ms%6, window composition "
          "and the rest %7 ms.</p><p>OpenGL: %8%9</p>")
-          .arg(n)
-          .arg(frameMs, 0, 'f', 1)
+          .arg(c.averaged)
+          .arg(c.lastFrameMs, 0, 'f', 1)
           .arg(c.kinematicsMs, 0, 'f', 2)
           .arg(c.sceneMs, 0, 'f', 2)
           .arg(c.renderMs, 0, 'f', 1)
           .arg(scale < 1 ? tr(" (at %1 % resolution while moving)").arg(qRound(scale * 100)) : QString())
-          .arg(std::max(0.0, frameMs - c.kinematicsMs - c.sceneMs - c.renderMs), 0, 'f', 1)
+          .arg(std::max(0.0, c.lastFrameMs - c.kinematicsMs - c.sceneMs - c.renderMs), 0, 'f', 1)
           .arg(m_viewport->glRenderer().toHtmlEscaped())
           .arg(m_viewport->softwareRendering() ? tr(" (software rendering: anti-aliasing only in still frames)")
                                                : QString()));

@@ -28,6 +28,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QSlider;
+class QTimer;
 class QToolBar;
 class QUndoStack;
 class RobotDocument;
@@ -116,6 +117,7 @@ class MainWindow : public QMainWindow {
   void onPoseChanged();
   void onRendered(double renderMs);
   void onFrameSwapped();
+  void showFrameTime();
   void onViewportClicked(const QPoint& position);
   void showError(const QString& title, const QString& text);
   void openWithDialog();
@@ -176,6 +178,8 @@ class MainWindow : public QMainWindow {
   QLabel* m_robotLabel;
   QLabel* m_dofLabel;
   QLabel* m_frameLabel;
+  QTimer* m_frameLabelTimer;
+  static constexpr int kFrameLabelMs = 500;  // the frame-time label is redrawn at most this often
   QProgressBar* m_progress;
   QString m_defaultDir;
   QString m_lastError;
@@ -189,6 +193,9 @@ class MainWindow : public QMainWindow {
     double kinematicsMs = 0, sceneMs = 0, renderMs = 0;
     std::array<double, 12> recent{};
     int count = 0;
+    double lastFrameMs = 0;  // shown in the label's tooltip
+    int averaged = 0;        // frames in m_lastFrameMs
+    QElapsedTimer labelShown;
   } m_clock;
   bool m_presentation = false;
   bool m_wasMaximized = false;
