@@ -1,19 +1,26 @@
 // IK dragging in the 3D view (issue 6): a minimal workbench (VtkViewport + RobotScene +
 // RobotDocument + QUndoStack) with an IkDragController, driven by simulated mouse drags on the
 // gizmo. Expected positions come from the camera projection (the link must end under the cursor),
-// limits from the model, pins from the pose at pin time. Run under Xvfb.
+// limits from the model, pins from the pose at pin time, the ellipsoid's drawn size from an SVD of
+// the engine's Jacobian. Exported images must not show the handle. Run under Xvfb.
 #include <QComboBox>
 #include <QDir>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 #include <cmath>
 
+#include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkMapper.h>
+#include <vtkMatrix4x4.h>
+#include <vtkPolyData.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <Eigen/SVD>
 
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
@@ -21,12 +28,53 @@
 #include "ik/ik_drag_controller.hpp"
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
+#include "window/main_window.hpp"
 
 namespace {
 
 QString robot(const char* file) { return QStringLiteral(DYNSCOPE_ROBOTS_DIR "/") + file; }
 
 using Vec3 = Eigen::Vector3d;
+
+// The linear part M and the translation of an actor's user matrix: the unit sphere drawn as
+// x = c + M s.
+Eigen::Matrix3d linearPart(vtkActor* a) {
+  Eigen::Matrix3d M;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) M(r, c) = a->GetUserMatrix()->GetElement(r, c);
+  return M;
+}
+Vec3 translationOf(vtkActor* a) {
+  return {a->GetUserMatrix()->GetElement(0, 3), a->GetUserMatrix()->GetElement(1, 3),
+          a->GetUserMatrix()->GetElement(2, 3)};
+}
+
+// Jv (3 x nv, world axes, velocity of the frame origin) from the engine's Jacobian at q.
+Eigen::MatrixXd linearJacobian(const dyn::Model& m, const Eigen::VectorXd& q, int frame) {
+  dyn::Data d(m);
+  return dyn::frameJacobian(m, d, q, frame, dyn::ReferenceFrame::LocalWorldAligned).bottomRows<3>();
+}
+
+// World bounding box (columns min, max) of the points an actor draws.
+Eigen::Matrix<double, 3, 2> drawnBox(vtkActor* a) {
+  a->GetMapper()->Update();
+  vtkPolyData* poly = vtkPolyData::SafeDownCast(a->GetMapper()->GetInput());
+  Eigen::Matrix<double, 3, 2> box;
+  box.col(0).setConstant(HUGE_VAL);
+  box.col(1).setConstant(-HUGE_VAL);
+  for (vtkIdType i = 0; poly && i < poly->GetNumberOfPoints(); ++i) {
+    double p[4] = {0, 0, 0, 1}, w[4];
+    poly->GetPoint(i, p);
+    a->GetMatrix()->MultiplyPoint(p, w);
+    for (int j = 0; j < 3; ++j) {
+      box(j, 0) = std::min(box(j, 0), w[j]);
+      box(j, 1) = std::max(box(j, 1), w[j]);
+    }
+  }
+  return box;
+}
+
+double relativeError(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) { return (a - b).norm() / b.norm(); }
 
 }  // namespace
 
@@ -289,7 +337,7 @@ class TestIkDrag : public QObject {
     QVERIFY(away > 0.05);
     QVERIFY2(std::abs(ik_->readout().positionError - away) < 1e-6,
              qPrintable(QString("%1 vs %2").arg(ik_->readout().positionError).arg(away)));
-    const QImage red = view_->grabImage();
+    const QImage red = view_->grabFramebuffer();  // on screen: exports leave the handle out
     save(red, "ik_out_of_reach.png");
     QVERIFY(countPixels(red, 0) > 200);
     QVERIFY(countPixels(red, 1) < 30);  // no green arrow (only the small world-axes triad)
@@ -405,16 +453,253 @@ class TestIkDrag : public QObject {
     doc_->setSelectedBody(doc_->model().bodyIndex("panda_link3"));
     ik_->pinSelectedAction()->trigger();
     doc_->setSelectedBody(-1);
-    const QImage img = view_->grabImage();
+    const QImage img = view_->grabFramebuffer();
     save(img, "ik_gizmo.png");
     QVERIFY(countPixels(img, 0) > 200);  // x arrow and ring
     QVERIFY(countPixels(img, 1) > 200);  // y
     QVERIFY(countPixels(img, 2) > 200);  // z
     ik_->dragModeAction()->setChecked(false);
-    const QImage without = view_->grabImage();
+    const QImage without = view_->grabFramebuffer();
     QVERIFY(countPixels(without, 1) < countPixels(img, 1) / 10);
     ik_->singularityAction()->setChecked(false);
     ik_->ellipsoidAction()->setChecked(false);
+    ik_->clearPins();
+  }
+
+  // Exported images (grabImage: File > Export image, --screenshot) are figures of the robot: the
+  // handle, the pins, the ellipsoid and the read-out stay on screen only. The export with drag
+  // mode on equals the one with it off; the widget's own frame still has the handle.
+  void exportsLeaveOverlaysOut() {
+    ik_->singularityAction()->setChecked(true);
+    ik_->ellipsoidAction()->setChecked(true);
+    ik_->togglePin(doc_->model().frameIndex("panda_link3"));
+    QVERIFY(ik_->gizmo().visible() && ik_->gizmo().ellipsoidVisible());
+    QVERIFY(!ik_->gizmo().text().empty());
+    QVERIFY(view_->isHiddenInExports(ik_->gizmo().overlay()));
+    QVERIFY(!view_->isHiddenInExports(view_->renderer()));
+
+    const QImage screen = view_->grabFramebuffer();
+    const QImage exported = view_->grabImage(screen.width(), screen.height());
+    save(exported, "ik_exported.png");
+    QVERIFY(countPixels(screen, 1) > 200);                    // the green arrow and ring
+    QVERIFY(countPixels(exported, 1) < 30);                   // only the small world-axes triad
+    QVERIFY(ik_->gizmo().visible());                          // still on for the user
+    QVERIFY(countPixels(view_->grabFramebuffer(), 1) > 200);  // and drawn in the next frame
+
+    ik_->dragModeAction()->setChecked(false);
+    ik_->clearPins();
+    const QImage plain = view_->grabImage(screen.width(), screen.height());
+    QCOMPARE(plain.size(), exported.size());
+    int differing = 0;
+    for (int y = 0; y < plain.height(); ++y)
+      for (int x = 0; x < plain.width(); ++x) differing += plain.pixel(x, y) != exported.pixel(x, y);
+    QVERIFY2(differing == 0, qPrintable(QString("%1 pixels differ").arg(differing)));
+    ik_->singularityAction()->setChecked(false);
+    ik_->ellipsoidAction()->setChecked(false);
+  }
+
+  // The velocity ellipsoid is drawn in metres: semi-axes sigma_k x s (s fixed, stated in the
+  // read-out), i.e. the drawn shape matrix M M^T equals s^2 Jv Jv^T with Jv from the engine's
+  // Jacobian; the force ellipsoid's equals k^2 (Jv Jv^T)^-1. Zooming or dragging leaves the scale
+  // alone, so a size change means a change of manipulability. UR5 at a bent pose.
+  void ellipsoidInMetres() {
+    VtkViewport view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    RobotDocument doc;
+    QString error;
+    QVERIFY2(doc.load(robot("ur5.urdf"), &error), qPrintable(error));
+    Eigen::VectorXd q(6);
+    q << 0.3, -1.1, 1.4, -1.6, -1.2, 0.4;
+    QVERIFY(doc.setQ(q));
+    RobotScene scene(view.renderer());
+    scene.setModel(doc.model(), doc.sourceFile());
+    connect(&doc, &RobotDocument::poseChanged, &scene, [&] { scene.updatePose(doc.model(), doc.data()); });
+    scene.updatePose(doc.model(), doc.data());
+    scene.setViewPreset(RobotScene::Iso);
+    QUndoStack undo;
+    IkDragController ik(&doc, &view, view.renderer(), &undo);
+    ik.dragModeAction()->setChecked(true);
+    ik.ellipsoidAction()->setChecked(true);
+    QVERIFY(!view.grabImage().isNull());
+    const dyn::Model& m = doc.model();
+    const int f = ik.draggedFrame();
+    vtkActor* ell = ik.gizmo().ellipsoidActor();
+    QVERIFY(ik.gizmo().ellipsoidVisible());
+
+    const double s = ik.velocityEllipsoidScale();
+    QCOMPARE(s, IkDragController::kVelocitySeconds);
+    Eigen::MatrixXd Jv = linearJacobian(m, q, f);
+    Eigen::Matrix3d A = Jv * Jv.transpose();
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(Jv);
+    const Vec3 sigma = svd.singularValues().head<3>();
+    QVERIFY(sigma[2] > 0.05);  // far from a singularity: nothing capped
+    Eigen::Matrix3d M = linearPart(ell);
+    QVERIFY2(relativeError(M * M.transpose(), s * s * A) < 1e-9,
+             qPrintable(QString::number(relativeError(M * M.transpose(), s * s * A))));
+    const Vec3 drawn = Eigen::JacobiSVD<Eigen::Matrix3d>(M).singularValues();
+    QVERIFY((drawn - s * sigma).norm() < 1e-9 * sigma[0]);
+    QVERIFY((ik.readout().ellipsoidValues - sigma).norm() < 1e-9);
+    QVERIFY((ik.readout().ellipsoidRadii - s * sigma).norm() < 1e-9);
+    QVERIFY((translationOf(ell) - doc.data().oMf[f].translation()).norm() < 1e-12);
+    // The drawn geometry (the mapper's points through the actor's matrix): its half-extent along
+    // world axis j is s sqrt(A_jj) for the ellipsoid {c + M u : |u| <= 1}; the tessellated sphere
+    // lies inside the true one, so a little less.
+    const Eigen::Matrix<double, 3, 2> box = drawnBox(ell);
+    for (int j = 0; j < 3; ++j) {
+      const double half = (box(j, 1) - box(j, 0)) / 2, expected = s * std::sqrt(A(j, j));
+      QVERIFY2(half <= expected * (1 + 1e-9) && half > 0.98 * expected,
+               qPrintable(QString("axis %1: %2 vs %3").arg(j).arg(half).arg(expected)));
+      QVERIFY(std::abs((box(j, 1) + box(j, 0)) / 2 - doc.data().oMf[f].translation()[j]) < 0.02 * expected);
+    }
+    const QString text = QString::fromStdString(ik.gizmo().text());
+    QVERIFY2(text.startsWith(QString("velocity ellipsoid × %1 s: semi-axes %2, ").arg(s).arg(sigma[0], 0, 'g', 3)) &&
+                 text.contains("m/s per rad/s"),
+             qPrintable(text));
+    QVERIFY(!ik.readout().singular);
+
+    // Zoomed in: the handle shrinks back to its pixel size, the ellipsoid keeps its metres.
+    view.renderer()->GetActiveCamera()->Zoom(2.0);
+    const double handle = ik.gizmo().scale();
+    view.grabFramebuffer();  // an on-screen frame (exports do not draw the handle)
+    QVERIFY(ik.gizmo().scale() < 0.75 * handle);
+    QVERIFY(linearPart(ell) == M);
+
+    // Force: semi-axes k / sigma_k, k in m/N from the model's reach (a 1-2-5 number).
+    ik.forceEllipsoidAction()->setChecked(true);
+    const double k = ik.forceEllipsoidScale();
+    QVERIFY(k > 0);
+    QCOMPARE(k, ikdrag::roundScale(IkDragController::kForceScalePerReach2 * ik.reach() * ik.reach()));
+    M = linearPart(ell);
+    const Eigen::Matrix3d expectedForce = k * k * A.inverse();
+    QVERIFY2(relativeError(M * M.transpose(), expectedForce) < 1e-8,
+             qPrintable(QString::number(relativeError(M * M.transpose(), expectedForce))));
+    QVERIFY(QString::fromStdString(ik.gizmo().text()).startsWith(QString("force ellipsoid × %1 m/N").arg(k)));
+    ik.forceEllipsoidAction()->setChecked(false);
+
+    // While dragging the centre the scale stays put: the drawn ellipsoid is s^2 Jv Jv^T at the new q.
+    vtkRenderer* r = view.renderer();
+    const Vec3 p0 = doc.data().oMf[f].translation();
+    r->SetWorldPoint(p0.x(), p0.y(), p0.z(), 1.0);
+    r->WorldToDisplay();
+    const QPointF from(r->GetDisplayPoint()[0], view.renderWindow()->GetSize()[1] - 1 - r->GetDisplayPoint()[1]);
+    ik.positionOnlyAction()->setChecked(true);
+    QTest::mousePress(&view, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    QCOMPARE(ik.grabbedPart(), IkGizmo::Centre);
+    for (int i = 1; i <= 4; ++i) QTest::mouseMove(&view, (from + i * QPointF(8, 6)).toPoint());
+    QVERIFY(doc.q() != q);
+    QCOMPARE(ik.velocityEllipsoidScale(), s);
+    Jv = linearJacobian(m, doc.q(), f);
+    A = Jv * Jv.transpose();
+    M = linearPart(ell);
+    QVERIFY(relativeError(M * M.transpose(), s * s * A) < 1e-9);
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::NoModifier, (from + QPointF(32, 24)).toPoint());
+    // A stated scale of the user's choosing.
+    ik.setVelocityEllipsoidScale(0.5);
+    M = linearPart(ell);
+    QVERIFY(relativeError(M * M.transpose(), 0.25 * A) < 1e-9);
+    QVERIFY(QString::fromStdString(ik.gizmo().text()).startsWith("velocity ellipsoid × 0.5 s"));
+  }
+
+  // Stated scales are 1-2-5 numbers at or below the ideal value.
+  void ellipsoidScaleIsRound() {
+    QCOMPARE(ikdrag::roundScale(0.3), 0.2);
+    QCOMPARE(ikdrag::roundScale(0.0886), 0.05);
+    QCOMPARE(ikdrag::roundScale(0.1), 0.1);
+    QCOMPARE(ikdrag::roundScale(1000.0), 1000.0);
+    QCOMPARE(ikdrag::roundScale(7.0), 5.0);
+    QCOMPARE(ikdrag::roundScale(19.99), 10.0);
+    QCOMPARE(ikdrag::roundScale(0.0), 1.0);  // no length: a neutral 1
+    const ikdrag::DrawnEllipsoid e = ikdrag::drawnEllipsoid(Vec3(2, 40, INFINITY), 0.1, 3.0, 1e-3);
+    QCOMPARE(e.radii, Vec3(0.2, 3.0, 3.0));
+    QVERIFY(!e.capped[0] && e.capped[1] && e.capped[2]);
+    QCOMPARE(ikdrag::drawnEllipsoid(Vec3(1, 1, 0), 0.1, 3.0, 1e-3).radii, Vec3(0.1, 0.1, 1e-3));
+  }
+
+  // A planar arm moves its tip in the plane only: sigma_3 = 0, so the force ellipsoid is unbounded
+  // along the plane's normal. The drawing stops at the cap and the read-out says "singular"; the
+  // in-plane semi-axes are still k / sigma.
+  void forceEllipsoidCappedAtSingularity() {
+    VtkViewport view;
+    view.resize(600, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    RobotDocument doc;
+    QString error;
+    QVERIFY2(doc.load(robot("planar3.dh"), &error), qPrintable(error));
+    Eigen::VectorXd q(3);
+    q << 0.3, 1.0, 0.8;
+    QVERIFY(doc.setQ(q));
+    RobotScene scene(view.renderer());
+    scene.setModel(doc.model(), doc.sourceFile());
+    scene.updatePose(doc.model(), doc.data());
+    QUndoStack undo;
+    IkDragController ik(&doc, &view, view.renderer(), &undo);
+    ik.dragModeAction()->setChecked(true);
+    ik.ellipsoidAction()->setChecked(true);
+    ik.forceEllipsoidAction()->setChecked(true);
+    QVERIFY(ik.isActive());
+    QVERIFY2(std::abs(ik.reach() - 0.65) < 1e-9, qPrintable(QString::number(ik.reach())));  // 0.3 + 0.25 + 0.1
+
+    const Eigen::MatrixXd Jv = linearJacobian(doc.model(), q, ik.draggedFrame());
+    const Vec3 sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(Jv).singularValues().head<3>();
+    QVERIFY(sigma[2] < 1e-12 && sigma[1] > 0.05);
+    const double k = ik.forceEllipsoidScale(), cap = ik.ellipsoidCap();
+    QCOMPARE(cap, 2 * ik.reach());
+    const Vec3 drawn = Eigen::JacobiSVD<Eigen::Matrix3d>(linearPart(ik.gizmo().ellipsoidActor())).singularValues();
+    QVERIFY2(std::abs(drawn[0] - cap) < 1e-12, qPrintable(QString::number(drawn[0])));  // the normal, capped
+    QVERIFY(std::abs(drawn[1] - k / sigma[1]) < 1e-9 && std::abs(drawn[2] - k / sigma[0]) < 1e-9);
+    QVERIFY(ik.readout().singular);
+    const QString text = QString::fromStdString(ik.gizmo().text());
+    QVERIFY2(text.contains(QString("singular (> %1)").arg(cap / k, 0, 'g', 3)), qPrintable(text));
+    // The velocity ellipsoid of the same pose: flat (a disc in the plane), nothing singular.
+    ik.forceEllipsoidAction()->setChecked(false);
+    QVERIFY(!ik.readout().singular);
+    const double s = ik.velocityEllipsoidScale();
+    const Vec3 flat = Eigen::JacobiSVD<Eigen::Matrix3d>(linearPart(ik.gizmo().ellipsoidActor())).singularValues();
+    QVERIFY(std::abs(flat[0] - s * sigma[0]) < 1e-9 && std::abs(flat[1] - s * sigma[1]) < 1e-9);
+    QVERIFY(flat[2] <= 1e-4 * ik.reach() + 1e-15);
+  }
+
+  // The real window with a UR5 in drag mode, both ellipsoids, and File > Export image's result.
+  // With DYNSCOPE_GRAB_DIR set the pictures are kept for a human to look at.
+  void windowExportHasNoOverlays() {
+    MainWindow window(MainWindow::Settings::Ephemeral);
+    QStringList errors;
+    window.setErrorHandler([&errors](const QString&, const QString& text) { errors << text; });
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    QVERIFY2(window.document()->load(robot("ur5.urdf"), &error), qPrintable(error));
+    Eigen::VectorXd q(6);
+    q << 0.3, -1.1, 1.4, -1.6, -1.2, 0.4;
+    QVERIFY(window.document()->setQ(q));
+    window.scene()->fitToRobot();
+    window.ikDock()->raise();
+    IkDragController* ik = window.ikController();
+    ik->dragModeAction()->setChecked(true);
+    ik->ellipsoidAction()->setChecked(true);
+    ik->singularityAction()->setChecked(true);
+    QTest::qWait(100);
+    QVERIFY(countPixels(window.viewport()->grabFramebuffer(), 1) > 200);
+    save(window.grab().toImage(), "ik_window_velocity.png");
+    ik->forceEllipsoidAction()->setChecked(true);
+    QTest::qWait(100);
+    save(window.grab().toImage(), "ik_window_force.png");
+
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("export.png");
+    QVERIFY(window.exportImage(path, QSize(1280, 720)));
+    const QImage exported(path);
+    QCOMPARE(exported.size(), QSize(1280, 720));
+    save(exported, "ik_window_export.png");
+    QVERIFY(ik->gizmo().visible());
+    ik->dragModeAction()->setChecked(false);
+    QVERIFY(window.exportImage(tmp.filePath("plain.png"), QSize(1280, 720)));
+    QVERIFY(QImage(tmp.filePath("plain.png")) == exported);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
   }
 
   // A floating-base humanoid (spherical joints, quaternions) with both feet pinned: dragging a hand

@@ -7,10 +7,12 @@
 #include <QAction>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QStringList>
 #include <QUndoStack>
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <vector>
 
 #include "document/robot_document.hpp"
 #include "dynscope/algorithms/configuration.hpp"
@@ -29,6 +31,18 @@ QAction* makeAction(QObject* parent, const QString& text, const QString& tip, bo
   if (checkable) a->setChecked(checked);
   return a;
 }
+
+// The longest chain of link offsets from the base to a frame: a pose-independent bound on how far
+// a frame gets from the base, and the length the ellipsoids' default scales follow.
+double reachOf(const dyn::Model& m) {
+  std::vector<double> chain(m.N + 1, 0.0);
+  for (int i = 1; i <= m.N; ++i) chain[i] = chain[m.parent[i]] + m.Xtree[i].translation().norm();
+  double reach = 0;
+  for (const auto& f : m.frames) reach = std::max(reach, chain[f.body] + f.placement.translation().norm());
+  return reach > 1e-6 ? reach : 1.0;
+}
+
+QString number(double v) { return QString::number(v, 'g', 3); }
 
 }  // namespace
 
@@ -49,9 +63,14 @@ IkDragController::IkDragController(RobotDocument* doc, VtkViewport* viewport, vt
   pinSelected_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_P));
   clearPins_ = makeAction(this, tr("&Clear Pins"), tr("Release every pinned link"), false);
   ellipsoid_ = makeAction(this, tr("Manipulability &Ellipsoid"),
-                          tr("Velocity manipulability ellipsoid of the dragged link"), true);
+                          tr("Velocity manipulability ellipsoid of the dragged link, drawn in metres: semi-axes σ "
+                             "(m/s per rad/s) × a fixed time; scale and values in the read-out"),
+                          true);
+  ellipsoid_->setObjectName("ikEllipsoidAction");
   forceEllipsoid_ = makeAction(this, tr("&Force Ellipsoid"),
-                               tr("Show the force ellipsoid (radii 1/σ) instead of the velocity one"), true);
+                               tr("Show the force ellipsoid (semi-axes 1/σ, N per N·m of joint torque) instead of the "
+                                  "velocity one; capped and marked singular where 1/σ grows without bound"),
+                               true);
   singularity_ = makeAction(this, tr("Distance to &Singularity"),
                             tr("Smallest singular value of the dragged link's Jacobian (linear part)"), true);
 
@@ -73,6 +92,7 @@ IkDragController::IkDragController(RobotDocument* doc, VtkViewport* viewport, vt
   connect(doc_, &RobotDocument::poseChanged, this, &IkDragController::onPoseChanged);
   connect(doc_, &RobotDocument::selectedBodyChanged, this, &IkDragController::onSelectedBodyChanged);
   viewport_->installEventFilter(this);
+  viewport_->setHiddenInExports(gizmo_.overlay());  // exported figures show the robot only
   // The viewport owns the scene renderer the gizmo draws into: once it is gone, stop drawing.
   connect(viewport_, &QObject::destroyed, this, [this] {
     disconnect(doc_, nullptr, this, nullptr);
@@ -110,6 +130,9 @@ void IkDragController::onModelChanged() {
   lockedJoints_.clear();
   readout_ = Readout{};
   frame_ = -1;
+  reach_ = doc_->hasModel() ? reachOf(m) : 1.0;
+  velocityScale_ = kVelocitySeconds;
+  forceScale_ = ikdrag::roundScale(kForceScalePerReach2 * reach_ * reach_);
   if (doc_->hasModel() && m.N > 0 && !m.frames.empty()) {
     solver_ = std::make_unique<dyn::IkSolver>(m);
     data_ = std::make_unique<dyn::Data>(m);
@@ -137,6 +160,18 @@ void IkDragController::setDraggedFrame(int frame) {
   frame_ = frame;
   emit draggedFrameChanged(frame_);
   placeGizmo();
+}
+
+void IkDragController::setVelocityEllipsoidScale(double seconds) {
+  if (!(seconds > 0) || !std::isfinite(seconds)) return;
+  velocityScale_ = seconds;
+  updateOverlays();
+}
+
+void IkDragController::setForceEllipsoidScale(double metresPerNewton) {
+  if (!(metresPerNewton > 0) || !std::isfinite(metresPerNewton)) return;
+  forceScale_ = metresPerNewton;
+  updateOverlays();
 }
 
 void IkDragController::updateActions() {
@@ -175,9 +210,14 @@ void IkDragController::updatePins() {
 
 void IkDragController::updateOverlays() {
   const bool ell = ellipsoid_->isChecked(), sing = singularity_->isChecked();
+  const bool force = forceEllipsoid_->isChecked();
+  const bool hadOverlay = readout_.ellipsoid || !readout_.overlayText.isEmpty();
+  readout_.ellipsoid = readout_.singular = false;
+  readout_.overlayText.clear();
   if (!isActive() || (!ell && !sing)) {
     gizmo_.setEllipsoid(false, {}, {}, {});
     gizmo_.setText("");
+    if (hadOverlay) emit readoutChanged();
     viewport_->update();
     return;
   }
@@ -189,25 +229,37 @@ void IkDragController::updateOverlays() {
     return;
   }
   readout_.minSingularValue = mp.minSingularValue;
+  QStringList lines;
   if (ell) {
-    // Drawn to the handle's scale (largest semi-axis 1.2 arrow lengths): the shape and directions
-    // matter on screen; the values are in the read-out. Force radii 1/sigma are capped at a
-    // singularity (infinite along the lost direction).
-    Eigen::Vector3d r = forceEllipsoid_->isChecked() ? mp.forceRadii : mp.velocityRadii;
-    const double cap = 1e3 * std::max(1e-12, r.minCoeff());
-    for (int k = 0; k < 3; ++k) r[k] = std::isfinite(r[k]) ? std::min(r[k], cap) : cap;
-    const double big = r.maxCoeff();
-    r = big > 0 ? Eigen::Vector3d(r / big * 1.2 * gizmo_.scale()) : Eigen::Vector3d::Zero();
-    gizmo_.setEllipsoid(true, mp.center, mp.axes, r.cwiseMax(1e-4 * gizmo_.scale()));
+    // In metres at a fixed scale (see velocityEllipsoidScale()): its size on screen is the
+    // manipulability, comparable from pose to pose and between the two kinds.
+    const double scale = force ? forceScale_ : velocityScale_;
+    const Eigen::Vector3d values = force ? mp.forceRadii : mp.velocityRadii;
+    const ikdrag::DrawnEllipsoid e = ikdrag::drawnEllipsoid(values, scale, ellipsoidCap(), 1e-4 * reach_);
+    gizmo_.setEllipsoid(true, mp.center, mp.axes, e.radii);
+    readout_.ellipsoid = true;
+    readout_.forceEllipsoid = force;
+    readout_.ellipsoidValues = values;
+    readout_.ellipsoidRadii = e.radii;
+    readout_.ellipsoidScale = scale;
+    QStringList axes;
+    for (int k = 0; k < 3; ++k) {
+      readout_.singular = readout_.singular || e.capped[k];
+      axes << (e.capped[k] ? tr("singular (> %1)").arg(number(ellipsoidCap() / scale)) : number(values[k]));
+    }
+    lines << (force ? tr("force ellipsoid × %1 m/N: semi-axes %2 N per N·m")
+                    : tr("velocity ellipsoid × %1 s: semi-axes %2 m/s per rad/s"))
+                 .arg(number(scale), axes.join(", "));
   } else {
     gizmo_.setEllipsoid(false, {}, {}, {});
   }
   // (VTK's default font has no Greek letters: spelled out.)
-  const QString line = tr("smallest singular value %1 m/rad (distance to a singularity), manipulability %2")
-                           .arg(mp.minSingularValue, 0, 'g', 3)
-                           .arg(mp.measure, 0, 'g', 3);
-  gizmo_.setText(sing ? line.toUtf8().constData() : "");
-  if (sing) emit statusText(line);
+  if (sing)
+    lines << tr("smallest singular value %1 m/rad (0: singular), manipulability %2")
+                 .arg(number(mp.minSingularValue), number(mp.measure));
+  readout_.overlayText = lines.join('\n');
+  gizmo_.setText(readout_.overlayText.toUtf8().constData());
+  emit statusText(lines.join(QStringLiteral("  ·  ")));
   emit readoutChanged();
   viewport_->update();
 }

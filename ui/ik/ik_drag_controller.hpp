@@ -1,7 +1,9 @@
 // Inverse-kinematics dragging in the 3D view (issue 6): a gizmo on the dragged link; grabbing an
 // arrow, a ring or the centre sphere turns mouse moves into a target pose, each move solves IK
 // from the current q (dyn::IkSolver, warm start, bounded step) and sets it on the document. One
-// undo command per drag. Pins, locked joints, out-of-reach feedback, manipulability overlays.
+// undo command per drag. Pins, locked joints, out-of-reach feedback, manipulability overlays
+// (the ellipsoid in metres, at a stated scale). None of the overlays appear in exported images:
+// the gizmo's renderer is hidden in the viewport's grabImage().
 //
 // Wiring into MainWindow (the lead's part, ~15 lines in the constructor after createActions()):
 //
@@ -93,8 +95,32 @@ class IkDragController : public QObject {
     int iterations = 0;
     bool converged = false, reachable = false;
     double minSingularValue = 0;  // of the dragged frame's Jv at the current q
+    // The ellipsoid overlay as drawn (while it is on): values sigma_k (velocity, m/s per rad/s)
+    // or 1/sigma_k (force, N per N m) along the left singular vectors, drawn semi-axes in metres
+    // (value x scale, capped), `singular` when a force semi-axis hit the cap.
+    bool ellipsoid = false, forceEllipsoid = false, singular = false;
+    Eigen::Vector3d ellipsoidValues = Eigen::Vector3d::Zero(), ellipsoidRadii = Eigen::Vector3d::Zero();
+    double ellipsoidScale = 0;  // s (velocity) or m/N (force)
+    QString overlayText;        // the lines of the 3D view's read-out
   };
   const Readout& readout() const { return readout_; }
+
+  // Ellipsoid scales, fixed while dragging so that a change of size means a change of
+  // manipulability. Velocity: semi-axis sigma_k (m/s at |qd| = 1 rad/s) drawn as sigma_k x seconds
+  // metres (how far the link gets in that time). Force: semi-axis 1/sigma_k (N at |tau| = 1 N m)
+  // drawn as 1/sigma_k x metresPerNewton metres. Both drawn semi-axes are capped at
+  // ellipsoidCap() (1/sigma is unbounded near a singularity). A model load resets them: velocity
+  // to kVelocitySeconds (sigma grows with the arm's size, so the drawing does too), force to a
+  // 1-2-5 value near kForceScalePerReach2 x reach^2 (1/sigma shrinks with the size).
+  static constexpr double kVelocitySeconds = 0.2;
+  static constexpr double kForceScalePerReach2 = 0.05;
+  static constexpr double kCapPerReach = 2.0;
+  double velocityEllipsoidScale() const { return velocityScale_; }
+  void setVelocityEllipsoidScale(double seconds);
+  double forceEllipsoidScale() const { return forceScale_; }
+  void setForceEllipsoidScale(double metresPerNewton);
+  double reach() const { return reach_; }  // longest chain of link offsets from the base (m)
+  double ellipsoidCap() const { return kCapPerReach * reach_; }
 
   IkGizmo& gizmo() { return gizmo_; }
   // Largest change of any dof one mouse move may cause (rad or m): no jumps.
@@ -146,6 +172,7 @@ class IkDragController : public QObject {
   std::vector<Pin> pins_;
   std::vector<int> lockedJoints_;
   Readout readout_;
+  double reach_ = 1, velocityScale_ = kVelocitySeconds, forceScale_ = kForceScalePerReach2;
 
   // The drag in progress.
   IkGizmo::Part grabbed_ = IkGizmo::None;

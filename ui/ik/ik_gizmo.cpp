@@ -101,6 +101,7 @@ IkGizmo::IkGizmo(vtkRenderer* scene) : scene_(scene) {
   }
 
   vtkNew<vtkSphereSource> unit;
+  unit->SetRadius(1.0);  // (VTK's default is 0.5) the user matrix's columns are the semi-axes
   unit->SetThetaResolution(32);
   unit->SetPhiResolution(20);
   vtkNew<vtkPolyDataMapper> em;
@@ -241,6 +242,11 @@ bool IkGizmo::ellipsoidVisible() const { return ellipsoid_->GetVisibility() != 0
 void IkGizmo::setText(const char* text) {
   text_->SetInput(text);
   text_->SetVisibility(text && *text);
+}
+
+std::string IkGizmo::text() const {
+  const char* t = text_->GetInput();
+  return t ? t : "";
 }
 
 IkGizmo::Part IkGizmo::pick(double x, double y) {

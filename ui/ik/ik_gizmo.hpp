@@ -6,6 +6,7 @@
 // on screen, and the trackball style never moves it (the overlay is not interactive).
 #pragma once
 #include <Eigen/Core>
+#include <string>
 #include <vector>
 
 #include <vtkActor.h>
@@ -51,7 +52,9 @@ class IkGizmo {
   // `on` is false.
   void setEllipsoid(bool on, const Eigen::Vector3d& c, const Eigen::Matrix3d& axes, const Eigen::Vector3d& radii);
   bool ellipsoidVisible() const;
+  vtkActor* ellipsoidActor() const { return ellipsoid_; }
   void setText(const char* text);  // lower-left read-out ("" hides it)
+  std::string text() const;
 
   // The part under display pixel (x, y) (VTK display coordinates, origin bottom-left).
   Part pick(double x, double y);

@@ -14,6 +14,7 @@
 #include <vtkRenderer.h>
 #include <vtkRendererCollection.h>
 #include <vtkUnsignedCharArray.h>
+#include <vtkWeakPointer.h>
 #include <vtkWindowToImageFilter.h>
 
 #include <QElapsedTimer>
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -64,6 +66,7 @@ struct VtkViewport::Impl {
   bool glReady = false;
   int wheelAccumulator = 0;
   QMetaObject::Connection contextConnection;
+  std::vector<vtkWeakPointer<vtkRenderer>> hiddenInExports;
 };
 
 // VTK -> Qt: make the widget's context current, report whether it is, repaint after a frame.
@@ -174,6 +177,18 @@ vtkGenericOpenGLRenderWindow* VtkViewport::renderWindow() const { return d_->win
 vtkGenericRenderWindowInteractor* VtkViewport::interactor() const { return d_->iren; }
 
 void VtkViewport::requestRender() { update(); }
+
+void VtkViewport::setHiddenInExports(vtkRenderer* renderer, bool hidden) {
+  auto& list = d_->hiddenInExports;
+  list.erase(std::remove_if(list.begin(), list.end(), [renderer](const auto& r) { return !r || r == renderer; }),
+             list.end());
+  if (hidden && renderer) list.emplace_back(renderer);
+}
+
+bool VtkViewport::isHiddenInExports(vtkRenderer* renderer) const {
+  return renderer && std::any_of(d_->hiddenInExports.begin(), d_->hiddenInExports.end(),
+                                 [renderer](const auto& r) { return r == renderer; });
+}
 
 void VtkViewport::setAdaptiveQuality(bool on) {
   adaptiveQuality_ = on;
@@ -350,7 +365,15 @@ QImage VtkViewport::grabImage(int width, int height) {
       r->ResetCameraClippingRange();
     }
   }
+  // Renderers asked to stay out of exports draw nothing in this frame (vtkRenderer's Draw flag).
+  std::vector<std::pair<vtkRenderer*, vtkTypeBool>> skipped;
+  for (const auto& r : d_->hiddenInExports)
+    if (r) {
+      skipped.emplace_back(r, r->GetDraw());
+      r->DrawOff();
+    }
   d_->window->Render();
+  for (const auto& [r, draw] : skipped) r->SetDraw(draw);
   for (const SavedCamera& c : cameras) {
     c.camera->SetViewAngle(c.angle);
     c.camera->SetParallelScale(c.scale);

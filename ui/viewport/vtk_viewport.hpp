@@ -41,7 +41,7 @@ class VtkViewport : public QOpenGLWidget {
   // pixels) and returns it (Format_RGB888), anti-aliased. Works on a hidden, never-shown
   // viewport too (its OpenGL context is created on demand) as long as there is an X display
   // (Xvfb is fine; Qt's "offscreen" platform has no QOpenGLWidget). Null image on failure.
-  // See setExportQuality().
+  // See setExportQuality() and setHiddenInExports().
   QImage grabImage(int width = 0, int height = 0);
 
   // The OpenGL format VTK needs (3.2 core). The constructor applies it to the widget; an app may
@@ -50,6 +50,11 @@ class VtkViewport : public QOpenGLWidget {
 
   // grabImage() renders with FXAA anti-aliasing and depth-peeled translucency (default on).
   void setExportQuality(bool on) { exportQuality_ = on; }
+
+  // Renderers of this window that grabImage() skips (e.g. an overlay of interaction handles):
+  // exported images show the scene only, the widget still draws them. Held weakly.
+  void setHiddenInExports(vtkRenderer* renderer, bool hidden = true);
+  bool isHiddenInExports(vtkRenderer* renderer) const;
 
   // See the class comment. Off: every frame full resolution and quality.
   void setAdaptiveQuality(bool on);
