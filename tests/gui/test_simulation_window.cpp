@@ -1,7 +1,7 @@
 // The simulation dock in the window, driven as a user does: run, pause, step, reset, the torque
-// sources, divergence, and the recorded run becoming the trajectory. References: the pendulum's
-// energy, the engine's Simulator run in-process with the same settings, and plain physics (gravity
-// compensation holds a pose).
+// sources (constant torques typed in the joints dock), divergence, and the recorded run becoming
+// the trajectory. References: the pendulum's energy, the engine's Simulator run in-process with the
+// same settings, and plain physics (gravity compensation holds a pose, τ / I at rest).
 #include <QtTest>
 
 #include <QCheckBox>
@@ -11,9 +11,13 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTabBar>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <cmath>
 #include <memory>
 
@@ -25,6 +29,8 @@
 #include "simulation/simulation_runner.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "window/joint_row.hpp"
+#include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -69,6 +75,20 @@ class TestSimulationWindow : public QObject {
   }
   void setSource(SimulationDock::Source s) {
     dock()->sourceBox()->setCurrentIndex(dock()->sourceBox()->findData(int(s)));
+  }
+  // The selected tab of the right dock area's tab bar (the joints, simulation, ... docks).
+  QString currentDockTab() const {
+    for (QTabBar* bar : m_window->findChildren<QTabBar*>())
+      for (int i = 0; i < bar->count(); ++i)
+        if (bar->tabText(i) == m_window->jointsDock()->windowTitle()) return bar->tabText(bar->currentIndex());
+    return {};
+  }
+  // Types a value into a spin box as a user does (select the number, type, Enter).
+  static void type(QDoubleSpinBox* box, const QString& text) {
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Return);
   }
   // Runs for about `ms` of wall time, then pauses.
   void runFor(int ms) {
@@ -235,13 +255,142 @@ class TestSimulationWindow : public QObject {
     QVERIFY(open(m_pendulum));
   }
 
+  // "Constant per joint": the τ column appears in the joints dock (the simulation dock only points
+  // there); the torque typed in the pendulum's row is what the run applies, also when changed
+  // between steps. Reference: the engine's Simulator with ConstantTorque of the typed values, and
+  // the first step from rest by hand (semi-implicit Euler: q1 = h² τ / I, I = m l² + Iyy).
+  void constantTorquesAreTypedInTheJointsDock() {
+    QVERIFY(open(m_pendulum));  // a fresh run: the next reset starts from the robot's pose
+    JointsDock* joints = m_window->jointsDock();
+    JointRow* row = joints->row("swing");
+    QVERIFY(row);
+    auto* toJoints = dock()->findChild<QPushButton*>("simulationEditTorques");
+    auto* hint = dock()->findChild<QLabel*>("simulationTorqueHint");
+    QVERIFY(toJoints && hint);
+    setSource(SimulationDock::Source::Passive);
+    dock()->raise();
+    settle();
+    QVERIFY(!row->torqueBox()->isVisibleTo(joints));
+    QVERIFY(!toJoints->isVisible() && !hint->isVisible());
+
+    setSource(SimulationDock::Source::Constant);
+    settle();
+    QVERIFY(row->torqueBox()->isVisibleTo(joints));
+    QVERIFY(toJoints->isVisible() && hint->isVisible());
+    QVERIFY2(hint->text().contains("Joints dock"), qPrintable(hint->text()));
+    QCOMPARE(currentDockTab(), dock()->windowTitle());  // the joints dock is a tab behind
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(m_window->grab().save(QDir(dir).filePath("simulation_constant_torques.png")));
+    QTest::mouseClick(toJoints, Qt::LeftButton);
+    QTRY_COMPARE(currentDockTab(), joints->windowTitle());
+    QVERIFY(row->torqueBox()->isVisible());
+    QCOMPARE(row->torqueBox()->suffix(), QString(" N·m"));  // revolute
+
+    type(row->torqueBox(), "3.25");
+    QCOMPARE(doc()->constantTorques().size(), 1);
+    QCOMPARE(doc()->constantTorques()[0], 3.25);
+    QVERIFY2(hint->text().contains("1 of 1"), qPrintable(hint->text()));
+    const std::optional<dyn::Controller> c = dock()->controller();
+    QVERIFY(c && std::holds_alternative<dyn::ConstantTorque>(*c));
+    QCOMPARE(std::get<dyn::ConstantTorque>(*c).tau, Eigen::VectorXd::Constant(1, 3.25));
+
+    // The run applies exactly the typed torque.
+    QCOMPARE(doc()->q()[0], 0.0);
+    dock()->reset();
+    QCOMPARE(dock()->runner()->snapshot().q[0], 0.0);
+    dock()->stepOnce();
+    const double h = dock()->settings().dt;
+    QCOMPARE(dock()->settings().integrator, dyn::Integrator::SemiImplicitEuler);
+    QVERIFY2(std::abs(doc()->q()[0] - h * h * 3.25 / 2.001) < 1e-12,
+             qPrintable(QString::number(doc()->q()[0], 'g', 17)));
+    QCOMPARE(dock()->runner()->snapshot().tau[0], 3.25);  // applied (the file has no damping or friction)
+    dyn::Simulator ref(m_window->trajectory()->dynamicsModel(), dock()->settings(),
+                       dyn::ConstantTorque{Eigen::VectorXd::Constant(1, 3.25)});
+    ref.reset(Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1));
+    ref.step();
+    dock()->stepOnce();
+    ref.step();
+    QCOMPARE(dock()->runner()->snapshot().q[0], ref.q()[0]);
+    // A new value applies to the run in progress, from the next step on.
+    type(row->torqueBox(), "-1.5");
+    QCOMPARE(doc()->constantTorques()[0], -1.5);
+    ref.setController(dyn::ConstantTorque{Eigen::VectorXd::Constant(1, -1.5)});
+    for (int k = 0; k < 3; ++k) {
+      dock()->stepOnce();
+      ref.step();
+    }
+    QCOMPARE(dock()->runner()->snapshot().q[0], ref.q()[0]);
+    QCOMPARE(dock()->runner()->snapshot().qd[0], ref.qd()[0]);
+    QCOMPARE(dock()->runner()->snapshot().tau[0], -1.5);
+
+    // A reload keeps the torque of an unchanged joint; another robot starts from zero.
+    QString error;
+    QVERIFY2(doc()->reload(&error), qPrintable(error));
+    settle();
+    QCOMPARE(doc()->constantTorques()[0], -1.5);
+    QCOMPARE(joints->row("swing")->torque(), -1.5);
+    QVERIFY(joints->row("swing")->torqueBox()->isVisible());
+    joints->row("swing")->torqueBox()->setValue(0);
+    QCOMPARE(doc()->constantTorques()[0], 0.0);
+    setSource(SimulationDock::Source::Passive);
+    QVERIFY(!joints->row("swing")->torqueBox()->isVisibleTo(joints));
+    dock()->raise();
+  }
+
+  // On a 1366x768 laptop the joints dock with the τ column and the locks still shows every row in
+  // full: no sideways scrolling, names, values and torques inside their rows. A floating-base
+  // humanoid: the base's six rows carry v (x y z: N) and w (roll pitch yaw: N·m) of its joint.
+  void torqueColumnFitsALaptop() {
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    if (screen.width() < 1366 || screen.height() < 768) QSKIP("run Xvfb with -screen 0 1920x1080x24");
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.setErrorHandler([](const QString&, const QString&) {});
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.document()->setFloatingBase(true);
+    QSignalSpy finished(w.document(), &RobotDocument::loadingFinished);
+    QVERIFY(w.openFile(QStringLiteral(DYNSCOPE_ROBOTS_DIR "/humanoid.urdf")));
+    QVERIFY(finished.wait(30000) && finished.at(0).at(0).toBool());
+    SimulationDock* sim = w.simulationDock();
+    sim->sourceBox()->setCurrentIndex(sim->sourceBox()->findData(int(SimulationDock::Source::Constant)));
+    sim->findChild<QPushButton*>("simulationEditTorques")->click();
+    JointsDock* joints = w.jointsDock();
+    JointRow* first = joints->rows().front();
+    QCOMPARE(first->coordinate().jointType, QString("floating"));
+    first->lockButton()->click();
+    const dyn::Model& m = w.document()->model();
+    const auto row = [&](const char* label) { return joints->row(first->coordinate().jointName, label); };
+    QVERIFY(row("x") && row("yaw"));
+    QCOMPARE(row("x")->torqueDof(), m.joints[first->coordinate().body].idx_v + 3);  // v_x
+    QCOMPARE(row("roll")->torqueDof(), m.joints[first->coordinate().body].idx_v);   // w_x
+    QCOMPARE(row("x")->torqueBox()->suffix(), QString(" N"));
+    QCOMPARE(row("roll")->torqueBox()->suffix(), QString(" N·m"));
+    QVERIFY(row("z")->isLocked());  // one lock for the whole joint, on each of its rows
+    row("yaw")->torqueBox()->setValue(2.5);
+    QCOMPARE(w.document()->constantTorques()[row("yaw")->torqueDof()], 2.5);
+    QTest::qWait(100);
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(w.grab().save(QDir(dir).filePath("joints_dock_torques_1366x768.png")));
+    auto* scroll = joints->findChild<QScrollArea*>();
+    QVERIFY(scroll && !scroll->horizontalScrollBar()->isVisible());
+    for (JointRow* r : joints->rows())
+      for (QWidget* part : std::initializer_list<QWidget*>{r->spinBox(), r->torqueBox(), r->lockButton()}) {
+        QVERIFY2(part->isVisible(), qPrintable(r->objectName()));
+        QVERIFY2(part->geometry().left() >= 0 && part->geometry().right() < r->width(), qPrintable(r->objectName()));
+        QVERIFY2(part->width() >= part->minimumSizeHint().width(), qPrintable(r->objectName()));
+      }
+    QVERIFY(first->slider()->width() >= 40);  // still a usable slider
+  }
+
   // A huge constant torque makes the velocity explode: the run stops by itself with a message,
   // and the robot keeps the last good (finite) state.
   void divergenceStopsWithAMessage() {
     setSource(SimulationDock::Source::Constant);
-    QTableWidget* table = dock()->findChild<QTableWidget*>("simulationTorques");
-    QVERIFY(table && table->rowCount() == 1);
-    table->item(0, 0)->setText("1e9");
+    JointRow* row = m_window->jointsDock()->row("swing");
+    QVERIFY(row);
+    row->torqueBox()->setValue(1e9);
+    QCOMPARE(doc()->constantTorques()[0], 1e9);
     QSignalSpy stopped(dock(), &SimulationDock::runningChanged);
     QStringList messages;
     connect(dock(), &SimulationDock::message, this, [&](const QString& text, bool) { messages << text; });
@@ -252,7 +401,7 @@ class TestSimulationWindow : public QObject {
     QVERIFY2(messages.join('\n').contains("stopped", Qt::CaseInsensitive), qPrintable(messages.join('\n')));
     QVERIFY(std::isfinite(doc()->q()[0]));
     QCOMPARE(dock()->runner()->snapshot().status, dyn::SimulationStatus::Diverged);
-    table->item(0, 0)->setText("0");
+    row->torqueBox()->setValue(0);
     setSource(SimulationDock::Source::Passive);
   }
 };

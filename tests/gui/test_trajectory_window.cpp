@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -22,9 +23,13 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QUndoStack>
 #include <cmath>
 #include <memory>
+
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkRenderer.h>
 
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
@@ -39,6 +44,9 @@
 #include "trajectory/plots_dock.hpp"
 #include "trajectory/trajectory_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/joint_row.hpp"
+#include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -64,6 +72,23 @@ double timeAtPixel(PlotCanvas* view, QAbstractSeries* series, const QPoint& pixe
 QPoint pixelOfTime(PlotCanvas* view, QAbstractSeries* series, double t) {
   QChart* chart = view->chart();
   return view->mapFromScene(chart->mapToScene(chart->mapToPosition({t, 0.0}, series)));
+}
+
+// World point -> pixel of the window's 3D view (the inverse of the IK controller's mapping).
+QPointF project(VtkViewport* view, const Eigen::Vector3d& p) {
+  vtkRenderer* r = view->renderer();
+  r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+  r->WorldToDisplay();
+  const double* d = r->GetDisplayPoint();
+  const double dpr = view->devicePixelRatioF();
+  return {d[0] / dpr, (view->renderWindow()->GetSize()[1] - 1 - d[1]) / dpr};
+}
+
+// The IK dock's entry for a joint (body index).
+QListWidgetItem* lockItem(QListWidget* list, int joint) {
+  for (int i = 0; i < list->count(); ++i)
+    if (list->item(i)->data(Qt::UserRole).toInt() == joint) return list->item(i);
+  return nullptr;
 }
 
 int csvRows(const QString& path, QString* header = nullptr) {
@@ -388,6 +413,74 @@ class TestTrajectoryWindow : public QObject {
       QVERIFY(m_window->grab().save(QDir(dir).filePath("ik_window.png")));
     }
     drag->setChecked(false);
+  }
+
+  // Issue 6: joints are locked from the joints dock. A row's lock reaches the IK controller and
+  // the IK dock's list, and back; a drag of the tool keeps the locked joint's value exactly while
+  // the others move; loading a robot clears the locks everywhere.
+  void jointsDockLocksJointsForIk() {
+    QVERIFY(open(robot("ur5.urdf")));
+    const dyn::Model& m = doc()->model();
+    IkDragController* ik = m_window->ikController();
+    JointsDock* joints = m_window->jointsDock();
+    QListWidget* list = m_window->ikDock()->lockList();
+    const int pan = m.jointIndex("shoulder_pan_joint"), elbow = m.jointIndex("elbow_joint");
+    JointRow* panRow = joints->row("shoulder_pan_joint");
+    QVERIFY(pan > 0 && elbow > 0 && panRow && lockItem(list, pan) && lockItem(list, elbow));
+    joints->raise();
+    settle();
+    QVERIFY(panRow->lockButton()->isVisible());
+    QVERIFY(panRow->lockButton()->toolTip().contains("IK"));
+
+    QTest::mouseClick(panRow->lockButton(), Qt::LeftButton);
+    QVERIFY(panRow->isLocked());
+    QVERIFY(ik->isJointLocked(pan));
+    QCOMPARE(lockItem(list, pan)->checkState(), Qt::Checked);
+    lockItem(list, pan)->setCheckState(Qt::Unchecked);  // unlocked in the IK dock
+    QVERIFY(!ik->isJointLocked(pan));
+    QVERIFY(!panRow->isLocked());
+    lockItem(list, elbow)->setCheckState(Qt::Checked);  // locked in the IK dock
+    QVERIFY(joints->row("elbow_joint")->isLocked());
+    ik->setJointLocked(elbow, false);
+    QVERIFY(!joints->row("elbow_joint")->isLocked());
+
+    // A drag with the base joint locked from its row.
+    QTest::mouseClick(panRow->lockButton(), Qt::LeftButton);
+    QVERIFY(ik->isJointLocked(pan));
+    Eigen::VectorXd q(6);
+    q << 0.4, -1.2, 1.5, -1.2, -1.4, 0.3;
+    QVERIFY(doc()->setQ(q));
+    m_window->scene()->setViewPreset(RobotScene::Iso);
+    ik->dragModeAction()->setChecked(true);
+    ik->positionOnlyAction()->setChecked(true);
+    VtkViewport* view = m_window->viewport();
+    view->grabImage();  // one frame: sizes and the handle's scale settle
+    const int frame = ik->draggedFrame();
+    QVERIFY(frame >= 0);
+    const Eigen::Vector3d p0 = doc()->data().oMf[frame].translation();
+    const QPointF from = project(view, p0);
+    QVERIFY(view->rect().contains(from.toPoint()));
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    QCOMPARE(ik->grabbedPart(), IkGizmo::Centre);
+    for (int k = 1; k <= 5; ++k) QTest::mouseMove(view, (from + k * QPointF(6, 4)).toPoint());
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, (from + QPointF(30, 20)).toPoint());
+    const int iq = m.joints[pan].idx_q;
+    QCOMPARE(doc()->q()[iq], q[iq]);                                       // exactly
+    QVERIFY((doc()->data().oMf[frame].translation() - p0).norm() > 1e-3);  // the tool moved
+    QVERIFY((doc()->q() - q).cwiseAbs().maxCoeff() > 1e-3);                // by other joints
+    QVERIFY2(panRow->isLocked(), "a drag leaves the locks as they are");
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(m_window->grab().save(QDir(dir).filePath("joints_dock_locked.png")));
+    m_window->undoStack()->undo();
+    QCOMPARE(doc()->q(), q);
+    ik->positionOnlyAction()->setChecked(false);
+    ik->dragModeAction()->setChecked(false);
+
+    // Loading a robot clears the locks in the controller, the IK dock and the rows.
+    QVERIFY(open(robot("ur5.urdf")));
+    QVERIFY(!ik->isJointLocked(pan));
+    QCOMPARE(lockItem(list, pan)->checkState(), Qt::Unchecked);
+    for (JointRow* r : joints->rows()) QVERIFY2(!r->isLocked(), qPrintable(r->objectName()));
   }
 
   // With DYNSCOPE_GRAB_DIR set: the window with the Stanford demo mid-way, for a human to look at.

@@ -48,11 +48,11 @@ bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   auto result = std::make_shared<RobotLoadResult>();
   // Progress is queued to this object; the destructor waits for the thread, so `this` outlives it.
   const auto progress = [this](int done, int total) {
-    QMetaObject::invokeMethod(this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
   };
-  m_worker = QThread::create([result, file, floating, meshes, progress] {
-    *result = loadRobotFile(file, floating, meshes, progress);
-  });
+  m_worker = QThread::create(
+      [result, file, floating, meshes, progress] { *result = loadRobotFile(file, floating, meshes, progress); });
   // finished is emitted in the worker; the context object queues the slot to this thread.
   connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues] {
     m_worker->wait();
@@ -71,7 +71,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
     return;
   }
   const std::shared_ptr<const dyn::Model> old = m_model;
-  const Eigen::VectorXd oldQ = m_q;
+  const Eigen::VectorXd oldQ = m_q, oldTorques = m_constantTorques;
   const std::string oldSelected =
       m_selectedBody >= 0 && m_selectedBody <= old->N ? old->bodyNames[m_selectedBody] : std::string();
 
@@ -85,8 +85,10 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   sanitize(m_q);
   // Zero may lie outside a joint's limits; start from the nearest valid pose.
   for (const JointCoordinate& c : jointCoordinates(*m_model))
-    if (c.kind == JointCoordinate::Kind::Scalar && c.limited) m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
+    if (c.kind == JointCoordinate::Kind::Scalar && c.limited)
+      m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
   m_home = m_q;
+  m_constantTorques = Eigen::VectorXd::Zero(m_model->nv);
 
   if (keep) {  // reload: carry over each joint whose name and type are unchanged
     for (int i = 1; i <= m_model->N; ++i) {
@@ -94,6 +96,9 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
       if (j < 1 || old->joints[j].type != m_model->joints[i].type) continue;
       const int n = m_model->joints[i].nq;
       m_q.segment(m_model->joints[i].idx_q, n) = oldQ.segment(old->joints[j].idx_q, n);
+      const int nv = m_model->joints[i].nv;
+      if (oldTorques.size() == old->nv)
+        m_constantTorques.segment(m_model->joints[i].idx_v, nv) = oldTorques.segment(old->joints[j].idx_v, nv);
     }
   }
   m_selectedBody = keep && !oldSelected.empty() ? m_model->bodyIndex(oldSelected) : -1;
@@ -101,6 +106,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   emit modelChanged();
   emit poseChanged();
   emit selectedBodyChanged(m_selectedBody);
+  emit constantTorquesChanged();
   emit loadingFinished(true, QString(), keep);
 }
 
@@ -145,8 +151,10 @@ void RobotDocument::sanitize(Eigen::VectorXd& q) const {
     if (off >= 0) {
       auto quat = q.segment<4>(J.idx_q + off);
       const double n = quat.norm();
-      if (n > 1e-12 && std::isfinite(n)) quat /= n;
-      else quat = Eigen::Vector4d(0, 0, 0, 1);
+      if (n > 1e-12 && std::isfinite(n))
+        quat /= n;
+      else
+        quat = Eigen::Vector4d(0, 0, 0, 1);
     } else if (J.type == dyn::JointType::Revolute && J.continuous) {
       q[J.idx_q] = wrapAngle(q[J.idx_q]);
     }
@@ -224,4 +232,12 @@ void RobotDocument::setSelectedBody(int body) {
   if (body == m_selectedBody) return;
   m_selectedBody = body;
   emit selectedBodyChanged(body);
+}
+
+bool RobotDocument::setConstantTorque(int dof, double tau) {
+  if (dof < 0 || dof >= m_constantTorques.size() || !std::isfinite(tau)) return false;
+  if (m_constantTorques[dof] == tau) return true;
+  m_constantTorques[dof] = tau;
+  emit constantTorquesChanged();
+  return true;
 }

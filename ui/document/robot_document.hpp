@@ -60,9 +60,15 @@ class RobotDocument : public QObject {
   void goHome() { setQ(m_home); }  // the pose at load time unless setHome() changed it
   void setHome() { m_home = m_q; }
   const Eigen::VectorXd& home() const { return m_home; }
-  void randomize();                // uniform within limits; spherical joints get a random orientation
+  void randomize();  // uniform within limits; spherical joints get a random orientation
 
   void setSelectedBody(int body);  // -1: none
+
+  // The simulation's "constant per joint" torques (issue 5), one per dof (size nv; N·m or N):
+  // typed in the joints dock, read by the simulation dock. Zero after a load; a reload keeps
+  // them where joint name and type are unchanged.
+  const Eigen::VectorXd& constantTorques() const { return m_constantTorques; }
+  bool setConstantTorque(int dof, double tau);  // false on a bad index or a non-finite value
 
  signals:
   void loadingStarted(const QString& path);
@@ -71,6 +77,7 @@ class RobotDocument : public QObject {
   void modelChanged();  // after a successful load; pose already computed
   void poseChanged();
   void selectedBodyChanged(int body);
+  void constantTorquesChanged();
 
  private:
   void finishLoad(const RobotLoadResult& result, const QString& path, bool keepJointValues);
@@ -82,6 +89,7 @@ class RobotDocument : public QObject {
   std::shared_ptr<const MeshLibrary> m_meshes;
   dyn::Data m_data;
   Eigen::VectorXd m_q, m_home;
+  Eigen::VectorXd m_constantTorques;
   QString m_sourceFile;
   int m_selectedBody = -1;
   bool m_floatingBase = false;

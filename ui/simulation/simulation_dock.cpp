@@ -14,7 +14,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -141,12 +140,16 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_kd->setToolTip(tr("Velocity gain: N·m·s/rad for PD, 1/s for computed torque"));
   tform->addRow(tr("Kp"), m_kp);
   tform->addRow(tr("Kd"), m_kd);
-  m_torques = new QTableWidget(0, 1, torque);
-  m_torques->setObjectName("simulationTorques");
-  m_torques->setHorizontalHeaderLabels({tr("τ [N·m | N]")});
-  m_torques->horizontalHeader()->setStretchLastSection(true);
-  m_torques->setMinimumHeight(100);
-  tform->addRow(m_torques);
+  // One place to type constant torques: the joints dock's τ column, next to each joint's slider.
+  m_torqueHint = new QLabel(torque);
+  m_torqueHint->setObjectName("simulationTorqueHint");
+  m_torqueHint->setWordWrap(true);
+  m_editTorques = new QPushButton(tr("Set torques in the Joints dock"), torque);
+  m_editTorques->setObjectName("simulationEditTorques");
+  m_editTorques->setToolTip(tr("Shows the Joints dock, whose τ column holds each joint's constant torque"));
+  tform->addRow(m_torqueHint);
+  tform->addRow(m_editTorques);
+  connect(m_editTorques, &QPushButton::clicked, this, &SimulationDock::jointTorquesRequested);
   auto* replayRow = new QHBoxLayout;
   m_replayButton = new QPushButton(tr("Torque CSV…"), torque);
   m_replayLabel = new QLabel(tr("(none)"), torque);
@@ -201,18 +204,20 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
       updateSourceControls();
       applySettings();
     });
+  connect(m_source, &QComboBox::currentIndexChanged, this, [this] { emit torqueSourceChanged(torqueSource()); });
   for (QDoubleSpinBox* s : {m_dt, m_kp, m_kd, m_limitStiffness})
     connect(s, &QDoubleSpinBox::valueChanged, this, &SimulationDock::applySettings);
   for (QCheckBox* c : {m_compare, m_damping, m_friction, m_limits})
     connect(c, &QCheckBox::toggled, this, &SimulationDock::applySettings);
-  connect(m_torques, &QTableWidget::cellChanged, this, &SimulationDock::applySettings);
+  connect(m_robot, &RobotDocument::constantTorquesChanged, this, [this] {
+    updateTorqueHint();
+    if (torqueSource() == Source::Constant) applySettings();
+  });
 
   connect(m_robot, &RobotDocument::modelChanged, this, [this] {
     if (m_runner->isRunning()) pause();
     m_stale = true;
-    rebuildTorqueTable();
   });
-  rebuildTorqueTable();
   updateSourceControls();
 }
 
@@ -250,9 +255,9 @@ std::optional<dyn::Controller> SimulationDock::controller(QString* error) const 
     case Source::Gravity:
       return dyn::GravityCompensation{};
     case Source::Constant: {
-      Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
-      for (int k = 0; k < m.nv && k < m_torques->rowCount(); ++k)
-        if (const QTableWidgetItem* item = m_torques->item(k, 0)) tau[k] = item->text().toDouble();
+      const Eigen::VectorXd& tau = m_robot->constantTorques();
+      if (tau.size() != m.nv)
+        return fail(tr("The constant torques do not fit the robot (%1 of %2 dofs).").arg(tau.size()).arg(m.nv));
       return dyn::ConstantTorque{tau};
     }
     case Source::Pd:
@@ -293,23 +298,22 @@ void SimulationDock::updateSourceControls() {
   const bool pd = s == Source::Pd || s == Source::ComputedTorque;
   m_kp->setEnabled(pd);
   m_kd->setEnabled(pd);
-  m_torques->setVisible(s == Source::Constant);
+  m_torqueHint->setVisible(s == Source::Constant);
+  m_editTorques->setVisible(s == Source::Constant);
+  updateTorqueHint();
   m_replayButton->setVisible(s == Source::Replay);
   m_replayLabel->setVisible(s == Source::Replay);
   m_tolerance->setEnabled(dyn::Integrator(m_integrator->currentData().toInt()) == dyn::Integrator::DormandPrince45);
 }
 
-void SimulationDock::rebuildTorqueTable() {
-  const QSignalBlocker block(m_torques);
-  const std::vector<std::string> names = dyn::velocityNames(m_robot->model());
-  m_torques->setRowCount(int(names.size()));
-  QStringList labels;
-  for (int k = 0; k < int(names.size()); ++k) {
-    labels << QString::fromStdString(names[k]);
-    m_torques->setItem(k, 0, new QTableWidgetItem("0"));
-  }
-  m_torques->setVerticalHeaderLabels(labels);
+void SimulationDock::updateTorqueHint() {
+  const Eigen::VectorXd& tau = m_robot->constantTorques();
+  const int set = int((tau.array() != 0).count());
+  m_torqueHint->setText(
+      tr("Set each joint's torque in the τ column of the Joints dock (%1 of %2 non-zero).").arg(set).arg(tau.size()));
 }
+
+SimulationDock::Source SimulationDock::torqueSource() const { return Source(m_source->currentData().toInt()); }
 
 bool SimulationDock::configureFromRobot(const Eigen::VectorXd& q0) {
   QString error;

@@ -4,6 +4,7 @@
 // sim-to-wall time ratio, and the energy monitor (total energy, relative drift, and the largest
 // joint-acceleration difference when comparing) plotted live. The robot in the 3D view follows the simulation at
 // the display rate; a paused or stopped run becomes the trajectory (scrub, plot, export).
+// Constant per-joint torques are the RobotDocument's (typed in the joints dock's τ column).
 #pragma once
 #include <QDockWidget>
 #include <optional>
@@ -17,7 +18,6 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QTabWidget;
-class QTableWidget;
 class QTimer;
 class RobotDocument;
 class SimulationRunner;
@@ -44,6 +44,7 @@ class SimulationDock : public QDockWidget {
   // Controls, for tests.
   QComboBox* integratorBox() const { return m_integrator; }
   QComboBox* sourceBox() const { return m_source; }
+  Source torqueSource() const;
   QComboBox* algorithmBox() const { return m_algorithm; }
   QDoubleSpinBox* stepBox() const { return m_dt; }
   QCheckBox* compareBox() const { return m_compare; }
@@ -63,6 +64,8 @@ class SimulationDock : public QDockWidget {
  signals:
   void message(const QString& text, bool warning);
   void runningChanged(bool running);
+  void torqueSourceChanged(SimulationDock::Source source);
+  void jointTorquesRequested();  // "Set them in the Joints dock": show that dock
 
  private:
   bool configureFromRobot(const Eigen::VectorXd& q0);
@@ -72,7 +75,7 @@ class SimulationDock : public QDockWidget {
   void publishRecord();
   void updateStatus();
   void updatePlots();
-  void rebuildTorqueTable();
+  void updateTorqueHint();
   void updateSourceControls();
 
   RobotDocument* m_robot;
@@ -95,7 +98,8 @@ class SimulationDock : public QDockWidget {
   QComboBox* m_source;
   QDoubleSpinBox* m_kp;
   QDoubleSpinBox* m_kd;
-  QTableWidget* m_torques;
+  QLabel* m_torqueHint;  // where to type constant torques, and how many are set
+  QPushButton* m_editTorques;
   QPushButton* m_replayButton;
   QLabel* m_replayLabel;
   QString m_replayFile;

@@ -1,17 +1,62 @@
 #include "window/joint_row.hpp"
 
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QToolButton>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
+#include "window/icons.hpp"
+
 namespace {
 constexpr int kSliderSteps = 2000;  // resolution of the slider; the spin box carries the exact value
+constexpr double kMaxTorque = 1e9;  // N·m or N: beyond any robot, but lets a user provoke divergence
+constexpr int kSliderMinWidth = 80, kSliderMinWidthWithTorque = 40;
+
+// The τ box is as wide as an everyday value ("τ -9999.99 N·m"), not its ±1e9 range, and the same
+// for N and N·m, so the column lines up and fits a laptop's dock; larger values scroll in the box.
+class TorqueBox : public QDoubleSpinBox {
+ public:
+  using QDoubleSpinBox::QDoubleSpinBox;
+  QSize sizeHint() const override {
+    QSize s = QDoubleSpinBox::sizeHint();
+    // Qt sizes for the longer of minimum and maximum with prefix, suffix and a space; swap that text.
+    const QFontMetrics fm(font());
+    const auto textWidth = [&](const QString& value, const QString& suffix) {
+      return fm.horizontalAdvance(prefix() + value.left(18) + suffix + ' ');
+    };
+    const int ranged = std::max(textWidth(textFromValue(minimum()), this->suffix()),
+                                textWidth(textFromValue(maximum()), this->suffix()));
+    s.setWidth(s.width() - ranged + textWidth(textFromValue(-9999.99), " N·m"));
+    return s;
+  }
+  QSize minimumSizeHint() const override { return sizeHint(); }
+
+ protected:
+  // Scrolling the list over a τ box must not change a running simulation's torque: the wheel
+  // steps only a box the user has clicked into.
+  void wheelEvent(QWheelEvent* event) override {
+    if (hasFocus())
+      QDoubleSpinBox::wheelEvent(event);
+    else
+      event->ignore();
+  }
+};
+
+// Closed padlock when checked, a faint open one when not.
+QIcon lockIcon() {
+  QIcon icon = dynscopeIcon("lock_open");  // Normal, Off; also registers the icon resources
+  icon.addFile(":/icons/lock_open.svg", QSize(), QIcon::Active, QIcon::Off);
+  for (QIcon::Mode mode : {QIcon::Normal, QIcon::Active}) icon.addFile(":/icons/lock.svg", QSize(), mode, QIcon::On);
+  return icon;
 }
+}  // namespace
 
 JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent), m_c(c) {
   const QString id = c.label.isEmpty() ? c.jointName : c.jointName + "/" + c.label;
@@ -30,7 +75,7 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   m_slider = new QSlider(Qt::Horizontal, this);
   m_slider->setObjectName("slider:" + id);
   m_slider->setRange(0, kSliderSteps);
-  m_slider->setMinimumWidth(80);
+  m_slider->setMinimumWidth(kSliderMinWidth);
   m_spin = new QDoubleSpinBox(this);
   m_spin->setObjectName("spin:" + id);
   m_spin->setWrapping(c.wraps);
@@ -38,11 +83,42 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   m_spin->setAccelerated(true);
   m_spin->setMinimumWidth(95);
   m_spin->setAlignment(Qt::AlignRight);
+
+  m_lock = new QToolButton(this);
+  m_lock->setObjectName("lock:" + id);
+  m_lock->setCheckable(true);
+  m_lock->setAutoRaise(true);
+  m_lock->setIcon(lockIcon());
+  m_lock->setIconSize(QSize(16, 16));
+  m_lock->setText(tr("Lock"));  // for accessibility; the icon is what shows
+  m_lock->setToolTip((c.label.isEmpty()
+                          ? tr("Lock this joint for IK dragging")
+                          : tr("Lock this joint (%1, all its coordinates) for IK dragging").arg(c.jointName)) +
+                     tr("\nIK then keeps its value; the slider still moves it by hand."));
+
+  m_torque = new TorqueBox(this);
+  m_torque->setObjectName("torque:" + id);
+  m_torque->setRange(-kMaxTorque, kMaxTorque);
+  m_torque->setDecimals(2);
+  m_torque->setSingleStep(c.angular ? 0.5 : 1.0);
+  m_torque->setPrefix("τ ");
+  m_torque->setSuffix(c.angular ? " N·m" : " N");
+  m_torque->setKeyboardTracking(false);  // "12" must not apply 1 N·m to a running simulation first
+  m_torque->setAlignment(Qt::AlignRight);
+  m_torque->setButtonSymbols(QAbstractSpinBox::NoButtons);  // typed; arrow keys step; room for the slider
+  m_torque->setFocusPolicy(Qt::StrongFocus);                // no focus by the wheel (see TorqueBox)
+  m_torque->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+  m_torque->setVisible(false);
+
   layout->addWidget(m_name);
   layout->addWidget(m_slider, 1);
   layout->addWidget(m_spin);
+  layout->addWidget(m_torque);
+  layout->addWidget(m_lock);
   connect(m_spin, &QDoubleSpinBox::valueChanged, this, &JointRow::onSpin);
   connect(m_slider, &QSlider::valueChanged, this, &JointRow::onSlider);
+  connect(m_lock, &QToolButton::toggled, this, &JointRow::lockToggled);
+  connect(m_torque, &QDoubleSpinBox::valueChanged, this, &JointRow::torqueEdited);
   setDegrees(false);
 }
 
@@ -86,4 +162,35 @@ void JointRow::onSlider(int position) {
   const QSignalBlocker block(m_spin);
   m_spin->setValue(m_value * scale());
   emit valueEdited(m_value);
+}
+
+bool JointRow::isLocked() const { return m_lock->isChecked(); }
+
+void JointRow::setLocked(bool locked) {
+  const QSignalBlocker block(m_lock);
+  m_lock->setChecked(locked);
+}
+
+void JointRow::setTorqueDof(int dof, const QString& dofName) {
+  m_dof = dof;
+  const QString what = m_c.angular ? tr("torque (N·m)") : tr("force (N)");
+  QString tip = tr("Constant %1 on %2 for the simulation\n(Simulation dock, Joint torques: “Constant per joint”)")
+                    .arg(what, dofName);
+  if (m_c.kind != JointCoordinate::Kind::Scalar || m_c.jointType == "floating")
+    tip += tr("\nIn the link's coordinates, %1 its %2 axis")
+               .arg(m_c.angular ? tr("about") : tr("along"))
+               .arg(dofName.right(1));
+  m_torque->setToolTip(tip);
+}
+
+void JointRow::setTorque(double tau) {
+  const QSignalBlocker block(m_torque);
+  m_torque->setValue(tau);
+}
+
+double JointRow::torque() const { return m_torque->value(); }
+
+void JointRow::setTorqueVisible(bool visible) {
+  m_torque->setVisible(visible);
+  m_slider->setMinimumWidth(visible ? kSliderMinWidthWithTorque : kSliderMinWidth);  // the τ column takes room
 }

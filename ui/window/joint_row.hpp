@@ -1,5 +1,7 @@
-// One editable coordinate in the joints dock: name, slider and spin box within the limits.
-// Values in and out are SI (rad, m); the row shows degrees when asked. Continuous joints wrap.
+// One editable coordinate in the joints dock: name, slider and spin box within the limits, a lock
+// toggle (the joint keeps its value while IK dragging) and, when the simulation uses constant
+// joint torques, the τ of the dof this row drives. Values in and out are SI (rad, m; N·m, N);
+// the row shows degrees when asked. Continuous joints wrap.
 #pragma once
 #include <QWidget>
 
@@ -8,6 +10,7 @@
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
+class QToolButton;
 
 class JointRow : public QWidget {
   Q_OBJECT
@@ -23,8 +26,23 @@ class JointRow : public QWidget {
   QDoubleSpinBox* spinBox() const { return m_spin; }
   QSlider* slider() const { return m_slider; }
 
+  // IK lock of the row's joint (all rows of a multi-dof joint show the same state).
+  bool isLocked() const;
+  void setLocked(bool locked);  // no lockToggled
+  QToolButton* lockButton() const { return m_lock; }
+
+  // Constant torque of dof `dof` (index into v), with the dof's name for the tooltip.
+  void setTorqueDof(int dof, const QString& dofName);
+  int torqueDof() const { return m_dof; }
+  void setTorque(double tau);  // no torqueEdited
+  double torque() const;
+  void setTorqueVisible(bool visible);
+  QDoubleSpinBox* torqueBox() const { return m_torque; }
+
  signals:
   void valueEdited(double si);
+  void lockToggled(bool locked);
+  void torqueEdited(double tau);
 
  private:
   double scale() const;  // displayed units per SI unit
@@ -36,6 +54,9 @@ class JointRow : public QWidget {
   QLabel* m_name;
   QSlider* m_slider;
   QDoubleSpinBox* m_spin;
+  QToolButton* m_lock;
+  QDoubleSpinBox* m_torque;
+  int m_dof = -1;
   double m_value = 0;
   bool m_degrees = false;
 };

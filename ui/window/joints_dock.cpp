@@ -16,8 +16,21 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "dynscope/model/names.hpp"
 #include "window/app_settings.hpp"
 #include "window/joint_row.hpp"
+
+namespace {
+
+// The dof (index into v) a row's τ acts on: the row's own entry for 1-dof and planar joints; for
+// spherical and floating joints, whose velocities are [w; v], roll/pitch/yaw take w and x/y/z take v.
+int dofOf(const dyn::Model& m, const JointCoordinate& c) {
+  const dyn::JointModel<double>& J = m.joints[c.body];
+  if (c.kind != JointCoordinate::Kind::Scalar) return J.idx_v + int(c.kind) - int(JointCoordinate::Kind::Roll);
+  return J.idx_v + c.qIndex - J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0);
+}
+
+}  // namespace
 
 JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(tr("Joints"), parent), m_doc(document) {
   setObjectName("jointsDock");
@@ -59,6 +72,11 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   m_summary = new QLabel(body);
   buttons->addWidget(m_summary);
   layout->addLayout(buttons);
+  m_torqueHint = new QLabel(tr("τ: constant joint torques for the simulation"), body);
+  m_torqueHint->setObjectName("jointTorqueHint");
+  m_torqueHint->setToolTip(tr("Used while the Simulation dock's torque source is “Constant per joint”"));
+  m_torqueHint->setVisible(false);
+  layout->addWidget(m_torqueHint);
 
   auto* scroll = new QScrollArea(body);
   scroll->setWidgetResizable(true);
@@ -83,6 +101,7 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   connect(randomize, &QPushButton::clicked, m_doc, &RobotDocument::randomize);
   connect(m_doc, &RobotDocument::modelChanged, this, &JointsDock::rebuild);
   connect(m_doc, &RobotDocument::poseChanged, this, &JointsDock::refresh);
+  connect(m_doc, &RobotDocument::constantTorquesChanged, this, &JointsDock::refreshTorques);
   rebuild();
 }
 
@@ -124,7 +143,9 @@ void JointsDock::rebuild() {
   for (QWidget* h : m_headers) delete h;
   m_rows.clear();
   m_headers.clear();
-  const std::vector<JointCoordinate> coords = jointCoordinates(m_doc->model());
+  const dyn::Model& model = m_doc->model();
+  const std::vector<JointCoordinate> coords = jointCoordinates(model);
+  const std::vector<std::string> dofNames = dyn::velocityNames(model);
   QString previousJoint;
   int insertAt = 0;
   for (const JointCoordinate& c : coords) {
@@ -139,13 +160,44 @@ void JointsDock::rebuild() {
     previousJoint = c.jointName;
     auto* r = new JointRow(c, m_rowsHost);
     r->setDegrees(m_degrees);
+    const int dof = dofOf(model, c);
+    r->setTorqueDof(dof, QString::fromStdString(dofNames[size_t(dof)]));
+    r->setTorqueVisible(m_showTorques);
     connect(r, &JointRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
+    connect(r, &JointRow::lockToggled, this, [this, body = c.body](bool on) {
+      setJointLocked(body, on);  // the joint's other rows
+      emit jointLockToggled(body, on);
+    });
+    connect(r, &JointRow::torqueEdited, m_doc, [this, dof](double tau) { m_doc->setConstantTorque(dof, tau); });
     m_rowsLayout->insertWidget(insertAt++, r);
     m_rows.push_back(r);
   }
   fitNameWidth();
   setFilter(m_filter->text());
   refresh();
+  refreshTorques();
+}
+
+void JointsDock::setJointLocked(int body, bool locked) {
+  for (JointRow* r : m_rows)
+    if (r->coordinate().body == body) r->setLocked(locked);
+}
+
+bool JointsDock::isJointLocked(int body) const {
+  return std::any_of(m_rows.begin(), m_rows.end(),
+                     [body](JointRow* r) { return r->coordinate().body == body && r->isLocked(); });
+}
+
+void JointsDock::setTorqueColumnVisible(bool visible) {
+  m_showTorques = visible;
+  m_torqueHint->setVisible(visible);
+  for (JointRow* r : m_rows) r->setTorqueVisible(visible);
+}
+
+void JointsDock::refreshTorques() {
+  const Eigen::VectorXd& tau = m_doc->constantTorques();
+  for (JointRow* r : m_rows)
+    if (r->torqueDof() >= 0 && r->torqueDof() < tau.size()) r->setTorque(tau[r->torqueDof()]);
 }
 
 void JointsDock::fitNameWidth() {

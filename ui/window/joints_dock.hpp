@@ -1,5 +1,7 @@
 // The joints dock: one row per editable coordinate (see joint_coordinates.hpp), a filter box,
-// radians/degrees, Zero / Home / Randomize. Rows write straight into the RobotDocument.
+// radians/degrees, Zero / Home / Randomize. Rows write straight into the RobotDocument, their τ
+// boxes into its constant torques (shown while the simulation uses them). The IK lock toggles
+// only report (jointLockToggled); the window keeps them in sync with the IK controller.
 #pragma once
 #include <Eigen/Core>
 #include <QDockWidget>
@@ -26,13 +28,24 @@ class JointsDock : public QDockWidget {
   // Width that shows every row without cutting off names or spin boxes (follows the font).
   int preferredWidth() const;
 
+  // IK locks by joint (body index 1..N); no jointLockToggled.
+  void setJointLocked(int body, bool locked);
+  bool isJointLocked(int body) const;
+  // The τ column: the simulation's constant per-joint torques.
+  void setTorqueColumnVisible(bool visible);
+  bool torqueColumnVisible() const { return m_showTorques; }
+
+ signals:
+  void jointLockToggled(int body, bool locked);  // by the user, in a row
+
  protected:
   void changeEvent(QEvent* event) override;
 
  private:
   void rebuild();
-  void fitNameWidth();  // the name column of the rows, for the current font
-  void refresh();       // rows from the document's q
+  void fitNameWidth();    // the name column of the rows, for the current font
+  void refresh();         // rows from the document's q
+  void refreshTorques();  // τ boxes from the document
   void onRowEdited(JointRow* row, double value);
 
   RobotDocument* m_doc;
@@ -41,8 +54,10 @@ class JointsDock : public QDockWidget {
   QLineEdit* m_filter;
   QCheckBox* m_degreesBox;
   QLabel* m_summary;
+  QLabel* m_torqueHint;
   std::vector<JointRow*> m_rows;
   std::vector<QWidget*> m_headers;  // "name (floating)" lines above multi-coordinate joints
   bool m_degrees = true;
+  bool m_showTorques = false;
   bool m_editing = false;  // a row is writing to the document: do not echo back into the rows
 };

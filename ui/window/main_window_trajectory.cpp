@@ -15,6 +15,8 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
+#include <algorithm>
+#include <memory>
 
 #include "document/robot_document.hpp"
 #include "ik/ik_dock.hpp"
@@ -107,6 +109,30 @@ void MainWindow::createTrajectoryUi() {
   connect(m_simulationDock, &SimulationDock::message, this, [this](const QString& text, bool warning) {
     m_logDock->append(text, warning ? LogDock::Level::Warning : LogDock::Level::Info);
     if (warning) statusBar()->showMessage(text, 6000);
+  });
+  // Constant torques are typed in the joints dock (the document holds them): its τ column shows
+  // while the simulation uses them, and the simulation dock's button brings that dock forward.
+  // The column needs room: the dock widens (up to 36 % of the window, so the 3D view stays the
+  // largest part) rather than scroll sideways, and gives the room back when the column goes.
+  const auto widthBefore = std::make_shared<int>(0);  // of the joints dock, while widened
+  const auto showTorques = [this, widthBefore](SimulationDock::Source s) {
+    const bool on = s == SimulationDock::Source::Constant;
+    if (on == m_jointsDock->torqueColumnVisible()) return;
+    m_jointsDock->setTorqueColumnVisible(on);
+    const int current = m_jointsDock->width(), wanted = std::min(m_jointsDock->preferredWidth(), width() * 36 / 100);
+    if (on && current < wanted) {
+      *widthBefore = current;
+      resizeDocks({m_jointsDock}, {wanted}, Qt::Horizontal);
+    } else if (!on && *widthBefore > 0) {
+      resizeDocks({m_jointsDock}, {*widthBefore}, Qt::Horizontal);
+      *widthBefore = 0;
+    }
+  };
+  connect(m_simulationDock, &SimulationDock::torqueSourceChanged, this, showTorques);
+  showTorques(m_simulationDock->torqueSource());
+  connect(m_simulationDock, &SimulationDock::jointTorquesRequested, this, [this] {
+    m_jointsDock->show();
+    m_jointsDock->raise();
   });
 }
 
@@ -428,4 +454,17 @@ void MainWindow::createIkUi() {
   connect(m_ik, &IkDragController::message, this,
           [this](const QString& t) { m_logDock->append(t, LogDock::Level::Warning); });
   connect(m_ik, &IkDragController::statusText, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
+
+  // Locks: the joints dock's toggles and the IK dock's list both go through the controller, and
+  // both show what it holds (it may refuse, e.g. without a model; it clears them on a load).
+  const auto showLocks = [this] {
+    for (int j = 1; j <= m_doc->model().N; ++j) m_jointsDock->setJointLocked(j, m_ik->isJointLocked(j));
+  };
+  connect(m_jointsDock, &JointsDock::jointLockToggled, this, [this, showLocks](int joint, bool locked) {
+    m_ik->setJointLocked(joint, locked);
+    showLocks();
+  });
+  connect(m_ik, &IkDragController::locksChanged, this, showLocks);
+  connect(m_doc, &RobotDocument::modelChanged, this, showLocks);  // after the dock's rows are rebuilt
+  showLocks();
 }
