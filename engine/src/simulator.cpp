@@ -66,13 +66,16 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
       }
   }
   inLimit_.assign(limitDofs_.size(), 0);
-  // The inertia each limit spring pushes against when the other joints give way: 1 / (H^-1)_ii.
-  if (!limitDofs_.empty()) {
+  contact_.assign(limitDofs_.size(), 0);
+  // The inertia a joint force (limit spring, friction) pushes against when the other joints give
+  // way: 1 / (H^-1)_ii.
+  dofInertia_.assign(size_t(nv), 0.0);
+  if (nv > 0) {
     const Eigen::MatrixXd Hinv =
         Eigen::MatrixXd(crba(model_, data_, model_.neutral())).llt().solve(Eigen::MatrixXd::Identity(nv, nv));
-    for (int iv : limitDofs_) limitInertia_.push_back(1.0 / Hinv(iv, iv));
+    for (int i = 0; i < nv; ++i) dofInertia_[size_t(i)] = 1.0 / Hinv(i, i);
   }
-  limitConstants();
+  stabilityCaps();
   record_.nq = nq;
   record_.nv = nv;
   record_.limitEvents.reserve(64);
@@ -93,18 +96,21 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   t_ = tBase_ = 0;
   stepCount_ = baseStep_ = 0;
   dpStep_ = settings_.dt;
+  dpErrPrevious_ = 1e-4;
   stats_ = {};
   status_ = SimulationStatus::Ok;
   error_.clear();
   record_.clear();
   std::fill(inLimit_.begin(), inLimit_.end(), 0);
+  std::fill(contact_.begin(), contact_.end(), 0);
   fdDifference_ = 0;
   qNew_ = q_;
   qdNew_ = qd_;
   if (!commit(0.0, false)) {  // the initial state itself is unusable (e.g. a NaN torque)
     status_ = SimulationStatus::Diverged;
-    evaluate(t_, q_, qd_, tau_, qdd_);
+    rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
   }
+  updateEnergy();
   recordState();
 }
 
@@ -112,47 +118,63 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
 // of h integrates only while w h stays small (symplectic Euler: < 2; RK4: < 2.8), and an explicit
 // damper only while c h / m stays small. Capping at w h = 1 and c h / m = 1 keeps every joint
 // stable at the chosen step; heavy joints keep the settings' values. Symplectic Euler takes the
-// damper implicitly, so only its spring is capped.
-void Simulator::limitConstants() {
+// damper implicitly, so only its spring is capped. The smoothed friction f tanh(qd / eps) is a
+// damper of slope f / eps near rest, explicit in every integrator: eps >= f h / m caps it the
+// same way (the gripper fingers: 1 N m s/rad on 1e-4 kg m^2 held RK45 to ~0.3 ms sub-steps).
+void Simulator::stabilityCaps() {
   limitK_.assign(limitDofs_.size(), settings_.limitStiffness);
   limitC_.assign(limitDofs_.size(), settings_.limitDamping);
   const double h = settings_.dt;
   for (size_t j = 0; j < limitDofs_.size(); ++j) {
-    const double m = limitInertia_[j];
+    const double m = dofInertia_[size_t(limitDofs_[j])];
     if (!(m > 0) || !std::isfinite(m)) continue;
     limitK_[j] = std::min(limitK_[j], m / (h * h));
     if (settings_.integrator != Integrator::SemiImplicitEuler) limitC_[j] = std::min(limitC_[j], m / h);
+  }
+  frictionEps_.setConstant(model_.nv, settings_.frictionVelocity);
+  for (int i = 0; i < model_.nv; ++i) {
+    const double m = dofInertia_[size_t(i)];
+    if (m > 0 && std::isfinite(m)) frictionEps_[i] = std::max(frictionEps_[i], std::abs(model_.friction[i]) * h / m);
   }
 }
 
 void Simulator::setSettings(const SimulationSettings& settings) {
   validate(settings);
   settings_ = settings;
-  limitConstants();
+  stabilityCaps();
   tBase_ = t_;
   baseStep_ = stepCount_;
   dpStep_ = std::min(dpStep_ > 0 ? dpStep_ : settings_.dt, settings_.dt);
-  evaluate(t_, q_, qd_, tau_, qdd_);  // the right-hand side depends on the passive effects
+  rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());  // the right-hand side depends on the passive effects
+  updateEnergy();                                           // energy may just have been switched on
 }
 
 void Simulator::setController(Controller controller) {
   validate(controller, model_);
   controller_ = std::move(controller);
-  evaluate(t_, q_, qd_, tau_, qdd_);
+  rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
 }
 
 // ---- The right-hand side: tau(t, q, qd) and qdd = FD(q, qd, tau) ---------------------------------
 
-void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau) const {
+void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
+                              bool held) const {
   if (settings_.damping) tau -= model_.damping.cwiseProduct(qd);  // viscous: -b qd
   if (settings_.friction)
     for (int i = 0; i < model_.nv; ++i)  // Coulomb, smoothed: -f tanh(qd / eps)
-      if (model_.friction[i] != 0) tau[i] -= model_.friction[i] * std::tanh(qd[i] / settings_.frictionVelocity);
+      if (model_.friction[i] != 0) tau[i] -= model_.friction[i] * std::tanh(qd[i] / frictionEps_[i]);
   if (!settings_.limits) return;
+  // Held: the contacts of the step's start (Dormand-Prince locates their switches, see
+  // limitSwitch); else taken from the state.
   for (size_t j = 0; j < limitDofs_.size(); ++j) {  // one-sided spring-dampers that only push back
     const int iq = limitQ_[j], iv = limitDofs_[j];
     const double k = limitK_[j], c = limitC_[j];
     const double x = q[iq], lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
+    if (held) {
+      if (contact_[j] == 1) tau[iv] += -k * (x - hi) - c * qd[iv];
+      if (contact_[j] == -1) tau[iv] += k * (lo - x) - c * qd[iv];
+      continue;
+    }
     if (x > hi) tau[iv] += std::min(0.0, -k * (x - hi) - c * qd[iv]);
     if (x < lo) tau[iv] += std::max(0.0, k * (lo - x) - c * qd[iv]);
   }
@@ -167,13 +189,31 @@ const Eigen::VectorXd& Simulator::forwardDynamics(ForwardAlgorithm algorithm, co
 
 void Simulator::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
                          Eigen::VectorXd& qdd) {
+  rightHandSide(t, q, qd, tau, qdd, false);
+}
+
+void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
+                              Eigen::VectorXd& qdd, bool heldContacts, bool applied) {
   checkSize("q", q.size(), model_.nq);
   checkSize("qd", qd.size(), model_.nv);
   tau.resize(model_.nv);  // no-ops for the workspace vectors
   qdd.resize(model_.nv);
-  controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_);
-  passiveTorque(q, qd, tau);
-  qdd = forwardDynamics(settings_.algorithm, q, qd, tau);
+  // Gravity compensation cancels gravity exactly: qdd = FD(q, qd, g(q) + p) is FD(q, qd, p) without
+  // gravity, so a stage that needs qdd alone skips the RNEA for g(q).
+  const bool cancel = !applied && std::holds_alternative<GravityCompensation>(controller_);
+  if (cancel)
+    tau.setZero();
+  else
+    controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_);
+  passiveTorque(q, qd, tau, heldContacts);
+  if (!cancel) {
+    qdd = forwardDynamics(settings_.algorithm, q, qd, tau);
+    return;
+  }
+  const Motion<double> gravity = model_.gravity;
+  model_.gravity.setZero();
+  qdd = forwardDynamics(settings_.algorithm, q, qd, tau);  // does not throw: the sizes are checked
+  model_.gravity = gravity;
 }
 
 // ---- Accepting a new state ------------------------------------------------------------------------
@@ -194,8 +234,11 @@ bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd
   return true;
 }
 
-bool Simulator::commit(double tNew, bool evaluated) {
-  if (!evaluated) evaluate(tNew, qNew_, qdNew_, tauStage_, qddStage_);
+bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int contact) {
+  if (!evaluated)
+    rightHandSide(tNew, qNew_, qdNew_, tauStage_, qddStage_, holdsContacts());
+  else if (std::holds_alternative<GravityCompensation>(controller_))  // from a stage: add g(q)
+    tauStage_ += gravityVector(model_, data_, qNew_);
   // The message is only built on failure: the check itself does not allocate.
   const bool ok = qNew_.allFinite() && qdNew_.allFinite() && qddStage_.allFinite() && tauStage_.allFinite() &&
                   (model_.nv == 0 || qdNew_.cwiseAbs().maxCoeff() <= settings_.velocityBound);
@@ -209,32 +252,48 @@ bool Simulator::commit(double tNew, bool evaluated) {
   tau_.swap(tauStage_);
   t_ = tNew;
   recorded_ = false;
-  massValid_ = false;       // stepEuler re-validates its cached H(q)
+  massValid_ = false;  // stepEuler re-validates its cached H(q)
+  // Held contacts (Dormand-Prince) that changed: the state's forces and the next step's first
+  // stage (FSAL) under the new ones.
+  if (checkLimits(switchingLimit, contact) && settings_.integrator == Integrator::DormandPrince45)
+    rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
   if (settings_.compare) {  // the other algorithm on the same state and torques
     const ForwardAlgorithm other =
         settings_.algorithm == ForwardAlgorithm::Aba ? ForwardAlgorithm::Crba : ForwardAlgorithm::Aba;
     qddOther_ = forwardDynamics(other, q_, qd_, tau_);
     if (model_.nv > 0) fdDifference_ = std::max(fdDifference_, (qddOther_ - qdd_).cwiseAbs().maxCoeff());
   }
-  if (settings_.energy) {
-    computeEnergy(model_, data_, q_, qd_);
-    energy_ = data_.kinetic + data_.potential;
-  }
-  checkLimits();
   return true;
 }
 
-void Simulator::checkLimits() {
+// Once per step(), not per Dormand-Prince sub-step: the record and the readouts see step ends only.
+void Simulator::updateEnergy() {
+  if (!settings_.energy) return;
+  computeEnergy(model_, data_, q_, qd_);
+  energy_ = data_.kinetic + data_.potential;
+}
+
+bool Simulator::checkLimits(int switching, int contact) {
+  bool changed = false;
   for (size_t j = 0; j < limitDofs_.size(); ++j) {
-    const int iq = limitQ_[j];
-    const double x = q_[iq], lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
-    const signed char side = x > hi ? 1 : x < lo ? -1 : 0;
-    if (side != 0 && side != inLimit_[j]) {
-      record_.limitEvents.push_back(
-          {t_, limitDofs_[j], model_.dofBody[limitDofs_[j]], side > 0, x, side > 0 ? hi : lo});
+    const int iq = limitQ_[j], iv = limitDofs_[j];
+    const double x = q_[iq], qd = qd_[iv], lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
+    signed char side = x > hi ? 1 : x < lo ? -1 : 0, mode = 0;
+    if (int(j) == switching) {  // on a located switch, maybe a hair short of it
+      mode = static_cast<signed char>(contact);
+      side = static_cast<signed char>(contact > 0 ? 1 : contact < 0 ? -1 : 0);
+    } else if (side > 0) {  // pushing while the spring-damper pushes back, else released
+      mode = -limitK_[j] * (x - hi) - limitC_[j] * qd < 0 ? 1 : 2;
+    } else if (side < 0) {
+      mode = limitK_[j] * (lo - x) - limitC_[j] * qd > 0 ? -1 : -2;
     }
+    if (side != 0 && side != inLimit_[j])
+      record_.limitEvents.push_back({t_, iv, model_.dofBody[iv], side > 0, x, side > 0 ? hi : lo});
     inLimit_[j] = side;
+    changed = changed || mode != contact_[j];
+    contact_[j] = mode;
   }
+  return changed;
 }
 
 void Simulator::recordState() {
@@ -269,6 +328,7 @@ SimulationStatus Simulator::step() {
       ok = stepDormandPrince(h);
       break;
   }
+  updateEnergy();  // also for the last good state of a failed step, which ends the record
   if (!ok) {
     status_ = SimulationStatus::Diverged;
     recordState();  // the last good state ends the record
@@ -371,7 +431,7 @@ bool Simulator::stepRk4(double h) {
     dq_ = (c[s] * h) * kq_.col(s - 1);
     integrate(model_, q_, dq_, 1.0, qTrial_);
     qdTrial_ = qd_ + (c[s] * h) * kv_.col(s - 1);
-    evaluate(t_ + c[s] * h, qTrial_, qdTrial_, tauStage_, qddStage_);
+    rightHandSide(t_ + c[s] * h, qTrial_, qdTrial_, tauStage_, qddStage_, holdsContacts(), false);
     kq_.col(s) = qdTrial_;
     kv_.col(s) = qddStage_;
   }
@@ -412,7 +472,7 @@ bool Simulator::dormandPrinceTrial(double h, double& errorNorm) {
     }
     integrate(model_, q_, dq_, 1.0, qTrial_);
     qdTrial_ = qd_ + dv_;
-    evaluate(t_ + kC[s] * h, qTrial_, qdTrial_, tauStage_, qddStage_);
+    rightHandSide(t_ + kC[s] * h, qTrial_, qdTrial_, tauStage_, qddStage_, holdsContacts(), false);
     kq_.col(s) = qdTrial_;
     kv_.col(s) = qddStage_;
   }
@@ -434,23 +494,118 @@ bool Simulator::dormandPrinceTrial(double h, double& errorNorm) {
   return true;
 }
 
+// The first switch of a held contact during the trial step t_ -> t_ + h just taken (qNew_,
+// qdNew_, qddStage_): the limit index, the contact after it, and the fraction s of h where the
+// switching function crosses zero along cubic Hermites of the position and velocity through the
+// step's ends; -1 when none. Switches: a free joint entering a limit (the damper's force -c qd
+// starts at once: a jump), a pushing contact releasing (the spring-damper would pull: a kink), a
+// released one pushing again. Inside a step the contacts are held (passiveTorque), so the trial is
+// smooth and the cubics accurate to O(h^4); stepping onto the switch spares the error control a
+// jump or kink that it would otherwise narrow down in tens of rejected steps (or, for a kink,
+// sometimes miss).
+int Simulator::limitSwitch(double h, double& s, int& contact) const {
+  int first = -1;
+  s = 1;
+  for (size_t j = 0; j < limitDofs_.size(); ++j) {
+    const int iq = limitQ_[j], iv = limitDofs_[j], mode = contact_[j];
+    const double lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq], k = limitK_[j], c = limitC_[j];
+    auto hermite = [](double y0, double m0, double y1, double m1, double u) {
+      const double u2 = u * u, u3 = u2 * u;
+      return (2 * u3 - 3 * u2 + 1) * y0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * y1 + (u3 - u2) * m1;
+    };
+    auto x = [&](double u) { return hermite(q_[iq], h * qd_[iv], qNew_[iq], h * qdNew_[iv], u); };
+    auto v = [&](double u) { return hermite(qd_[iv], h * qdd_[iv], qdNew_[iv], h * qddStage_[iv], u); };
+    // f(u) <= 0 before the switch into `to`, > 0 after it.
+    auto consider = [&](auto f, int to) {
+      if (!(f(0.0) <= 0 && f(s) > 0)) return;
+      double a = 0, b = s;
+      for (int it = 0; it < 60 && b - a > 1e-15; ++it) {
+        const double mid = 0.5 * (a + b);
+        (f(mid) > 0 ? b : a) = mid;
+      }
+      s = b;
+      first = int(j);
+      contact = to;
+    };
+    auto upperForce = [&](double u) { return -k * (x(u) - hi) - c * v(u); };  // pushes while < 0
+    auto lowerForce = [&](double u) { return k * (lo - x(u)) - c * v(u); };   // pushes while > 0
+    if (mode == 0) {
+      consider([&](double u) { return x(u) - hi; }, 1);
+      consider([&](double u) { return lo - x(u); }, -1);
+    } else if (mode == 1) {
+      consider(upperForce, 2);
+    } else if (mode == 2) {
+      consider([&](double u) { return -upperForce(u); }, 1);
+    } else if (mode == -1) {
+      consider([&](double u) { return -lowerForce(u); }, -2);
+    } else {
+      consider(lowerForce, -1);
+    }
+  }
+  return first;
+}
+
+// Step-size control after Hairer, Norsett & Wanner (Solving ODEs I, II.4 and the DOPRI5 code):
+// the PI controller h' = h * clamp(0.9 err^(-0.17) errPrev^0.04, 0.2, 5), at most dt, no growth
+// right after a rejection; a rejected step shrinks by clamp(0.9 err^(-1/p), 0.2, 0.9) with p = 5,
+// or, rejected again, the order the two errors show (a kink or jump in the forces, e.g. a joint
+// limit, gives p ~ 1 where p = 5 would creep towards it in many small cuts).
+// The interval is cut into equal sub-steps no longer than h' (rather than full steps and a
+// sliver at the end: each costs six evaluations however short).
 bool Simulator::stepDormandPrince(double interval) {
+  constexpr double kSafety = 0.9, kBeta = 0.04, kAlpha = 0.2 - 0.75 * kBeta, kMinFactor = 0.2, kMaxFactor = 5;
+  constexpr double kStretch = 1.1;  // a piece may exceed the plan by 10 % (err ~ h^5: x1.6)
   const double tEnd = t_ + interval;
+  bool rejected = false;
+  double rejectedStep = 0, rejectedErr = 0;
+  int switching = -1, contact = 0;  // the limit switch the trial lands on (h = hSwitch)
+  double hSwitch = 0;
   while (t_ < tEnd) {
-    const bool last = dpStep_ >= tEnd - t_ - 1e-12 * interval;  // reach tEnd exactly
-    const double h = last ? tEnd - t_ : dpStep_;
+    const double remaining = tEnd - t_;
+    const double pieces = std::max(1.0, std::ceil(remaining / ((rejected ? 1.0 : kStretch) * dpStep_)));
+    const bool last = switching < 0 && pieces == 1;
+    const double h = switching >= 0 ? hSwitch : last ? remaining : remaining / pieces;
     double err = 0;
     dormandPrinceTrial(h, err);
-    // Step-size control: h * 0.9 err^(-1/5), changed by at most x0.2 .. x5.
-    const double factor = err == 0 ? 5.0 : std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0);
+    if (err <= 1 && switching < 0 && settings_.limits) {  // a contact switched on the way: step onto it
+      double s = 1;
+      const int j = limitSwitch(h, s, contact);
+      if (j >= 0 && s * h > settings_.minStep && s < 1 - 1e-9) {
+        switching = j;
+        hSwitch = s * h;
+        continue;
+      }
+    }
+    if (err <= 1 && switching >= 0) {  // on the switch: the plan stands for the next step
+      if (!commit(t_ + h, true, switching, contact)) return false;
+      ++stats_.subSteps;
+      switching = -1;
+      rejected = false;
+      continue;
+    }
+    switching = -1;
     if (err <= 1) {
       if (!commit(last ? tEnd : t_ + h, true)) return false;
       ++stats_.subSteps;
-      dpStep_ = std::min(settings_.dt, last ? std::max(dpStep_, h * factor) : h * factor);
-      if (last) break;
+      // The error model err ~ h^5 carries the error over to the planned step (h is shorter when
+      // the split cut it): the plan grows as if it had been taken, else it would stick below dt.
+      const double plan = std::max(h, dpStep_), errPlan = err * std::pow(plan / h, 5);
+      const double factor = errPlan == 0
+                                ? kMaxFactor
+                                : std::clamp(kSafety * std::pow(errPlan, -kAlpha) * std::pow(dpErrPrevious_, kBeta),
+                                             kMinFactor, rejected ? 1.0 : kMaxFactor);
+      dpErrPrevious_ = std::max(errPlan, 1e-4);
+      dpStep_ = std::min(settings_.dt, plan * factor);
+      rejected = false;
     } else {
       ++stats_.rejected;
-      dpStep_ = h * (std::isfinite(err) ? factor : 0.1);
+      double order = 5;
+      if (rejected && h < rejectedStep && std::isfinite(err) && std::isfinite(rejectedErr))
+        order = std::clamp(std::log(rejectedErr / err) / std::log(rejectedStep / h), 1.0, 5.0);
+      dpStep_ = std::isfinite(err) ? h * std::clamp(kSafety * std::pow(err, -1 / order), kMinFactor, kSafety) : h * 0.1;
+      rejected = true;
+      rejectedStep = h;
+      rejectedErr = err;
       if (dpStep_ < settings_.minStep) {
         error_ = "the simulation diverged at t = " + number(t_) + ": the adaptive step fell below " +
                  number(settings_.minStep) + " s (the motion is too stiff or not finite)";

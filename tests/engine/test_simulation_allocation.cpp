@@ -1,6 +1,7 @@
-// Simulator::step allocates nothing once the simulator is built and its record reserved: this
-// program interposes malloc/calloc/realloc (which operator new and Eigen both use) and counts the
-// calls of the test thread inside a guarded region; a deliberate allocation is shown to be seen.
+// Simulator::step allocates nothing once the simulator is built and its record reserved, also
+// through joint-limit contacts: this program interposes malloc/calloc/realloc (which operator new
+// and Eigen both use) and counts the calls of the test thread inside a guarded region; a
+// deliberate allocation is shown to be seen.
 #include <QtTest>
 #include <cstdlib>
 #include <random>
@@ -92,6 +93,36 @@ class TestSimulationAllocation : public QObject {
     });
     QCOMPARE(status, dyn::SimulationStatus::Ok);
     QCOMPARE(sim.record().samples(), 102);
+    QCOMPARE(n, 0L);
+  }
+
+  // Through joint-limit contacts too (Dormand-Prince steps onto each located entry and release):
+  // the humanoid thrown towards its upper limits.
+  void limitContactsDoNotAllocate_data() {
+    QTest::addColumn<int>("integrator");
+    for (auto integrator : {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45})
+      QTest::newRow(dyn::integratorName(integrator)) << int(integrator);
+  }
+  void limitContactsDoNotAllocate() {
+    QFETCH(int, integrator);
+    const dyn::Model model = robot("humanoid.urdf");
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator(integrator);
+    dyn::Simulator sim(model, s);
+    Eigen::VectorXd q0 = model.neutral();
+    for (int k = 0; k < model.nq; ++k)  // 0.1 of the range inside every upper limit, moving towards it
+      if (std::isfinite(model.upperLimit[k]) && std::isfinite(model.lowerLimit[k]))
+        q0[k] = model.upperLimit[k] - 0.1 * (model.upperLimit[k] - model.lowerLimit[k]);
+    sim.reset(q0, Eigen::VectorXd::Constant(model.nv, 2.0));
+    sim.record().reserve(2000);  // and room for 200 limit events
+    sim.step();
+    dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
+    const long n = countAllocations([&] {
+      for (int k = 0; k < 300 && status == dyn::SimulationStatus::Ok; ++k) status = sim.step();
+    });
+    QCOMPARE(status, dyn::SimulationStatus::Ok);
+    QVERIFY(sim.record().limitEvents.size() >= 10);
+    QVERIFY(sim.record().limitEvents.size() <= 200);
     QCOMPARE(n, 0L);
   }
 };

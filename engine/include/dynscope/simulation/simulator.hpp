@@ -24,7 +24,8 @@ enum class SimulationStatus {
 struct SimulationStats {
   long steps = 0;        // step() calls that succeeded
   long subSteps = 0;     // accepted integrator steps (Dormand-Prince: several per step())
-  long rejected = 0;     // Dormand-Prince steps rejected by the error control
+  long rejected = 0;     // Dormand-Prince steps rejected by the error control (not those cut back
+                         // to a joint-limit switch they passed, whose evaluations still count)
   long evaluations = 0;  // forward-dynamics evaluations
 };
 
@@ -69,14 +70,24 @@ class Simulator {
   double limitStiffness(int j) const { return limitK_[size_t(j)]; }
   double limitDamping(int j) const { return limitC_[size_t(j)]; }
   const std::vector<int>& limitDofs() const { return limitDofs_; }
+  // The smoothing velocity of dof i's friction f tanh(qd / eps): the settings' frictionVelocity,
+  // raised where the friction's slope f / eps near rest would make a light joint stiff for the step.
+  double frictionVelocity(int i) const { return frictionEps_[i]; }
 
   // The generalized force the simulation applies at (t, q, qd) and the resulting qdd (the right-
-  // hand side the integrators use). Public for tests and the GUI's readouts.
+  // hand side the integrators use; joint-limit contacts taken from the state, where Dormand-Prince
+  // holds them through a sub-step and steps onto their switches). For tests and the GUI's readouts.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
                 Eigen::VectorXd& qdd);
 
  private:
-  void passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau) const;
+  void passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau, bool held) const;
+  // evaluate(), with the joint-limit contacts held (contact_) instead of taken from the state; with
+  // `applied` false (a stage that needs only qdd) tau may leave out gravity compensation's g(q).
+  void rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
+                     Eigen::VectorXd& qdd, bool heldContacts, bool applied = true);
+  // Dormand-Prince holds the contacts through a step and steps onto their switches.
+  bool holdsContacts() const { return settings_.integrator == Integrator::DormandPrince45; }
   const Eigen::VectorXd& forwardDynamics(ForwardAlgorithm algorithm, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& qd, const Eigen::VectorXd& tau);
   bool stepEuler(double h);
@@ -86,11 +97,16 @@ class Simulator {
   bool stepDormandPrince(double interval);
   bool dormandPrinceTrial(double h, double& errorNorm);
   bool finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, double t);
-  // Takes qNew_/qdNew_ (evaluated into qddStage_/tauStage_ unless `evaluated`) as the state at tNew
-  // when it is finite and bounded; else sets the error and keeps the last good state.
-  bool commit(double tNew, bool evaluated);
+  // Takes qNew_/qdNew_ (evaluated into qddStage_/tauStage_ unless `evaluated`: by the last stage)
+  // as the state at tNew when it is finite and bounded; else sets the error and keeps the last
+  // good state.
+  // `switchingLimit`: the limitDofs_ entry whose located contact switch the state was stepped
+  // onto (Dormand-Prince), with its contact from here.
+  bool commit(double tNew, bool evaluated, int switchingLimit = -1, int contact = 0);
   void recordState();
-  void checkLimits();
+  void updateEnergy();
+  bool checkLimits(int switching, int contact);  // records entries; true when a contact changed
+  int limitSwitch(double h, double& s, int& contact) const;
 
   Model model_;
   Data data_;
@@ -101,7 +117,8 @@ class Simulator {
   SimulationStatus status_ = SimulationStatus::Ok;
   std::string error_;
 
-  double t_ = 0, energy_ = 0, fdDifference_ = 0, dpStep_ = 0;
+  double t_ = 0, energy_ = 0, fdDifference_ = 0;
+  double dpStep_ = 0, dpErrPrevious_ = 1e-4;  // Dormand-Prince: the next step, the last accepted error
   long stepCount_ = 0, baseStep_ = 0;
   double tBase_ = 0;
   bool recorded_ = false;  // the current state is the record's last sample
@@ -115,9 +132,11 @@ class Simulator {
   std::vector<int> limitDofs_;           // v indices of the limited 1-dof-per-coordinate entries
   std::vector<int> limitQ_;              // their q indices
   std::vector<signed char> inLimit_;     // -1 below, +1 above, 0 inside, per limitDofs_ entry
-  std::vector<double> limitInertia_;     // per limitDofs_ entry: 1 / (H^-1)_ii at the neutral pose
-  std::vector<double> limitK_, limitC_;  // the limit spring and damper per entry (capped, see limitConstants)
-  void limitConstants();
+  std::vector<signed char> contact_;     // the same, +-2 where released (the spring-damper would pull)
+  std::vector<double> dofInertia_;       // per dof: 1 / (H^-1)_ii at the neutral pose
+  std::vector<double> limitK_, limitC_;  // the limit spring and damper per entry (capped, see stabilityCaps)
+  Eigen::VectorXd frictionEps_;          // per dof: the friction's smoothing velocity (capped)
+  void stabilityCaps();
 };
 
 }  // namespace dyn
