@@ -8,9 +8,12 @@
 //   slider_step/scene             the same + RobotScene::updatePose (every actor matrix), no render
 //   slider_step/window            a slider step through the joints dock: every listener (document,
 //                                 scene, joints and properties docks, status bar), no render
+//   frame/default_window/...      as below, in the window at the size the application opens with
 //   frame/<W>x<H>                 a slider step until the frame is on screen (QOpenGLWidget::frameSwapped):
 //                                 the above + VTK render + Qt's composition of the window + swap.
 //                                 Counter statusbar_ms: what the status bar showed (mean)
+//   frame/<W>x<H>/qt_composition_floor  the same window size with a QOpenGLWidget that only clears:
+//                                 Qt's composition of the window + swap, the floor of any frame
 //   render/<W>x<H>/<variant>      VTK's render alone (VtkViewport::paintGL), manual time, for
 //                                 several scene settings and anti-aliasing choices
 // The viewport is resized to <W>x<H> (device pixels) before each frame/render benchmark.
@@ -20,8 +23,12 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLabel>
+#include <QMainWindow>
+#include <QOpenGLFunctions>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <cstdio>
@@ -63,7 +70,7 @@ double processCpuMs() {
 }
 
 // Process events until the viewport's window has presented a frame.
-bool waitForFrame(VtkViewport* viewport, int timeoutMs = 5000) {
+bool waitForFrame(QOpenGLWidget* viewport, int timeoutMs = 5000) {
   bool swapped = false;
   const auto c = QObject::connect(viewport, &QOpenGLWidget::frameSwapped, [&] { swapped = true; });
   QElapsedTimer t;
@@ -73,13 +80,17 @@ bool waitForFrame(VtkViewport* viewport, int timeoutMs = 5000) {
   return swapped;
 }
 
-// Resizes the main window so that the viewport is w x h device pixels (when the screen allows).
+QSize defaultWindowSize;  // the main window's size as the application opens it
+
+// Resizes the main window so that the viewport is w x h device pixels (when the screen allows);
+// 0 x 0: the window at the size the application opens it with, the viewport what is left.
 void setViewportSize(int w, int h) {
   VtkViewport* v = window->viewport();
   const qreal dpr = v->devicePixelRatioF();
   const QSize want(qRound(w / dpr), qRound(h / dpr));
-  window->resize(window->size() + want - v->size());
-  for (int i = 0; i < 20 && v->size() != want; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  window->resize(w > 0 ? window->size() + want - v->size() : defaultWindowSize);
+  for (int i = 0; i < 20 && (w > 0 ? v->size() != want : window->size() != defaultWindowSize); ++i)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   window->viewport()->update();
   waitForFrame(v);
 }
@@ -158,6 +169,12 @@ void frame(benchmark::State& st, int w, int h, bool adaptive) {
 // The same frames in a window that holds nothing but the viewport: what the 3D view costs without
 // the rest of the main window (which Qt composes into every frame of a QOpenGLWidget).
 void bareFrame(benchmark::State& st, int w, int h) {
+  if (w <= 0) {  // the viewport's size in the default window
+    setViewportSize(0, 0);
+    const qreal dpr = window->viewport()->devicePixelRatioF();
+    w = qRound(window->viewport()->width() * dpr);
+    h = qRound(window->viewport()->height() * dpr);
+  }
   const dyn::Model& m = window->document()->model();
   dyn::Data d(m);
   VtkViewport viewport;
@@ -186,6 +203,43 @@ void bareFrame(benchmark::State& st, int w, int h) {
   }
   st.counters["cpu_ms"] = (processCpuMs() - cpu0) / double(st.iterations());
   st.SetLabel(std::to_string(qRound(viewport.width() * dpr)) + "x" + std::to_string(qRound(viewport.height() * dpr)));
+}
+
+// Qt's own cost of a frame: a window of the main window's size whose QOpenGLWidget (where the
+// viewport is) only clears. Every frame of a QOpenGLWidget makes Qt compose the whole window and swap
+// it; with software OpenGL that alone can exceed a 60 fps budget, whatever the 3D view draws.
+class ClearingWidget : public QOpenGLWidget {
+  void paintGL() override {
+    QOpenGLFunctions* f = context()->functions();
+    f->glClearColor(0.5f, 0.5f, float(++frames_ % 2), 1.f);
+    f->glClear(GL_COLOR_BUFFER_BIT);
+  }
+  int frames_ = 0;
+};
+
+void compositionFloor(benchmark::State& st, int w, int h) {
+  setViewportSize(w, h);  // the main window's size for this viewport size
+  QMainWindow frame;
+  auto* gl = new ClearingWidget;
+  frame.setCentralWidget(gl);
+  auto* dock = new QDockWidget(QStringLiteral("docks"));
+  dock->setWidget(new QLabel(QStringLiteral("the main window's docks")));
+  frame.addDockWidget(Qt::LeftDockWidgetArea, dock);
+  frame.resize(window->size());
+  frame.show();
+  const qreal dpr = gl->devicePixelRatioF();
+  frame.resizeDocks({dock}, {frame.width() - window->viewport()->width()}, Qt::Horizontal);
+  gl->update();
+  waitForFrame(gl);
+  for (auto _ : st) {
+    gl->update();
+    if (!waitForFrame(gl)) {
+      st.SkipWithError("no frame within 5 s");
+      break;
+    }
+  }
+  st.SetLabel("window " + std::to_string(qRound(frame.width() * dpr)) + "x" +
+              std::to_string(qRound(frame.height() * dpr)));
 }
 
 // One scene setting for the render benchmarks: applied before, undone after.
@@ -274,6 +328,7 @@ int main(int argc, char** argv) {
 
   MainWindow main(MainWindow::Settings::Ephemeral);
   window = &main;
+  defaultWindowSize = main.size();
   main.resize(1600, 1000);
   main.show();
   QString error;
@@ -295,15 +350,19 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("slider_step/kinematics", kinematics);
   benchmark::RegisterBenchmark("slider_step/scene", scene);
   benchmark::RegisterBenchmark("slider_step/window", windowStep);
-  const std::pair<int, int> sizes[] = {{1280, 720}, {960, 540}};
+  const std::pair<int, int> sizes[] = {{0, 0}, {1280, 720}, {960, 540}};
   for (const auto& [w, h] : sizes) {
-    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    const std::string size = w > 0 ? std::to_string(w) + "x" + std::to_string(h) : "default_window";
     benchmark::RegisterBenchmark(("frame/" + size).c_str(),
                                  [w = w, h = h](benchmark::State& st) { frame(st, w, h, true); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("frame/" + size + "/full_quality").c_str(),
                                  [w = w, h = h](benchmark::State& st) { frame(st, w, h, false); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("frame/" + size + "/qt_composition_floor").c_str(),
+                                 [w = w, h = h](benchmark::State& st) { compositionFloor(st, w, h); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("frame/" + size + "/bare_viewport").c_str(),
