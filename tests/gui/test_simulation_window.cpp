@@ -225,6 +225,17 @@ class TestSimulationWindow : public QObject {
     QCOMPARE(dock()->runner()->snapshot().t, 0.0);
   }
 
+  // A run's numbers in the status line belong to its robot: loading another clears them.
+  void loadingARobotClearsTheStatus() {
+    runFor(200);
+    auto* status = dock()->findChild<QLabel*>("simulationStatus");
+    QVERIFY(status);
+    QVERIFY(status->text().startsWith("t = "));
+    QVERIFY(open(m_pendulum));
+    QVERIFY2(status->text().startsWith("Not started"), qPrintable(status->text()));
+    QVERIFY(!status->text().contains("E = "));
+  }
+
   // ABA and CRBA agree at every recorded step.
   void compareShowsTinyDifferences() {
     dock()->compareBox()->setChecked(true);

@@ -217,6 +217,9 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   connect(m_robot, &RobotDocument::modelChanged, this, [this] {
     if (m_runner->isRunning()) pause();
     m_stale = true;
+    // The last run's numbers belong to the previous robot.
+    m_status->setText(tr("Not started: Run simulates %1 from the current pose.")
+                          .arg(m_robot->hasModel() ? QString::fromStdString(m_robot->model().name) : tr("the robot")));
   });
   updateSourceControls();
 }
