@@ -30,6 +30,21 @@ void SimulationRecord::reserve(int samples) {
   limitEvents.reserve(std::max<size_t>(limitEvents.capacity(), samples / 10));
 }
 
+void SimulationRecord::dropEveryOther() {
+  const size_t n = t.size(), kept = (n + 1) / 2;
+  // Column k of a flat nq x n (or nv x n) array moves to column k / 2.
+  auto compact = [&](std::vector<double>& v, size_t rows) {
+    if (v.size() != n * rows) return;  // not recorded (energy, fdDifference off)
+    for (size_t k = 2; k < n; k += 2) std::copy_n(v.begin() + k * rows, rows, v.begin() + (k / 2) * rows);
+    v.resize(kept * rows);
+  };
+  compact(t, 1);
+  compact(q, size_t(nq));
+  for (auto* v : {&qd, &qdd, &tau}) compact(*v, size_t(nv));
+  compact(energy, 1);
+  compact(fdDifference, 1);
+}
+
 SampledTrajectory SimulationRecord::trajectory() const {
   SampledTrajectory s;
   const int n = samples();

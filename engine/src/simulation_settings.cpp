@@ -28,6 +28,9 @@ void validate(const SimulationSettings& s) {
   requireNonNegative("limitStiffness", s.limitStiffness);
   requireNonNegative("limitDamping", s.limitDamping);
   requirePositive("velocityBound", s.velocityBound);
+  if (s.recordLimit < 0 || s.recordLimit == 1)
+    throw std::invalid_argument("simulation setting recordLimit must be 0 (none) or >= 2, not " +
+                                std::to_string(s.recordLimit));
   if (s.recordEvery < 1)
     throw std::invalid_argument("simulation setting recordEvery must be >= 1, not " + std::to_string(s.recordEvery));
 }

@@ -95,6 +95,7 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   qd_ = qd0;
   t_ = tBase_ = 0;
   stepCount_ = baseStep_ = 0;
+  recordThinning_ = 1;
   dpStep_ = settings_.dt;
   dpErrPrevious_ = 1e-4;
   stats_ = {};
@@ -308,6 +309,12 @@ void Simulator::recordState() {
   if (settings_.compare && r.fdDifference.size() + 1 == r.t.size()) r.fdDifference.push_back(fdDifference_);
   fdDifference_ = 0;
   recorded_ = true;
+  // At the limit: every other sample goes, the interval doubles (the samples kept are on its grid).
+  if (settings_.recordLimit >= 2 && r.samples() >= settings_.recordLimit) {
+    recorded_ = r.samples() % 2 == 1;  // the current state is the last sample: kept when its index is even
+    r.dropEveryOther();
+    recordThinning_ *= 2;
+  }
 }
 
 // ---- Stepping -----------------------------------------------------------------------------------------
@@ -335,7 +342,7 @@ SimulationStatus Simulator::step() {
     return status_;
   }
   ++stats_.steps;
-  if (++stepCount_ % settings_.recordEvery == 0) recordState();
+  if (++stepCount_ % recordInterval() == 0) recordState();
   return SimulationStatus::Ok;
 }
 

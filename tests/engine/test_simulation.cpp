@@ -170,6 +170,47 @@ class TestSimulation : public QObject {
   }
 
   // Viscous damping: E never increases, and E_0 - E_T is the integrated power b qd^2.
+  // recordLimit: the record never reaches the limit, covers the whole run on a grid of
+  // dt * 2^k, and every kept sample equals the unthinned run's sample at the same step (the
+  // dynamics are not touched). No allocation: test_simulation_allocation.cpp.
+  void recordLimitThinsTheRecord() {
+    const dyn::Model model = pendulum(2);
+    dyn::SimulationSettings s = settings(dyn::Integrator::Rk4, 1e-3);
+    dyn::Simulator full(model, s);
+    s.recordLimit = 64;
+    dyn::Simulator thin(model, s);
+    const Eigen::VectorXd q0 = vec({1.0, -0.5}), qd0 = vec({0.0, 0.0});
+    full.reset(q0, qd0);
+    thin.reset(q0, qd0);
+    const int steps = 1000;
+    for (int k = 0; k < steps; ++k) {
+      full.step();
+      thin.step();
+    }
+    const dyn::SimulationRecord &a = full.record(), &b = thin.record();
+    QCOMPARE(a.samples(), steps + 1);
+    QVERIFY(b.samples() < s.recordLimit);
+    QVERIFY(b.samples() >= s.recordLimit / 2);
+    // The smallest power of two that fits 1000 steps into < 64 samples: 1000 / 16 + 1 = 63.
+    const long interval = 16;
+    QCOMPARE(thin.recordInterval(), interval);
+    QCOMPARE(b.t.front(), 0.0);
+    QVERIFY(b.t.back() >= 1.0 - interval * 1e-3 - 1e-12);  // the end of the run is there (to one interval)
+    for (int k = 0; k < b.samples(); ++k) {
+      const int j = int(std::lround(b.t[size_t(k)] / 1e-3));  // the unthinned sample at that step
+      QCOMPARE(j, k * int(interval));
+      QCOMPARE(a.t[size_t(j)], b.t[size_t(k)]);
+      for (int i = 0; i < 2; ++i) {
+        QCOMPARE(a.q[size_t(2 * j + i)], b.q[size_t(2 * k + i)]);
+        QCOMPARE(a.qd[size_t(2 * j + i)], b.qd[size_t(2 * k + i)]);
+        QCOMPARE(a.tau[size_t(2 * j + i)], b.tau[size_t(2 * k + i)]);
+      }
+      QCOMPARE(a.energy[size_t(j)], b.energy[size_t(k)]);
+    }
+    s.recordLimit = 1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::Simulator(model, s));
+  }
+
   void dampingDissipatesEnergyMonotonically() {
     const double b = 0.3;
     dyn::Simulator sim(pendulum(1, 1, 0.5, 0.01, b), settings(dyn::Integrator::Rk4, 1e-3));

@@ -96,6 +96,23 @@ class TestSimulationAllocation : public QObject {
     QCOMPARE(n, 0L);
   }
 
+  // A record at its limit is thinned in place (SimulationSettings::recordLimit).
+  void recordThinningDoesNotAllocate() {
+    const dyn::Model model = robot("panda.urdf", false);
+    dyn::SimulationSettings s;
+    s.recordLimit = 50;
+    dyn::Simulator sim(model, s);
+    sim.reset(reference(model).q.col(1), Eigen::VectorXd::Constant(model.nv, 0.1));
+    sim.record().reserve(s.recordLimit);
+    dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
+    const long n = countAllocations([&] {
+      for (int k = 0; k < 500 && status == dyn::SimulationStatus::Ok; ++k) status = sim.step();
+    });
+    QCOMPARE(status, dyn::SimulationStatus::Ok);
+    QVERIFY(sim.recordInterval() >= 8);  // thinned at least three times
+    QCOMPARE(n, 0L);
+  }
+
   // Through joint-limit contacts too (Dormand-Prince steps onto each located entry and release):
   // the humanoid thrown towards its upper limits.
   void limitContactsDoNotAllocate_data() {

@@ -242,6 +242,13 @@ dyn::SimulationSettings SimulationDock::settings() const {
   s.limitStiffness = m_limitStiffness->value();
   s.limitDamping = 0.01 * s.limitStiffness;
   s.recordEvery = std::max(1, int(std::lround(0.005 / s.dt)));  // ~200 recorded samples per second
+  // A run left going (or at full speed) must not fill the memory: at ~64 MB of samples the record
+  // keeps every other one and records half as often (humanoid: first after ~200 s at 200 Hz).
+  if (m_robot->hasModel()) {
+    const dyn::Model& m = m_robot->model();
+    const double bytesPerSample = 8.0 * (1 + m.nq + 3 * m.nv + 2);
+    s.recordLimit = std::max(2000, int(kRecordBytes / bytesPerSample));
+  }
   s.energy = true;
   return s;
 }

@@ -29,6 +29,7 @@ class SimulationDock : public QDockWidget {
 
  public:
   enum class Source { Passive, Gravity, Constant, Pd, ComputedTorque, Replay };
+  static constexpr double kRecordBytes = 64e6;  // a run's record is thinned beyond this size
 
   SimulationDock(RobotDocument* robot, TrajectoryDocument* trajectory, QWidget* parent = nullptr);
   ~SimulationDock() override;

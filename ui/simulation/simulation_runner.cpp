@@ -135,7 +135,11 @@ void SimulationRunner::publish() {
   const std::lock_guard<std::mutex> lock(m_snapMutex);
   m_snap = std::move(s);
   // The new recorded samples' energy, drift and FD difference; the new limit hits.
-  if (int(m_history.t.size()) > r.samples()) m_history = {};  // a new run
+  // A new run, or the record was thinned (SimulationSettings::recordLimit): start over.
+  if (int(m_history.t.size()) > r.samples() || m_sim->recordInterval() != m_historyInterval) {
+    m_history = {};
+    m_historyInterval = m_sim->recordInterval();
+  }
   for (int k = int(m_history.t.size()); k < r.samples(); ++k) {
     m_history.t.push_back(r.t[k]);
     m_history.energy.push_back(r.energy.empty() ? NAN : r.energy[k]);

@@ -75,6 +75,7 @@ class SimulationRunner : public QObject {
   mutable std::mutex m_snapMutex;
   Snapshot m_snap;
   History m_history;
+  long m_historyInterval = 0;  // the record's interval when m_history was started
   std::vector<dyn::LimitEvent> m_newEvents;
   size_t m_eventsSeen = 0;
   std::thread m_worker;

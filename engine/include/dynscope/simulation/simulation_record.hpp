@@ -30,6 +30,8 @@ struct SimulationRecord {
   void clear();
   void reserve(int samples);  // also room for samples / 10 limit events
   int samples() const { return int(t.size()); }
+  // Keeps samples 0, 2, 4, ... (in place, no allocation); limit events are kept.
+  void dropEveryOther();
 
   SampledTrajectory trajectory() const;  // t, q, qd, qdd as matrices
   Eigen::MatrixXd torques() const;       // nv x n

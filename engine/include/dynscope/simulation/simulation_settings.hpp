@@ -35,7 +35,11 @@ struct SimulationSettings {
 
   double velocityBound = 1e3;  // |qd_i| above this (or NaN/inf) stops the run as diverged
   int recordEvery = 1;         // record every k-th step (and the initial state)
-  bool energy = true;          // record kinetic + potential energy
+  // 0: the record grows with the run. n >= 2: when it holds n samples, every other one is dropped
+  // and the recording interval doubles: a long run (a GUI left running) stays in bounded memory and
+  // covers the whole run at a coarser rate. With record().reserve(n) stepping never allocates.
+  int recordLimit = 0;
+  bool energy = true;  // record kinetic + potential energy
 };
 
 // Throws std::invalid_argument naming the setting that is out of range.

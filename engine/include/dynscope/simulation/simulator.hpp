@@ -63,6 +63,9 @@ class Simulator {
   const std::string& lastError() const { return error_; }  // why the run diverged
   const SimulationRecord& record() const { return record_; }
   SimulationRecord& record() { return record_; }  // e.g. reserve() before a long run
+  // Steps between recorded samples now: settings().recordEvery, doubled each time the record hit
+  // settings().recordLimit.
+  long recordInterval() const { return long(settings_.recordEvery) * recordThinning_; }
   const SimulationStats& stats() const { return stats_; }
 
   // The limit spring and damper acting on limitDofs()[j]: the settings' values, capped where a
@@ -120,6 +123,7 @@ class Simulator {
   double t_ = 0, energy_ = 0, fdDifference_ = 0;
   double dpStep_ = 0, dpErrPrevious_ = 1e-4;  // Dormand-Prince: the next step, the last accepted error
   long stepCount_ = 0, baseStep_ = 0;
+  long recordThinning_ = 1;  // 2^(times the record was thinned to stay below recordLimit)
   double tBase_ = 0;
   bool recorded_ = false;  // the current state is the record's last sample
   Eigen::VectorXd q_, qd_, qdd_, tau_;
