@@ -123,6 +123,11 @@ class TestWindowLayout : public QObject {
       QVERIFY2(spin.left() >= 0 && spin.right() < r->width(), qPrintable(r->objectName()));
       QVERIFY(r->spinBox()->width() >= r->spinBox()->minimumSizeHint().width());
     }
+    // The joints dock runs the full height: a laptop shows a good part of the humanoid's rows.
+    int shown = 0;
+    for (JointRow* r : w.jointsDock()->rows())
+      if (!r->visibleRegion().isEmpty() && r->visibleRegion().boundingRect().height() == r->height()) ++shown;
+    QVERIFY2(shown >= 18, qPrintable(QString("only %1 joint rows on screen").arg(shown)));
     // The 3D view is the centre of the window, not a strip between docks.
     const QSize view = w.viewport()->size();
     QVERIFY2(view.height() >= 0.45 * size.height() && view.width() >= 0.4 * size.width(),

@@ -58,6 +58,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
   addDockWidget(Qt::LeftDockWidgetArea, m_propertiesDock);
   addDockWidget(Qt::RightDockWidgetArea, m_jointsDock);
+  // The right-hand docks (joints, trajectory, simulation, IK) run the full height: a 38-dof robot's
+  // rows need it more than the plots need the last third of the width.
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
   resizeDocks({m_treeDock, m_jointsDock}, {420, 430}, Qt::Horizontal);
   resizeDocks({m_treeDock, m_propertiesDock}, {480, 300}, Qt::Vertical);
