@@ -33,13 +33,13 @@ void processSamples(const Model& model, const SampledTrajectory& traj, const Tra
     const auto qd = traj.qd.col(k);
     const auto qdd = traj.qdd.col(k);
     if (options.decompose) {
-      out.gravity.col(k) = rnea(model, data, q, zero, zero);       // g(q)
-      out.coriolis.col(k) = rnea(model, data, q, qd, zero);        // c + g for now
-      out.tau.col(k) = rnea(model, data, q, qd, qdd);              // tau
-      out.inertial.col(k) = out.tau.col(k) - out.coriolis.col(k);  // M q̈ = tau - (c + g)
-      out.coriolis.col(k) -= out.gravity.col(k);                   // c = (c + g) - g
+      out.gravity.col(k) = rnea(model, data, q, zero, zero);                  // g(q)
+      out.coriolis.col(k) = rnea(model, data, q, qd, zero);                   // c + g for now
+      if (!options.tauGiven) out.tau.col(k) = rnea(model, data, q, qd, qdd);  // tau
+      out.inertial.col(k) = out.tau.col(k) - out.coriolis.col(k);             // M q̈ = tau - (c + g)
+      out.coriolis.col(k) -= out.gravity.col(k);                              // c = (c + g) - g
     } else {
-      out.tau.col(k) = rnea(model, data, q, qd, qdd, options.fext);
+      if (!options.tauGiven) out.tau.col(k) = rnea(model, data, q, qd, qdd, options.fext);
     }
     out.power.col(k) = out.tau.col(k).cwiseProduct(qd);  // P_i = tau_i q̇_i
     if (options.energy) {
@@ -71,6 +71,10 @@ void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& traj
   if (options.fext && options.decompose)
     throw std::invalid_argument("trajectory dynamics: the decomposition is defined without external forces");
 
+  if (options.tauGiven && (out.tau.rows() != model.nv || out.tau.cols() != n))
+    throw std::invalid_argument("trajectory dynamics: tauGiven, but tau is " + std::to_string(out.tau.rows()) + "x" +
+                                std::to_string(out.tau.cols()) + ", not " + std::to_string(model.nv) + "x" +
+                                std::to_string(n));
   shape(out.tau, model.nv, n, true);
   shape(out.power, model.nv, n, true);
   shape(out.inertial, model.nv, n, options.decompose);

@@ -156,6 +156,31 @@ class TestTrajectoryDynamics : public QObject {
     QCOMPARE(plain.kinetic.size(), Eigen::Index(0));
   }
 
+  // tauGiven: the decomposition added later keeps the τ it is given (a sentinel τ + 1 proves it
+  // is not recomputed) and splits it, M q̈ = τ - (c + g); with the real τ it equals a full run.
+  void decompositionReusesTau() {
+    const Model m = robot("panda.urdf");
+    std::mt19937 rng(7);
+    std::vector<dyn::Waypoint> w;
+    for (double t : {0.0, 0.5, 1.0}) w.push_back({t, dyn::randomConfiguration(m, rng)});
+    const dyn::SampledTrajectory s = dyn::WaypointTrajectory(m, w, dyn::Interpolation::CubicSpline).sample(200);
+    const auto full = dyn::computeTrajectoryDynamics(m, s, {.decompose = true});
+    dyn::TrajectoryDynamics later = dyn::computeTrajectoryDynamics(m, s, {.energy = false});
+    dyn::TrajectoryDynamicsOptions details{.decompose = true};
+    details.tauGiven = true;
+    dyn::computeTrajectoryDynamics(m, s, details, later);
+    QVERIFY(later.tau == full.tau && later.gravity == full.gravity && later.coriolis == full.coriolis);
+    QVERIFY(later.inertial == full.inertial && later.kinetic == full.kinetic);
+    dyn::TrajectoryDynamics sentinel;
+    sentinel.tau = full.tau.array() + 1.0;
+    dyn::computeTrajectoryDynamics(m, s, details, sentinel);
+    QVERIFY(sentinel.tau == Eigen::MatrixXd(full.tau.array() + 1.0));
+    QVERIFY(((sentinel.inertial - full.inertial).array() - 1.0).abs().maxCoeff() < 1e-9);  // split of τ + 1
+    dyn::TrajectoryDynamics wrong;
+    wrong.tau = Eigen::MatrixXd::Zero(m.nv, 3);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::computeTrajectoryDynamics(m, s, details, wrong));
+  }
+
   void progressAndCancellation() {
     const Model m = robot("planar3.dh");
     const dyn::SampledTrajectory s = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaPlanar3, 1000);  // 10001

@@ -313,17 +313,11 @@ void TrajectoryDocument::recomputeDynamics() {
 
 void TrajectoryDocument::ensureDetails() {
   if (m_detailsReady || !hasTrajectory()) return;
-  dyn::TrajectoryDynamicsOptions options;
+  dyn::TrajectoryDynamicsOptions options;  // the decomposition and energy for the τ we have
   options.decompose = true;
   options.energy = true;
-  dyn::TrajectoryDynamics full;
-  dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, full);
-  m_dynamics.inertial = std::move(full.inertial);
-  m_dynamics.coriolis = std::move(full.coriolis);
-  m_dynamics.gravity = std::move(full.gravity);
-  m_dynamics.kinetic = std::move(full.kinetic);
-  m_dynamics.potential = std::move(full.potential);
-  m_dynamics.total = std::move(full.total);
+  options.tauGiven = true;
+  dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
   m_detailsReady = true;
 }
 

@@ -26,6 +26,9 @@ struct TrajectoryDynamicsOptions {
   std::function<void(double)> progress = nullptr;
   // Checked before each chunk; when it becomes true the run stops early and `cancelled` is set.
   const std::atomic<bool>* cancel = nullptr;
+  // `out.tau` already holds tau for this model and trajectory (an earlier run): it is kept, not
+  // recomputed, so adding the decomposition later costs two RNEA calls per sample, not three.
+  bool tauGiven = false;
 };
 
 struct TrajectoryDynamics {
@@ -36,8 +39,9 @@ struct TrajectoryDynamics {
   bool cancelled = false;                       // the run was cancelled: the results are incomplete
 };
 
-// Throws std::invalid_argument when the trajectory does not fit the model (sizes) or decompose is
-// combined with fext. Reuses the storage of `out` when the sizes are unchanged.
+// Throws std::invalid_argument when the trajectory does not fit the model (sizes), decompose is
+// combined with fext, or tauGiven with an out.tau of the wrong size. Reuses the storage of `out` when the sizes are
+// unchanged.
 void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
                                const TrajectoryDynamicsOptions& options, TrajectoryDynamics& out);
 TrajectoryDynamics computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
