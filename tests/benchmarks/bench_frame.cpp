@@ -14,12 +14,15 @@
 //                                 Counter statusbar_ms: what the status bar showed (mean)
 //   frame/<W>x<H>/qt_composition_floor  the same window size with a QOpenGLWidget that only clears:
 //                                 Qt's composition of the window + swap, the floor of any frame
+//   frame/<W>x<H>/window_container_floor  the same with a QOpenGLWindow in a window container
+//                                 (not composed with the window: what that design would cost)
 //   render/<W>x<H>/<variant>      VTK's render alone (VtkViewport::paintGL), manual time, for
 //                                 several scene settings and anti-aliasing choices
 // The viewport is resized to <W>x<H> (device pixels) before each frame/render benchmark.
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
+
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 #include <QApplication>
@@ -29,6 +32,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QOpenGLFunctions>
+#include <QOpenGLWindow>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <cstdio>
@@ -36,6 +40,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "document/robot_document.hpp"
@@ -69,10 +74,11 @@ double processCpuMs() {
   return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-3;
 }
 
-// Process events until the viewport's window has presented a frame.
-bool waitForFrame(QOpenGLWidget* viewport, int timeoutMs = 5000) {
+// Process events until the viewport's window (a QOpenGLWidget or QOpenGLWindow) has presented a frame.
+template <class Surface>
+bool waitForFrame(Surface* viewport, int timeoutMs = 5000) {
   bool swapped = false;
-  const auto c = QObject::connect(viewport, &QOpenGLWidget::frameSwapped, [&] { swapped = true; });
+  const auto c = QObject::connect(viewport, &Surface::frameSwapped, [&] { swapped = true; });
   QElapsedTimer t;
   t.start();
   while (!swapped && t.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
@@ -217,17 +223,32 @@ class ClearingWidget : public QOpenGLWidget {
   int frames_ = 0;
 };
 
+// For comparison: a QOpenGLWindow in QWidget::createWindowContainer, which Qt does not compose
+// with the rest of the window (a native child window that swaps on its own).
+class ClearingWindow : public QOpenGLWindow {
+  void paintGL() override {
+    QOpenGLFunctions* f = context()->functions();
+    f->glClearColor(0.5f, 0.5f, float(++frames_ % 2), 1.f);
+    f->glClear(GL_COLOR_BUFFER_BIT);
+  }
+  int frames_ = 0;
+};
+
+template <class Surface>
 void compositionFloor(benchmark::State& st, int w, int h) {
   setViewportSize(w, h);  // the main window's size for this viewport size
   QMainWindow frame;
-  auto* gl = new ClearingWidget;
-  frame.setCentralWidget(gl);
+  auto* gl = new Surface;
+  if constexpr (std::is_base_of_v<QWidget, Surface>)
+    frame.setCentralWidget(gl);
+  else
+    frame.setCentralWidget(QWidget::createWindowContainer(gl));
   auto* dock = new QDockWidget(QStringLiteral("docks"));
   dock->setWidget(new QLabel(QStringLiteral("the main window's docks")));
   frame.addDockWidget(Qt::LeftDockWidgetArea, dock);
   frame.resize(window->size());
   frame.show();
-  const qreal dpr = gl->devicePixelRatioF();
+  const qreal dpr = frame.devicePixelRatioF();
   frame.resizeDocks({dock}, {frame.width() - window->viewport()->width()}, Qt::Horizontal);
   gl->update();
   waitForFrame(gl);
@@ -362,7 +383,11 @@ int main(int argc, char** argv) {
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("frame/" + size + "/qt_composition_floor").c_str(),
-                                 [w = w, h = h](benchmark::State& st) { compositionFloor(st, w, h); })
+                                 [w = w, h = h](benchmark::State& st) { compositionFloor<ClearingWidget>(st, w, h); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("frame/" + size + "/window_container_floor").c_str(),
+                                 [w = w, h = h](benchmark::State& st) { compositionFloor<ClearingWindow>(st, w, h); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("frame/" + size + "/bare_viewport").c_str(),
