@@ -214,25 +214,19 @@ void bareFrame(benchmark::State& st, int w, int h) {
 // Qt's own cost of a frame: a window of the main window's size whose QOpenGLWidget (where the
 // viewport is) only clears. Every frame of a QOpenGLWidget makes Qt compose the whole window and swap
 // it; with software OpenGL that alone can exceed a 60 fps budget, whatever the 3D view draws.
-class ClearingWidget : public QOpenGLWidget {
+template <class Surface>
+class Clearing : public Surface {
   void paintGL() override {
-    QOpenGLFunctions* f = context()->functions();
+    QOpenGLFunctions* f = this->context()->functions();
     f->glClearColor(0.5f, 0.5f, float(++frames_ % 2), 1.f);
     f->glClear(GL_COLOR_BUFFER_BIT);
   }
   int frames_ = 0;
 };
-
+using ClearingWidget = Clearing<QOpenGLWidget>;
 // For comparison: a QOpenGLWindow in QWidget::createWindowContainer, which Qt does not compose
 // with the rest of the window (a native child window that swaps on its own).
-class ClearingWindow : public QOpenGLWindow {
-  void paintGL() override {
-    QOpenGLFunctions* f = context()->functions();
-    f->glClearColor(0.5f, 0.5f, float(++frames_ % 2), 1.f);
-    f->glClear(GL_COLOR_BUFFER_BIT);
-  }
-  int frames_ = 0;
-};
+using ClearingWindow = Clearing<QOpenGLWindow>;
 
 template <class Surface>
 void compositionFloor(benchmark::State& st, int w, int h) {
