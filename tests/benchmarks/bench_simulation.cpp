@@ -14,20 +14,14 @@
 #include <string>
 
 #include "dynscope/dynscope.hpp"
+#include "test_vectors.hpp"
 
 namespace {
 
+using dyn::testing::midRange;
+
 dyn::Model humanoid(bool floating) {
   return dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/humanoid.urdf", {.floatingBase = floating});
-}
-
-// Mid-range of every limited joint: a pose the robot swings away from under gravity.
-Eigen::VectorXd midRange(const dyn::Model& model) {
-  Eigen::VectorXd q = model.neutral();
-  for (int i = 0; i < model.nq; ++i)
-    if (std::isfinite(model.lowerLimit[i]) && std::isfinite(model.upperLimit[i]))
-      q[i] = 0.5 * (model.lowerLimit[i] + model.upperLimit[i]);
-  return q;
 }
 
 enum class Start { FloatingMoving, FixedAtRest };

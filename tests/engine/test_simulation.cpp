@@ -10,8 +10,11 @@
 
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
+#include "test_vectors.hpp"
 
 namespace {
+
+using dyn::testing::vec;
 
 constexpr double kG = 9.81;
 
@@ -45,13 +48,6 @@ dyn::SimulationSettings settings(dyn::Integrator integrator, double dt) {
   s.integrator = integrator;
   s.dt = dt;
   return s;
-}
-
-Eigen::VectorXd vec(std::initializer_list<double> x) {
-  Eigen::VectorXd v(x.size());
-  int k = 0;
-  for (double d : x) v[k++] = d;
-  return v;
 }
 
 Eigen::VectorXd energies(const dyn::SimulationRecord& r) {

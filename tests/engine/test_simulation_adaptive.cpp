@@ -8,8 +8,11 @@
 #include <string>
 
 #include "dynscope/dynscope.hpp"
+#include "test_vectors.hpp"
 
 namespace {
+
+using dyn::testing::midRange;
 
 constexpr double kG = 9.81;
 
@@ -34,15 +37,6 @@ dyn::SimulationSettings settings(dyn::Integrator integrator, double dt, double t
 }
 
 Eigen::VectorXd vec(double x) { return Eigen::VectorXd::Constant(1, x); }
-
-// Mid-range of every limited joint.
-Eigen::VectorXd midRange(const dyn::Model& model) {
-  Eigen::VectorXd q = model.neutral();
-  for (int i = 0; i < model.nq; ++i)
-    if (std::isfinite(model.lowerLimit[i]) && std::isfinite(model.upperLimit[i]))
-      q[i] = 0.5 * (model.lowerLimit[i] + model.upperLimit[i]);
-  return q;
-}
 
 }  // namespace
 

@@ -12,8 +12,11 @@
 
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
+#include "test_vectors.hpp"
 
 namespace {
+
+using dyn::testing::vec;
 
 constexpr double kG = 9.81;
 
@@ -44,13 +47,6 @@ dyn::SimulationSettings rk4(double dt = 1e-3) {
   s.integrator = dyn::Integrator::Rk4;
   s.dt = dt;
   return s;
-}
-
-Eigen::VectorXd vec(std::initializer_list<double> x) {
-  Eigen::VectorXd v(x.size());
-  int k = 0;
-  for (double d : x) v[k++] = d;
-  return v;
 }
 
 // A trajectory holding q at rest (one sample: held before and after).

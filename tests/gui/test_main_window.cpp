@@ -38,6 +38,7 @@
 #include "window/properties_dock.hpp"
 #include "window/recent_files.hpp"
 #include "window/screenshot_command.hpp"
+#include "window_loading.hpp"
 
 namespace {
 
@@ -133,12 +134,7 @@ void TestMainWindow::cleanupTestCase() {
 }
 
 bool TestMainWindow::open(const QString& path, QString* error) {
-  QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
-  if (!m_window->openFile(path)) return false;
-  if (!finished.wait(30000)) return false;
-  if (error) *error = finished.at(0).at(1).toString();
-  QTest::qWait(20);  // let the viewport paint
-  return finished.at(0).at(0).toBool();
+  return dyn::testing::openAndWait(*m_window, path, error, 20);
 }
 
 void TestMainWindow::launchOptionsParse() {

@@ -32,6 +32,7 @@
 #include "window/joint_row.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
+#include "window_loading.hpp"
 
 namespace {
 
@@ -66,13 +67,7 @@ class TestSimulationWindow : public QObject {
   RobotDocument* doc() const { return m_window->document(); }
   SimulationDock* dock() const { return m_window->simulationDock(); }
 
-  bool open(const QString& path) {
-    QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
-    if (!m_window->openFile(path)) return false;
-    if (!finished.wait(30000)) return false;
-    settle();
-    return finished.at(0).at(0).toBool();
-  }
+  bool open(const QString& path) { return dyn::testing::openAndWait(*m_window, path, nullptr, 20); }
   void setSource(SimulationDock::Source s) {
     dock()->sourceBox()->setCurrentIndex(dock()->sourceBox()->findData(int(s)));
   }

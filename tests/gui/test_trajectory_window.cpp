@@ -48,6 +48,7 @@
 #include "window/joint_row.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
+#include "window_loading.hpp"
 
 namespace {
 
@@ -109,13 +110,7 @@ class TestTrajectoryWindow : public QObject {
   RobotDocument* doc() const { return m_window->document(); }
   TrajectoryDocument* traj() const { return m_window->trajectory(); }
 
-  bool open(const QString& path) {
-    QSignalSpy finished(doc(), &RobotDocument::loadingFinished);
-    if (!m_window->openFile(path)) return false;
-    if (!finished.wait(30000)) return false;
-    settle();
-    return finished.at(0).at(0).toBool();
-  }
+  bool open(const QString& path) { return dyn::testing::openAndWait(*m_window, path); }
   // The demo on its own arm (loaded by the demo action when another robot is open).
   bool loadStanfordDemo() {
     QSignalSpy finished(doc(), &RobotDocument::loadingFinished);

@@ -31,17 +31,13 @@
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/model_tree_dock.hpp"
+#include "window_loading.hpp"
 
 namespace {
 
 QString robot(const char* name) { return QDir(QStringLiteral(DYNSCOPE_ROBOTS_DIR)).absoluteFilePath(name); }
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy finished(w.document(), &RobotDocument::loadingFinished);
-  if (!w.openFile(path) || !finished.wait(30000)) return false;
-  QTest::qWait(50);
-  return finished.at(0).at(0).toBool();
-}
+bool openAndWait(MainWindow& w, const QString& path) { return dyn::testing::openAndWait(w, path, nullptr, 50); }
 
 void grabForInspection(QWidget* w, const QString& name) {
   const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");

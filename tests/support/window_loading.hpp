@@ -1,0 +1,23 @@
+// Opens a robot in the workbench window the way File > Open does and waits until the loading
+// thread has finished and the window has painted: true when it loaded. For the GUI suites.
+#pragma once
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QString>
+#include <QTest>
+
+#include "document/robot_document.hpp"
+#include "window/main_window.hpp"
+
+namespace dyn::testing {
+
+inline bool openAndWait(MainWindow& window, const QString& path, QString* error = nullptr, int settleMs = 30) {
+  QSignalSpy finished(window.document(), &RobotDocument::loadingFinished);
+  if (!window.openFile(path) || !finished.wait(30000)) return false;
+  if (error) *error = finished.at(0).at(1).toString();
+  QCoreApplication::processEvents();
+  QTest::qWait(settleMs);  // let the viewport paint
+  return finished.at(0).at(0).toBool();
+}
+
+}  // namespace dyn::testing
