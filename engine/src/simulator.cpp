@@ -221,14 +221,15 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
 
 bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd,
                                  double t) {
-  const std::string at = "the simulation diverged at t = " + number(t) + ": ";
+  // The message is built only on failure: this runs on every accepted step and must not allocate.
+  const auto at = [&] { return "the simulation diverged at t = " + number(t) + ": "; };
   if (!q.allFinite() || !qd.allFinite() || !qdd.allFinite() || !tauStage_.allFinite()) {
-    error_ = at + "the state or the torques are not finite (NaN or infinite); try a smaller time step";
+    error_ = at() + "the state or the torques are not finite (NaN or infinite); try a smaller time step";
     return false;
   }
   Eigen::Index i = 0;
   if (model_.nv > 0 && qd.cwiseAbs().maxCoeff(&i) > settings_.velocityBound) {
-    error_ = at + "the velocity of joint '" + model_.jointNames[model_.dofBody[i]] + "' is " + number(qd[i]) +
+    error_ = at() + "the velocity of joint '" + model_.jointNames[model_.dofBody[i]] + "' is " + number(qd[i]) +
              ", above the bound " + number(settings_.velocityBound) + "; try a smaller time step";
     return false;
   }
@@ -241,12 +242,7 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
   else if (std::holds_alternative<GravityCompensation>(controller_))  // from a stage: add g(q)
     tauStage_ += gravityVector(model_, data_, qNew_);
   // The message is only built on failure: the check itself does not allocate.
-  const bool ok = qNew_.allFinite() && qdNew_.allFinite() && qddStage_.allFinite() && tauStage_.allFinite() &&
-                  (model_.nv == 0 || qdNew_.cwiseAbs().maxCoeff() <= settings_.velocityBound);
-  if (!ok) {
-    finiteAndBounded(qNew_, qdNew_, qddStage_, tNew);
-    return false;
-  }
+  if (!finiteAndBounded(qNew_, qdNew_, qddStage_, tNew)) return false;
   q_.swap(qNew_);
   qd_.swap(qdNew_);
   qdd_.swap(qddStage_);
