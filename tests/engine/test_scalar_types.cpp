@@ -309,6 +309,29 @@ class TestScalarTypes : public QObject {
     QCOMPARE(double(y[2]), 3.0);
   }
 
+  // The joint transforms (jcalc) are booked apart: on a revolute chain every sine and cosine is
+  // there, one pair per joint, and none is left in the algorithm's own bucket; the total is unchanged.
+  void countingScalarJointTransformsApart() {
+    for (int n : {3, 7}) {
+      const dyn::Model m = serialChain(n);
+      const dyn::ModelTpl<CS> mc = m.cast<CS>();
+      dyn::DataTpl<CS> d(mc);
+      const State s = randomState(m, 9);
+      const dyn::VecX<CS> q = s.q.cast<CS>(), qd = s.qd.cast<CS>(), qdd = s.qdd.cast<CS>(), tau = s.tau.cast<CS>();
+      for (int algorithm = 0; algorithm < 3; ++algorithm) {
+        CS::reset();
+        if (algorithm == 0) dyn::rnea(mc, d, q, qd, qdd);
+        if (algorithm == 1) dyn::crba(mc, d, q);
+        if (algorithm == 2) dyn::aba(mc, d, q, qd, tau);
+        const dyn::OpTally& t = CS::tally();
+        QCOMPARE(t.jointTransforms.sin, std::int64_t(n));
+        QCOMPARE(t.jointTransforms.cos, std::int64_t(n));
+        QCOMPARE(t.algorithm.sin + t.algorithm.cos, std::int64_t(0));
+        QVERIFY(t.jointTransforms.muls > 0 && t.algorithm.muls > t.jointTransforms.muls);
+        QVERIFY(CS::counts() == t.algorithm + t.jointTransforms);
+      }
+    }
+  }
   void countingScalarSameResults() {
     for (const auto& [name, m] : models()) {
       const dyn::ModelTpl<CS> mc = m.cast<CS>();

@@ -23,7 +23,10 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
   for (int i = 1; i <= model.N; ++i) {  // pass 1: kinematics and rigid-body terms, world coordinates
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v, lambda = model.parent[i];
-    jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);        // i_X_l = XJ X_T (eq. 14)
+    {
+      const OpCountScope<S> jointWork(OpCategory::JointTransforms);
+      jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);  // i_X_l = XJ X_T (eq. 14)
+    }
     const Transform<S>& X0 = data.X0[i] = data.Xup[i] * data.X0[lambda];  // i_X_0 = i_X_l l_X_0
     Motion<S> vJ;                                                         // S_i qd_i, with S_i = 0_X_i S_i(link)
     if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the axis in world

@@ -2,6 +2,7 @@
 // i_X_0 = i_X_lambda(i) lambda(i)_X_0; with velocities, eq. 9: v_i = i_X_lambda(i) v_lambda(i) + vJ.
 #pragma once
 #include "../model/data.hpp"
+#include "../opcount/op_count_scope.hpp"
 #include "check.hpp"
 
 namespace dyn {
@@ -10,6 +11,7 @@ namespace dyn {
 template <class S, class Q>
 void jointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
   checkSize("q", q.size(), model.nq);
+  const OpCountScope<S> jointWork(OpCategory::JointTransforms);  // counted apart (Hollerbach excludes A_j)
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     // [XJ, S_i] = jcalc(jtype(i), q_i);  i_X_lambda(i) = XJ X_T(i)
@@ -40,7 +42,10 @@ void worldJointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eige
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v;
-    jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);
+    {
+      const OpCountScope<S> jointWork(OpCategory::JointTransforms);
+      jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);
+    }
     const Transform<S>& X0 = data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];  // i_X_0
     if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the joint axis in world
       const Vec3<S> z = X0.E.row(2).transpose();
