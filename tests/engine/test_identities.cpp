@@ -1,17 +1,17 @@
 // Identities every correct rigid-body dynamics implementation satisfies, checked on every
 // shipped robot (fixed base; the quadruped and the humanoid also floating) and on seeded random
 // trees with every joint type, at random states. Each test is data-driven, one row per robot.
+#include <Eigen/Dense>
 #include <QDir>
 #include <QtTest>
-#include <Eigen/Dense>
 #include <cmath>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "dynscope/dynscope.hpp"
 #include "check_close.hpp"
+#include "dynscope/dynscope.hpp"
 #include "random_tree.hpp"
 
 using dyn::Data;
@@ -75,7 +75,6 @@ std::vector<State> randomStates(const Model& model, unsigned seed, int count = k
   return s;
 }
 
-
 // The model frames to test: all of them when few, otherwise an even sample (always the last).
 std::vector<int> sampleFrames(const Model& model, int max = 8) {
   std::vector<int> out;
@@ -131,8 +130,12 @@ dyn::InertialDesc combine(const std::vector<Piece>& pieces) {
   dyn::InertialDesc out;
   out.mass = m;
   out.origin.xyz = c;  // rpy = 0: inertia in link axes
-  out.ixx = I(0, 0); out.iyy = I(1, 1); out.izz = I(2, 2);
-  out.ixy = I(0, 1); out.ixz = I(0, 2); out.iyz = I(1, 2);
+  out.ixx = I(0, 0);
+  out.iyy = I(1, 1);
+  out.izz = I(2, 2);
+  out.ixy = I(0, 1);
+  out.ixz = I(0, 2);
+  out.iyz = I(1, 2);
   return out;
 }
 
@@ -172,6 +175,7 @@ class TestIdentities : public QObject {
   void velocityProduct();
   void fixedJointMerging_data() { addModelRows(); }
   void fixedJointMerging();
+  void generalChainAndJointRequirements();
 };
 
 // ID(FD(tau)) = tau, for FD = ABA and FD = CRBA + sparse L^T L. Scale: the size of the terms
@@ -280,7 +284,11 @@ void TestIdentities::structuralZeros() {
         if (model.isAncestor(bi, bj) || model.isAncestor(bj, bi)) continue;
         if (M(i, j) != 0.0)
           QFAIL(qPrintable(QString("M(%1,%2) = %3 but bodies %4 and %5 are on different branches")
-                               .arg(i).arg(j).arg(M(i, j)).arg(bi).arg(bj)));
+                               .arg(i)
+                               .arg(j)
+                               .arg(M(i, j))
+                               .arg(bi)
+                               .arg(bj)));
         if (std::abs(col[i]) > 1e-12 * (maxAbs(M) + maxAbs(g)))
           QFAIL(qPrintable(QString("rnea column %1 has %2 at row %3 (different branches)").arg(j).arg(col[i]).arg(i)));
       }
@@ -345,9 +353,10 @@ void TestIdentities::energyBalance() {
     }
     const double dEdt = (E[0] - E[1]) / (2 * h), power = s.tau.dot(s.qd);
     const double scale = s.qd.norm() * (s.tau.norm() + nle.norm()) + 1e-12;
-    QVERIFY2(std::abs(dEdt - power) <= 1e-6 * scale,
-             qPrintable(QString("dE/dt = %1, tau.qd = %2 (scale %3)").arg(dEdt, 0, 'g', 15).arg(power, 0, 'g', 15)
-                            .arg(scale)));
+    QVERIFY2(
+        std::abs(dEdt - power) <= 1e-6 * scale,
+        qPrintable(
+            QString("dE/dt = %1, tau.qd = %2 (scale %3)").arg(dEdt, 0, 'g', 15).arg(power, 0, 'g', 15).arg(scale)));
   }
 }
 
@@ -400,7 +409,7 @@ void TestIdentities::jacobianReferenceFrames() {
       const MatrixXd Jl = dyn::frameJacobian(model, d, s.q, f, ReferenceFrame::Local);
       const MatrixXd Ja = dyn::frameJacobian(model, d, s.q, f, ReferenceFrame::LocalWorldAligned);
       dyn::updateFrames(model, d);
-      const dyn::Transform<double> X = d.oMf[f];                                     // frame_X_0
+      const dyn::Transform<double> X = d.oMf[f];                                      // frame_X_0
       const dyn::Transform<double> A = dyn::Transform<double>::xlt(X.translation());  // aligned_X_0
       MatrixXd Jl2(6, model.nv), Ja2(6, model.nv);
       for (int k = 0; k < model.nv; ++k) {
@@ -438,9 +447,9 @@ void TestIdentities::velocityProduct() {
         const MatrixXd J = dyn::frameJacobian(m, dj, s.q, f, ReferenceFrame::Local);
         const VectorXd a = F.placement.apply(d.a[F.body]).toVector();
         const VectorXd ref = J * s.qdd + dyn::frameVelocityProduct(m, dv, f).toVector();
-        CHECK_CLOSE(a, ref, 1e-12, 1 + a.norm() + maxAbs(J) * s.qdd.norm(),
-                    std::string(withGravity ? "with" : "without") + " gravity: rnea a vs J qdd + a_vp, frame " +
-                        F.name);
+        CHECK_CLOSE(
+            a, ref, 1e-12, 1 + a.norm() + maxAbs(J) * s.qdd.norm(),
+            std::string(withGravity ? "with" : "without") + " gravity: rnea a vs J qdd + a_vp, frame " + F.name);
       }
     }
     // a_vp = Jdot qd (no gravity), by finite differences of the World Jacobian.
@@ -453,10 +462,11 @@ void TestIdentities::velocityProduct() {
     for (int f : sampleFrames(model)) {
       const MatrixXd Jp = dyn::frameJacobian(model, dj, qp, f, ReferenceFrame::World);
       const MatrixXd Jm = dyn::frameJacobian(model, dj, qm, f, ReferenceFrame::World);
-      const VectorXd JdotQd = (Jp - Jm) * s.qd / (2 * h);                     // 0_Jdot qd
+      const VectorXd JdotQd = (Jp - Jm) * s.qd / (2 * h);                                       // 0_Jdot qd
       const VectorXd ref = d.oMf[f].apply(dyn::Motion<double>::fromVector(JdotQd)).toVector();  // frame coordinates
       const VectorXd avp = dyn::frameVelocityProduct(noG, dv, f).toVector();
-      CHECK_CLOSE(avp, ref, 1e-6, 1 + avp.norm(), "a_vp vs Jdot qd (finite differences), frame " + model.frames[f].name);
+      CHECK_CLOSE(avp, ref, 1e-6, 1 + avp.norm(),
+                  "a_vp vs Jdot qd (finite differences), frame " + model.frames[f].name);
     }
   }
 }
@@ -497,8 +507,10 @@ void TestIdentities::fixedJointMerging() {
     // By hand: l2 into l1's coordinates, then both into the parent's.
     const Eigen::Matrix3d R1 = j1.origin.rotation(), R2 = j2.origin.rotation();
     const Piece p2in1 = toParent(pieceOf(*l2.inertial), R2, j2.origin.xyz);
-    std::vector<Piece> pieces = {toParent(pieceOf(*l1.inertial), R1, j1.origin.xyz), toParent(p2in1, R1, j1.origin.xyz)};
-    if (base.links[li].inertial && base.links[li].inertial->mass > 0) pieces.push_back(pieceOf(*base.links[li].inertial));
+    std::vector<Piece> pieces = {toParent(pieceOf(*l1.inertial), R1, j1.origin.xyz),
+                                 toParent(p2in1, R1, j1.origin.xyz)};
+    if (base.links[li].inertial && base.links[li].inertial->mass > 0)
+      pieces.push_back(pieceOf(*base.links[li].inertial));
     combined.links[li].inertial = combine(pieces);
   }
   const Model m1 = dyn::buildModel(withExtra, {.floatingBase = floating});
@@ -515,6 +527,43 @@ void TestIdentities::fixedJointMerging() {
     const VectorXd a1 = dyn::aba(m1, d1, s.q, s.qd, s.tau), a2 = dyn::aba(m2, d2, s.q, s.qd, s.tau);
     CHECK_CLOSE(a1, a2, 1e-9, 1 + a2.norm(), "qdd with fixed links vs hand-combined inertia");
   }
+}
+
+// The generated general chain (operation counts) is what it says: n revolute bodies in a row with
+// non-zero offsets and full inertias, the same robot for the same seed; the classical formulations'
+// joint check names the first joint it cannot handle.
+void TestIdentities::generalChainAndJointRequirements() {
+  for (int n : {1, 6, 30}) {
+    const Model m = dyn::generalChain(n);
+    QCOMPARE(m.N, n);
+    QCOMPARE(m.nv, n);
+    for (int i = 1; i <= n; ++i) {
+      QCOMPARE(m.parent[i], i - 1);
+      QVERIFY(m.joints[i].type == dyn::JointType::Revolute);
+      QVERIFY(m.Xtree[i].r.norm() > 0.1);
+      QVERIFY(m.I[i].m > 0 && std::abs(m.I[i].Ibar(0, 1)) > 0);
+    }
+    dyn::requireRevolutePrismatic(m, "test");  // must not throw
+    const Model again = dyn::generalChain(n);
+    QCOMPARE(again.Xtree[n].r, m.Xtree[n].r);
+    QVERIFY(dyn::generalChain(n, 2).Xtree[n].r != m.Xtree[n].r);
+  }
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::generalChain(0));
+  dyn::RobotDescription r = dyn::testing::randomTree(5, 4, {dyn::JointKind::Revolute});
+  r.joints[2].kind = dyn::JointKind::Spherical;
+  const Model tree = dyn::buildModel(r);
+  try {
+    dyn::requireRevolutePrismatic(tree, "DeNOC inverse dynamics");
+    QFAIL("a spherical joint was accepted");
+  } catch (const std::invalid_argument& e) {
+    const QString what = e.what();
+    QVERIFY2(what.contains("DeNOC inverse dynamics") &&
+                 what.contains("'" + QString::fromStdString(r.joints[2].name) + "'") && what.contains("spherical"),
+             qPrintable(what));
+  }
+  const Model floating =
+      dyn::buildModel(dyn::testing::randomTree(5, 3, {dyn::JointKind::Revolute}), {.floatingBase = true});
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::requireRevolutePrismatic(floating, "x"));
 }
 
 QTEST_APPLESS_MAIN(TestIdentities)
