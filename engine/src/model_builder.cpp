@@ -2,7 +2,6 @@
 // contiguous block of H), fixed-joint merging, and the physical sanity checks.
 #include "dynscope/io/model_builder.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <map>
 
 #include "dynscope/io/dh_parser.hpp"
+#include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
 
 namespace dyn {
@@ -137,6 +137,7 @@ struct Builder {
     }
   }
 
+  // What cannot be computed with; implausible inertias are the model checker's (model_check.hpp).
   void checkInertial(const LinkDesc& l) const {
     const InertialDesc& in = *l.inertial;
     const std::string el = "link '" + l.name + "' <inertial>";
@@ -144,14 +145,6 @@ struct Builder {
     for (double v : vals)
       if (!std::isfinite(v)) fail(in.line, el, "mass or inertia is not a finite number");
     if (in.mass < 0) fail(in.line, el, "negative mass " + std::to_string(in.mass));
-    Mat3<double> Ic;
-    Ic << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-    Eigen::SelfAdjointEigenSolver<Mat3<double>> es(Ic);
-    const Vec3<double> e = es.eigenvalues();
-    const double tol = 1e-9 * std::max(1e-12, Ic.trace());
-    if (e.minCoeff() < -tol) fail(in.line, el, "the inertia matrix is not positive semi-definite");
-    if (e[0] + e[1] < e[2] - tol)
-      fail(in.line, el, "the principal moments of inertia violate the triangle inequality (Ia + Ib >= Ic)");
   }
 
   void addInertias() {
@@ -213,7 +206,9 @@ struct Builder {
       if (i < 0) continue;  // fixed
       const JointModel<double>& jm = model.joints[i];
       if (jm.nv == 1) {
-        if (jd.hasLimits && jd.kind != JointKind::Continuous) {
+        // Placeholder limits (no width, no effort, no velocity) say nothing: no limit, as the zeros of
+        // effort and velocity alone (model_check.hpp).
+        if (jd.hasLimits && jd.kind != JointKind::Continuous && !hasPlaceholderLimits(jd)) {
           if (!(jd.lower <= jd.upper))
             fail(jd.line, "joint '" + jd.name + "'", "lower limit is greater than the upper limit");
           model.lowerLimit[jm.idx_q] = jd.lower;
@@ -232,23 +227,6 @@ struct Builder {
                                                                         "' is not a movable joint");
         model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
       }
-    }
-  }
-
-  // A joint whose subtree carries no mass and no rotational inertia gives H a zero row.
-  void findImmobileBodies() {
-    std::vector<double> load(model.N + 1, 0.0);
-    for (int i = model.N; i >= 1; --i) {
-      load[i] += model.I[i].m + model.I[i].Ibar.trace();
-      load[model.parent[i]] += load[i];
-    }
-    for (int i = 1; i <= model.N; ++i) {
-      if (load[i] > 1e-12) continue;
-      model.immobileBodies.push_back(i);
-      model.warnings.push_back("joint '" + model.jointNames[i] + "' moves no mass or inertia (link '" +
-                               model.bodyNames[i] +
-                               "' and its children have no <inertial>): the joint-space inertia matrix is "
-                               "singular and forward dynamics is undefined");
     }
   }
 
@@ -277,7 +255,9 @@ struct Builder {
     addInertias();
     addFramesAndGeometry();
     addLimitsAndDofs();
-    findImmobileBodies();
+    // A joint whose subtree carries no mass and no rotational inertia gives H a zero row; the checker
+    // reports them, forwardDynamicsRefusal() names them.
+    model.immobileBodies = findImmobileBodies(model);
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
@@ -294,7 +274,16 @@ bool looksLikeDh(const std::string& path) {
 }  // namespace
 
 Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
-  return Builder(robot).build(options);
+  if (!options.fixups.empty()) {
+    RobotDescription fixed = robot;
+    for (Fixup f : options.fixups) applyFixup(fixed, f, options.floatingBase);
+    BuildOptions rest = options;
+    rest.fixups.clear();
+    return buildModel(fixed, rest);
+  }
+  Model model = Builder(robot).build(options);
+  if (options.check) model.findings = checkModel(model, &robot);
+  return model;
 }
 
 RobotDescription loadDescription(const std::string& path) {

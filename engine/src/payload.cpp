@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "dynscope/io/model_check.hpp"
+
 namespace dyn {
 
 Model withPayload(const Model& model, const Payload& payload) {
@@ -22,22 +24,11 @@ Model withPayload(const Model& model, const Payload& payload) {
   // placement = frame_X_body: pointToA carries the offset from link-frame to body coordinates.
   const Vec3<double> c = f.placement.pointToA(payload.com);
   out.I[f.body] += Inertia<double>::mcI(payload.mass, c, Mat3<double>::Zero());
-  // A payload can give mass to a body that had none: drop the singular-inertia notes it resolves
-  // (the same rule as the model builder: the subtree must carry mass or rotational inertia).
-  std::vector<double> load(out.N + 1, 0.0);
-  for (int i = out.N; i >= 1; --i) {
-    load[i] += out.I[i].m + out.I[i].Ibar.trace();
-    load[out.parent[i]] += load[i];
-  }
-  std::vector<int> still;
-  for (int i : out.immobileBodies) {
-    if (load[i] > 1e-12) {
-      const std::string prefix = "joint '" + out.jointNames[i] + "' moves no mass";
-      std::erase_if(out.warnings, [&](const std::string& w) { return w.rfind(prefix, 0) == 0; });
-    } else {
-      still.push_back(i);
-    }
-  }
+  // A payload can give mass to a body that had none: drop the massless-subtree findings it resolves.
+  const std::vector<int> still = findImmobileBodies(out);
+  std::erase_if(out.findings, [&](const Finding& x) {
+    return x.code == "mass.massless_subtree" && std::find(still.begin(), still.end(), x.body) == still.end();
+  });
   out.immobileBodies = still;
   return out;
 }

@@ -13,6 +13,7 @@
 #include "dynscope/algorithms/energy.hpp"
 #include "dynscope/algorithms/forward_dynamics_crba.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
+#include "dynscope/io/model_check.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 
 namespace dyn {
@@ -40,9 +41,7 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
     : model_(model), data_(model_), settings_(settings), controller_(std::move(controller)) {
   validate(settings_);
   validate(controller_, model_);
-  if (!model_.immobileBodies.empty())
-    throw std::runtime_error(model_.warnings.empty() ? "the model has joints that move no mass: H(q) is singular"
-                                                     : model_.warnings.front());
+  if (const std::string refusal = forwardDynamicsRefusal(model_); !refusal.empty()) throw std::runtime_error(refusal);
   const int nq = model_.nq, nv = model_.nv;
   for (auto* v : {&q_, &qTrial_, &qNew_}) v->setZero(nq);
   for (auto* v : {&qd_, &qdd_, &tau_, &qdTrial_, &qdNew_, &dq_, &dv_, &tauStage_, &qddStage_, &qddOther_})

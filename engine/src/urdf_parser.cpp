@@ -1,11 +1,11 @@
 // URDF reader (tinyxml2). Reads <robot>, its <material>, <link> and <joint> children and checks
-// everything that can be checked with the source lines still at hand: numbers, physics of the
-// inertials, names, references and the tree structure. Other tags are ignored.
+// everything that can be checked with the source lines still at hand: numbers, names, references
+// and the tree structure. Other tags are ignored, each kind with a finding (urdf_unused.hpp);
+// implausible values (inertias, limits) are the model checker's.
 #include "dynscope/io/urdf_parser.hpp"
 
 #include <tinyxml2.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -19,6 +19,8 @@
 #include <system_error>
 #include <unordered_map>
 #include <vector>
+
+#include "urdf_unused.hpp"
 
 namespace dyn {
 namespace {
@@ -121,20 +123,6 @@ Pose parseOrigin(const XMLElement* el, const std::string& ctx) {
   return pose;
 }
 
-// The rotational inertia about the COM must be a physical one: positive semi-definite, and its
-// principal moments must satisfy the triangle inequality (no body has Ixx + Iyy < Izz).
-void checkInertia(const InertialDesc& in, const XMLElement* el, const std::string& ctx) {
-  for (auto [name, v] : {std::pair{"ixx", in.ixx}, {"iyy", in.iyy}, {"izz", in.izz}})
-    if (v < 0) fail(el, ctx, attrText(el, name) + ": negative moment of inertia");
-  Mat3<double> I;
-  I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-  const Vec3<double> m = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I, Eigen::EigenvaluesOnly).eigenvalues();
-  const double tol = 1e-9 * I.trace();  // the solver's rounding is relative to the matrix size
-  const std::string moments = " (principal moments " + num(m[0]) + ", " + num(m[1]) + ", " + num(m[2]) + ")";
-  if (m[0] < -tol) fail(el, ctx, "inertia matrix is not positive semi-definite" + moments);
-  if (m[0] + m[1] < m[2] - tol) fail(el, ctx, "inertia violates the triangle inequality" + moments);
-}
-
 InertialDesc parseInertial(const XMLElement* el, const std::string& ctx) {
   InertialDesc in;
   in.line = el->GetLineNum();
@@ -149,7 +137,7 @@ InertialDesc parseInertial(const XMLElement* el, const std::string& ctx) {
   in.iyy = number(inertia, "iyy", ctx);
   in.iyz = number(inertia, "iyz", ctx);
   in.izz = number(inertia, "izz", ctx);
-  checkInertia(in, inertia, ctx);
+  in.inertiaLine = inertia->GetLineNum();  // an implausible inertia is the model checker's finding
   return in;
 }
 
@@ -206,7 +194,9 @@ Geometry parseGeometry(const XMLElement* el, const std::string& ctx, bool withMa
   g.line = el->GetLineNum();
   g.name = attr(el, "name");
   g.origin = parseOrigin(el, ctx);
-  g.shape = parseShape(requiredChild(el, "geometry", ctx), ctx);
+  const XMLElement* geometry = requiredChild(el, "geometry", ctx);
+  g.shape = parseShape(geometry, ctx);
+  g.shapeLine = geometry->FirstChildElement()->GetLineNum();
   if (const XMLElement* material = el->FirstChildElement("material"); material && withMaterial)
     g.material = parseMaterial(material, ctx);
   return g;
@@ -255,6 +245,7 @@ bool usesAxis(JointKind k) {
 void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx) {
   // Numbers are checked on every joint kind, but only revolute/prismatic have position limits;
   // a missing <limit> (which URDF requires for them) just leaves the joint unlimited.
+  j.limitLine = el->GetLineNum();
   const double lower = optNumber(el, "lower", ctx, 0), upper = optNumber(el, "upper", ctx, 0);
   j.effort = optNumber(el, "effort", ctx, 0);
   j.velocity = optNumber(el, "velocity", ctx, 0);
@@ -465,6 +456,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   checkTree(robot);
   checkMimics(robot);
   resolveMaterials(robot);
+  noteUnusedUrdfContent(root, robot);
   return robot;
 }
 

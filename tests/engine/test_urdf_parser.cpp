@@ -2,11 +2,13 @@
 // checking that the message names the file, the line and the element.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <string>
 
+#include "dynscope/io/model_builder.hpp"
 #include "dynscope/io/urdf_parser.hpp"
 
 using dyn::JointKind;
@@ -35,6 +37,8 @@ class TestUrdfParser : public QObject {
   void numberErrors();
   void inertialErrors_data();
   void inertialErrors();
+  void inertialWarnings_data();
+  void inertialWarnings();
   void geometryErrors_data();
   void geometryErrors();
   void jointErrors_data();
@@ -519,19 +523,52 @@ void TestUrdfParser::inertialErrors_data() {
   const std::string ctx = "link 'a' <inertial>";
   row("negative mass", inertialRobot("      <mass value=\"-1\"/>\n", inertiaLine("1", "1", "1")), "<mass", ctx,
       "<mass> value=\"-1\": negative mass");
-  row("negative ixx", inertialRobot(kMass, inertiaLine("-0.1", "1", "1")), "<inertia", ctx,
-      "<inertia> ixx=\"-0.1\": negative moment of inertia");
   row("nan izz", inertialRobot(kMass, inertiaLine("1", "1", "NaN")), "<inertia", ctx, "'NaN' is not a finite number");
-  row("not positive semi-definite", inertialRobot(kMass, inertiaLine("1", "1", "1", "2")), "<inertia", ctx,
-      "inertia matrix is not positive semi-definite (principal moments -1, 1, 3)");
-  row("triangle inequality", inertialRobot(kMass, inertiaLine("1", "1", "2.1")), "<inertia", ctx,
-      "inertia violates the triangle inequality (principal moments 1, 1, 2.1)");
   row("missing inertia attribute",
       inertialRobot(kMass, "      <inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\"/>\n"), "<inertia", ctx,
       "<inertia> has no 'iyz' attribute");
   row("missing mass", inertialRobot("", inertiaLine("1", "1", "1")), "<inertial>", ctx, "missing <mass>");
 }
 void TestUrdfParser::inertialErrors() { runErrorCase(); }
+
+// Implausible but usable inertias are no longer errors (issue 13): the file loads and the model
+// checker names the <inertia> line (here on a moving link, so they are warnings).
+void TestUrdfParser::inertialWarnings_data() {
+  QTest::addColumn<QByteArray>("inertia");
+  QTest::addColumn<QByteArray>("code");
+  QTest::addColumn<QByteArray>("fragment");
+  QTest::newRow("negative ixx") << QByteArray::fromStdString(inertiaLine("-0.1", "1", "1"))
+                                << QByteArray("inertia.not_psd") << QByteArray("(-0.1, 1, 1) kg m^2");
+  QTest::newRow("not positive semi-definite") << QByteArray::fromStdString(inertiaLine("1", "1", "1", "2"))
+                                              << QByteArray("inertia.not_psd") << QByteArray("(-1, 1, 3) kg m^2");
+  QTest::newRow("triangle inequality") << QByteArray::fromStdString(inertiaLine("1", "1", "2.1"))
+                                       << QByteArray("inertia.triangle") << QByteArray("falls 0.1 short of 2.1");
+}
+
+void TestUrdfParser::inertialWarnings() {
+  QFETCH(QByteArray, inertia);
+  QFETCH(QByteArray, code);
+  QFETCH(QByteArray, fragment);
+  // Link a on a revolute joint below a fixed base link, so its inertia enters the dynamics.
+  const std::string xml = robot("  <link name=\"base\"/>\n  <joint name=\"j\" type=\"revolute\">\n"
+                                "    <parent link=\"base\"/><child link=\"a\"/>\n"
+                                "    <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n  </joint>\n"
+                                "  <link name=\"a\">\n    <inertial>\n" +
+                                kMass + inertia.toStdString() + "    </inertial>\n  </link>\n");
+  QVERIFY(!errorOf(xml));
+  const dyn::Model model = dyn::buildModel(dyn::parseUrdfString(xml, kFile));
+  const auto f = std::find_if(model.findings.begin(), model.findings.end(),
+                              [&](const dyn::Finding& x) { return x.code == code.toStdString(); });
+  QVERIFY2(f != model.findings.end(), code.constData());
+  QCOMPARE(f->severity, dyn::Severity::Warning);
+  QCOMPARE(f->file, std::string(kFile));
+  QCOMPARE(f->line, lineOf(xml, "<inertia "));
+  QCOMPARE(f->element, std::string("link 'a' <inertial>"));
+  QCOMPARE(f->link, std::string("a"));
+  QCOMPARE(f->joint, std::string("j"));
+  QCOMPARE(f->body, 1);
+  QVERIFY2(f->message.find(fragment.toStdString()) != std::string::npos, f->message.c_str());
+}
 
 void TestUrdfParser::geometryErrors_data() {
   addErrorColumns();

@@ -16,7 +16,7 @@ class LoadError : public std::runtime_error {
   const std::string& element() const { return element_; }
   const std::string& message() const { return message_; }
 
- private:
+  // "file:line: element: message" (the line left out when 0, "<input>" for an empty file name).
   static std::string format(const std::string& file, int line, const std::string& element,
                             const std::string& message) {
     std::string s = file.empty() ? std::string("<input>") : file;
@@ -28,6 +28,8 @@ class LoadError : public std::runtime_error {
     if (!element.empty()) s += element + ": ";
     return s + message;
   }
+
+ private:
   std::string file_;
   int line_;
   std::string element_, message_;

@@ -1,10 +1,13 @@
 // Turns a RobotDescription into a Model: finds the root, numbers the bodies breadth-first
 // so lambda(i) < i, merges fixed joints into their parent body (inertia and frames), and
-// checks the physics (mass, inertia, NaN). Errors throw LoadError with file, line, element.
+// refuses what cannot be computed with (negative mass, NaN): LoadError with file, line, element.
+// Implausible but usable values load; the model checker lists them in model.findings.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "../model/model.hpp"
+#include "fixups.hpp"
 #include "load_error.hpp"
 #include "robot_description.hpp"
 
@@ -12,6 +15,8 @@ namespace dyn {
 
 struct BuildOptions {
   bool floatingBase = false;  // add a 6-DOF free joint between the world and the root link
+  std::vector<Fixup> fixups;  // applied in this order to a copy of the description (fixups.hpp)
+  bool check = true;          // fill model.findings with checkModel() (model_check.hpp)
 };
 
 Model buildModel(const RobotDescription& robot, const BuildOptions& options = {});

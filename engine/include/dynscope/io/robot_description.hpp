@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../spatial/inertia.hpp"
+#include "finding.hpp"
 
 namespace dyn {
 
@@ -41,6 +42,7 @@ struct Geometry {
   Shape shape;
   Material material;
   int line = 0;
+  int shapeLine = 0;  // the shape element (<mesh>, <box>, ...)
 };
 
 struct InertialDesc {
@@ -48,6 +50,7 @@ struct InertialDesc {
   double mass = 0;
   double ixx = 0, ixy = 0, ixz = 0, iyy = 0, iyz = 0, izz = 0;
   int line = 0;
+  int inertiaLine = 0;  // the <inertia> element (URDF; a DH table's row line)
 };
 
 struct LinkDesc {
@@ -69,6 +72,7 @@ struct JointDesc {
   bool hasLimits = false;
   double lower = 0, upper = 0;     // position limits (single-DOF joints)
   double velocity = 0, effort = 0;  // 0 = not given
+  int limitLine = 0;                // the <limit> element (URDF); 0 when there is none
   double damping = 0, friction = 0;
   struct Mimic {
     std::string joint;
@@ -93,6 +97,9 @@ struct RobotDescription {
   std::vector<Material> materials;       // top-level named materials
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
   std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)
+  // What the parser noticed without refusing the file (ignored elements, a missing <limit>, ...)
+  // and the changes of the fix-ups applied to it; checkModel() starts its list with these.
+  std::vector<Finding> findings;
 };
 
 }  // namespace dyn

@@ -1,5 +1,6 @@
 // URDF reader (tinyxml2): links, joints, inertials, visual/collision geometry, materials.
-// Unknown tags (transmission, gazebo, ...) are ignored. Errors throw LoadError naming
+// Unknown tags (transmission, gazebo, ...) are ignored, with a finding in RobotDescription::findings
+// (one per kind of element: its first line and how many). Errors throw LoadError naming
 // the file, the line and the element.
 #pragma once
 #include <string>

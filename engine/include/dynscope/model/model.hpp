@@ -66,7 +66,8 @@ template <class S> struct ModelTpl {
   // Bodies whose joint moves no mass or inertia (their subtree has none): H(q) is singular, so
   // forward dynamics is undefined. Loading still succeeds, for viewing and kinematics.
   std::vector<int> immobileBodies;
-  std::vector<std::string> warnings;  // for the log / CLI stderr
+  // The model checker's findings (io/model_check.hpp), for the Model check panel and the CLI.
+  std::vector<Finding> findings;
 
   int bodyIndex(const std::string& n) const {
     for (int i = 0; i < (int)bodyNames.size(); ++i) if (bodyNames[i] == n) return i;
@@ -115,7 +116,7 @@ template <class S> struct ModelTpl {
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
-    m.immobileBodies = immobileBodies; m.warnings = warnings;
+    m.immobileBodies = immobileBodies; m.findings = findings;
     return m;
   }
 };
