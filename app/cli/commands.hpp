@@ -1,5 +1,5 @@
 // The commands: each writes the body of one JSON result object (after writeHeader), or, for
-// trajectories, CSV. Grouped by file: info, kinematics (fk, jacobian, energy), dynamics (id,
+// trajectories, CSV. Grouped by file: info, check, kinematics (fk, jacobian, energy), dynamics (id,
 // mass, bias, fd), trajectory_command (id/fd over a trajectory, the trajectory command).
 #pragma once
 #include "json_writer.hpp"
@@ -8,6 +8,11 @@
 namespace cli {
 
 void writeInfo(const Session& s, JsonWriter& json);
+// "counts" and "findings" (check_command.cpp): the model checker's findings, as check and info print them.
+void writeFindings(const dyn::Model& model, const std::vector<dyn::Finding>& findings, JsonWriter& json);
+// check: opens the session itself (a file that does not load is a finding too), prints JSON and
+// returns the exit status: 1 on errors (and on warnings with --strict), else 0.
+int runCheck(const Options& options);
 void writeForwardKinematics(const Session& s, JsonWriter& json);
 void writeJacobian(const Session& s, JsonWriter& json);
 void writeEnergy(const Session& s, JsonWriter& json);

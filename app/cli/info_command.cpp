@@ -73,6 +73,7 @@ void writeInfo(const Session& s, JsonWriter& json) {
     json.endObject();
   }
   json.endArray();
+  writeFindings(m, m.findings, json);  // the warnings of the model checker, as check prints them
 }
 
 }  // namespace cli

@@ -40,6 +40,7 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeInverseKinematics(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
+    case Command::Check:  // its own JSON and exit status, dispatched in main
       return;
   }
 }
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   try {
     const std::optional<cli::Options> options = cli::parseArguments(argc, argv);
     if (!options) return 0;  // help or version printed
+    if (options->command == cli::Command::Check) return cli::runCheck(*options);
     const cli::Session session = cli::openSession(*options);
     if (options->command == cli::Command::Simulate) return cli::runSimulation(session);
     if (options->command == cli::Command::Trajectory) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "dynscope/io/fixups.hpp"
+
 namespace cli {
 namespace {
 
@@ -55,6 +57,10 @@ const OptionSpec kOptions[] = {
     {"--pin", "LINK", "ik: hold LINK at its pose in the start configuration (repeatable)"},
     {"--lock", "JOINT", "ik: JOINT does not move (repeatable)"},
     {"--position-only", nullptr, "ik: reach the position only; the orientation is free"},
+    {"--fix", "NAME",
+     "apply a fix-up first: balance-inertias | unlimited-degenerate-limits | mass-massless-links | all "
+     "(repeatable; docs/model-check.md)"},
+    {"--strict", nullptr, "check: exit with status 1 on warnings too (by default only errors do)"},
     {"--help", nullptr, "this help"},
 };
 
@@ -70,11 +76,21 @@ const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
       {Command::Info,
        "info",
-       "model summary: joints in q/v order, limits, frames, mimic relations",
+       "model summary: joints in q/v order, limits, frames, mimic relations, the model check's findings",
        {},
        "Prints nq, nv, the bodies' total mass, gravity, and every joint with its parent and child body,\n"
        "its slices of q and v (idx_q, nq, idx_v, nv and the entry names), limits (null when unlimited),\n"
-       "damping and friction; then all frames and mimic relations."},
+       "damping and friction; then all frames and mimic relations, and the findings of the model check\n"
+       "(counts and findings, as 'check' prints them)."},
+      {Command::Check,
+       "check",
+       "model check: every finding (inertias, masses, limits, mimic joints, meshes, cond(H)) as JSON",
+       {"--strict", "--project"},
+       "Loads the robot as every command does (a file that cannot be loaded prints one error finding with\n"
+       "\"loaded\": false) and prints what the model checker finds: severity (error, warning, info), a stable\n"
+       "code (e.g. inertia.triangle), file, line, element, link, joint, message and hint; the fix-ups applied\n"
+       "(--fix, or the project's with --project) are listed as fixup.<name> findings. Exit status 0 when there\n"
+       "are no errors (warnings are fine unless --strict), 1 otherwise. Details: docs/model-check.md."},
       {Command::Fk,
        "fk",
        "world pose of every frame (or of --link NAME) and the centre of mass",
@@ -195,7 +211,7 @@ const OptionSpec* findOption(std::string_view name) {
 }
 
 bool commandAccepts(const CommandSpec& c, std::string_view option) {
-  if (option == "--help" || option == "--gravity" || option == "--floating-base") return true;
+  if (option == "--help" || option == "--gravity" || option == "--floating-base" || option == "--fix") return true;
   return std::find(c.options.begin(), c.options.end(), option) != c.options.end();
 }
 
@@ -302,6 +318,17 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     opts.locks.emplace_back(v);
   else if (name == "--position-only")
     opts.positionOnly = true;
+  else if (name == "--fix") {
+    if (v != "all" && !dyn::fixupByName(v)) {
+      std::string names;
+      for (dyn::Fixup f : dyn::kAllFixups) names += std::string(dyn::fixupName(f)) + ", ";
+      throw UsageError("--fix: unknown fix-up '" + std::string(v) + "' (" + names + "or all)");
+    }
+    if (std::find(opts.fixes.begin(), opts.fixes.end(), v) != opts.fixes.end())
+      throw UsageError("--fix " + std::string(v) + " is given twice");
+    opts.fixes.emplace_back(v);
+  } else if (name == "--strict")
+    opts.strict = true;
   else if (name == "--qd0")
     setOnce(opts.qd0, name, v);
   else if (name == "--kp")
@@ -372,7 +399,8 @@ std::string generalHelp() {
     s += name + c.summary + "\n";
   }
   s += "\nOptions of every command:\n";
-  s += optionLine(*findOption("--gravity")) + optionLine(*findOption("--floating-base"));
+  s += optionLine(*findOption("--gravity")) + optionLine(*findOption("--floating-base")) +
+       optionLine(*findOption("--fix"));
   s += "\nVectors are comma-separated numbers in model order ('dynscope-cli info MODEL' lists the names).\n"
        "Exit status: 0 success, 1 load or runtime error, 2 usage error.\n";
   return s;
@@ -449,6 +477,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
   if (!positional.empty()) opts.modelPath = positional[0];
 
   if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
+  if (opts.command == Command::Check) return opts;  // JSON out; --project only gives the robot and its fix-ups
   const bool sampling = opts.command == Command::Trajectory;
   const bool simulate = opts.command == Command::Simulate;
   if (simulate) {  // CSV out; its own input rules

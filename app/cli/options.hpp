@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
+enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -47,6 +47,9 @@ struct Options {
   std::optional<std::vector<double>> target;  // --target x,y,z[,qx,qy,qz,qw]
   std::vector<std::string> pins, locks;       // --pin LINK, --lock JOINT (repeatable)
   bool positionOnly = false;                  // --position-only
+  // every command: fix-ups applied to the robot before anything else (dyn::fixupName; "all" is every one)
+  std::vector<std::string> fixes;  // --fix NAME (repeatable), validated
+  bool strict = false;             // check --strict: warnings make the exit status 1, as errors do
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

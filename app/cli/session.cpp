@@ -36,6 +36,25 @@ std::string sizeMismatch(const char* option, size_t given, const char* sizeName,
          ", the model has " + sizeName + " = " + std::to_string(size) + (names.empty() ? "" : ": ") + joinNames(names);
 }
 
+// The warnings and errors (at most kShown of them) and the fix-ups' changes, one line each; the
+// notes are left to 'dynscope-cli check'.
+void printFindings(const std::vector<dyn::Finding>& findings) {
+  constexpr int kShown = 10;
+  int shown = 0, more = 0;
+  for (const dyn::Finding& f : findings) {
+    if (f.code.rfind("fixup.", 0) == 0) {
+      std::fprintf(stderr, "dynscope-cli: fix-up: %s\n", f.text().c_str());
+    } else if (f.severity != dyn::Severity::Info) {
+      if (shown++ < kShown)
+        std::fprintf(stderr, "dynscope-cli: %s: %s\n", dyn::severityName(f.severity), f.text().c_str());
+      else
+        ++more;
+    }
+  }
+  if (more > 0)
+    std::fprintf(stderr, "dynscope-cli: ... and %d more (dynscope-cli check MODEL lists them all, with hints)\n", more);
+}
+
 }  // namespace
 
 std::string joinNames(const std::vector<std::string>& names) {
@@ -50,13 +69,18 @@ Session openSession(const Options& options) {
   if (options.project) s.project = dyn::readProjectFile(QString::fromStdString(*options.project));
   s.modelPath = options.modelPath.empty() && s.project ? s.project->robotPath : options.modelPath;
   const bool floating = options.floatingBase || (s.project && s.project->floatingBase);
-  s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating});
+  if (s.project) s.fixups = s.project->fixups;
+  for (const std::string& name : options.fixes)
+    for (dyn::Fixup f : dyn::kAllFixups)
+      if ((name == "all" || name == dyn::fixupName(f)) && std::find(s.fixups.begin(), s.fixups.end(), f) == s.fixups.end())
+        s.fixups.push_back(f);
+  s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating, .fixups = s.fixups});
   if (s.project) s.model = dyn::applyProjectSettings(std::move(s.model), *s.project);
   if (options.gravity)
     s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
-  for (const std::string& w : s.model.warnings) std::fprintf(stderr, "dynscope-cli: warning: %s\n", w.c_str());
+  if (options.command != Command::Check) printFindings(s.model.findings);
   return s;
 }
 
@@ -165,7 +189,8 @@ void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& j
 }
 
 void requireRegularInertia(const dyn::Model& model) {
-  if (!model.immobileBodies.empty()) throw std::runtime_error(model.warnings.front());
+  if (const std::string refusal = dyn::forwardDynamicsRefusal(model); !refusal.empty())
+    throw std::runtime_error(refusal);
 }
 
 void requireFinite(const Eigen::VectorXd& result, const std::string& what) {

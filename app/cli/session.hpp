@@ -18,11 +18,13 @@ struct Session {
   std::vector<std::string> qNames, vNames;  // names of the q and v entries (dynscope/model/names.hpp)
   std::optional<dyn::ProjectFile> project;  // --project
   std::string modelPath;                    // MODEL, or the project's robot when MODEL is omitted
+  std::vector<dyn::Fixup> fixups;           // applied: the project's, then --fix
 };
 
 // Reads --project (ProjectError on failure); loads MODEL, or the project's robot, (LoadError on
-// failure) with --floating-base or the project's flag; applies the project's gravity and payload,
-// then --gravity.
+// failure) with --floating-base or the project's flag and the fix-ups (the project's, then --fix);
+// applies the project's gravity and payload, then --gravity. Prints the model's warnings and errors
+// and the fix-ups' changes on stderr, except for check, which prints them all as JSON.
 Session openSession(const Options& options);
 
 // --q checked against nq (default: the neutral configuration); quaternions must be non-zero.

@@ -33,6 +33,7 @@ ProjectFile fullProject(const Model& m, const QString& robot) {
   ProjectFile p;
   p.robotPath = robot.toStdString();
   p.floatingBase = true;
+  p.fixups = {dyn::Fixup::UnlimitedDegenerateLimits, dyn::Fixup::BalanceInertias};
   p.gravity = Eigen::Vector3d(0.1 + 0.2, -1e-300, -9.80665);
   p.payload = dyn::Payload{.link = "tool", .mass = 2.5, .com = Eigen::Vector3d(0, 1.0 / 3.0, 0.05)};
   p.trajectory.source = dyn::TrajectorySource::Waypoints;
@@ -50,6 +51,7 @@ ProjectFile fullProject(const Model& m, const QString& robot) {
 void compareProjects(const ProjectFile& a, const ProjectFile& b) {
   QCOMPARE(a.robotPath, b.robotPath);
   QCOMPARE(a.floatingBase, b.floatingBase);
+  QVERIFY(a.fixups == b.fixups);
   QCOMPARE(a.gravity.has_value(), b.gravity.has_value());
   if (a.gravity) QVERIFY(*a.gravity == *b.gravity);
   QCOMPARE(a.payload.has_value(), b.payload.has_value());
@@ -174,6 +176,24 @@ class TestProjectFile : public QObject {
     }
   }
 
+  // The fix-ups a project stores are applied when its robot loads (and listed among the findings).
+  void projectFixupsAreApplied() {
+    QTemporaryDir dir;
+    ProjectFile p;
+    p.robotPath = QString(DYNSCOPE_TEST_DATA_DIR "/model_check/massless_pan_tilt.urdf").toStdString();
+    p.fixups = {dyn::Fixup::MassMasslessLinks, dyn::Fixup::BalanceInertias};
+    const QString path = dir.filePath("p.json");
+    dyn::writeProjectFile(path, p);
+    const ProjectFile back = dyn::readProjectFile(path);
+    QVERIFY(back.fixups == p.fixups);  // in their order
+    const Model m = dyn::loadProjectModel(back);
+    QVERIFY(m.immobileBodies.empty());
+    const auto changes = std::count_if(m.findings.begin(), m.findings.end(),
+                                       [](const dyn::Finding& f) { return f.code == "fixup.mass-massless-links"; });
+    QCOMPARE(changes, 2);
+    QVERIFY(dyn::loadModel(p.robotPath).immobileBodies.size() == 2);  // without the project's fix-ups
+  }
+
   // The model and trajectory a project describes: gravity and payload applied, the waypoints
   // sampled as WaypointTrajectory does, the demo as demoTrajectory does.
   void projectModelAndTrajectory() {
@@ -269,6 +289,13 @@ class TestProjectFile : public QObject {
                                       "  \"robot\": {\"path\": \"r\"},\n  \"trajectory\": {\"source\": \"demo\", "
                                       "\"demo\": \"puma\"}}"
                                << "/tmp/p.json:3: trajectory.demo: 'puma' is not a demo";
+    QTest::newRow("unknown fix-up")
+        << head + "  \"robot\": {\"path\": \"r\",\n    \"fixups\": [\"balance-inertias\", \"fix-everything\"]}}"
+        << "/tmp/p.json:3: robot.fixups[1]: 'fix-everything' is not a fix-up (balance-inertias, "
+           "unlimited-degenerate-limits, mass-massless-links)";
+    QTest::newRow("fix-up twice")
+        << head + "  \"robot\": {\"path\": \"r\",\n    \"fixups\": [\"balance-inertias\", \"balance-inertias\"]}}"
+        << "/tmp/p.json:3: robot.fixups[1]: given twice";
     QTest::newRow("rate") << head +
                                  "  \"robot\": {\"path\": \"r\"},\n  \"trajectory\": {\"source\": \"demo\", "
                                  "\"demo\": \"saha-planar3\", \"sample_rate\": 0}}"

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
@@ -201,9 +202,24 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
   ProjectFile p;
   p.file = path.toStdString();
   const QJsonObject robot = r.object(r.required(root, "", "robot"), "robot");
-  r.allowOnly(robot, "robot", {"path", "floating_base"});
+  r.allowOnly(robot, "robot", {"path", "floating_base", "fixups"});
   p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"));
   if (robot.contains("floating_base")) p.floatingBase = r.boolean(robot["floating_base"], "robot.floating_base");
+  if (robot.contains("fixups")) {
+    const QJsonArray fixups = r.array(robot["fixups"], "robot.fixups");
+    for (int i = 0; i < fixups.size(); ++i) {
+      const QString key = "robot.fixups[" + QString::number(i) + "]";
+      const QString name = r.string(fixups[i], key);
+      const std::optional<Fixup> fixup = fixupByName(name.toStdString());
+      if (!fixup) {
+        QStringList known;
+        for (Fixup f : kAllFixups) known << fixupName(f);
+        r.fail(key, "'" + name + "' is not a fix-up (" + known.join(", ") + ")");
+      }
+      if (std::find(p.fixups.begin(), p.fixups.end(), *fixup) != p.fixups.end()) r.fail(key, "given twice");
+      p.fixups.push_back(*fixup);
+    }
+  }
   if (root.contains("gravity")) p.gravity = r.vector3(root["gravity"], "gravity");
   if (root.contains("payload")) {
     const QJsonObject o = r.object(root["payload"], "payload");
@@ -229,7 +245,13 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path) {
   QJsonObject root;
   root["format"] = kFormat;
   root["version"] = kProjectVersion;
-  root["robot"] = QJsonObject{{"path", relative(p.robotPath)}, {"floating_base", p.floatingBase}};
+  QJsonObject robot{{"path", relative(p.robotPath)}, {"floating_base", p.floatingBase}};
+  if (!p.fixups.empty()) {
+    QJsonArray fixups;
+    for (Fixup f : p.fixups) fixups.append(fixupName(f));
+    robot["fixups"] = fixups;
+  }
+  root["robot"] = robot;
   if (p.gravity) root["gravity"] = toArray(*p.gravity);
   if (p.payload)
     root["payload"] = QJsonObject{

@@ -5,7 +5,8 @@
 // name, so a project survives a reordering of the robot's joints.
 //
 //   { "format": "dynscope-project", "version": 1,
-//     "robot": { "path": "../robots/stanford_arm.dh", "floating_base": false },
+//     "robot": { "path": "../robots/stanford_arm.dh", "floating_base": false,
+//                "fixups": ["balance-inertias"] },                  (optional: dyn::fixupName, in order)
 //     "gravity": [0, 0, -9.81],                                    (optional)
 //     "payload": { "link": "tool", "mass": 2.0, "com": [0, 0, 0.1] },  (optional)
 //     "trajectory": { "source": "waypoints", "interpolation": "quintic", "sample_rate": 100,
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "dynscope/io/fixups.hpp"
 #include "dynscope/trajectory/payload.hpp"
 #include "dynscope/trajectory/waypoint_trajectory.hpp"
 
@@ -59,6 +61,7 @@ struct ProjectFile {
   std::string file;       // the project file itself (set by read/write; for messages)
   std::string robotPath;  // absolute in memory, relative to the project file on disk
   bool floatingBase = false;
+  std::vector<Fixup> fixups;               // applied to the robot when it is loaded (dynscope/io/fixups.hpp)
   std::optional<Eigen::Vector3d> gravity;  // overrides the model's
   std::optional<Payload> payload;
   ProjectTrajectory trajectory;

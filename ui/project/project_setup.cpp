@@ -18,8 +18,9 @@ namespace {
 }  // namespace
 
 Model loadProjectModel(const ProjectFile& project) {
-  return applyProjectSettings(loadModel(project.robotPath, BuildOptions{.floatingBase = project.floatingBase}),
-                              project);
+  return applyProjectSettings(
+      loadModel(project.robotPath, BuildOptions{.floatingBase = project.floatingBase, .fixups = project.fixups}),
+      project);
 }
 
 Model applyProjectSettings(Model model, const ProjectFile& project) {

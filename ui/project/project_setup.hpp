@@ -8,7 +8,7 @@
 
 namespace dyn {
 
-// Loads the project's robot (dyn::LoadError on failure) and applies applyProjectSettings.
+// Loads the project's robot with its fix-ups (dyn::LoadError on failure) and applies applyProjectSettings.
 Model loadProjectModel(const ProjectFile& project);
 // The project's gravity override and payload on a model loaded elsewhere; ProjectError naming the
 // project file for a payload the model cannot carry (unknown link, ...).
