@@ -23,7 +23,9 @@ JointCoordinate scalar(const dyn::Model& m, int body, int iq, const QString& lab
   c.angular = angular;
   const double lo = m.lowerLimit.size() > iq ? m.lowerLimit[iq] : -INFINITY;
   const double hi = m.upperLimit.size() > iq ? m.upperLimit[iq] : INFINITY;
-  c.limited = std::isfinite(lo) && std::isfinite(hi) && hi > lo;
+  // A range of no width is a joint that cannot move (as the engine's IK and simulation take it);
+  // placeholder limits never get here, the model builder reads them as none.
+  c.limited = std::isfinite(lo) && std::isfinite(hi) && hi >= lo;
   if (c.limited) {
     c.lower = lo;
     c.upper = hi;

@@ -18,7 +18,7 @@ struct JointCoordinate {
   QString label;    // "" for single-DOF joints, else "x", "roll", ...
   bool angular = true;
   bool wraps = false;     // continuous joints and roll/yaw: the value lives on a circle
-  bool limited = false;   // lower/upper come from the model (else a default editing range)
+  bool limited = false;   // lower/upper come from the model (else a default editing range); may be equal
   double lower = 0, upper = 0;  // SI units (rad, m)
 };
 

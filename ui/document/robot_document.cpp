@@ -39,25 +39,34 @@ RobotDocument::~RobotDocument() {
   }
 }
 
+void RobotDocument::setFixups(const std::vector<dyn::Fixup>& fixups) {
+  if (fixups == m_fixups) return;
+  m_fixups = fixups;
+  emit fixupsChanged();
+}
+
 QString RobotDocument::robotName() const { return QString::fromStdString(m_model->name); }
 
 bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   if (m_worker) return false;
   const QString file = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
   const bool floating = m_floatingBase, meshes = m_readMeshes;
+  const std::vector<dyn::Fixup> fixups = m_fixups;
   auto result = std::make_shared<RobotLoadResult>();
   // Progress is queued to this object; the destructor waits for the thread, so `this` outlives it.
   const auto progress = [this](int done, int total) {
     QMetaObject::invokeMethod(
         this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
   };
-  m_worker = QThread::create(
-      [result, file, floating, meshes, progress] { *result = loadRobotFile(file, floating, meshes, progress); });
+  m_worker = QThread::create([result, file, floating, meshes, progress, fixups] {
+    *result = loadRobotFile(file, floating, meshes, progress, fixups);
+  });
   // finished is emitted in the worker; the context object queues the slot to this thread.
-  connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues] {
+  connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues, fixups] {
     m_worker->wait();
     delete m_worker;
     m_worker = nullptr;
+    if (result->model) m_loadedFixups = fixups;
     finishLoad(*result, file, keepJointValues);
   });
   emit loadingStarted(file);
@@ -181,7 +190,7 @@ bool RobotDocument::setQ(const Eigen::VectorXd& q) {
 bool RobotDocument::setJointValue(int qIndex, double value) {
   if (qIndex < 0 || qIndex >= m_model->nq || !std::isfinite(value)) return false;
   const double lo = m_model->lowerLimit[qIndex], hi = m_model->upperLimit[qIndex];
-  if (std::isfinite(lo) && std::isfinite(hi) && hi > lo) value = std::clamp(value, lo, hi);
+  if (std::isfinite(lo) && std::isfinite(hi) && hi >= lo) value = std::clamp(value, lo, hi);
   if (m_q[qIndex] == value) return true;  // sliders and spin boxes echo; skip the redundant frame
   m_q[qIndex] = value;
   sanitize(m_q);

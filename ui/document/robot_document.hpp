@@ -7,7 +7,9 @@
 #include <QString>
 #include <memory>
 #include <random>
+#include <vector>
 
+#include "dynscope/io/fixups.hpp"
 #include "dynscope/model/data.hpp"
 
 class MeshLibrary;
@@ -41,6 +43,13 @@ class RobotDocument : public QObject {
   // Used by the next load / reload: a 6-DOF free joint above the root link.
   bool floatingBase() const { return m_floatingBase; }
   void setFloatingBase(bool on) { m_floatingBase = on; }
+  // Used by the next load / reload: the fix-ups applied to the robot (dynscope/io/fixups.hpp), in order.
+  const std::vector<dyn::Fixup>& fixups() const { return m_fixups; }
+  void setFixups(const std::vector<dyn::Fixup>& fixups);
+  // The fix-ups of the robot shown (those of its load; setFixups changes the next one).
+  const std::vector<dyn::Fixup>& loadedFixups() const { return m_loadedFixups; }
+  // The model checker's findings about the robot shown (model().findings).
+  const std::vector<dyn::Finding>& findings() const { return m_model->findings; }
 
   // Loading. startLoad returns at once (false if a load is already running) and reports through
   // loadingFinished; load/reload wait for the worker in a local event loop. A failed load keeps
@@ -78,6 +87,7 @@ class RobotDocument : public QObject {
   void poseChanged();
   void selectedBodyChanged(int body);
   void constantTorquesChanged();
+  void fixupsChanged();  // setFixups changed the list (the next load uses it)
 
  private:
   void finishLoad(const RobotLoadResult& result, const QString& path, bool keepJointValues);
@@ -93,6 +103,7 @@ class RobotDocument : public QObject {
   QString m_sourceFile;
   int m_selectedBody = -1;
   bool m_floatingBase = false;
+  std::vector<dyn::Fixup> m_fixups, m_loadedFixups;
   double m_lastKinematicsMs = 0, m_lastLoadMs = 0;
   bool m_lastLoadWasReload = false;
   bool m_readMeshes = false;

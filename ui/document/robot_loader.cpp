@@ -27,7 +27,7 @@ QString fileTypeProblem(const QString& path) {
 }  // namespace
 
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,
-                              const std::function<void(int, int)>& progress) {
+                              const std::function<void(int, int)>& progress, const std::vector<dyn::Fixup>& fixups) {
   RobotLoadResult r;
   QElapsedTimer timer;
   timer.start();
@@ -42,6 +42,7 @@ RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readM
   try {
     dyn::BuildOptions options;
     options.floatingBase = floatingBase;
+    options.fixups = fixups;
     r.model = std::make_shared<const dyn::Model>(dyn::loadModel(path.toStdString(), options));
     // Unreadable meshes are not errors here: the library records them and the scene draws a placeholder.
     if (readMeshes)

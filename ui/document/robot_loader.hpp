@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 
+#include "dynscope/io/fixups.hpp"
 #include "dynscope/model/model.hpp"
 
 class MeshLibrary;
@@ -16,6 +17,8 @@ struct RobotLoadResult {
   double milliseconds = 0;
 };
 
-// progress(done, total) reports mesh files read; it is called on the loading thread.
+// progress(done, total) reports mesh files read; it is called on the loading thread. The fix-ups are
+// applied in order; the model's findings (dyn::checkModel) list their changes.
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes = false,
-                              const std::function<void(int, int)>& progress = {});
+                              const std::function<void(int, int)>& progress = {},
+                              const std::vector<dyn::Fixup>& fixups = {});

@@ -1,13 +1,6 @@
-// Where a URDF mesh reference lives on disk. Pure function (reads the environment and the file
-// system only), safe on any thread.
-//
-//   package://NAME/rest  - ROS_PACKAGE_PATH (':'-separated roots; a root may contain NAME, be
-//                          NAME, or hold it up to three folders deep as in a catkin workspace),
-//                          then AMENT_PREFIX_PATH (PREFIX/share/NAME), then upward from the URDF's
-//                          folder: a folder named NAME, or an ancestor containing a folder NAME.
-//   model://NAME/rest    - the same search (Gazebo style).
-//   file:///abs/path     - absolute; file://rel/path and plain relative paths are relative to
-//                          the URDF's folder (the current folder if urdfFile is empty).
+// Where a URDF mesh reference lives on disk: the engine's dyn::resolveMeshPath
+// (dynscope/io/mesh_path.hpp: package://, model://, file:// and relative paths) for QStrings,
+// so the renderer and the model checker find the same files. Safe on any thread.
 //
 // Returns the absolute path of an existing file, or an empty string and a one-line
 // explanation in *error (when error is not null).

@@ -65,7 +65,12 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   layout->setContentsMargins(4, 1, 4, 1);
   m_name = new QLabel(c.label.isEmpty() ? c.jointName : "  " + c.label, this);
   QString tip = QString("%1 (%2)").arg(c.jointName, c.jointType);
-  if (c.limited)
+  if (c.limited && c.upper == c.lower)
+    tip += QString("\nlimits [%1, %2] %3: the joint cannot move (see the Model check panel)")
+               .arg(c.lower, 0, 'g', 4)
+               .arg(c.upper, 0, 'g', 4)
+               .arg(c.angular ? "rad" : "m");
+  else if (c.limited)
     tip += QString("\nlimits [%1, %2] %3").arg(c.lower, 0, 'g', 4).arg(c.upper, 0, 'g', 4).arg(c.angular ? "rad" : "m");
   else if (c.wraps)
     tip += "\ncontinuous (wraps at ±180°)";
@@ -110,6 +115,8 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   m_torque->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
   m_torque->setVisible(false);
 
+  // Limits of no width: nothing to slide (the spin box shows the one value).
+  m_slider->setEnabled(!(c.limited && c.upper == c.lower));
   layout->addWidget(m_name);
   layout->addWidget(m_slider, 1);
   layout->addWidget(m_spin);
@@ -152,7 +159,7 @@ void JointRow::showValue() {
 void JointRow::onSpin(double shown) {
   m_value = shown / scale();
   const QSignalBlocker block(m_slider);
-  const double t = (m_value - m_c.lower) / (m_c.upper - m_c.lower);
+  const double t = m_c.upper > m_c.lower ? (m_value - m_c.lower) / (m_c.upper - m_c.lower) : 0.5;
   m_slider->setValue(int(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps)));
   emit valueEdited(m_value);
 }

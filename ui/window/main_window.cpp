@@ -89,6 +89,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createTrajectoryUi();
   createTrajectoryMenus();
   createIkUi();
+  createModelCheckUi();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -122,7 +123,11 @@ MainWindow::~MainWindow() = default;
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
   if (isProjectFile(path) && !m_pending) return openProject(path);
+  // Fix-ups belong to one robot: another file starts without them (a project brings its own).
+  const std::vector<dyn::Fixup> before = m_doc->fixups();
+  m_doc->setFixups(m_pending ? m_pending->project.fixups : std::vector<dyn::Fixup>{});
   if (!m_doc->startLoad(path, false)) {
+    m_doc->setFixups(before);
     m_logDock->append(tr("Still loading a robot; %1 not opened").arg(path), LogDock::Level::Warning);
     return false;
   }
@@ -163,14 +168,7 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
     m_pending.reset();
     return;
   }
-  const dyn::Model& m = m_doc->model();
-  m_logDock->append(tr("%1 %2 from %3: %4 bodies, %5 DOF (nq %6), %7 kg, %8 ms")
-                        .arg(wasReload ? tr("Reloaded") : tr("Loaded"), m_doc->robotName(), m_doc->sourceFile())
-                        .arg(m.N)
-                        .arg(m.nv)
-                        .arg(m.nq)
-                        .arg(m.totalMass(), 0, 'f', 2)
-                        .arg(m_doc->lastLoadMs(), 0, 'f', 1));
+  logLoad(wasReload);
   if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
   rebuildRecentMenu();
   if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
@@ -189,6 +187,7 @@ void MainWindow::onModelChanged() {
   setWindowFilePath(m_doc->sourceFile());
   m_reloadAction->setEnabled(true);
   updateStatus();
+  updateModelCheckBadge();
 }
 
 void MainWindow::onPoseChanged() {

@@ -9,6 +9,7 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "project/project_file.hpp"
 #include "window/presentation_style.hpp"
@@ -18,6 +19,7 @@ class IkDock;
 class IkDragController;
 class LogDock;
 class MassMatrixDock;
+class ModelCheckDock;
 class ModelTreeDock;
 class PlotsDock;
 class PropertiesDock;
@@ -30,6 +32,7 @@ class QProgressBar;
 class QSlider;
 class QTimer;
 class QToolBar;
+class QToolButton;
 class QUndoStack;
 class RobotDocument;
 class RobotScene;
@@ -64,6 +67,8 @@ class MainWindow : public QMainWindow {
   PlotsDock* plotsDock() const { return m_plotsDock; }
   SimulationDock* simulationDock() const { return m_simulationDock; }
   MassMatrixDock* massMatrixDock() const { return m_massDock; }
+  ModelCheckDock* modelCheckDock() const { return m_checkDock; }
+  QToolButton* modelCheckBadge() const { return m_checkBadge; }  // the status bar's count of warnings
   IkDragController* ikController() const { return m_ik; }
   IkDock* ikDock() const { return m_ikDock; }
   QUndoStack* undoStack() const { return m_undo; }
@@ -136,6 +141,13 @@ class MainWindow : public QMainWindow {
   dyn::ProjectFile currentProject() const;
   QJsonObject viewState() const;
   void applyViewState(const QJsonObject& json);
+  // main_window_model_check.cpp
+  void createModelCheckUi();
+  void showModelCheck();
+  void updateModelCheckBadge();
+  // The load's line for the log (with its findings' counts) and the fix-ups' changes, after a load.
+  void logLoad(bool wasReload);
+  void setFixupEnabled(dyn::Fixup fixup, bool on);
 
   Settings m_settings;
   RobotDocument* m_doc;
@@ -154,6 +166,9 @@ class MainWindow : public QMainWindow {
   MassMatrixDock* m_massDock = nullptr;
   IkDragController* m_ik = nullptr;
   IkDock* m_ikDock = nullptr;
+  ModelCheckDock* m_checkDock = nullptr;
+  QToolButton* m_checkBadge = nullptr;
+  std::vector<QAction*> m_fixupActions;  // in dyn::kAllFixups order
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none
   struct PendingProject {  // applied when its robot has loaded

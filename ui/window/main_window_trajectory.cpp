@@ -355,6 +355,7 @@ dyn::ProjectFile MainWindow::currentProject() const {
   dyn::ProjectFile p;
   p.robotPath = m_doc->sourceFile().toStdString();
   p.floatingBase = m_doc->floatingBase();
+  p.fixups = m_doc->loadedFixups();
   if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
   p.payload = m_traj->payload();
   dyn::ProjectTrajectory& t = p.trajectory;
