@@ -27,9 +27,8 @@ void writeFinding(const dyn::Model* model, const dyn::Finding& f, JsonWriter& js
   json.endObject();
 }
 
-}  // namespace
-
-void writeFindings(const dyn::Model& model, const std::vector<dyn::Finding>& findings, JsonWriter& json) {
+// "counts" and "findings"; model (may be null) names the bodies.
+void writeList(const dyn::Model* model, const std::vector<dyn::Finding>& findings, JsonWriter& json) {
   const dyn::FindingCounts n = dyn::countFindings(findings);
   json.key("counts");
   json.beginObject();
@@ -39,8 +38,14 @@ void writeFindings(const dyn::Model& model, const std::vector<dyn::Finding>& fin
   json.endObject();
   json.key("findings");
   json.beginArray();
-  for (const dyn::Finding& f : findings) writeFinding(&model, f, json);
+  for (const dyn::Finding& f : findings) writeFinding(model, f, json);
   json.endArray();
+}
+
+}  // namespace
+
+void writeFindings(const dyn::Model& model, const std::vector<dyn::Finding>& findings, JsonWriter& json) {
+  writeList(&model, findings, json);
 }
 
 int runCheck(const Options& options) {
@@ -71,16 +76,7 @@ int runCheck(const Options& options) {
       f.element = e.element();
       f.message = e.message();
       f.hint = "The file cannot be loaded: correct it at this line.";
-      json.key("counts");
-      json.beginObject();
-      json.field("errors", 1);
-      json.field("warnings", 0);
-      json.field("infos", 0);
-      json.endObject();
-      json.key("findings");
-      json.beginArray();
-      writeFinding(nullptr, f, json);
-      json.endArray();
+      writeList(nullptr, {f}, json);
       std::fprintf(stderr, "dynscope-cli: error: %s\n", e.what());
       status = 1;
     }

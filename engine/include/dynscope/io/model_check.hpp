@@ -24,7 +24,7 @@ inline constexpr double kConditionWarning = 1e8;
 inline constexpr double kMassRatio = 1e3;
 inline constexpr double kInertiaRatio = 1e4;
 // cond(H) takes a dense eigenvalue decomposition, O(nv^3): skipped above this many dofs.
-inline constexpr int kConditionMaxDofs = 600;
+inline constexpr int kConditionMaxDofs = 300;
 }  // namespace check_limits
 
 struct CheckOptions {
