@@ -50,7 +50,13 @@ Session openSession(const Options& options) {
   if (options.project) s.project = dyn::readProjectFile(QString::fromStdString(*options.project));
   s.modelPath = options.modelPath.empty() && s.project ? s.project->robotPath : options.modelPath;
   const bool floating = options.floatingBase || (s.project && s.project->floatingBase);
-  s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating});
+  if (options.chain) {  // opcount --chain N: the generated general revolute chain
+    const dyn::RobotDescription chain = dyn::generalChainDescription(*options.chain);
+    s.modelPath = chain.sourceFile;
+    s.model = dyn::buildModel(chain, dyn::BuildOptions{.floatingBase = floating});
+  } else {
+    s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating});
+  }
   if (s.project) s.model = dyn::applyProjectSettings(std::move(s.model), *s.project);
   if (options.gravity)
     s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);
