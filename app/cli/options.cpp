@@ -28,7 +28,7 @@ const OptionSpec kOptions[] = {
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
-    {"--algorithm", "NAME", "the formulation (see the command's help; default: rnea, crba, aba)"},
+    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; default: rnea, crba, aba)"},
     {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
     {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
@@ -95,8 +95,8 @@ void checkAlgorithm(Options& opts) {
   } else if (const auto problem = problemOf(opts.command)) {
     if (given.empty()) opts.algorithm = dyn::formulationNames(*problem).front();
     if (!dyn::findFormulation(*problem, opts.algorithm))
-      throw UsageError("unknown " + std::string(dyn::problemTitle(*problem)) + " algorithm '" + given + "' (valid: " +
-                       alternatives(dyn::formulationNames(*problem)) + ")");
+      throw UsageError("unknown " + std::string(dyn::problemTitle(*problem)) + " algorithm '" + given +
+                       "' (valid: " + alternatives(dyn::formulationNames(*problem)) + ")");
   } else if (opts.command == Command::Opcount) {
     if (given.empty()) throw UsageError("opcount needs --algorithm NAME (" + allAlgorithmNames() + ")");
     bool known = false, inProblem = false;
@@ -107,9 +107,9 @@ void checkAlgorithm(Options& opts) {
       }
     if (!known) throw UsageError("unknown algorithm '" + given + "' (valid: " + allAlgorithmNames() + ")");
     if (!inProblem)
-      throw UsageError("'" + given + "' is not a " +
-                       dyn::problemTitle(*dyn::problemByName(*opts.problem)) + " algorithm (valid: " +
-                       alternatives(dyn::formulationNames(*dyn::problemByName(*opts.problem))) + ")");
+      throw UsageError("'" + given + "' is not a " + dyn::problemTitle(*dyn::problemByName(*opts.problem)) +
+                       " algorithm (valid: " + alternatives(dyn::formulationNames(*dyn::problemByName(*opts.problem))) +
+                       ")");
   }
 }
 
@@ -130,7 +130,7 @@ struct CommandSpec {
   const char* name;
   const char* summary;
   std::vector<std::string_view> options;  // besides --help, --gravity and --floating-base
-  std::string details;
+  const char* details;
 };
 
 const std::vector<CommandSpec>& commands() {
@@ -160,9 +160,8 @@ const std::vector<CommandSpec>& commands() {
        "inverse dynamics tau = ID(q, qd, qdd) (RNEA or another formulation)",
        {"--q", "--qd", "--qdd", "--algorithm", "--fext", "--trajectory", "--project", "--decompose", "--out",
         "--progress"},
-       algorithmHelp(dyn::Problem::InverseDynamics) +
        "--fext and --decompose use rnea.\n"
-       "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... computed in parallel.\n"
+       "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... (rnea: in parallel).\n"
        "--trajectory IN.csv: a header row naming the columns: t (strictly increasing), every q entry by\n"
        "name (see 'info'), optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are\n"
        "the derivatives of the C2 cubic spline through the samples (not-a-knot ends).\n"
@@ -174,7 +173,6 @@ const std::vector<CommandSpec>& commands() {
        "mass",
        "joint-space inertia matrix H(q) and its structural sparsity",
        {"--q", "--algorithm"},
-       algorithmHelp(dyn::Problem::MassMatrix) +
        "Also the branch-induced sparsity pattern (entry i,j can be non-zero only when one dof's body is\n"
        "an ancestor of the other's) and the count of structural non-zeros."},
       {Command::Bias,
@@ -186,7 +184,6 @@ const std::vector<CommandSpec>& commands() {
        "fd",
        "forward dynamics qdd = FD(q, qd, tau)",
        {"--q", "--qd", "--tau", "--algorithm", "--fext", "--trajectory", "--out", "--progress"},
-       algorithmHelp(dyn::Problem::ForwardDynamics) +
        "--fext works with aba and crba.\n"
        "Trajectory mode: CSV with t, every q entry by name, tau_<v name> columns and optionally\n"
        "qd_<v name> (else the derivative of the C2 cubic spline through q). Output: t,qdd_<v name>,..."},
@@ -254,8 +251,7 @@ const std::vector<CommandSpec>& commands() {
        "and divisions) and adds (additions and subtractions) of the formulation itself, functions (sin,\n"
        "cos, sqrt, ... by kind), the joint transforms (jcalc: rotations from q, their sines and cosines)\n"
        "apart, the total, and each seed paper's formula, its value at this n, its tabulated values and\n"
-       "what the paper leaves out. The state is a fixed random one (the count does not depend on it).\n"
-       "Algorithms: " + allAlgorithmNames() + "."},
+       "what the paper leaves out. The state is a fixed random one (the count does not depend on it)."},
   };
   return specs;
 }
@@ -474,8 +470,16 @@ std::string generalHelp() {
 std::string commandHelp(Command command) {
   const CommandSpec& c = specOf(command);
   const bool project = commandAccepts(c, "--project");
-  std::string s = std::string("Usage: dynscope-cli ") + c.name + (project ? " [MODEL]" : " MODEL") + " [options]\n\n" +
-                  c.summary + ".\n" + c.details + "\n\nOptions:\n";
+  std::string s = std::string("Usage: dynscope-cli ") + c.name +
+                  (project                       ? " [MODEL]"
+                   : command == Command::Opcount ? " MODEL|--chain N"
+                                                 : " MODEL") +
+                  " [options]\n\n" + c.summary + ".\n";
+  if (command == Command::Id) s += algorithmHelp(dyn::Problem::InverseDynamics);
+  if (command == Command::Mass) s += algorithmHelp(dyn::Problem::MassMatrix);
+  if (command == Command::Fd) s += algorithmHelp(dyn::Problem::ForwardDynamics);
+  if (command == Command::Opcount) s += "Algorithms: " + allAlgorithmNames() + ".\n";
+  s += std::string(c.details) + "\n\nOptions:\n";
   for (const auto& o : kOptions)
     if (commandAccepts(c, o.name)) s += optionLine(o);
   return s;
@@ -536,8 +540,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
 
   checkAlgorithm(opts);
   if (opts.command == Command::Opcount) {
-    if (positional.empty() == !opts.chain)
-      throw UsageError("opcount needs exactly one of MODEL or --chain N");
+    if (positional.empty() == !opts.chain) throw UsageError("opcount needs exactly one of MODEL or --chain N");
     if (positional.size() > 1)
       throw UsageError("unexpected argument '" + positional[1] + "' (opcount takes one MODEL file)");
     if (!positional.empty()) opts.modelPath = positional[0];

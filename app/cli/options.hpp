@@ -33,7 +33,7 @@ struct Options {
   std::string algorithm;
   std::optional<int> chain;            // opcount --chain N: the general N-link revolute chain instead of MODEL
   std::optional<std::string> problem;  // opcount --problem id|mass|fd
-  std::vector<std::string> fext;              // as written: LINK:fx,fy,fz,nx,ny,nz
+  std::vector<std::string> fext;       // as written: LINK:fx,fy,fz,nx,ny,nz
   std::optional<std::string> trajectory, out;
   bool progress = false;
   std::optional<std::string> project;  // --project P.json (then MODEL may be omitted)

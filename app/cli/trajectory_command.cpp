@@ -83,7 +83,8 @@ dyn::TrajectoryCsv inputTrajectory(const Session& s, bool inverse) {
 // id --algorithm NAME (not rnea) over a trajectory: the registry's formulation, sample by sample.
 void runInverseDynamicsWith(const Session& s, const dyn::SampledTrajectory& traj) {
   const int n = traj.samples();
-  const dyn::BoundFormulation<double> f = dyn::formulation(dyn::Problem::InverseDynamics, s.options.algorithm).bind(s.model);
+  const dyn::BoundFormulation<double> f =
+      dyn::formulation(dyn::Problem::InverseDynamics, s.options.algorithm).bind(s.model);
   Progress progress(n, progressWanted(s, n));
   Eigen::MatrixXd values(1 + s.model.nv, n);
   values.row(0) = traj.t.transpose();
@@ -150,7 +151,7 @@ void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, co
     q = traj.q.col(k);
     qd = traj.qd.col(k);
     tauk = tau.col(k);
-    const Eigen::VectorXd& qdd = algorithm == "crba" ? dyn::forwardDynamicsCrba(s.model, data, q, qd, tauk, fextPtr)
+    const Eigen::VectorXd& qdd = algorithm == "crba"  ? dyn::forwardDynamicsCrba(s.model, data, q, qd, tauk, fextPtr)
                                  : algorithm == "aba" ? dyn::aba(s.model, data, q, qd, tauk, fextPtr)
                                                       : other.forwardDynamics(q, qd, tauk);
     requireFinite(qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
