@@ -107,9 +107,9 @@ void checkAlgorithm(Options& opts) {
       }
     if (!known) throw UsageError("unknown algorithm '" + given + "' (valid: " + allAlgorithmNames() + ")");
     if (!inProblem)
-      throw UsageError("'" + given + "' is not a " + dyn::problemTitle(*dyn::problemByName(*opts.problem)) +
-                       " algorithm (valid: " + alternatives(dyn::formulationNames(*dyn::problemByName(*opts.problem))) +
-                       ")");
+      throw UsageError("'" + given + "' is not an algorithm for " +
+                       dyn::problemTitle(*dyn::problemByName(*opts.problem)) +
+                       " (valid: " + alternatives(dyn::formulationNames(*dyn::problemByName(*opts.problem))) + ")");
   }
 }
 
