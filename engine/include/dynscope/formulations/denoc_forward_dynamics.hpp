@@ -21,6 +21,40 @@
 
 namespace dyn {
 
+// B_{i,l}^T Mbar_i B_{i,l} with Mbar_i = M^_i - psi_i psi^_i^T (eq. 50), in the parent's coordinates.
+// Mbar_i p_i = psi_i - psi_i (psi^_i^T p_i) = 0, so Mbar_i has a zero row and column: 2 (w_z) for a
+// revolute joint, 5 (v_z) for a prismatic one. Only the other entries are formed and rotated (as
+// Featherstone's articulated-body algorithm does with Ia S = 0); then the shift by r_i.
+template <class S>
+Mat6<S> articulatedToParent(const JointModel<S>& J, const Transform<S>& A, const Mat6<S>& Mh, const Vec6<S>& psi,
+                            const Vec6<S>& psiHat) {
+  using Mat2 = Eigen::Matrix<S, 2, 2>;
+  using Mat23 = Eigen::Matrix<S, 2, 3>;
+  using Mat32 = Eigen::Matrix<S, 3, 2>;
+  const Mat3<S>& E = A.E;  // rotates parent axes into link-i axes
+  const Mat23 E2 = E.template topRows<2>();
+  Mat3<S> a, b, c;  // the blocks [a b; b^T c] of Mbar_i rotated to the parent's axes: E^T (.) E
+  if (J.type == JointType::Revolute) {
+    const Mat2 a2 = Mh.template topLeftCorner<2, 2>() - psi.template head<2>() * psiHat.template head<2>().transpose();
+    const Mat23 b2 = Mh.template block<2, 3>(0, 3) - psi.template head<2>() * psiHat.template tail<3>().transpose();
+    const Mat3<S> c3 =
+        Mh.template bottomRightCorner<3, 3>() - psi.template tail<3>() * psiHat.template tail<3>().transpose();
+    a = E2.transpose() * (a2 * E2);
+    b = E2.transpose() * (b2 * E);
+    c = E.transpose() * (c3 * E);
+  } else {
+    const Mat3<S> a3 =
+        Mh.template topLeftCorner<3, 3>() - psi.template head<3>() * psiHat.template head<3>().transpose();
+    const Mat32 b2 = Mh.template block<3, 2>(0, 3) - psi.template head<3>() * psiHat.template segment<2>(3).transpose();
+    const Mat2 c2 =
+        Mh.template block<2, 2>(3, 3) - psi.template segment<2>(3) * psiHat.template segment<2>(3).transpose();
+    a = E.transpose() * (a3 * E);
+    b = (E.transpose() * b2) * E2;
+    c = E2.transpose() * (c2 * E2);
+  }
+  return shiftedBlocksToA(A.r, a, b, c);
+}
+
 template <class S, class Q, class V, class T>
 const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws, const Eigen::MatrixBase<Q>& q,
                                     const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau) {
@@ -36,7 +70,7 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
   for (int i = model.N; i >= 1; --i) {
     const JointModel<S>& J = model.joints[i];
     const int k = J.idx_v, l = model.parent[i];
-    Mat6<S>& Mh = ws.Mhat[i];
+    const Mat6<S>& Mh = ws.Mhat[i];
     const Vec6<S> psi = Mh.col(J.type == JointType::Revolute ? 2 : 5);     // psi_i = M^_i p_i   (eq. 47)
     const S mh = ws.mhat[k] = psi[J.type == JointType::Revolute ? 2 : 5];  // m^_i = p_i^T psi_i   (eq. 47)
     const Vec6<S> psiHat = psi / mh;                                       // psi^_i = psi_i / m^_i   (eq. 48)
@@ -45,8 +79,8 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
         ws.phi[k] - jointComponent(J, ws.eta[i]);  // tau^_i = phi_i - p_i^T eta_{i,i+1}   (eq. 34)
     ws.eta[i] += ws.psiHat[i] * th;                // eta_i = psi^_i tau^_i + eta_{i,i+1}   (eq. 35)
     if (l == 0) continue;
-    Mh.noalias() -= psi * psiHat.transpose();        // Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
-    ws.Mhat[l] += congruenceToA(ws.A[i], Mh);        // M^_l += B_{i,l}^T Mbar_i B_{i,l}   (eq. 50)
+    // M^_l += B_{i,l}^T Mbar_i B_{i,l},  Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
+    ws.Mhat[l] += articulatedToParent(J, ws.A[i], Mh, psi, psiHat);
     ws.eta[l] += ws.A[i].applyTranspose(ws.eta[i]);  // eta_{l,i} = B_{i,l}^T eta_i   (eq. 35)
   }
   // Step 2: taubar = D^-1 tau^.
