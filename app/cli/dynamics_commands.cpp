@@ -1,7 +1,17 @@
-// id, mass, bias and fd at one state.
+// id, mass, bias and fd at one state. --algorithm picks the formulation from the engine's registry
+// (dynscope/formulations/registry.hpp); rnea, crba and aba are called directly (they take --fext).
 #include "commands.hpp"
 
 namespace cli {
+namespace {
+
+// The registry's formulation of this command's problem, bound to the model (throws naming the joint
+// when the formulation cannot handle the model).
+dyn::BoundFormulation<double> bindFormulation(const Session& s, dyn::Problem problem) {
+  return dyn::formulation(problem, s.options.algorithm).bind(s.model);
+}
+
+}  // namespace
 
 void writeInverseDynamics(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
@@ -10,18 +20,22 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
   const std::vector<ExternalForce> forces = externalForceInputs(s);
   const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
   dyn::Data data(s.model);
-  dyn::rnea(s.model, data, q, qd, qdd, forces.empty() ? nullptr : &fext);
+  Eigen::VectorXd tau;
+  if (s.options.algorithm == "rnea")
+    tau = dyn::rnea(s.model, data, q, qd, qdd, forces.empty() ? nullptr : &fext);
+  else
+    tau = bindFormulation(s, dyn::Problem::InverseDynamics).inverseDynamics(q, qd, qdd);
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("qdd", qdd);
   writeExternalForces(forces, json);
-  json.arrayField("tau", data.tau);
+  json.field("algorithm", s.options.algorithm);
+  json.arrayField("tau", tau);
 }
 
 void writeMassMatrix(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
-  dyn::Data data(s.model);
-  dyn::crba(s.model, data, q);
+  const Eigen::MatrixXd M = bindFormulation(s, dyn::Problem::MassMatrix).massMatrix(q);
   // Branch-induced sparsity: H(r, c) can be non-zero only if one dof's body supports the other's.
   const int nv = s.model.nv;
   std::vector<std::vector<bool>> pattern(nv, std::vector<bool>(nv));
@@ -33,9 +47,10 @@ void writeMassMatrix(const Session& s, JsonWriter& json) {
       nonZeros += pattern[r][c];
     }
   json.arrayField("q", q);
+  json.field("algorithm", s.options.algorithm);
   json.arrayField("columns", s.vNames);
   json.key("mass_matrix");
-  json.matrix(data.M);
+  json.matrix(M);
   json.key("sparsity");
   json.beginArray();
   for (const auto& row : pattern) json.inlineArray(row);
@@ -67,8 +82,10 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
   dyn::Data data(s.model);
   if (s.options.algorithm == "crba")
     dyn::forwardDynamicsCrba(s.model, data, q, qd, tau, fextPtr);
-  else
+  else if (s.options.algorithm == "aba")
     dyn::aba(s.model, data, q, qd, tau, fextPtr);
+  else
+    data.qdd = bindFormulation(s, dyn::Problem::ForwardDynamics).forwardDynamics(q, qd, tau);
   requireFinite(data.qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);

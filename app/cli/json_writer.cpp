@@ -103,6 +103,11 @@ void JsonWriter::value(int x) {
   out_ << x;
 }
 
+void JsonWriter::value(long long x) {
+  beforeValue();
+  out_ << x;
+}
+
 void JsonWriter::value(bool x) {
   beforeValue();
   out_ << (x ? "true" : "false");

@@ -26,6 +26,7 @@ class JsonWriter {
 
   void value(double x);
   void value(int x);
+  void value(long long x);  // counts (operation counts exceed int on long chains)
   void value(bool x);
   void value(std::string_view s);
   void value(const char* s) { value(std::string_view(s)); }

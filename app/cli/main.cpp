@@ -38,6 +38,8 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeEnergy(s, json);
     case Command::Ik:
       return cli::writeInverseKinematics(s, json);
+    case Command::Opcount:
+      return cli::writeOperationCounts(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
     case Command::Check:  // its own JSON and exit status, dispatched in main

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "dynscope/io/fixups.hpp"
+#include "dynscope/formulations/registry.hpp"
 
 namespace cli {
 namespace {
@@ -28,7 +29,9 @@ const OptionSpec kOptions[] = {
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
-    {"--algorithm", "NAME", "aba | crba (default: aba)"},
+    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; default: rnea, crba, aba)"},
+    {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
+    {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
     {"--trajectory", "IN.csv", "evaluate every row of a CSV trajectory (see above)"},
     {"--project", "P.json", "a Dynscope project: robot (if MODEL is omitted), payload, gravity, trajectory"},
@@ -63,6 +66,69 @@ const OptionSpec kOptions[] = {
     {"--strict", nullptr, "check: exit with status 1 on warnings too (by default only errors do)"},
     {"--help", nullptr, "this help"},
 };
+
+// "a, b, c" of every formulation name (each once).
+std::string allAlgorithmNames() {
+  std::vector<std::string> names;
+  for (const dyn::Formulation& f : dyn::formulations())
+    if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// "a, b or c"
+std::string alternatives(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t k = 0; k < names.size(); ++k) s += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+  return s;
+}
+
+// Fills in the command's default algorithm and refuses a name the command does not have.
+void checkAlgorithm(Options& opts) {
+  const auto problemOf = [](Command c) -> std::optional<dyn::Problem> {
+    if (c == Command::Id) return dyn::Problem::InverseDynamics;
+    if (c == Command::Mass) return dyn::Problem::MassMatrix;
+    if (c == Command::Fd) return dyn::Problem::ForwardDynamics;
+    return std::nullopt;
+  };
+  const std::string given = opts.algorithm;
+  if (opts.command == Command::Simulate) {
+    if (given.empty()) opts.algorithm = "aba";
+    if (opts.algorithm != "aba" && opts.algorithm != "crba")
+      throw UsageError("--algorithm of simulate must be aba or crba, not '" + given + "'");
+  } else if (const auto problem = problemOf(opts.command)) {
+    if (given.empty()) opts.algorithm = dyn::formulationNames(*problem).front();
+    if (!dyn::findFormulation(*problem, opts.algorithm))
+      throw UsageError("unknown " + std::string(dyn::problemTitle(*problem)) + " algorithm '" + given +
+                       "' (valid: " + alternatives(dyn::formulationNames(*problem)) + ")");
+  } else if (opts.command == Command::Opcount) {
+    if (given.empty()) throw UsageError("opcount needs --algorithm NAME (" + allAlgorithmNames() + ")");
+    bool known = false, inProblem = false;
+    for (const dyn::Formulation& f : dyn::formulations())
+      if (f.name == given) {
+        known = true;
+        inProblem |= !opts.problem || f.problem == *dyn::problemByName(*opts.problem);
+      }
+    if (!known) throw UsageError("unknown algorithm '" + given + "' (valid: " + allAlgorithmNames() + ")");
+    if (!inProblem)
+      throw UsageError("'" + given + "' is not an algorithm for " +
+                       dyn::problemTitle(*dyn::problemByName(*opts.problem)) +
+                       " (valid: " + alternatives(dyn::formulationNames(*dyn::problemByName(*opts.problem))) + ")");
+  }
+}
+
+// "  name  title (reference)" per formulation of a problem, for the help texts.
+std::string algorithmHelp(dyn::Problem problem) {
+  std::string s = "Algorithms (--algorithm NAME, default " + dyn::formulationNames(problem).front() + "):\n";
+  for (const dyn::Formulation& f : dyn::formulations())
+    if (f.problem == problem) {
+      std::string name = "  " + f.name;
+      name.resize(18, ' ');
+      s += name + f.title + (f.revolutePrismaticOnly ? " [revolute/prismatic joints]" : "") + "\n";
+    }
+  return s;
+}
 
 struct CommandSpec {
   Command command;
@@ -106,9 +172,11 @@ const std::vector<CommandSpec>& commands() {
        "coordinates; world: Pluecker coordinates of the world frame."},
       {Command::Id,
        "id",
-       "inverse dynamics tau = RNEA(q, qd, qdd)",
-       {"--q", "--qd", "--qdd", "--fext", "--trajectory", "--project", "--decompose", "--out", "--progress"},
-       "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... computed in parallel.\n"
+       "inverse dynamics tau = ID(q, qd, qdd) (RNEA or another formulation)",
+       {"--q", "--qd", "--qdd", "--algorithm", "--fext", "--trajectory", "--project", "--decompose", "--out",
+        "--progress"},
+       "--fext and --decompose use rnea.\n"
+       "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... (rnea: in parallel).\n"
        "--trajectory IN.csv: a header row naming the columns: t (strictly increasing), every q entry by\n"
        "name (see 'info'), optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are\n"
        "the derivatives of the C2 cubic spline through the samples (not-a-knot ends).\n"
@@ -119,7 +187,7 @@ const std::vector<CommandSpec>& commands() {
       {Command::Mass,
        "mass",
        "joint-space inertia matrix H(q) and its structural sparsity",
-       {"--q"},
+       {"--q", "--algorithm"},
        "Also the branch-induced sparsity pattern (entry i,j can be non-zero only when one dof's body is\n"
        "an ancestor of the other's) and the count of structural non-zeros."},
       {Command::Bias,
@@ -131,7 +199,7 @@ const std::vector<CommandSpec>& commands() {
        "fd",
        "forward dynamics qdd = FD(q, qd, tau)",
        {"--q", "--qd", "--tau", "--algorithm", "--fext", "--trajectory", "--out", "--progress"},
-       "aba: articulated-body algorithm; crba: H(q) qdd = tau - C(q, qd) with the sparse L^T L factor.\n"
+       "--fext works with aba and crba.\n"
        "Trajectory mode: CSV with t, every q entry by name, tau_<v name> columns and optionally\n"
        "qd_<v name> (else the derivative of the C2 cubic spline through q). Output: t,qdd_<v name>,..."},
       {Command::Energy,
@@ -188,6 +256,17 @@ const std::vector<CommandSpec>& commands() {
        "iterations, converged, reachable (false: out of reach, q is the closest configuration found) and\n"
        "the dofs resting at a limit. Exit status 0 also when the target is not reached (see converged).\n"
        "Details: docs/ik.md."},
+      {Command::Opcount,
+       "opcount",
+       "operation count of one call of a formulation, next to the seed paper's count",
+       {"--algorithm", "--chain", "--problem"},
+       "Runs the formulation once on an operation-counting scalar, on MODEL (nv = n) or on --chain N, the\n"
+       "general N-link revolute chain that Hollerbach's and Saha's tables count (every DH parameter and\n"
+       "inertia non-zero). Prints, per problem the name has (or only --problem): muls (multiplications\n"
+       "and divisions) and adds (additions and subtractions) of the formulation itself, functions (sin,\n"
+       "cos, sqrt, ... by kind), the joint transforms (jcalc: rotations from q, their sines and cosines)\n"
+       "apart, the total, and each seed paper's formula, its value at this n, its tabulated values and\n"
+       "what the paper leaves out. The state is a fixed random one (the count does not depend on it)."},
   };
   return specs;
 }
@@ -258,9 +337,18 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     if (v != "local" && v != "world" && v != "local-world-aligned")
       throw UsageError("--frame must be local, world or local-world-aligned, not '" + std::string(v) + "'");
     opts.frame = v;
-  } else if (name == "--algorithm") {
-    if (v != "aba" && v != "crba") throw UsageError("--algorithm must be aba or crba, not '" + std::string(v) + "'");
+  } else if (name == "--algorithm") {  // checked against the command in checkAlgorithm()
+    if (!opts.algorithm.empty()) throw UsageError("--algorithm is given twice");
+    if (v.empty()) throw UsageError("--algorithm needs a name");
     opts.algorithm = v;
+  } else if (name == "--chain") {
+    const std::vector<double> x = parseNumberList(v, name);
+    if (x.size() != 1 || x[0] != std::floor(x[0]) || x[0] < 1 || x[0] > 64)
+      throw UsageError("--chain needs one whole number of links from 1 to 64, not '" + std::string(v) + "'");
+    opts.chain = int(x[0]);
+  } else if (name == "--problem") {
+    if (!dyn::problemByName(v)) throw UsageError("--problem must be id, mass or fd, not '" + std::string(v) + "'");
+    setOnce(opts.problem, name, v);
   } else if (name == "--fext")
     opts.fext.emplace_back(v);
   else if (name == "--trajectory")
@@ -409,8 +497,16 @@ std::string generalHelp() {
 std::string commandHelp(Command command) {
   const CommandSpec& c = specOf(command);
   const bool project = commandAccepts(c, "--project");
-  std::string s = std::string("Usage: dynscope-cli ") + c.name + (project ? " [MODEL]" : " MODEL") + " [options]\n\n" +
-                  c.summary + ".\n" + c.details + "\n\nOptions:\n";
+  std::string s = std::string("Usage: dynscope-cli ") + c.name +
+                  (project                       ? " [MODEL]"
+                   : command == Command::Opcount ? " MODEL|--chain N"
+                                                 : " MODEL") +
+                  " [options]\n\n" + c.summary + ".\n";
+  if (command == Command::Id) s += algorithmHelp(dyn::Problem::InverseDynamics);
+  if (command == Command::Mass) s += algorithmHelp(dyn::Problem::MassMatrix);
+  if (command == Command::Fd) s += algorithmHelp(dyn::Problem::ForwardDynamics);
+  if (command == Command::Opcount) s += "Algorithms: " + allAlgorithmNames() + ".\n";
+  s += std::string(c.details) + "\n\nOptions:\n";
   for (const auto& o : kOptions)
     if (commandAccepts(c, o.name)) s += optionLine(o);
   return s;
@@ -469,6 +565,19 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     applyOption(opts, name, o->argument ? value.c_str() : nullptr);
   }
 
+  checkAlgorithm(opts);
+  if (opts.command == Command::Opcount) {
+    if (positional.empty() == !opts.chain) throw UsageError("opcount needs exactly one of MODEL or --chain N");
+    if (positional.size() > 1)
+      throw UsageError("unexpected argument '" + positional[1] + "' (opcount takes one MODEL file)");
+    if (!positional.empty()) opts.modelPath = positional[0];
+    return opts;
+  }
+  if (opts.algorithm != "rnea" && opts.command == Command::Id && (opts.decompose || !opts.fext.empty()))
+    throw UsageError(std::string(opts.decompose ? "--decompose" : "--fext") + " is computed with rnea, not with '" +
+                     opts.algorithm + "' (drop --algorithm)");
+  if (opts.command == Command::Fd && opts.algorithm != "aba" && opts.algorithm != "crba" && !opts.fext.empty())
+    throw UsageError("--fext works with the aba and crba algorithms, not with '" + opts.algorithm + "'");
   if (positional.empty() && !opts.project)
     throw UsageError(std::string(spec->name) + " needs a MODEL file (URDF or .dh)" +
                      (commandAccepts(*spec, "--project") ? " or --project" : ""));

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
+enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -28,8 +28,12 @@ struct Options {
   bool floatingBase = false;
   std::optional<std::string> link;
   std::string frame = "local-world-aligned";  // jacobian: local | world | local-world-aligned
-  std::string algorithm = "aba";              // fd: aba | crba
-  std::vector<std::string> fext;              // as written: LINK:fx,fy,fz,nx,ny,nz
+  // id | mass | fd: a formulation of the engine's registry (default rnea, crba, aba); simulate: aba | crba;
+  // opcount: any formulation's name. Empty until parseArguments fills in the command's default.
+  std::string algorithm;
+  std::optional<int> chain;            // opcount --chain N: the general N-link revolute chain instead of MODEL
+  std::optional<std::string> problem;  // opcount --problem id|mass|fd
+  std::vector<std::string> fext;       // as written: LINK:fx,fy,fz,nx,ny,nz
   std::optional<std::string> trajectory, out;
   bool progress = false;
   std::optional<std::string> project;  // --project P.json (then MODEL may be omitted)

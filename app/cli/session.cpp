@@ -74,7 +74,13 @@ Session openSession(const Options& options) {
     for (dyn::Fixup f : dyn::kAllFixups)
       if ((name == "all" || name == dyn::fixupName(f)) && std::find(s.fixups.begin(), s.fixups.end(), f) == s.fixups.end())
         s.fixups.push_back(f);
-  s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating, .fixups = s.fixups});
+  if (options.chain) {  // opcount --chain N: the generated general revolute chain
+    const dyn::RobotDescription chain = dyn::generalChainDescription(*options.chain);
+    s.modelPath = chain.sourceFile;
+    s.model = dyn::buildModel(chain, dyn::BuildOptions{.floatingBase = floating, .fixups = s.fixups});
+  } else {
+    s.model = dyn::loadModel(s.modelPath, dyn::BuildOptions{.floatingBase = floating, .fixups = s.fixups});
+  }
   if (s.project) s.model = dyn::applyProjectSettings(std::move(s.model), *s.project);
   if (options.gravity)
     s.model.gravity.v = Eigen::Vector3d((*options.gravity)[0], (*options.gravity)[1], (*options.gravity)[2]);

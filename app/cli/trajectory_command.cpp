@@ -80,7 +80,30 @@ dyn::TrajectoryCsv inputTrajectory(const Session& s, bool inverse) {
   return csv;
 }
 
+// id --algorithm NAME (not rnea) over a trajectory: the registry's formulation, sample by sample.
+void runInverseDynamicsWith(const Session& s, const dyn::SampledTrajectory& traj) {
+  const int n = traj.samples();
+  const dyn::BoundFormulation<double> f =
+      dyn::formulation(dyn::Problem::InverseDynamics, s.options.algorithm).bind(s.model);
+  Progress progress(n, progressWanted(s, n));
+  Eigen::MatrixXd values(1 + s.model.nv, n);
+  values.row(0) = traj.t.transpose();
+  Eigen::VectorXd q, qd, qdd;
+  for (int k = 0; k < n; ++k) {
+    q = traj.q.col(k);
+    qd = traj.qd.col(k);
+    qdd = traj.qdd.col(k);
+    values.col(k).tail(s.model.nv) = f.inverseDynamics(q, qd, qdd);
+    progress.update(k + 1);
+  }
+  progress.finish();
+  std::vector<std::string> header{"t"};
+  for (const auto& name : s.vNames) header.push_back("tau_" + name);
+  writeOutput(s, header, values);
+}
+
 void runInverseDynamics(const Session& s, const dyn::SampledTrajectory& traj) {
+  if (s.options.algorithm != "rnea") return runInverseDynamicsWith(s, traj);
   const int n = traj.samples();
   const std::vector<ExternalForce> forces = externalForceInputs(s);
   const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
@@ -117,13 +140,20 @@ void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, co
   requireRegularInertia(s.model);
   Progress progress(n, progressWanted(s, n));
   dyn::Data data(s.model);
+  const std::string& algorithm = s.options.algorithm;
+  dyn::BoundFormulation<double> other;  // a registry formulation other than aba and crba
+  if (algorithm != "aba" && algorithm != "crba")
+    other = dyn::formulation(dyn::Problem::ForwardDynamics, algorithm).bind(s.model);
   Eigen::MatrixXd values(1 + s.model.nv, n);
   values.row(0) = traj.t.transpose();
+  Eigen::VectorXd q, qd, tauk;
   for (int k = 0; k < n; ++k) {
-    const Eigen::VectorXd& qdd =
-        s.options.algorithm == "crba"
-            ? dyn::forwardDynamicsCrba(s.model, data, traj.q.col(k), traj.qd.col(k), tau.col(k), fextPtr)
-            : dyn::aba(s.model, data, traj.q.col(k), traj.qd.col(k), tau.col(k), fextPtr);
+    q = traj.q.col(k);
+    qd = traj.qd.col(k);
+    tauk = tau.col(k);
+    const Eigen::VectorXd& qdd = algorithm == "crba"  ? dyn::forwardDynamicsCrba(s.model, data, q, qd, tauk, fextPtr)
+                                 : algorithm == "aba" ? dyn::aba(s.model, data, q, qd, tauk, fextPtr)
+                                                      : other.forwardDynamics(q, qd, tauk);
     requireFinite(qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
     values.col(k).tail(s.model.nv) = qdd;
     progress.update(k + 1);

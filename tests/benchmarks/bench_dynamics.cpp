@@ -24,6 +24,9 @@ struct Robot {
   int frame = 0;  // the default end effector's frame (frameJacobian)
   Eigen::MatrixXd M;                 // a CRBA result, for the factor-only benchmarks
   Eigen::LLT<Eigen::MatrixXd> llt;   // preallocated dense Cholesky
+  // The classical formulations' workspaces (revolute/prismatic models only).
+  std::unique_ptr<dyn::DenocWorkspace> denoc;
+  std::unique_ptr<dyn::NewtonEuler3Workspace> ne3;
 
   Robot(std::string l, const std::string& path, bool floating)
       : label(std::move(l)), model(dyn::loadModel(path, dyn::BuildOptions{.floatingBase = floating})), data(model),
@@ -37,6 +40,13 @@ struct Robot {
     frame = model.frameIndex(model.defaultEndEffector);
     if (frame < 0) frame = int(model.frames.size()) - 1;
     M = dyn::crba(model, data, q);
+    bool classical = true;
+    for (int i = 1; i <= model.N; ++i)
+      classical &= model.joints[i].type == dyn::JointType::Revolute || model.joints[i].type == dyn::JointType::Prismatic;
+    if (classical) {
+      denoc = std::make_unique<dyn::DenocWorkspace>(model);
+      ne3 = std::make_unique<dyn::NewtonEuler3Workspace>(model);
+    }
   }
 };
 
@@ -104,6 +114,34 @@ void registerAll(Robot* r) {
     benchmark::DoNotOptimize(R.llt.matrixLLT().data());
     benchmark::ClobberMemory();
   });
+  // The classical formulations (dynscope/formulations): Saha's DeNOC and Luh-Walker-Paul's Newton-Euler.
+  if (r->denoc) {
+    add("DeNOC_ID", r, [](Robot& R) {
+      const Eigen::VectorXd& tau = dyn::denocInverseDynamics(R.model, *R.denoc, R.q, R.qd, R.qdd);
+      benchmark::DoNotOptimize(tau.data());
+      benchmark::ClobberMemory();
+    });
+    add("NE3_ID", r, [](Robot& R) {
+      const Eigen::VectorXd& tau = dyn::newtonEuler3(R.model, *R.ne3, R.q, R.qd, R.qdd);
+      benchmark::DoNotOptimize(tau.data());
+      benchmark::ClobberMemory();
+    });
+    add("DeNOC_GIM", r, [](Robot& R) {
+      const Eigen::MatrixXd& I = dyn::denocGeneralizedInertia(R.model, *R.denoc, R.q);
+      benchmark::DoNotOptimize(I.data());
+      benchmark::ClobberMemory();
+    });
+    add("DeNOC_C", r, [](Robot& R) {
+      const Eigen::MatrixXd& C = dyn::denocConvectiveInertia(R.model, *R.denoc, R.q, R.qd);
+      benchmark::DoNotOptimize(C.data());
+      benchmark::ClobberMemory();
+    });
+    add("DeNOC_FD", r, [](Robot& R) {
+      const Eigen::VectorXd& qdd = dyn::denocForwardDynamics(R.model, *R.denoc, R.q, R.qd, R.tau);
+      benchmark::DoNotOptimize(qdd.data());
+      benchmark::ClobberMemory();
+    });
+  }
   // FK + Jacobian of the default end-effector frame (LocalWorldAligned: [w; v of the frame origin]).
   add("frameJacobian", r, [](Robot& R) {
     const auto& J = dyn::frameJacobian(R.model, R.data, R.q, R.frame, dyn::ReferenceFrame::LocalWorldAligned);
@@ -118,6 +156,7 @@ int main(int argc, char** argv) {
   const std::string dir = DYNSCOPE_ROBOTS_DIR;
   const struct { const char* label; const char* file; bool floating; } cases[] = {
       {"ur5", "ur5.urdf", false},
+      {"stanford_arm", "stanford_arm.dh", false},
       {"panda", "panda.urdf", false},
       {"humanoid", "humanoid.urdf", false},
       {"humanoid_floating", "humanoid.urdf", true},

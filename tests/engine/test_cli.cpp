@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "csv_rows.hpp"
 #include "run_cli.hpp"
 
 #include "dynscope/dynscope.hpp"
@@ -124,21 +125,7 @@ std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::
 }
 
 // CSV text -> rows of numbers (header skipped), for the trajectory outputs.
-std::vector<std::vector<double>> parseCsv(const QByteArray& text, QStringList* header) {
-  std::vector<std::vector<double>> rows;
-  const QList<QByteArray> lines = text.trimmed().split('\n');
-  for (int k = 0; k < lines.size(); ++k) {
-    const QList<QByteArray> fields = lines[k].trimmed().split(',');
-    if (k == 0) {
-      for (const auto& f : fields) *header << QString(f);
-      continue;
-    }
-    std::vector<double> row;
-    for (const auto& f : fields) row.push_back(f.toDouble());
-    rows.push_back(row);
-  }
-  return rows;
-}
+using dyn::testing::parseCsv;
 
 }  // namespace
 

@@ -75,15 +75,10 @@ struct Inertia {
 };
 
 // Articulated-body inertia: a general symmetric 6x6 matrix (ABA's IA).
-// X^T IA X for X = B_X_A with IA in B: returns the matrix in A coordinates (block form, no 6x6 products).
+// The second half of a congruence X^T IA X, X = B_X_A: given the blocks [A B; B^T C] of IA already
+// rotated to A's axes, shifts the reference point by r = X.r: Xt^T I Xt with Xt = [1 0; -[r]x 1].
 template <class S>
-Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
-  const Mat3<S> Et = X.E.transpose();
-  const Mat3<S> A = Et * I.template topLeftCorner<3, 3>() * X.E;  // rotate blocks to A axes
-  const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
-  const Mat3<S> C = Et * I.template bottomRightCorner<3, 3>() * X.E;
-  const Vec3<S>& r = X.r;
-  // Shift the reference point by r: Xt^T I Xt with Xt = [1 0; -[r]x 1].
+Mat6<S> shiftedBlocksToA(const Vec3<S>& r, const Mat3<S>& A, const Mat3<S>& B, const Mat3<S>& C) {
   Mat3<S> BR = B, RBt;  // BR = B + [r]x C, RBt = [r]x B^T (columns crossed with r)
   for (int j = 0; j < 3; ++j) {
     BR.col(j) += r.cross(C.col(j));
@@ -97,6 +92,16 @@ Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
   out.template bottomLeftCorner<3, 3>() = BR.transpose();
   out.template bottomRightCorner<3, 3>() = C;
   return out;
+}
+
+// X^T IA X for X = B_X_A with IA in B: returns the matrix in A coordinates (block form, no 6x6 products).
+template <class S>
+Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
+  const Mat3<S> Et = X.E.transpose();
+  const Mat3<S> A = Et * I.template topLeftCorner<3, 3>() * X.E;  // rotate blocks to A axes
+  const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
+  const Mat3<S> C = Et * I.template bottomRightCorner<3, 3>() * X.E;
+  return shiftedBlocksToA(X.r, A, B, C);
 }
 
 template <class S>

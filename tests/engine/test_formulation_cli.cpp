@@ -1,0 +1,292 @@
+// dynscope-cli with the classical formulations: id/mass/fd --algorithm (single states and
+// trajectories) print what the engine computes directly; opcount prints the counting scalar's
+// counts and the seed papers' formulas for MODEL or --chain N; mistakes (an unknown name, a model
+// the formulation refuses, options it does not take) exit with a message that helps.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "csv_rows.hpp"
+#include "dynscope/dynscope.hpp"
+#include "dynscope/trajectory/demo_trajectories.hpp"
+#include "run_cli.hpp"
+
+using dyn::testing::CliRun;
+using dyn::testing::runCli;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
+
+QString joined(const VectorXd& v) {
+  QStringList parts;
+  char buf[32];
+  for (Eigen::Index k = 0; k < v.size(); ++k) {
+    std::snprintf(buf, sizeof buf, "%.17g", v[k]);
+    parts << buf;
+  }
+  return parts.join(',');
+}
+
+VectorXd toVector(const QJsonValue& value) {
+  const QJsonArray a = value.toArray();
+  VectorXd v(a.size());
+  for (int k = 0; k < a.size(); ++k) v[k] = a[k].toDouble(NAN);
+  return v;
+}
+
+MatrixXd toMatrix(const QJsonValue& value) {
+  const QJsonArray rows = value.toArray();
+  MatrixXd m(rows.size(), rows.isEmpty() ? 0 : rows[0].toArray().size());
+  for (int r = 0; r < rows.size(); ++r) m.row(r) = toVector(rows[r]).transpose();
+  return m;
+}
+
+// The printed numbers (17 digits) equal the engine's to rounding.
+bool same(const MatrixXd& a, const MatrixXd& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || (a - b).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, b.cwiseAbs().maxCoeff()));
+}
+
+QJsonObject runJson(const QStringList& args) {
+  const CliRun r = runCli(args);
+  if (r.crashed || r.status != 0) {
+    qWarning("dynscope-cli %s: status %d: %s", qPrintable(args.join(' ')), r.status, r.err.constData());
+    return {};
+  }
+  return QJsonDocument::fromJson(r.out).object();
+}
+
+}  // namespace
+
+class TestFormulationCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void singleStates_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("stanford_arm") << "stanford_arm.dh";
+    QTest::newRow("ur5") << "ur5.urdf";
+    QTest::newRow("humanoid") << "humanoid.urdf";
+  }
+  void singleStates() {
+    QFETCH(QString, file);
+    const dyn::Model m = dyn::loadModel(robot(file).toStdString());
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<double> U(-1, 1);
+    const VectorXd q = dyn::randomConfiguration(m, rng);
+    const VectorXd qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+    const VectorXd qdd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+    const QStringList state{"--q", joined(q), "--qd", joined(qd)};
+    dyn::DenocWorkspace ws(m);
+    dyn::NewtonEuler3Workspace ne(m);
+    for (const char* a : {"denoc", "newton-euler-3"}) {
+      const QJsonObject o = runJson(QStringList{"id", robot(file), "--algorithm", a, "--qdd", joined(qdd)} + state);
+      QCOMPARE(o["algorithm"].toString(), QString(a));
+      const VectorXd expected = QByteArray(a) == "denoc" ? dyn::denocInverseDynamics(m, ws, q, qd, qdd)
+                                                         : dyn::newtonEuler3(m, ne, q, qd, qdd);
+      QVERIFY2(same(toVector(o["tau"]), expected), a);
+    }
+    const QJsonObject mass = runJson({"mass", robot(file), "--algorithm", "denoc", "--q", joined(q)});
+    QCOMPARE(mass["algorithm"].toString(), QString("denoc"));
+    QVERIFY(same(toMatrix(mass["mass_matrix"]), dyn::denocGeneralizedInertia(m, ws, q)));
+    const QJsonObject fd =
+        runJson(QStringList{"fd", robot(file), "--algorithm", "denoc", "--tau", joined(qdd)} + state);
+    QCOMPARE(fd["algorithm"].toString(), QString("denoc"));
+    QVERIFY(same(toVector(fd["qdd"]), dyn::denocForwardDynamics(m, ws, q, qd, qdd)));
+    // the defaults are unchanged: rnea, crba, aba
+    dyn::Data d(m);
+    const QJsonObject id = runJson(QStringList{"id", robot(file), "--qdd", joined(qdd)} + state);
+    QCOMPARE(id["algorithm"].toString(), QString("rnea"));
+    QVERIFY(same(toVector(id["tau"]), dyn::rnea(m, d, q, qd, qdd)));
+    QCOMPARE(runJson({"mass", robot(file)})["algorithm"].toString(), QString("crba"));
+  }
+
+  // id and fd over Saha's Stanford-arm trajectory with --algorithm denoc.
+  void trajectories() {
+    const dyn::Model m = dyn::loadModel(robot("stanford_arm.dh").toStdString());
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("saha.csv"), tauCsv = dir.filePath("tau.csv");
+    CliRun r =
+        runCli({"trajectory", robot("stanford_arm.dh"), "--demo", "saha-stanford", "--rate", "10", "--out", csv});
+    QVERIFY2(r.status == 0, r.err.constData());
+    r = runCli({"id", robot("stanford_arm.dh"), "--trajectory", csv, "--algorithm", "denoc", "--out", tauCsv});
+    QVERIFY2(r.status == 0, r.err.constData());
+    const dyn::SampledTrajectory traj = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaStanford, 10);
+    QFile f(tauCsv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QStringList header;
+    const auto rows = dyn::testing::parseCsv(f.readAll(), &header);
+    QCOMPARE(int(rows.size()), traj.samples());
+    QCOMPARE(header[1], QString("tau_j1"));
+    dyn::Data d(m);
+    MatrixXd tau(m.nv, traj.samples());
+    for (int k = 0; k < traj.samples(); ++k) {
+      const VectorXd printed = Eigen::Map<const VectorXd>(rows[k].data() + 1, m.nv);
+      tau.col(k) = printed;
+      QVERIFY2(same(printed, dyn::rnea(m, d, traj.q.col(k), traj.qd.col(k), traj.qdd.col(k))),
+               qPrintable(QString("row %1").arg(k)));
+    }
+    // forward dynamics of those torques gives the trajectory's accelerations back
+    QFile tauFile(tauCsv);
+    QVERIFY(tauFile.open(QIODevice::ReadOnly));
+    QFile in(csv);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QStringList trajHeader;
+    const auto trajRows = dyn::testing::parseCsv(in.readAll(), &trajHeader);
+    QString combined = trajHeader.join(',');
+    for (int j = 0; j < m.nv; ++j) combined += QString(",tau_j%1").arg(j + 1);
+    combined += "\n";
+    for (int k = 0; k < traj.samples(); ++k) {
+      QStringList fields;
+      for (double x : trajRows[k]) fields << QString::number(x, 'g', 17);
+      for (int j = 0; j < m.nv; ++j) fields << QString::number(tau(j, k), 'g', 17);
+      combined += fields.join(',') + "\n";
+    }
+    const QString fdIn = dir.filePath("fd.csv");
+    QFile out(fdIn);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(combined.toUtf8());
+    out.close();
+    r = runCli({"fd", robot("stanford_arm.dh"), "--trajectory", fdIn, "--algorithm", "denoc"});
+    QVERIFY2(r.status == 0, r.err.constData());
+    QStringList fdHeader;
+    const auto fdRows = dyn::testing::parseCsv(r.out, &fdHeader);
+    QCOMPARE(int(fdRows.size()), traj.samples());
+    for (int k = 0; k < traj.samples(); ++k) {
+      const VectorXd qdd = Eigen::Map<const VectorXd>(fdRows[k].data() + 1, m.nv);
+      QVERIFY2((qdd - traj.qdd.col(k)).cwiseAbs().maxCoeff() < 1e-9, qPrintable(QString("row %1").arg(k)));
+    }
+  }
+
+  void opcountChain() {
+    const QJsonObject o = runJson({"opcount", "--chain", "6", "--algorithm", "denoc"});
+    QCOMPARE(o["n"].toInt(), 6);
+    QCOMPARE(o["serial_revolute_chain"].toBool(), true);
+    const QJsonArray results = o["results"].toArray();
+    QCOMPARE(results.size(), 3);  // denoc: id, mass, fd
+    const dyn::Model chain = dyn::generalChain(6);
+    std::mt19937 rng(1);
+    const VectorXd q = dyn::randomConfiguration(chain, rng), v = VectorXd::Constant(6, 0.3);
+    for (const QJsonValue& value : results) {
+      const QJsonObject r = value.toObject();
+      const dyn::Problem p = *dyn::problemByName(r["problem"].toString().toStdString());
+      const dyn::OpTally t = dyn::countOperations(dyn::formulation(p, "denoc"), chain, q, v, v);
+      QCOMPARE(r["muls"].toInteger(), t.algorithm.muls);
+      QCOMPARE(r["adds"].toInteger(), t.algorithm.adds);
+      QCOMPARE(r["joint_transforms"].toObject()["muls"].toInteger(), t.jointTransforms.muls);
+      QCOMPARE(r["joint_transforms"].toObject()["functions"].toObject()["sin"].toInteger(), 6);
+      QCOMPARE(r["total"].toObject()["adds"].toInteger(), t.total().adds);
+      QCOMPARE(r["functions"].toObject()["cos"].toInteger(), 0);
+      if (p == dyn::Problem::InverseDynamics) {
+        const QJsonObject paper = r["paper"].toArray()[0].toObject();
+        QCOMPARE(paper["muls_formula"].toString(), QString("120n - 44"));
+        QCOMPARE(paper["muls"].toDouble(), 676.0);
+        QCOMPARE(paper["adds"].toDouble(), 527.0);
+        QVERIFY(paper["basis"].toString().contains("Saha"));
+        QCOMPARE(r["complexity"].toString(), QString("O(n)"));
+      }
+      if (p == dyn::Problem::MassMatrix) QCOMPARE(r["paper"].toArray().size(), 0);
+    }
+    // --problem picks one; Hollerbach's Newton-Euler row at n = 12
+    const QJsonObject ne = runJson({"opcount", "--chain", "12", "--algorithm", "newton-euler-3", "--problem", "id"});
+    const QJsonArray neResults = ne["results"].toArray();
+    QCOMPARE(neResults.size(), 1);
+    const QJsonObject hollerbach = neResults[0].toObject()["paper"].toArray()[0].toObject();
+    QCOMPARE(hollerbach["muls"].toDouble(), 150.0 * 12 - 48);
+    QCOMPARE(hollerbach["adds"].toDouble(), 131.0 * 12 - 48);
+    QCOMPARE(hollerbach["tabulated"].toArray()[0].toObject()["muls"].toInteger(), 852);
+    QVERIFY(hollerbach["basis"].toString().contains("not included"));
+    const QJsonObject fd = runJson({"opcount", "--chain", "12", "--algorithm", "crba", "--problem", "fd"});
+    const QJsonObject walkerOrin = fd["results"].toArray()[0].toObject()["paper"].toArray()[0].toObject();
+    QVERIFY(walkerOrin["adds"].isNull());  // illegible polynomial: no value invented
+    QCOMPARE(walkerOrin["muls"].toDouble(), 2357.0);
+  }
+
+  void opcountModel() {
+    const QJsonObject o = runJson({"opcount", robot("humanoid.urdf"), "--algorithm", "aba"});
+    QCOMPARE(o["n"].toInt(), 32);
+    QCOMPARE(o["serial_revolute_chain"].toBool(), false);  // a tree: the papers' formulas do not describe it
+    const QJsonObject r = o["results"].toArray()[0].toObject();
+    const dyn::Model m = dyn::loadModel(robot("humanoid.urdf").toStdString());
+    const VectorXd z = VectorXd::Zero(m.nv);
+    QCOMPARE(r["muls"].toInteger(),
+             dyn::countOperations(dyn::formulation(dyn::Problem::ForwardDynamics, "aba"), m, m.neutral(), z, z)
+                 .algorithm.muls);
+  }
+
+  void usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("fragment");
+    const QString ur5 = robot("ur5.urdf");
+    QTest::newRow("unknown id algorithm")
+        << QStringList{"id", ur5, "--algorithm", "kane"} << 2 << "valid: rnea, denoc or newton-euler-3";
+    QTest::newRow("unknown mass algorithm")
+        << QStringList{"mass", ur5, "--algorithm", "aba"} << 2 << "valid: crba or denoc";
+    QTest::newRow("unknown fd algorithm")
+        << QStringList{"fd", ur5, "--algorithm", "rnea"} << 2 << "valid: aba, crba or denoc";
+    QTest::newRow("simulate with denoc") << QStringList{"simulate", ur5, "--duration", "1", "--algorithm", "denoc"} << 2
+                                         << "aba or crba";
+    QTest::newRow("floating base refused")
+        << QStringList{"id", robot("quadruped.urdf"), "--floating-base", "--algorithm", "denoc"} << 1
+        << "joint 'root_joint' is floating (the floating base)";
+    QTest::newRow("fext with denoc") << QStringList{"id", ur5, "--algorithm", "denoc", "--fext", "tool0:1,2,3,4,5,6"}
+                                     << 2 << "--fext is computed with rnea";
+    QTest::newRow("fext with fd denoc") << QStringList{"fd", ur5, "--algorithm", "denoc", "--fext", "tool0:1,2,3,4,5,6"}
+                                        << 2 << "aba and crba";
+    QTest::newRow("decompose with denoc")
+        << QStringList{"id", ur5, "--algorithm", "denoc", "--trajectory", "in.csv", "--decompose"} << 2
+        << "--decompose is computed with rnea";
+    QTest::newRow("opcount without algorithm") << QStringList{"opcount", "--chain", "6"} << 2 << "needs --algorithm";
+    QTest::newRow("opcount unknown") << QStringList{"opcount", "--chain", "6", "--algorithm", "x"} << 2
+                                     << "valid: rnea, denoc, newton-euler-3, crba, aba";
+    QTest::newRow("opcount wrong problem")
+        << QStringList{"opcount", "--chain", "6", "--algorithm", "aba", "--problem", "id"} << 2
+        << "not an algorithm for inverse dynamics";
+    QTest::newRow("opcount chain 0") << QStringList{"opcount", "--chain", "0", "--algorithm", "aba"} << 2 << "1 to 64";
+    QTest::newRow("opcount chain 65") << QStringList{"opcount", "--chain", "65", "--algorithm", "aba"} << 2
+                                      << "1 to 64";
+    QTest::newRow("opcount chain 2.5") << QStringList{"opcount", "--chain", "2.5", "--algorithm", "aba"} << 2
+                                       << "whole number";
+    QTest::newRow("opcount model and chain")
+        << QStringList{"opcount", ur5, "--chain", "6", "--algorithm", "aba"} << 2 << "exactly one of MODEL or --chain";
+    QTest::newRow("opcount neither") << QStringList{"opcount", "--algorithm", "aba"} << 2
+                                     << "exactly one of MODEL or --chain";
+    QTest::newRow("opcount bad problem") << QStringList{"opcount", "--chain",   "3", "--algorithm",
+                                                        "aba",     "--problem", "ik"}
+                                         << 2 << "--problem must be id, mass or fd";
+    QTest::newRow("opcount refused model")
+        << QStringList{"opcount", robot("quadruped.urdf"), "--floating-base", "--algorithm", "newton-euler-3"} << 1
+        << "joint 'root_joint' is floating";
+  }
+  void usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, status);
+    QFETCH(QString, fragment);
+    const CliRun r = runCli(args);
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, status);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.startsWith("dynscope-cli: error: "), r.err.constData());
+    QVERIFY2(QString(r.err).contains(fragment), r.err.constData());
+  }
+
+  void helpListsAlgorithms() {
+    const CliRun r = runCli({"id", "--help"});
+    QCOMPARE(r.status, 0);
+    for (const char* name : {"rnea", "denoc", "newton-euler-3"}) QVERIFY2(r.out.contains(name), name);
+    const CliRun o = runCli({"opcount", "--help"});
+    QVERIFY(o.out.contains("--chain N") && o.out.contains("MODEL|--chain N"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestFormulationCli)
+#include "test_formulation_cli.moc"

