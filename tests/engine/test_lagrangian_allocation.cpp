@@ -5,17 +5,16 @@
 // apart. The counter is shown to see an allocation.
 #include <QtTest>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/formulations/configuration_space_method.hpp"
 #include "dynscope/formulations/recursive_lagrangian_3x3.hpp"
 #include "dynscope/formulations/recursive_lagrangian_4x4.hpp"
 #include "dynscope/formulations/uicker_kahn_lagrangian.hpp"
 #include "dynscope/formulations/waters_lagrangian.hpp"
 #include "dynscope/io/model_builder.hpp"
+#include "random_state.hpp"
 #include "random_tree.hpp"
 
 #include "malloc_counter.hpp"
@@ -24,17 +23,6 @@ using dyn::testing::countAllocations;
 using Eigen::VectorXd;
 
 namespace {
-
-struct Inputs {
-  VectorXd q, qd, qdd;
-  explicit Inputs(const dyn::Model& m) {
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<double> U(-1, 1);
-    q = dyn::randomConfiguration(m, rng);
-    qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
-    qdd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
-  }
-};
 
 // Runs f once to warm up, then counts the allocations of three more calls; the result must be finite.
 template <class F>
@@ -48,7 +36,7 @@ void expectNoAllocation(const QString& what, F f) {
 }
 
 void checkModel(const QString& label, const dyn::Model& m) {
-  const Inputs in(m);
+  const auto in = dyn::testing::randomState(m, 7);
   dyn::UickerKahnWorkspace<double> uk(m);
   dyn::WatersWorkspace<double> wa(m);
   dyn::RecursiveLagrangian4x4Workspace<double> l4(m);

@@ -2,11 +2,8 @@
 // respect to q̈ gives the joint-space inertia matrix (CRBA's M), with respect to q̇ at q̇ = 0 nothing, and with
 // respect to q the central differences of the double computation; the values are the double results.
 #include <QtTest>
-#include <random>
 
-#include <Eigen/Core>
-#include <unsupported/Eigen/AutoDiff>  // (needs Eigen/Core first)
-
+#include "autodiff_vectors.hpp"
 #include "check_close.hpp"
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/crba.hpp"
@@ -14,58 +11,37 @@
 #include "dynscope/formulations/recursive_lagrangian_3x3.hpp"
 #include "dynscope/formulations/recursive_lagrangian_4x4.hpp"
 #include "dynscope/io/model_builder.hpp"
+#include "random_state.hpp"
 #include "random_tree.hpp"
 
-using AD = Eigen::AutoDiffScalar<Eigen::VectorXd>;
+using dyn::testing::AD;
+using dyn::testing::adConst;
+using dyn::testing::adVar;
+using dyn::testing::jacobianOf;
+using dyn::testing::values;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 namespace {
-
-dyn::VecX<AD> constant(const VectorXd& x, int n) {
-  dyn::VecX<AD> y(x.size());
-  for (int k = 0; k < x.size(); ++k) y[k] = AD(x[k], VectorXd::Zero(n));
-  return y;
-}
-dyn::VecX<AD> variable(const VectorXd& x) {
-  dyn::VecX<AD> y(x.size());
-  for (int k = 0; k < x.size(); ++k) y[k] = AD(x[k], int(x.size()), k);
-  return y;
-}
-MatrixXd jacobian(const dyn::VecX<AD>& y, int n) {
-  MatrixXd J = MatrixXd::Zero(y.size(), n);  // an empty derivative vector is a constant
-  for (int i = 0; i < y.size(); ++i)
-    if (y[i].derivatives().size()) J.row(i) = y[i].derivatives().transpose();
-  return J;
-}
-VectorXd values(const dyn::VecX<AD>& y) {
-  VectorXd v(y.size());
-  for (int i = 0; i < y.size(); ++i) v[i] = y[i].value();
-  return v;
-}
 
 // Checks one formulation `run(model, q, qd, qdd)` (templated on the scalar) on model m.
 template <class Run>
 void checkDerivatives(const QString& name, const dyn::Model& m, Run run) {
   const dyn::ModelTpl<AD> ma = m.cast<AD>();
   dyn::Data d(m);
-  std::mt19937 rng(17);
-  std::uniform_real_distribution<double> U(-1, 1);
   const int n = m.nv;
-  const VectorXd q = dyn::randomConfiguration(m, rng);
-  const VectorXd qd = VectorXd::NullaryExpr(n, [&] { return U(rng); });
-  const VectorXd qdd = VectorXd::NullaryExpr(n, [&] { return U(rng); });
+  const auto [q, qd, qdd] = dyn::testing::randomState(m, 17);
   // ∂τ/∂q̈ = M
-  const dyn::VecX<AD> tau = run(ma, constant(q, n), constant(qd, n), variable(qdd));
+  const dyn::VecX<AD> tau = run(ma, adConst(q, n), adConst(qd, n), adVar(qdd));
   const MatrixXd M = dyn::crba(m, d, q);
-  CHECK_CLOSE(jacobian(tau, n), M, 1e-10, M.cwiseAbs().maxCoeff(), (name + ": dtau/dqdd = M").toStdString());
+  CHECK_CLOSE(jacobianOf(tau, n), M, 1e-10, M.cwiseAbs().maxCoeff(), (name + ": dtau/dqdd = M").toStdString());
   const VectorXd ref = dyn::rnea(m, d, q, qd, qdd);
   CHECK_CLOSE(values(tau), ref, 1e-10, ref.cwiseAbs().maxCoeff(), (name + ": value").toStdString());
   // ∂τ/∂q̇ = 0 at q̇ = 0 (the velocity terms are quadratic)
-  const dyn::VecX<AD> tau0 = run(ma, constant(q, n), variable(VectorXd::Zero(n)), constant(qdd, n));
-  CHECK_CLOSE(jacobian(tau0, n), MatrixXd::Zero(n, n), 1e-12, 1.0, (name + ": dtau/dqd at qd = 0").toStdString());
+  const dyn::VecX<AD> tau0 = run(ma, adConst(q, n), adVar(VectorXd::Zero(n)), adConst(qdd, n));
+  CHECK_CLOSE(jacobianOf(tau0, n), MatrixXd::Zero(n, n), 1e-12, 1.0, (name + ": dtau/dqd at qd = 0").toStdString());
   // ∂τ/∂q = central differences of RNEA
-  const dyn::VecX<AD> tauq = run(ma, variable(q), constant(qd, n), constant(qdd, n));
+  const dyn::VecX<AD> tauq = run(ma, adVar(q), adConst(qd, n), adConst(qdd, n));
   MatrixXd F(n, n);
   const double h = 1e-6;
   for (int k = 0; k < n; ++k) {
@@ -75,7 +51,7 @@ void checkDerivatives(const QString& name, const dyn::Model& m, Run run) {
     const VectorXd tp = dyn::rnea(m, d, qp, qd, qdd);
     F.col(k) = (tp - dyn::rnea(m, d, qm, qd, qdd)) / (2 * h);
   }
-  CHECK_CLOSE(jacobian(tauq, n), F, 1e-6, std::max(1.0, F.cwiseAbs().maxCoeff()), (name + ": dtau/dq").toStdString());
+  CHECK_CLOSE(jacobianOf(tauq, n), F, 1e-6, std::max(1.0, F.cwiseAbs().maxCoeff()), (name + ": dtau/dq").toStdString());
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "dynscope/formulations/waters_lagrangian.hpp"
 #include "dynscope/io/generated_models.hpp"
 #include "dynscope/io/model_builder.hpp"
+#include "random_state.hpp"
 #include "random_tree.hpp"
 
 using Eigen::MatrixXd;
@@ -71,19 +72,7 @@ std::vector<Formulation> formulations() {
   };
 }
 
-struct State {
-  VectorXd q, qd, qdd;
-};
-State randomState(const dyn::Model& m, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> U(-1, 1);
-  State s{dyn::randomConfiguration(m, rng), VectorXd(m.nv), VectorXd(m.nv)};
-  for (int k = 0; k < m.nv; ++k) {
-    s.qd[k] = 2 * U(rng);
-    s.qdd[k] = 3 * U(rng);
-  }
-  return s;
-}
+using dyn::testing::randomState;
 
 // Every formulation that accepts m equals RNEA on a few random states; a refusal must name a joint that is neither
 // revolute nor prismatic. Returns how many formulations accepted the model.
@@ -106,7 +95,7 @@ int compareWithRnea(const QString& label, const dyn::Model& m, int states = 3) {
     }
     ++accepted;
     for (unsigned seed = 1; seed <= unsigned(states); ++seed) {
-      const State s = randomState(m, seed);
+      const auto s = randomState(m, seed, 2, 3);
       const VectorXd ref = dyn::rnea(m, d, s.q, s.qd, s.qdd);
       const VectorXd tau = run(s.q, s.qd, s.qdd);
       const QString what = QString("%1 %2 (seed %3) vs RNEA").arg(label, f.name).arg(seed);
@@ -203,7 +192,7 @@ class TestLagrangianFormulations : public QObject {
       const int n = m.nv;
       dyn::Data d(m);
       dyn::ConfigurationSpaceWorkspace<double> ws(m);
-      const State s = randomState(m, seed);
+      const auto s = randomState(m, seed, 2, 3);
       dyn::configurationSpaceTabulate(m, ws, s.q);
       const MatrixXd M = dyn::crba(m, d, s.q);
       CHECK_CLOSE(MatrixXd(ws.J), M, 1e-10, M.cwiseAbs().maxCoeff(), "J = CRBA's M");
@@ -233,7 +222,7 @@ class TestLagrangianFormulations : public QObject {
       QCOMPARE(asym, 0.0);
       // one table, many velocities and accelerations
       for (unsigned t = 1; t <= 4; ++t) {
-        const State o = randomState(m, 100 + t);
+        const auto o = randomState(m, 100 + t, 2, 3);
         const VectorXd ref = dyn::rnea(m, d, s.q, o.qd, o.qdd);
         CHECK_CLOSE(dyn::configurationSpaceEvaluate(m, ws, o.qd, o.qdd), ref, 1e-10, ref.cwiseAbs().maxCoeff(),
                     "evaluate from the tables of q");
@@ -273,7 +262,7 @@ class TestLagrangianFormulations : public QObject {
   void wrongSizesAndWorkspaces() {
     const dyn::Model m = dyn::buildModel(dyn::testing::randomTree(51, 6, {K::Revolute, K::Prismatic}));
     const dyn::Model other = dyn::buildModel(dyn::testing::randomTree(52, 8, {K::Revolute, K::Prismatic}));
-    const State s = randomState(m, 1);
+    const auto s = randomState(m, 1);
     const VectorXd bad = VectorXd::Zero(m.nv + 1);
     dyn::RecursiveLagrangian3x3Workspace<double> ws3(m);
     dyn::UickerKahnWorkspace<double> wsu(m);

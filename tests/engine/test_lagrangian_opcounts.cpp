@@ -23,6 +23,7 @@
 #include "dynscope/io/generated_models.hpp"
 #include "dynscope/io/model_builder.hpp"
 #include "dynscope/opcount/counting_scalar.hpp"
+#include "random_state.hpp"
 
 using CS = dyn::CountingScalar;
 using Eigen::MatrixXd;
@@ -63,16 +64,8 @@ struct Run {
   VectorXd tau;
 };
 
-struct State {
-  VectorXd q, qd, qdd;
-};
-State randomState(const dyn::Model& m, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> U(-1, 1);
-  State s{dyn::randomConfiguration(m, rng), VectorXd(m.nv), VectorXd(m.nv)};
-  for (int k = 0; k < m.nv; ++k) s.qd[k] = U(rng), s.qdd[k] = U(rng);
-  return s;
-}
+using dyn::testing::RandomState;
+using dyn::testing::randomState;
 
 VectorXd values(const dyn::VecX<CS>& x) {
   VectorXd v(x.size());
@@ -82,7 +75,7 @@ VectorXd values(const dyn::VecX<CS>& x) {
 
 // One call of formulation `kind` on the scalar S, from a fresh workspace (counts: CountingScalar only).
 template <class S>
-dyn::VecX<S> call(Kind kind, const dyn::ModelTpl<S>& m, const State& s, dyn::OpTally* tally) {
+dyn::VecX<S> call(Kind kind, const dyn::ModelTpl<S>& m, const RandomState& s, dyn::OpTally* tally) {
   const dyn::VecX<S> q = s.q.cast<S>(), qd = s.qd.cast<S>(), qdd = s.qdd.cast<S>();
   auto counted = [&](auto& ws, auto run) {
     if constexpr (std::is_same_v<S, CS>) CS::reset();
@@ -229,7 +222,7 @@ class TestLagrangianOpcounts : public QObject {
     for (const dyn::Model& m :
          {dyn::generalChain(6), dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/stanford_arm.dh")})
       for (const Paper& p : papers) {
-        const State s = randomState(m, 3);
+        const auto s = randomState(m, 3);
         const VectorXd ref = call<double>(p.kind, m, s, nullptr);
         const Run r = countOn(p.kind, m);
         const double err = (r.tau - ref).cwiseAbs().maxCoeff(), scale = ref.cwiseAbs().maxCoeff();
