@@ -11,14 +11,16 @@
 #include <filesystem>
 #include <random>
 
-#include <Eigen/Core>
-#include <unsupported/Eigen/AutoDiff>  // (needs Eigen/Core first)
-
+#include "autodiff_vectors.hpp"
 #include "counting_scalar.hpp"
 #include "dynscope/dynscope.hpp"
 #include "random_tree.hpp"
 
-using AD = Eigen::AutoDiffScalar<Eigen::VectorXd>;
+using dyn::testing::AD;
+using dyn::testing::adConst;
+using dyn::testing::adVar;
+using dyn::testing::jacobianOf;
+using dyn::testing::values;
 using CS = dyn::testing::CountingScalar;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -73,31 +75,6 @@ State randomState(const dyn::Model& m, unsigned seed) {
     s.tau[k] = U(rng);
   }
   return s;
-}
-
-// Constants (zero derivative vector of size n) and independent variables.
-dyn::VecX<AD> adConst(const VectorXd& x, int n) {
-  dyn::VecX<AD> y(x.size());
-  for (int k = 0; k < x.size(); ++k) y[k] = AD(x[k], VectorXd::Zero(n));
-  return y;
-}
-dyn::VecX<AD> adVar(const VectorXd& x) {
-  dyn::VecX<AD> y(x.size());
-  for (int k = 0; k < x.size(); ++k) y[k] = AD(x[k], int(x.size()), k);
-  return y;
-}
-// Rows: outputs; columns: derivatives.
-MatrixXd jacobianOf(const dyn::VecX<AD>& y, int n) {
-  MatrixXd J = MatrixXd::Zero(y.size(), n);
-  for (int i = 0; i < y.size(); ++i)
-    if (y[i].derivatives().size() == n) J.row(i) = y[i].derivatives().transpose();
-    else if (y[i].derivatives().size() != 0) return MatrixXd::Constant(y.size(), n, NAN);
-  return J;
-}
-VectorXd values(const dyn::VecX<AD>& y) {
-  VectorXd v(y.size());
-  for (int i = 0; i < y.size(); ++i) v[i] = y[i].value();
-  return v;
 }
 
 double maxAbs(const MatrixXd& a) { return a.size() ? a.cwiseAbs().maxCoeff() : 0.0; }

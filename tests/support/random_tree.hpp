@@ -34,12 +34,14 @@ inline InertialDesc randomInertial(std::mt19937& rng) {
   return in;
 }
 
-// A tree of `links` links (link 0 is the root). kinds: the joint kinds to draw from.
+// A tree of `links` links (link 0 is the root). kinds: the joint kinds to draw from. serial: every link's
+// parent is the previous link (a chain; the same random numbers are drawn either way).
 inline RobotDescription randomTree(unsigned seed, int links,
                                    std::vector<JointKind> kinds = {JointKind::Revolute, JointKind::Continuous,
                                                                    JointKind::Prismatic, JointKind::Helical,
                                                                    JointKind::Fixed, JointKind::Planar,
-                                                                   JointKind::Spherical, JointKind::Floating}) {
+                                                                   JointKind::Spherical, JointKind::Floating},
+                                   bool serial = false) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> V(-1, 1);
   RobotDescription r;
@@ -55,7 +57,8 @@ inline RobotDescription randomTree(unsigned seed, int links,
     JointDesc jd;
     jd.name = "joint" + std::to_string(l);
     jd.kind = kinds[std::uniform_int_distribution<int>(0, (int)kinds.size() - 1)(rng)];
-    jd.parent = "link" + std::to_string(std::uniform_int_distribution<int>(0, l - 1)(rng));
+    const int parent = std::uniform_int_distribution<int>(0, l - 1)(rng);
+    jd.parent = "link" + std::to_string(serial ? l - 1 : parent);
     jd.child = "link" + std::to_string(l);
     jd.origin = randomPose(rng);
     jd.axis = Vec3<double>(V(rng), V(rng), V(rng)).normalized();
@@ -71,6 +74,11 @@ inline RobotDescription randomTree(unsigned seed, int links,
   std::shuffle(r.links.begin(), r.links.end(), rng);
   std::shuffle(r.joints.begin(), r.joints.end(), rng);
   return r;
+}
+
+// A serial chain of `links` links with the joint kinds drawn from `kinds`.
+inline RobotDescription randomChain(unsigned seed, int links, std::vector<JointKind> kinds) {
+  return randomTree(seed, links, std::move(kinds), true);
 }
 
 }  // namespace dyn::testing

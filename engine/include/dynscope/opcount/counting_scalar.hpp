@@ -5,7 +5,8 @@
 //   sin, cos, sqrt, abs, atan2, acos (and the other math functions): counted separately
 //   negation, comparisons, conversions and copies: not counted as arithmetic (negs and compares
 //   are tallied in their own counters for information).
-// Work inside an OpCountScope(OpCategory::JointTransforms) is booked apart (tally().jointTransforms).
+// Work inside an OpCountScope(OpCategory::JointTransforms) is booked apart (tally().jointTransforms), and so is
+// work inside an OpCountScope(OpCategory::Tabulation) (tally().tabulation, joint transforms included).
 // Usage: CountingScalar::reset(); run; read CountingScalar::counts() (everything) or tally().
 #pragma once
 #include <Eigen/Core>
@@ -56,8 +57,8 @@ struct OpCounts {
 
 // The counts of one run, by category.
 struct OpTally {
-  OpCounts algorithm, jointTransforms;
-  OpCounts total() const { return algorithm + jointTransforms; }
+  OpCounts algorithm, jointTransforms, tabulation;
+  OpCounts total() const { return algorithm + jointTransforms + tabulation; }
 };
 
 struct CountingScalar {
@@ -211,7 +212,9 @@ template <>
 struct OpCountScope<CountingScalar> {
   OpCounts* previous;
   explicit OpCountScope(OpCategory category) : previous(CountingScalar::n) {
+    if (previous == &CountingScalar::tally_.tabulation) return;  // all of a tabulation is off-line work
     CountingScalar::n = category == OpCategory::JointTransforms ? &CountingScalar::tally_.jointTransforms
+                        : category == OpCategory::Tabulation    ? &CountingScalar::tally_.tabulation
                                                                 : &CountingScalar::tally_.algorithm;
   }
   ~OpCountScope() { CountingScalar::n = previous; }

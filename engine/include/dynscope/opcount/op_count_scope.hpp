@@ -9,6 +9,8 @@ namespace dyn {
 enum class OpCategory {
   Algorithm,        // the formulation's own arithmetic
   JointTransforms,  // jcalc: the joint transforms A_i (XJ X_T), their sines and cosines, S_i
+  Tabulation,       // off-line work a formulation's count leaves out: the tables of the configuration-space
+                    // method (Horn & Raibert); everything inside it, joint transforms too, is booked here
 };
 
 // No-op for double, autodiff, ...; specialised by CountingScalar (opcount/counting_scalar.hpp).
