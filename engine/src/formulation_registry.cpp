@@ -21,7 +21,12 @@
 #include "dynscope/formulations/denoc_forward_dynamics.hpp"
 #include "dynscope/formulations/denoc_generalized_inertia.hpp"
 #include "dynscope/formulations/denoc_inverse_dynamics.hpp"
+#include "dynscope/formulations/configuration_space_method.hpp"
 #include "dynscope/formulations/newton_euler_3vector.hpp"
+#include "dynscope/formulations/recursive_lagrangian_3x3.hpp"
+#include "dynscope/formulations/recursive_lagrangian_4x4.hpp"
+#include "dynscope/formulations/uicker_kahn_lagrangian.hpp"
+#include "dynscope/formulations/waters_lagrangian.hpp"
 
 namespace dyn {
 namespace {
@@ -55,6 +60,23 @@ struct NewtonEuler3Id {
     return newtonEuler3(m, ws, q, qd, qdd);
   }
 };
+// The Lagrangian family (Hollerbach 1980) and the configuration-space method: inverse dynamics only.
+#define DYN_ID_ADAPTER(Name, WorkspaceT, call)                                                             \
+  struct Name {                                                                                            \
+    template <class S>                                                                                     \
+    using Workspace = WorkspaceT<S>;                                                                       \
+    template <class S>                                                                                     \
+    static const VecX<S>& run(const ModelTpl<S>& m, Workspace<S>& ws, const VecX<S>& q, const VecX<S>& qd, \
+                              const VecX<S>& qdd) {                                                        \
+      return call(m, ws, q, qd, qdd);                                                                      \
+    }                                                                                                      \
+  };
+DYN_ID_ADAPTER(UickerKahnId, UickerKahnWorkspace, uickerKahnInverseDynamics)
+DYN_ID_ADAPTER(WatersId, WatersWorkspace, watersInverseDynamics)
+DYN_ID_ADAPTER(RecursiveLagrangian4x4Id, RecursiveLagrangian4x4Workspace, recursiveLagrangian4x4InverseDynamics)
+DYN_ID_ADAPTER(RecursiveLagrangian3x3Id, RecursiveLagrangian3x3Workspace, recursiveLagrangian3x3InverseDynamics)
+DYN_ID_ADAPTER(ConfigurationSpaceId, ConfigurationSpaceWorkspace, configurationSpaceInverseDynamics)
+#undef DYN_ID_ADAPTER
 struct CrbaMass {
   template <class S>
   using Workspace = DataTpl<S>;
@@ -215,6 +237,89 @@ std::vector<Formulation> makeTable() {
                        .basis = kSahaBasis}},
   }));
   // ---------------------------------------------------------------- mass matrix
+  t.push_back(entry<UickerKahnId, P::InverseDynamics>({
+      .name = "uicker-kahn",
+      .title = "Lagrangian formulation with 4x4 matrices (Uicker/Kahn)",
+      .description = "tau = ID(q, qd, qdd) from every dW/dq_k and d2W/dq_k dq_l (4x4 link transforms), O(n^4)",
+      .reference = "Hollerbach (1980), eqs. 3-5 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .header = "formulations/uicker_kahn_lagrangian.hpp",
+      .degree = 4,
+      .revolutePrismaticOnly = true,
+      .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Uicker/Kahn' (Table I's multiplication "
+                                 "polynomial gives 67,143 at n = 6, Table II prints 66,271)",
+                       .mulsFormula = "32 1/2 n^4 + 86 5/12 n^3 + 171 1/4 n^2 + 53 1/3 n - 128",
+                       .addsFormula = "25n^4 + 66 1/3 n^3 + 129 1/2 n^2 + 42 1/3 n - 96",
+                       .muls = {-128, 53.0 + 1.0 / 3.0, 171.25, 86.0 + 5.0 / 12.0, 32.5},
+                       .adds = {-96, 42.0 + 1.0 / 3.0, 129.5, 66.0 + 1.0 / 3.0, 25},
+                       .tabulated = {{6, 66271, 51548}},
+                       .basis = kHollerbachBasis}},
+  }));
+  t.push_back(entry<WatersId, P::InverseDynamics>({
+      .name = "waters",
+      .title = "Waters' Lagrangian formulation (backward recurrences)",
+      .description = "tau = ID(q, qd, qdd): dW_j/dq_i by recurrence, the backward sums of eq. 6, O(n^2)",
+      .reference = "Hollerbach (1980), eqs. 6-10 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .header = "formulations/waters_lagrangian.hpp",
+      .degree = 2,
+      .revolutePrismaticOnly = true,
+      .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Waters' (the polynomial gives 7,043.5 at "
+                                 "n = 6, Table II prints 7,051)",
+                       .mulsFormula = "106 1/2 n^2 + 620 1/4 n - 512",
+                       .addsFormula = "82n^2 + 514n - 384",
+                       .muls = {-512, 620.25, 106.5},
+                       .adds = {-384, 514, 82},
+                       .tabulated = {{6, 7051, 5652}},
+                       .basis = kHollerbachBasis}},
+  }));
+  t.push_back(entry<RecursiveLagrangian4x4Id, P::InverseDynamics>({
+      .name = "lagrangian-4x4",
+      .title = "Hollerbach's recursive Lagrangian formulation, 4x4 matrices",
+      .description = "tau = ID(q, qd, qdd): W, W', W'' forward, D and c backward recursions, O(n)",
+      .reference = "Hollerbach (1980), eqs. 8-14 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .header = "formulations/recursive_lagrangian_4x4.hpp",
+      .degree = 1,
+      .revolutePrismaticOnly = true,
+      .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Recursive Lagrangian (4x4)'",
+                       .mulsFormula = "830n - 592",
+                       .addsFormula = "675n - 464",
+                       .muls = {-592, 830},
+                       .adds = {-464, 675},
+                       .tabulated = {{6, 4388, 3586}},
+                       .basis = kHollerbachBasis}},
+  }));
+  t.push_back(entry<RecursiveLagrangian3x3Id, P::InverseDynamics>({
+      .name = "lagrangian-3x3",
+      .title = "Hollerbach's recursive Lagrangian formulation, 3x3 rotations and 3-vectors",
+      .description = "tau = ID(q, qd, qdd): the recursive Lagrangian recurrences with rotation matrices and "
+                     "position vectors, O(n)",
+      .reference = "Hollerbach (1980), eqs. 15-18 and B1-B5 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .header = "formulations/recursive_lagrangian_3x3.hpp",
+      .degree = 1,
+      .revolutePrismaticOnly = true,
+      .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Recursive Lagrangian (3x3)'",
+                       .mulsFormula = "412n - 277",
+                       .addsFormula = "320n - 201",
+                       .muls = {-277, 412},
+                       .adds = {-201, 320},
+                       .tabulated = {{6, 2195, 1719}},
+                       .basis = kHollerbachBasis}},
+  }));
+  t.push_back(entry<ConfigurationSpaceId, P::InverseDynamics>({
+      .name = "configuration-space",
+      .title = "Configuration-space method (Horn and Raibert): tabulated G, J, C",
+      .description = "tau = G + J qdd + qd^T C qd from tables computed at q (the tabulation, by RNEA, is counted "
+                     "apart as off-line work)",
+      .reference = "Hollerbach (1980), 'Configuration space method' (seeds/hollerbach-recursive-lagrangian.txt)",
+      .header = "formulations/configuration_space_method.hpp",
+      .degree = 3,
+      .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Horn and Raibert' (evaluation only)",
+                       .mulsFormula = "2n^3 + n^2",
+                       .addsFormula = "n^3 + n^2 + 2n",
+                       .muls = {0, 0, 1, 2},
+                       .adds = {0, 2, 1, 1},
+                       .tabulated = {{6, 468, 264}},
+                       .basis = kHollerbachBasis}},
+  }));
   t.push_back(entry<CrbaMass, P::MassMatrix>({
       .name = "crba",
       .title = "Composite-rigid-body algorithm",
