@@ -1,6 +1,6 @@
 // The commands: each writes the body of one JSON result object (after writeHeader), or, for
 // trajectories, CSV. Grouped by file: info, kinematics (fk, jacobian, energy), dynamics (id,
-// mass, bias, fd), trajectory_command (id/fd over a trajectory, the trajectory command).
+// mass, bias, fd), trace_command (trace), trajectory_command (id/fd over a trajectory, the trajectory command).
 #pragma once
 #include "json_writer.hpp"
 #include "session.hpp"
@@ -15,6 +15,8 @@ void writeInverseDynamics(const Session& s, JsonWriter& json);
 void writeMassMatrix(const Session& s, JsonWriter& json);
 void writeBias(const Session& s, JsonWriter& json);
 void writeForwardDynamics(const Session& s, JsonWriter& json);
+// trace: an algorithm step by step (trace_command.cpp).
+void writeTrace(const Session& s, JsonWriter& json);
 // ik: IkSolver from --q0 to --target (ik_command.cpp).
 void writeInverseKinematics(const Session& s, JsonWriter& json);
 

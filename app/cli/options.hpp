@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
+enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Trace };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -28,7 +28,8 @@ struct Options {
   bool floatingBase = false;
   std::optional<std::string> link;
   std::string frame = "local-world-aligned";  // jacobian: local | world | local-world-aligned
-  std::string algorithm = "aba";              // fd: aba | crba
+  std::string algorithm = "aba";              // fd: aba | crba; trace: a traceable algorithm
+  bool algorithmGiven = false;
   std::vector<std::string> fext;              // as written: LINK:fx,fy,fz,nx,ny,nz
   std::optional<std::string> trajectory, out;
   bool progress = false;
