@@ -1,6 +1,6 @@
 // The commands: each writes the body of one JSON result object (after writeHeader), or, for
 // trajectories, CSV. Grouped by file: info, check, kinematics (fk, jacobian, energy), dynamics (id,
-// mass, bias, fd; each with --algorithm from the engine's formulation registry), opcount,
+// mass, bias, fd; each with --algorithm from the engine's formulation registry), opcount, trace_command (trace),
 // trajectory_command (id/fd over a trajectory, the trajectory command).
 #pragma once
 #include "json_writer.hpp"
@@ -23,6 +23,8 @@ void writeBias(const Session& s, JsonWriter& json);
 void writeForwardDynamics(const Session& s, JsonWriter& json);
 // opcount: operation counts of a formulation next to the seed papers' (opcount_command.cpp).
 void writeOperationCounts(const Session& s, JsonWriter& json);
+// trace: an algorithm step by step (trace_command.cpp).
+void writeTrace(const Session& s, JsonWriter& json);
 // ik: IkSolver from --q0 to --target (ik_command.cpp).
 void writeInverseKinematics(const Session& s, JsonWriter& json);
 

@@ -3,6 +3,7 @@
 // 1 load/runtime error, 2 usage error; every failure is one "dynscope-cli: error: ..." line.
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -40,6 +41,8 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeInverseKinematics(s, json);
     case Command::Opcount:
       return cli::writeOperationCounts(s, json);
+    case Command::Trace:
+      return cli::writeTrace(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
     case Command::Check:  // its own JSON and exit status, dispatched in main
@@ -72,11 +75,18 @@ int main(int argc, char** argv) {
       cli::writeHeader(session, json);
       runCommand(session, json);
       json.endObject();
-      // info prints unlimited limits as null on purpose; elsewhere null means a singular computation
-      // (e.g. a massless body in forward dynamics).
-      if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info)
+      // info prints unlimited limits as null on purpose, trace the entries of H and L not computed
+      // yet; elsewhere null means a singular computation (e.g. a massless body in forward dynamics).
+      if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info &&
+          options->command != cli::Command::Trace)
         std::fprintf(stderr, "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",
                      json.nonFiniteCount());
+    }
+    if (options->command == cli::Command::Trace && options->out) {  // a walk-through is long: a file
+      std::ofstream file(*options->out, std::ios::binary);
+      file << text.str() << '\n';
+      if (!file.flush()) return fail("cannot write " + *options->out, 1);
+      return 0;
     }
     std::cout << text.str() << '\n' << std::flush;
     if (!std::cout) return fail("cannot write to stdout", 1);

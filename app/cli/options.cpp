@@ -8,6 +8,7 @@
 
 #include "dynscope/io/fixups.hpp"
 #include "dynscope/formulations/registry.hpp"
+#include "dynscope/trace/algorithm_trace.hpp"
 
 namespace cli {
 namespace {
@@ -29,7 +30,7 @@ const OptionSpec kOptions[] = {
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
-    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; default: rnea, crba, aba)"},
+    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; trace: rnea | crba | aba | crba-ltl | ...; default: rnea, crba, aba)"},
     {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
     {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
@@ -53,7 +54,7 @@ const OptionSpec kOptions[] = {
     {"--limit-damping", "C", "joint-limit damper, N m s/rad or N s/m (default 100)"},
     {"--velocity-bound", "V", "stop as diverged when a joint velocity exceeds V (default 1000)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
-    {"--out", "OUT.csv", "write the trajectory result here (default: stdout)"},
+    {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
     {"--target", "x,y,z[,qx,qy,qz,qw]",
      "ik: target position (m) and optional orientation quaternion of --link, in world"},
@@ -245,6 +246,20 @@ const std::vector<CommandSpec>& commands() {
        "tau_ columns are the applied total; energy is kinetic + potential, energy_drift (E - E0) / |E0|.\n"
        "Joint-limit hits are noted on stderr. A diverging run (NaN/inf, a velocity above the bound) writes\n"
        "the CSV up to the last good state and exits with status 1. Details: docs/simulation.md."},
+      {Command::Trace,
+       "trace",
+       "step through RNEA, CRBA, ABA or CRBA + L^T L: every step's equation, values and operation count",
+       {"--algorithm", "--q", "--qd", "--qdd", "--tau", "--out"},
+       "One entry per elementary step, as the workbench's lecture mode shows them: RNEA 2 per body\n"
+       "(outward, inward), ABA 3 per body (three passes), CRBA one per composite-inertia step and one per\n"
+       "column walk, CRBA + L^T L (forward dynamics) those of RNEA (C = ID(q, qd, 0)) and CRBA, then tau - C\n"
+       "and one per dof for the factorisation and each triangular solve. Each step names its body and pass,\n"
+       "its equations (Featherstone Part 2 / the Orin-Featherstone review, with their numbers), the\n"
+       "quantities it wrote (link coordinates; ABA in world coordinates) and the operation count so far,\n"
+       "measured on the counting scalar (joint transforms apart). Inputs: rnea --q --qd --qdd; aba and\n"
+       "crba-ltl --q --qd --tau; crba --q. The result is under the plain command's key (tau, qdd,\n"
+       "mass_matrix) and equals it bit for bit; null marks an entry of H or L not computed yet.\n"
+       "Details: docs/lecture-mode.md."},
       {Command::Ik,
        "ik",
        "inverse kinematics: a configuration putting --link at --target",
@@ -587,6 +602,20 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
 
   if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
   if (opts.command == Command::Check) return opts;  // JSON out; --project only gives the robot and its fix-ups
+  if (opts.command == Command::Trace) {
+    std::string names;
+    for (const auto& a : dyn::traceableAlgorithms()) names += (names.empty() ? "" : ", ") + std::string(a.name);
+    if (opts.algorithm.empty()) throw UsageError("trace needs --algorithm NAME (" + names + ")");
+    const dyn::TraceableAlgorithm* a = dyn::findTraceableAlgorithm(opts.algorithm);
+    if (!a) throw UsageError("--algorithm must be one of " + names + ", not '" + opts.algorithm + "'");
+    const bool id = a->needs == dyn::TraceNeeds::Accelerations, fd = a->needs == dyn::TraceNeeds::Forces;
+    if (opts.qdd && !id)
+      throw UsageError(std::string("--qdd is not an input of ") + a->name + (fd ? " (forward dynamics: give --tau)" : " (it needs only --q)"));
+    if (opts.tau && !fd)
+      throw UsageError(std::string("--tau is not an input of ") + a->name + (id ? " (inverse dynamics: give --qdd)" : " (it needs only --q)"));
+    if (opts.qd && !id && !fd) throw UsageError(std::string("--qd is not an input of ") + a->name + " (it needs only --q)");
+    return opts;
+  }
   const bool sampling = opts.command == Command::Trajectory;
   const bool simulate = opts.command == Command::Simulate;
   if (simulate) {  // CSV out; its own input rules
@@ -613,7 +642,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     throw UsageError("trajectory needs exactly one of --project P.json or --demo NAME");
   if (sampling && opts.demo && opts.modelPath.empty())
     throw UsageError("trajectory --demo needs the MODEL it moves (robots/stanford_arm.dh or robots/planar3.dh)");
-  if (opts.out && !series) throw UsageError("--out is only used with --trajectory or --project");
+  if (opts.out && !series) throw UsageError("--out is only used with --trajectory, --project or trace");
   if (opts.progress && !series) throw UsageError("--progress is only used with --trajectory or --project");
   if (opts.decompose && !series) throw UsageError("--decompose is only used with --trajectory or --project");
   if (opts.decompose && !opts.fext.empty())

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount };
+enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);

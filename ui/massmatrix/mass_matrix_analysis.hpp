@@ -23,7 +23,8 @@ enum class CellKind : unsigned char {
   Value,           // a structural non-zero (however small its value)
   StructuralZero,  // zero because the two dofs lie on different branches
   FillIn,          // structurally zero in H, non-zero in the factor
-  Blank            // the upper triangle of a factor: not part of L
+  Blank,           // the upper triangle of a factor: not part of L
+  Pending          // lecture mode: structurally non-zero, not computed yet by the algorithm stepped through
 };
 
 struct MassMatrixAnalysis {

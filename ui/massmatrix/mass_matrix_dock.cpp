@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "document/robot_document.hpp"
+#include "lecture/lecture_document.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
 #include "plots/csv_export.hpp"
 
@@ -161,6 +162,12 @@ void MassMatrixDock::recompute() {
     h.view = MassMatrixView::H;
     m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
   }
+  showContent();
+}
+
+void MassMatrixDock::showContent() {
+  m_lectureFill = false;
+  if (m_analysis.nv == 0) return;
   const MassMatrixAnalysis& a = m_analysis;
   HeatMapContent c;
   c.values = a.values;
@@ -184,6 +191,36 @@ void MassMatrixDock::recompute() {
                   .arg(a.sparseAlgorithm ? tr("sparse algorithm") : tr("dense Cholesky of P H P\u1d40"))
                   .arg(a.fillIn);
     c.scaleLabel = tr("L\u1d62\u2c7c");
+  }
+  // Lecture mode: H as far as CRBA has got (same colour range as the complete H).
+  const dyn::TraceTerm* H = m_lecture && m_lecture->isActive() && m_lecture->hasTrace() &&
+                                    a.settings.view == MassMatrixView::H &&
+                                    m_lecture->model().nv == a.nv
+                                ? m_lecture->state().find("H", -1)
+                                : nullptr;
+  if (H) {
+    m_lectureFill = true;
+    c.fixedScale = c.values.cwiseAbs().maxCoeff();
+    int known = 0, total = 0;
+    for (int r = 0; r < a.nv; ++r)
+      for (int col = 0; col < a.nv; ++col) {
+        CellKind& kind = c.kinds[size_t(r) * a.nv + col];
+        if (kind != CellKind::Value) continue;
+        ++total;
+        const double v = H->value(a.dof(r), a.dof(col));
+        if (std::isnan(v)) {
+          kind = CellKind::Pending;
+        } else {
+          c.values(r, col) = v;
+          ++known;
+        }
+      }
+    c.title = tr("H(q) of %1 filled by CRBA: %2 of %3 entries (step %4 of %5)")
+                  .arg(m_doc->robotName())
+                  .arg(known)
+                  .arg(total)
+                  .arg(m_lecture->position())
+                  .arg(m_lecture->stepCount());
   }
   m_map->setContent(std::move(c));
   updateHighlight();
@@ -254,6 +291,16 @@ QString MassMatrixDock::describeCell(int r, int c) const {
       break;
   }
   return value + "\n" + relation + note;
+}
+
+void MassMatrixDock::setLectureDocument(LectureDocument* lecture) {
+  m_lecture = lecture;
+  const auto update = [this] {
+    if (m_analysis.nv > 0) showContent();
+  };
+  connect(lecture, &LectureDocument::traceChanged, this, update);
+  connect(lecture, &LectureDocument::positionChanged, this, update);
+  connect(lecture, &LectureDocument::activeChanged, this, update);
 }
 
 void MassMatrixDock::onCellClicked(int row, int column) {

@@ -18,6 +18,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QToolButton;
+class LectureDocument;
 class RobotDocument;
 
 class MassMatrixDock : public QDockWidget {
@@ -44,6 +45,11 @@ class MassMatrixDock : public QDockWidget {
   bool exportPng(const QString& path, QSize size = {}, double scale = 1, QString* error = nullptr) const;
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
+  // Lecture mode: while the inspector steps through CRBA (or CRBA + LᵀL), the H view shows the
+  // entries computed so far, column by column, the others marked "not computed yet".
+  void setLectureDocument(LectureDocument* lecture);
+  bool showsLectureFill() const { return m_lectureFill; }
+
   // Runs a pending recomputation now (tests; export).
   void recomputeNow();
   // Text of the read-out for display cell (r, c); c = MatrixHeatMap::kSideColumn: the diagonal.
@@ -65,6 +71,7 @@ class MassMatrixDock : public QDockWidget {
   void onCellClicked(int row, int column);
   void syncControls();
   void updateHighlight();
+  void showContent();  // m_analysis (and the lecture's partial H) into the heat map
   void exportPngDialog();
   void exportCsvDialog();
 
@@ -82,6 +89,8 @@ class MassMatrixDock : public QDockWidget {
   QLabel* m_readout;
   QString m_error;
   int m_selectedBody = -1;
+  LectureDocument* m_lecture = nullptr;
+  bool m_lectureFill = false;
   int m_recomputes = 0;
   bool m_pending = false, m_dirty = true;
 };

@@ -64,6 +64,7 @@ void MatrixHeatMap::updateScale() {
       if (k == CellKind::Value || k == CellKind::FillIn) vmax = std::max(vmax, std::abs(m_content.values(r, c)));
     }
   m_vmax = vmax > 0 && std::isfinite(vmax) ? vmax : 1.0;
+  if (m_content.fixedScale > 0 && std::isfinite(m_content.fixedScale)) m_vmax = m_content.fixedScale;
 }
 
 // x relative to the maximum, on the linear or the symmetric log scale:
@@ -105,7 +106,8 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
     top += fh * 1.5;
   }
   const double tickW = fm.horizontalAdvance("-0.00e+00") + 6;
-  const double legendW = fh + 6 + fm.horizontalAdvance("branch zero");
+  const bool pending = std::find(m_content.kinds.begin(), m_content.kinds.end(), CellKind::Pending) != m_content.kinds.end();
+  const double legendW = fh + 6 + fm.horizontalAdvance(pending ? "not computed yet" : "branch zero");
   const double barBlock = 16 + std::max(14 + 4 + tickW, legendW);
   auto cellFor = [&](double labelW) {
     const double w = (W - kMargin - labelW - (side ? 6 : 0) - barBlock - kMargin) / (n + (side ? 1 : 0));
@@ -131,7 +133,7 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
   const double right = side ? l.matrix.right() + 6 + l.cell : l.matrix.right();
   if (side) l.side = QRectF(l.matrix.right() + 6, l.matrix.top(), l.cell, l.matrix.height());
   // Colour bar: its caption above, the legend of the special cells below.
-  const double barTop = l.matrix.top() + fh + 4, legendH = 2 * (fh + 4);
+  const double barTop = l.matrix.top() + fh + 4, legendH = (pending ? 3 : 2) * (fh + 4);
   l.bar = QRectF(right + 16, barTop, 14, std::max(40.0, l.matrix.bottom() - barTop - legendH - 6));
   return l;
 }
@@ -230,6 +232,10 @@ void MatrixHeatMap::paintCells(QPainter& p, const Layout& l) const {
           break;
         case CellKind::Blank:
           p.fillRect(R, QColor(252, 252, 252));
+          break;
+        case CellKind::Pending:
+          p.fillRect(R, pendingColor());
+          if (s >= 5) p.fillRect(R, QBrush(QColor(170, 170, 170), Qt::Dense6Pattern));
           break;
       }
     }
@@ -356,8 +362,21 @@ void MatrixHeatMap::paintColourBar(QPainter& p, const Layout& l) const {
   p.fillRect(zero, QBrush(QColor(120, 120, 120), Qt::BDiagPattern));
   p.drawRect(zero);
   p.drawText(QRectF(zero.right() + 6, y, 300, fh), Qt::AlignLeft | Qt::AlignVCenter, tr("branch zero"));
-  bool fill = false;
-  for (CellKind k : m_content.kinds) fill = fill || k == CellKind::FillIn || k == CellKind::Blank;
+  bool fill = false, pending = false;
+  for (CellKind k : m_content.kinds) {
+    fill = fill || k == CellKind::FillIn || k == CellKind::Blank;
+    pending = pending || k == CellKind::Pending;
+  }
+  if (pending) {
+    y += fh + 4;
+    const QRectF f(b.left(), y, fh, fh);
+    p.fillRect(f, pendingColor());
+    p.fillRect(f, QBrush(QColor(170, 170, 170), Qt::Dense6Pattern));
+    p.setPen(QPen(QColor(90, 90, 90), 1));
+    p.drawRect(f);
+    p.setPen(Qt::black);
+    p.drawText(QRectF(f.right() + 6, y, 300, fh), Qt::AlignLeft | Qt::AlignVCenter, tr("not computed yet"));
+  }
   if (fill) {
     y += fh + 4;
     const QRectF f(b.left(), y, fh, fh);

@@ -20,6 +20,7 @@ struct HeatMapContent {
   QString sideLabel;
   QString title;
   QString scaleLabel;  // above the colour bar
+  double fixedScale = 0;  // > 0: the colour range is [-fixedScale, fixedScale] (else the largest value)
 };
 
 class MatrixHeatMap : public QWidget {
@@ -60,6 +61,7 @@ class MatrixHeatMap : public QWidget {
   static QColor divergingColor(double t);
   static QColor structuralZeroColor() { return QColor(190, 190, 190); }
   static QColor fillInColor() { return QColor(255, 140, 0); }
+  static QColor pendingColor() { return QColor(236, 236, 236); }
   double scaleMax() const { return m_vmax; }
 
   void paintContent(QPainter& p, QSize size) const;

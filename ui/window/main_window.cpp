@@ -21,7 +21,9 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "lecture/algorithm_inspector_dock.hpp"
 #include "scene/robot_scene.hpp"
+#include "scene/trace_arrow_overlay.hpp"
 #include "trajectory/plots_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
@@ -90,6 +92,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createTrajectoryMenus();
   createIkUi();
   createModelCheckUi();
+  createLectureUi();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -338,6 +341,8 @@ void MainWindow::setPresentationMode(bool on) {
         Qt::QueuedConnection);
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
+    m_inspectorDock->setPresentationMode(true);
+    m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
     // full-screen request: cover the screen ourselves. Harmless when a window manager did it.
@@ -358,6 +363,8 @@ void MainWindow::setPresentationMode(bool on) {
     }
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
+    m_inspectorDock->setPresentationMode(false);
+    m_arrows->setPresentation(false);
     if (m_wasMaximized) {
       showMaximized();
     } else {

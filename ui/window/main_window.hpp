@@ -8,13 +8,16 @@
 #include <QSize>
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "project/project_file.hpp"
 #include "window/presentation_style.hpp"
 
+class AlgorithmInspectorDock;
 class JointsDock;
+class LectureDocument;
 class IkDock;
 class IkDragController;
 class LogDock;
@@ -38,6 +41,7 @@ class RobotDocument;
 class RobotScene;
 class SimulationDock;
 class TimelineDock;
+class TraceArrowOverlay;
 class TrajectoryDock;
 class TrajectoryDocument;
 class VtkViewport;
@@ -72,6 +76,9 @@ class MainWindow : public QMainWindow {
   IkDragController* ikController() const { return m_ik; }
   IkDock* ikDock() const { return m_ikDock; }
   QUndoStack* undoStack() const { return m_undo; }
+  LectureDocument* lectureDocument() const { return m_lecture; }
+  AlgorithmInspectorDock* inspectorDock() const { return m_inspectorDock; }
+  TraceArrowOverlay* arrowOverlay() const { return m_arrows.get(); }
 
   // Starts loading (off the GUI thread); false if a load is already running. A project file
   // (.json, .dynscope) opens as a project.
@@ -87,6 +94,9 @@ class MainWindow : public QMainWindow {
   // Renders the viewport at `size` (empty: the viewport's size) and saves a PNG.
   bool exportImage(const QString& path, const QSize& size = QSize());
   void setDefaultDirectory(const QString& dir) { m_defaultDir = dir; }
+  // Lecture mode: the walk-through of the inspector's algorithm as HTML or PDF (by the suffix),
+  // with a picture of the 3D view at every step.
+  bool exportHandout(const QString& path, const QSize& pictureSize = QSize(960, 540));
 
   // Errors go to the log and to this handler; without one, to a non-blocking message box.
   // Tests install a handler to read the text instead of dismissing dialogs.
@@ -148,6 +158,10 @@ class MainWindow : public QMainWindow {
   // The load's line for the log (with its findings' counts) and the fix-ups' changes, after a load.
   void logLoad(bool wasReload);
   void setFixupEnabled(dyn::Fixup fixup, bool on);
+  // main_window_lecture.cpp
+  void createLectureUi();
+  void updateLectureView();
+  void exportHandoutWithDialog();
 
   Settings m_settings;
   RobotDocument* m_doc;
@@ -169,6 +183,9 @@ class MainWindow : public QMainWindow {
   ModelCheckDock* m_checkDock = nullptr;
   QToolButton* m_checkBadge = nullptr;
   std::vector<QAction*> m_fixupActions;  // in dyn::kAllFixups order
+  LectureDocument* m_lecture = nullptr;
+  AlgorithmInspectorDock* m_inspectorDock = nullptr;
+  std::unique_ptr<TraceArrowOverlay> m_arrows;
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none
   struct PendingProject {  // applied when its robot has loaded

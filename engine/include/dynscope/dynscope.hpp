@@ -40,3 +40,5 @@
 #include "simulation/simulation_record.hpp"
 #include "simulation/simulation_settings.hpp"
 #include "simulation/simulator.hpp"
+#include "trace/algorithm_trace.hpp"
+#include "trace/trace_policy.hpp"

@@ -7,17 +7,20 @@
 #pragma once
 #include <Eigen/LU>
 
+#include "../trace/trace_policy.hpp"
 #include "kinematics.hpp"
 
 namespace dyn {
 
-template <class S, class Q, class V, class T>
+// trace: see trace/trace_policy.hpp (one step per body in each of the three passes).
+template <class S, class Q, class V, class T, class Trace = NoTrace>
 const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau,
-                   const std::vector<Force<S>>* fext = nullptr) {
+                   const std::vector<Force<S>>* fext = nullptr, Trace&& trace = Trace{}) {
   checkSize("q", q.size(), model.nq);
   checkSize("qd", qd.size(), model.nv);
   checkSize("tau", tau.size(), model.nv);
+  trace.begin(TraceAlgorithm::Aba, q, qd, tau, fext);
   data.X0[0] = Transform<S>::Identity();
   data.ov[0].setZero();
   for (int i = 1; i <= model.N; ++i) {  // pass 1: kinematics and rigid-body terms, world coordinates
@@ -48,6 +51,7 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
     data.IA[i] = I0.toMatrix();                             // IA_i = I_i
     data.pA[i] = data.ov[i].crossForce(I0 * data.ov[i]);    // pA_i = v_i x* I_i v_i
     if (fext) data.pA[i] -= X0.applyTranspose((*fext)[i]);  // - 0_X_i^* f_ext,i
+    trace.step(StepKind::AbaVelocities, i);
   }
   for (int i = model.N; i >= 1; --i) {  // pass 2: articulated inertias and bias forces (review eqs. 12-13)
     const JointModel<S>& J = model.joints[i];
@@ -58,7 +62,10 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       const Force<S> U = data.U[iv] = Ia * data.oS[iv];                   // U_i = IA_i S_i
       const S dinv = data.Dinv[i](0, 0) = S(1) / data.oS[iv].dot(U);      // D_i^-1 = (S_i^T U_i)^-1
       const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
-      if (lambda == 0) continue;
+      if (lambda == 0) {
+        trace.step(StepKind::AbaInertias, i);
+        continue;
+      }
       const Vec6<S> Uv = U.toVector();
       Ia.noalias() -= (Uv * dinv) * Uv.transpose();        // Ia = IA - U D^-1 U^T
       pa = data.pA[i] + Ia * data.oc[i] + U * (u * dinv);  // pa = pA + Ia c + U D^-1 u
@@ -73,19 +80,25 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       for (int k = 0; k < J.nv; ++k)
         for (int l = 0; l < J.nv; ++l) D(k, l) = data.oS[iv + k].dot(data.U[iv + l]);  // D_i = S_i^T U_i
       data.Dinv[i] = D.inverse();
-      if (lambda == 0) continue;
+      if (lambda == 0) {
+        trace.step(StepKind::AbaInertias, i);
+        continue;
+      }
       const Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> UD = Um * data.Dinv[i];
       Ia -= UD * Um.transpose();  // Ia = IA - U D^-1 U^T
       pa = data.pA[i] + Ia * data.oc[i] + Force<S>::fromVector(UD * data.u.segment(iv, J.nv));
     }
+    trace.local("pa", i, pa);
     data.IA[lambda] += Ia;  // IA_l += Ia_i   (the same coordinates: no transform)
     data.pA[lambda] += pa;  // pA_l += pa_i
+    trace.step(StepKind::AbaInertias, i);
   }
   data.oa[0] = -model.gravity;  // pass 3: a_0 = -a_g
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v;
     const Motion<S> ap = data.oa[model.parent[i]] + data.oc[i];  // a'_i = a_l + c_i
+    trace.local("a'", i, ap);
     if (J.nv == 1) {
       data.qdd[iv] = (data.u[iv] - data.U[iv].dot(ap)) * data.Dinv[i](0, 0);  // qdd_i = D^-1 (u_i - U_i^T a'_i)
       data.oa[i] = ap + data.oS[iv] * data.qdd[iv];                           // a_i = a'_i + S_i qdd_i
@@ -96,6 +109,7 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       data.oa[i] = ap;
       for (int k = 0; k < J.nv; ++k) data.oa[i] += data.oS[iv + k] * data.qdd[iv + k];
     }
+    trace.step(StepKind::AbaAccelerations, i);
   }
   return data.qdd;
 }

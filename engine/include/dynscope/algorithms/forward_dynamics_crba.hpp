@@ -7,18 +7,21 @@
 
 namespace dyn {
 
-template <class S, class Q, class V, class T>
+// trace: the steps of RNEA, CRBA, the factorisation and the solve, and the right-hand side.
+template <class S, class Q, class V, class T, class Trace = NoTrace>
 const VecX<S>& forwardDynamicsCrba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau,
-                                   const std::vector<Force<S>>* fext = nullptr) {
+                                   const std::vector<Force<S>>* fext = nullptr, Trace&& trace = Trace{}) {
   checkSize("tau", tau.size(), model.nv);
+  trace.begin(TraceAlgorithm::ForwardDynamicsCrba, q, qd, tau, fext);
   data.tmp.setZero();
-  rnea(model, data, q, qd, data.tmp, fext);  // C = ID(q, qd, 0)
-  data.qdd = tau - data.tau;                // tau - C
-  crba(model, data, q);                     // H
+  rnea(model, data, q, qd, data.tmp, fext, trace);  // C = ID(q, qd, 0)
+  data.qdd = tau - data.tau;                       // tau - C
+  trace.step(StepKind::FdRightHandSide, 0);
+  crba(model, data, q, trace);                     // H
   data.L = data.M;
-  factorLTL(model, data.L);                 // H = L^T L
-  solveLTL(model, data.L, data.qdd);        // qdd = H^-1 (tau - C)
+  factorLTL(model, data.L, trace);                 // H = L^T L
+  solveLTL(model, data.L, data.qdd, trace);        // qdd = H^-1 (tau - C)
   return data.qdd;
 }
 

@@ -3,33 +3,38 @@
 #pragma once
 #include "../model/data.hpp"
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "check.hpp"
 
 namespace dyn {
 
 // Joint transforms only: Xup and the motion subspaces S (what the dynamics algorithms need).
-template <class S, class Q>
-void jointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+// trace: the work for body i is done ahead of the algorithm's step for it (trace_policy.hpp).
+template <class S, class Q, class Trace = NoTrace>
+void jointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
+                     Trace&& trace = Trace{}) {
   checkSize("q", q.size(), model.nq);
   const OpCountScope<S> jointWork(OpCategory::JointTransforms);  // counted apart (Hollerbach excludes A_j)
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     // [XJ, S_i] = jcalc(jtype(i), q_i);  i_X_lambda(i) = XJ X_T(i)
     jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[J.idx_v]);
+    trace.ahead(i);
   }
 }
 
 // Joint transforms and velocities: v_i, vJ_i and cJ_i (eq. 9), without the world transforms.
-template <class S, class Q, class V>
+template <class S, class Q, class V, class Trace = NoTrace>
 void jointTransformsAndVelocities(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
-                                  const Eigen::MatrixBase<V>& qd) {
+                                  const Eigen::MatrixBase<V>& qd, Trace&& trace = Trace{}) {
   checkSize("qd", qd.size(), model.nv);
-  jointTransforms(model, data, q);
+  jointTransforms(model, data, q, trace);
   data.v[0].setZero();
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);       // vJ = S_i qd_i
     data.v[i] = data.Xup[i].apply(data.v[model.parent[i]]) + data.vJ[i];  // eq. 9
+    trace.ahead(i);
   }
 }
 

@@ -1,18 +1,23 @@
 // Recursive Newton-Euler inverse dynamics (Featherstone Part 2, Fig. 5, eqs. 9-13;
 // RNEA reference card). Gravity enters as a fictitious base acceleration a_0 = -a_g.
+// Fig. 5's outward pass (lines 3-9) runs as two loops: jcalc and v_i for all bodies first
+// (kinematics.hpp), then a_i and f_i; one loop proved 40-60 % slower (helpers no longer inlined).
 #pragma once
+#include "../trace/trace_policy.hpp"
 #include "kinematics.hpp"
 
 namespace dyn {
 
 // tau = ID(model, q, qd, qdd). fext (optional): external force on each body, link coordinates.
-template <class S, class Q, class V, class A>
+// trace: see trace/trace_policy.hpp (one step per body of each pass; NoTrace compiles away).
+template <class S, class Q, class V, class A, class Trace = NoTrace>
 const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                     const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<A>& qdd,
-                    const std::vector<Force<S>>* fext = nullptr) {
-  checkSize("qdd", qdd.size(), model.nv);
-  jointTransformsAndVelocities(model, data, q, qd);  // Xup, S, v, vJ, cJ
-  data.a[0] = -model.gravity;             // a_0 = -a_g
+                    const std::vector<Force<S>>* fext = nullptr, Trace&& trace = Trace{}) {
+  checkSize("qdd", qdd.size(), model.nv);  // qd and q: in jointTransformsAndVelocities
+  trace.begin(TraceAlgorithm::Rnea, q, qd, qdd, fext);
+  jointTransformsAndVelocities(model, data, q, qd, trace);  // Xup, S, v, vJ, cJ (Fig. 5 lines 4-6, eq. 9)
+  data.a[0] = -model.gravity;                        // a_0 = -a_g
   // Outward pass: accelerations and body forces.
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
@@ -24,6 +29,7 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
     // f_i = I_i a_i + v_i x* I_i v_i   (eq. 11)
     data.f[i] = model.I[i] * data.a[i] + data.v[i].crossForce(model.I[i] * data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
+    trace.step(StepKind::RneaOutward, i);
   }
   // Inward pass: joint forces.
   for (int i = model.N; i >= 1; --i) {
@@ -32,6 +38,7 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
       data.tau[J.idx_v + k] = projectForce(J, data.S[J.idx_v + k], data.f[i]);  // tau_i = S_i^T f_i
     if (model.parent[i] > 0)
       data.f[model.parent[i]] += data.Xup[i].applyTranspose(data.f[i]);  // f_lambda(i) += lambda(i)_X_i^* f_i
+    trace.step(StepKind::RneaInward, i);
   }
   return data.tau;
 }

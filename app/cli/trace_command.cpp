@@ -1,0 +1,174 @@
+// trace: an algorithm step by step (lecture mode's walk-through, headless): every step's body,
+// pass, equations with their labels, the quantities it wrote and the operation count so far; the
+// result under the plain command's key.
+#include "commands.hpp"
+#include "dynscope/trace/algorithm_trace.hpp"
+
+namespace cli {
+namespace {
+
+const char* stepKindName(dyn::StepKind k) {
+  switch (k) {
+    case dyn::StepKind::RneaOutward:
+      return "rnea_outward";
+    case dyn::StepKind::RneaInward:
+      return "rnea_inward";
+    case dyn::StepKind::CrbaComposite:
+      return "crba_composite_inertia";
+    case dyn::StepKind::CrbaColumn:
+      return "crba_column";
+    case dyn::StepKind::AbaVelocities:
+      return "aba_pass1";
+    case dyn::StepKind::AbaInertias:
+      return "aba_pass2";
+    case dyn::StepKind::AbaAccelerations:
+      return "aba_pass3";
+    case dyn::StepKind::FdRightHandSide:
+      return "fd_right_hand_side";
+    case dyn::StepKind::LtlFactor:
+      return "ltl_factor";
+    case dyn::StepKind::LtlSolveTranspose:
+      return "ltl_solve_transpose";
+    case dyn::StepKind::LtlSolve:
+      return "ltl_solve";
+  }
+  return "";
+}
+
+const char* directionName(dyn::TracePass::Direction d) {
+  switch (d) {
+    case dyn::TracePass::Direction::Outward:
+      return "outward";
+    case dyn::TracePass::Direction::Inward:
+      return "inward";
+    case dyn::TracePass::Direction::None:
+      break;
+  }
+  return "none";
+}
+
+void writeCounts(const dyn::OpTally& t, JsonWriter& json) {
+  json.beginObject();
+  json.field("muls", int(t.algorithm.muls));
+  json.field("adds", int(t.algorithm.adds));
+  json.field("functions", int(t.algorithm.functions()));
+  json.key("joint_transforms");
+  json.beginObject();
+  json.field("muls", int(t.jointTransforms.muls));
+  json.field("adds", int(t.jointTransforms.adds));
+  json.field("functions", int(t.jointTransforms.functions()));
+  json.endObject();
+  json.endObject();
+}
+
+void writeValue(const Eigen::MatrixXd& v, JsonWriter& json) {
+  if (v.size() == 1)
+    json.value(v(0, 0));
+  else if (v.cols() == 1)
+    json.inlineArray(v.col(0));
+  else
+    json.matrix(v);
+}
+
+void writeTerms(const Session& s, const std::vector<dyn::TraceTerm>& terms, const std::vector<int>& which,
+                JsonWriter& json) {
+  json.beginArray();
+  for (int k : which) {
+    const dyn::TraceTerm& t = terms[k];
+    json.beginObject();
+    json.field("quantity", t.quantity);
+    json.field("symbol", dyn::plainMarkup(t.symbol));
+    if (t.index >= 0) {
+      json.field("body", s.model.bodyNames[t.index]);
+      json.field("body_index", t.index);
+    }
+    json.field("kind", dyn::valueKindName(t.kind));
+    if (t.frame != dyn::TraceFrame::None) json.field("coordinates", dyn::traceFrameName(t.frame));
+    json.key("value");
+    writeValue(t.value, json);
+    json.endObject();
+  }
+  json.endArray();
+}
+
+std::vector<int> all(size_t n) {
+  std::vector<int> v(n);
+  for (size_t k = 0; k < n; ++k) v[k] = int(k);
+  return v;
+}
+
+}  // namespace
+
+void writeTrace(const Session& s, JsonWriter& json) {
+  const dyn::TraceableAlgorithm& a = *dyn::findTraceableAlgorithm(s.options.algorithm);
+  dyn::TraceInput in;
+  in.q = configurationInput(s, s.options.q);
+  if (a.needs != dyn::TraceNeeds::Positions) in.qd = velocityInput(s, s.options.qd, "--qd");
+  if (a.needs == dyn::TraceNeeds::Accelerations) in.qdd = velocityInput(s, s.options.qdd, "--qdd");
+  if (a.needs == dyn::TraceNeeds::Forces) {
+    requireRegularInertia(s.model);
+    in.tau = velocityInput(s, s.options.tau, "--tau");
+  }
+  const dyn::AlgorithmTrace trace = dyn::traceAlgorithm(s.model, a.name, in);
+
+  json.field("algorithm", a.name);
+  json.field("title", a.title);
+  json.field("source", a.source);
+  json.field("coordinates", a.coordinates);
+  json.arrayField("q", in.q);
+  if (in.qd.size()) json.arrayField("qd", in.qd);
+  if (in.qdd.size()) json.arrayField("qdd", in.qdd);
+  if (in.tau.size()) json.arrayField("tau_input", in.tau);
+  json.key("passes");
+  json.beginArray();
+  for (const dyn::TracePass& p : trace.passes) {
+    json.beginObject();
+    json.field("name", p.name);
+    json.field("reference", p.reference);
+    json.field("direction", directionName(p.direction));
+    json.field("first_step", p.first);
+    json.field("last_step", p.last);
+    json.endObject();
+  }
+  json.endArray();
+  json.key("initial");
+  writeTerms(s, trace.initial, all(trace.initial.size()), json);
+  json.key("steps");
+  json.beginArray();
+  for (size_t k = 0; k < trace.steps.size(); ++k) {
+    const dyn::TraceStepRecord& step = trace.steps[k];
+    json.beginObject();
+    json.field("index", int(k));
+    json.field("pass", trace.passes[step.pass].name);
+    json.field("kind", stepKindName(step.kind));
+    json.field("body", s.model.bodyNames[step.body]);
+    json.field("body_index", step.body);
+    if (step.dof >= 0) json.field("dof", s.vNames[step.dof]);
+    json.key("equations");
+    json.beginArray();
+    for (const dyn::TraceLine& l : step.lines) {
+      json.beginObject();
+      json.field("equation", dyn::plainMarkup(l.equation));
+      json.field("label", dyn::plainMarkup(l.reference));
+      json.endObject();
+    }
+    json.endArray();
+    json.key("written");
+    writeTerms(s, step.terms, step.written, json);
+    json.key("operations_so_far");
+    writeCounts(step.counts, json);
+    json.endObject();
+  }
+  json.endArray();
+  json.key("operations");
+  writeCounts(trace.total, json);
+  if (a.needs == dyn::TraceNeeds::Positions) {
+    json.arrayField("columns", s.vNames);
+    json.key(a.resultKey);
+    json.matrix(trace.result);
+  } else {
+    json.arrayField(a.resultKey, trace.result.col(0));
+  }
+}
+
+}  // namespace cli

@@ -1,0 +1,160 @@
+// dynscope-cli trace end to end: the steps list (count, bodies, passes, equation labels, written
+// quantities, operation counts so far), the result under the plain command's key and equal to it
+// digit for digit, --out, and the input errors.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "dynscope/dynscope.hpp"
+#include "run_cli.hpp"
+
+namespace {
+
+using dyn::testing::runCli;
+
+QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
+
+QJsonObject parse(const QByteArray& out) {
+  QJsonParseError e;
+  const QJsonDocument doc = QJsonDocument::fromJson(out, &e);
+  if (e.error != QJsonParseError::NoError) qWarning() << "JSON:" << e.errorString() << out.left(400);
+  return doc.object();
+}
+
+const QStringList kState = {"--q", "0.1,-1.2,1.3,0.4,-0.5,0.6", "--qd", "0.3,-0.2,0.1,0.5,-0.4,0.2"};
+
+}  // namespace
+
+class TestTraceCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void rneaSteps();
+  void resultMatchesThePlainCommands();
+  void treeStepCounts();
+  void outFile();
+  void errors();
+};
+
+void TestTraceCli::rneaSteps() {
+  const auto r = runCli(QStringList{"trace", robot("ur5.urdf"), "--algorithm", "rnea"} + kState +
+                        QStringList{"--qdd", "1,0,0,0,0,-1"});
+  QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+  const QJsonObject o = parse(r.out);
+  QCOMPARE(o["command"].toString(), QString("trace"));
+  QCOMPARE(o["algorithm"].toString(), QString("rnea"));
+  const QJsonArray steps = o["steps"].toArray();
+  QCOMPARE(steps.size(), 12);  // 2 per body, 6 bodies
+  const dyn::Model model = dyn::loadModel(robot("ur5.urdf").toStdString());
+  int previousMuls = 0;
+  for (int k = 0; k < steps.size(); ++k) {
+    const QJsonObject s = steps[k].toObject();
+    const int body = k < 6 ? k + 1 : 12 - k;  // outward 1..6, inward 6..1
+    QCOMPARE(s["index"].toInt(), k);
+    QCOMPARE(s["body_index"].toInt(), body);
+    QCOMPARE(s["body"].toString(), QString::fromStdString(model.bodyNames[body]));
+    QVERIFY(s["pass"].toString().contains(k < 6 ? "outward" : "inward"));
+    const QJsonArray eqs = s["equations"].toArray();
+    QVERIFY(!eqs.isEmpty());
+    QString labels;
+    for (const auto& e : eqs) labels += e.toObject()["label"].toString() + ";";
+    QVERIFY2(labels.contains(k < 6 ? "eq. 10" : "eq. 13"), qPrintable(labels));
+    QStringList written;
+    for (const auto& w : s["written"].toArray()) written << w.toObject()["quantity"].toString();
+    if (k < 6)
+      QCOMPARE(written, (QStringList{"v", "a", "f"}));
+    else
+      QVERIFY(written.contains("tau"));
+    const int muls = s["operations_so_far"].toObject()["muls"].toInt();
+    QVERIFY(muls > previousMuls || k >= 6);
+    previousMuls = muls;
+  }
+  QCOMPARE(steps.last().toObject()["operations_so_far"].toObject()["muls"].toInt(),
+           o["operations"].toObject()["muls"].toInt());
+  // The first outward step writes v_1 in link coordinates.
+  const QJsonObject v1 = steps[0].toObject()["written"].toArray()[0].toObject();
+  QCOMPARE(v1["symbol"].toString(), QString("v_1"));
+  QCOMPARE(v1["coordinates"].toString(), QString("link"));
+  QCOMPARE(v1["value"].toArray().size(), 6);
+}
+
+// The result is under the plain command's key and prints the same 17 digits.
+void TestTraceCli::resultMatchesThePlainCommands() {
+  const QStringList qdd = {"--qdd", "1,0.5,0,0,0,-1"}, tau = {"--tau", "10,-20,5,1,0.5,0.1"};
+  auto trace = runCli(QStringList{"trace", robot("ur5.urdf"), "--algorithm", "rnea"} + kState + qdd);
+  auto plain = runCli(QStringList{"id", robot("ur5.urdf")} + kState + qdd);
+  QCOMPARE(parse(trace.out)["tau"].toArray(), parse(plain.out)["tau"].toArray());
+
+  trace = runCli(QStringList{"trace", robot("ur5.urdf"), "--algorithm", "aba"} + kState + tau);
+  plain = runCli(QStringList{"fd", robot("ur5.urdf")} + kState + tau);
+  QVERIFY2(trace.status == 0, trace.err.constData());
+  QCOMPARE(parse(trace.out)["qdd"].toArray(), parse(plain.out)["qdd"].toArray());
+  QCOMPARE(parse(trace.out)["steps"].toArray().size(), 18);
+
+  trace = runCli(QStringList{"trace", robot("ur5.urdf"), "--algorithm", "crba-ltl"} + kState + tau);
+  plain = runCli(QStringList{"fd", robot("ur5.urdf"), "--algorithm", "crba"} + kState + tau);
+  QCOMPARE(parse(trace.out)["qdd"].toArray(), parse(plain.out)["qdd"].toArray());
+
+  trace = runCli({"trace", robot("ur5.urdf"), "--algorithm", "crba", "--q", "0.1,-1.2,1.3,0.4,-0.5,0.6"});
+  plain = runCli({"mass", robot("ur5.urdf"), "--q", "0.1,-1.2,1.3,0.4,-0.5,0.6"});
+  QVERIFY2(trace.status == 0, trace.err.constData());
+  QVERIFY2(trace.err.isEmpty(), trace.err.constData());  // the nulls of H not yet computed are expected
+  const QJsonObject t = parse(trace.out);
+  QCOMPARE(t["mass_matrix"].toArray(), parse(plain.out)["mass_matrix"].toArray());
+  const QJsonArray steps = t["steps"].toArray();
+  QCOMPARE(steps.size(), 11);  // 6 column walks, 5 composite-inertia steps
+  // H fills column by column: the first column walk (body 6, after its composite-inertia step)
+  // knows only row and column 6.
+  QCOMPARE(steps[0].toObject()["kind"].toString(), QString("crba_composite_inertia"));
+  QCOMPARE(steps[1].toObject()["kind"].toString(), QString("crba_column"));
+  const QJsonArray H = steps[1].toObject()["written"].toArray().last().toObject()["value"].toArray();
+  QVERIFY(H[5].toArray()[5].isDouble());
+  QVERIFY(H[0].toArray()[0].isNull());
+  QVERIFY(H[5].toArray()[0].isDouble());  // the walk to the root
+}
+
+void TestTraceCli::treeStepCounts() {
+  const dyn::Model model = dyn::loadModel(robot("humanoid.urdf").toStdString());
+  int roots = 0;
+  for (int i = 1; i <= model.N; ++i) roots += model.parent[i] == 0;
+  const auto r = runCli({"trace", robot("humanoid.urdf"), "--algorithm", "crba"});
+  QVERIFY2(r.status == 0, r.err.constData());
+  QCOMPARE(parse(r.out)["steps"].toArray().size(), 2 * model.N - roots);
+  const auto a = runCli({"trace", robot("humanoid.urdf"), "--algorithm", "aba"});
+  QCOMPARE(parse(a.out)["steps"].toArray().size(), 3 * model.N);
+  QCOMPARE(parse(a.out)["passes"].toArray().size(), 3);
+}
+
+void TestTraceCli::outFile() {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("trace.json");
+  const auto r = runCli({"trace", robot("planar3.dh"), "--algorithm", "rnea", "--out", path});
+  QVERIFY2(r.status == 0, r.err.constData());
+  QVERIFY(r.out.isEmpty());
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  QCOMPARE(parse(f.readAll())["steps"].toArray().size(), 6);
+}
+
+void TestTraceCli::errors() {
+  const QString ur5 = robot("ur5.urdf");
+  const auto expect = [](const QStringList& args, const char* message) {
+    const auto r = runCli(args);
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains(message), r.err.constData());
+  };
+  expect({"trace", ur5}, "trace needs --algorithm NAME (rnea, crba, aba, crba-ltl)");
+  expect({"trace", ur5, "--algorithm", "denavit"},
+         "--algorithm must be one of rnea, crba, aba, crba-ltl, not 'denavit'");
+  expect({"trace", ur5, "--algorithm", "rnea", "--tau", "1,2,3,4,5,6"}, "--tau is not an input of rnea");
+  expect({"trace", ur5, "--algorithm", "aba", "--qdd", "1,2,3,4,5,6"}, "--qdd is not an input of aba");
+  expect({"trace", ur5, "--algorithm", "crba", "--qd", "1,2,3,4,5,6"}, "--qd is not an input of crba");
+  expect({"trace", ur5, "--algorithm", "rnea", "--qdd", "1,2"}, "--qdd has 2 values, the model has nv = 6");
+  expect({"fd", ur5, "--algorithm", "rnea"}, "--algorithm must be aba or crba, not 'rnea'");
+}
+
+QTEST_GUILESS_MAIN(TestTraceCli)
+#include "test_trace_cli.moc"

@@ -1,0 +1,422 @@
+// Lecture mode in the workbench window (issue 15): the keys step RNEA on the UR5 body by body and
+// pass by pass, highlight the body in the 3D view and the model tree, show the step's equation with
+// its numbers and the running operation count, and act only while the inspector is open; stepping
+// back then forward returns to the same state; ABA on a tree (the quadruped) in three passes with
+// the bias-force arrows; CRBA fills the mass-matrix dock column by column; the arrows of a swinging
+// pendulum read back from the scene's actors point the right way with the stated length; presentation
+// mode makes the equations projector-sized; the handout has a section and a picture per step.
+// With DYNSCOPE_GRAB_DIR set, screenshots for a human to judge.
+#include <vtkActor.h>
+#include <vtkMatrix4x4.h>
+#include <vtkProperty.h>
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+#include "document/robot_document.hpp"
+#include "dynscope/dynscope.hpp"
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equation_html.hpp"
+#include "lecture/lecture_document.hpp"
+#include "lecture/trace_table_model.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
+#include "massmatrix/matrix_heat_map.hpp"
+#include "pendulum.hpp"
+#include "scene/robot_scene.hpp"
+#include "scene/trace_arrow_overlay.hpp"
+#include "test_vectors.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/joint_row.hpp"
+#include "window/joints_dock.hpp"
+#include "window/main_window.hpp"
+#include "window/model_tree_dock.hpp"
+#include "window_loading.hpp"
+
+using Eigen::Vector3d;
+
+namespace {
+
+QString robot(const char* file) { return QDir(DYNSCOPE_ROBOTS_DIR).filePath(file); }
+
+void grab(const QImage& img, const QString& name) {
+  const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+  if (!dir.isEmpty()) img.save(QDir(dir).filePath(name));
+}
+
+// Pixels close to a colour (arrow shading varies: a generous distance).
+int pixelsNear(const QImage& img, const Vector3d& colour, int tolerance = 60) {
+  const QColor c = QColor::fromRgbF(float(colour.x()), float(colour.y()), float(colour.z()));
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const QRgb p = img.pixel(x, y);
+      if (std::abs(qRed(p) - c.red()) + std::abs(qGreen(p) - c.green()) + std::abs(qBlue(p) - c.blue()) < tolerance)
+        ++n;
+    }
+  return n;
+}
+
+// An arrow actor's start, direction and length from its user matrix (column 0 = direction * length).
+struct ReadArrow {
+  Vector3d origin, axis;
+  double length = 0;
+};
+ReadArrow readArrow(vtkActor* actor) {
+  vtkMatrix4x4* m = actor->GetUserMatrix();
+  ReadArrow a;
+  a.origin = Vector3d(m->GetElement(0, 3), m->GetElement(1, 3), m->GetElement(2, 3));
+  const Vector3d c0(m->GetElement(0, 0), m->GetElement(1, 0), m->GetElement(2, 0));
+  a.length = c0.norm();
+  a.axis = c0 / a.length;
+  return a;
+}
+
+}  // namespace
+
+class TestLectureMode : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w;
+  QTemporaryDir tmp;
+
+  LectureDocument* lecture() const { return w->lectureDocument(); }
+  AlgorithmInspectorDock* dock() const { return w->inspectorDock(); }
+  void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    w->viewport()->setFocus();
+    QTest::keyClick(w->viewport(), Qt::Key(k), mods);
+    QCoreApplication::processEvents();
+  }
+  void open(const QString& path) {
+    QString error;
+    QVERIFY2(dyn::testing::openAndWait(*w, path, &error), qPrintable(error));
+  }
+  void openInspector(const QString& algorithm) {
+    if (!dock()->isVisible()) w->findChild<QAction*>("lectureInspectorAction")->trigger();
+    QTRY_VERIFY(lecture()->isActive());
+    lecture()->setAlgorithm(algorithm);
+    lecture()->retraceNow();
+    QVERIFY2(lecture()->hasTrace(), qPrintable(lecture()->error()));
+    lecture()->toStart();
+  }
+
+ private slots:
+  void initTestCase() {
+    w = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    w->setDefaultDirectory(DYNSCOPE_ROBOTS_DIR);
+    w->setErrorHandler([](const QString& title, const QString& text) { qWarning() << title << text; });
+    w->resize(1600, 1000);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    open(robot("ur5.urdf"));
+  }
+
+  // The keys do nothing while the inspector is closed, and they leave a joint slider alone.
+  void keysActOnlyWhileTheInspectorIsOpen() {
+    QVERIFY(!dock()->isVisible());
+    QVERIFY(!lecture()->isActive());
+    const int before = lecture()->position();
+    key(Qt::Key_Right);
+    QCOMPARE(lecture()->position(), before);
+    QVERIFY(!dock()->forwardAction()->isEnabled());
+    openInspector("rnea");
+    JointRow* row = w->jointsDock()->rows().front();
+    row->slider()->setFocus();
+    const int value = row->slider()->value();
+    QTest::keyClick(row->slider(), Qt::Key_Right);
+    QCOMPARE(lecture()->position(), 0);  // the slider had the key
+    QVERIFY(row->slider()->value() != value || value == row->slider()->maximum());
+  }
+
+  void rneaOnTheUr5ByKeys() {
+    openInspector("rnea");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::Constant(m.nv, 0.8), Eigen::VectorXd::Constant(m.nv, 0.5),
+                          Eigen::VectorXd::Zero(m.nv));
+    lecture()->retraceNow();
+    QCOMPARE(lecture()->stepCount(), 2 * m.N);
+    QVERIFY(dock()->equationHtml().contains("Start"));
+    key(Qt::Key_Right);
+    QCOMPARE(lecture()->position(), 1);
+    // Body 1 highlighted in the 3D view and the model tree.
+    QCOMPARE(w->document()->selectedBody(), 1);
+    QCOMPARE(w->scene()->selectedBody(), 1);
+    QCOMPARE(w->modelTreeDock()->tree()->currentItem(), w->modelTreeDock()->itemForBody(1));
+    // The equations with seed and numbers, the count so far.
+    const QString html = dock()->equationHtml();
+    QVERIFY(html.contains("eq. 9") && html.contains("eq. 10") && html.contains("eq. 11"));
+    QVERIFY(html.contains("Featherstone Part 2"));
+    QVERIFY(html.contains("<sub>λ(i)</sub>"));                 // the paper's notation
+    for (int written : lecture()->trace().steps[0].written) {  // every number written, as printed
+      const Eigen::MatrixXd& v = lecture()->trace().steps[0].terms[written].value;
+      for (int k = 0; k < v.size(); ++k) QVERIFY(html.contains(">" + lecture_html::number(v(k)) + "<"));
+    }
+    QVERIFY(dock()->countsText().contains("Operations so far"));
+    QVERIFY(!dock()->countsText().startsWith("Operations so far: 0 ×"));
+    QCOMPARE(dock()->positionText(), QString("Step 1 / 12"));
+    // The table: v, a, f of body 1 highlighted.
+    TraceTableModel* t = dock()->tableModel();
+    int changed = 0;
+    for (int c = 0; c < t->columnCount(); ++c) changed += t->isChanged(0, c) ? 1 : 0;
+    QCOMPARE(changed, 3);
+    QVERIFY(!t->data(t->index(0, 0), Qt::DisplayRole).toString().isEmpty());
+    QVERIFY(t->data(t->index(1, 0), Qt::DisplayRole).toString().isEmpty());  // body 2 not reached
+    for (int k = 2; k <= 4; ++k) key(Qt::Key_Right);
+    QCOMPARE(w->document()->selectedBody(), 4);
+    // Shift+Right: the end of the outward pass, then of the inward pass.
+    key(Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(lecture()->position(), m.N);
+    QCOMPARE(w->document()->selectedBody(), m.N);
+    key(Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(lecture()->position(), 2 * m.N);
+    QCOMPARE(w->document()->selectedBody(), 1);
+    QVERIFY(dock()->equationHtml().contains("Result: tau"));
+    QVERIFY(!dock()->forwardAction()->isEnabled());
+    grab(w->viewport()->grabImage(), "lecture_rnea_ur5_end.png");
+    grab(w->grab().toImage(), "lecture_rnea_ur5_window.png");
+    key(Qt::Key_Home);
+    QCOMPARE(lecture()->position(), 0);
+    QCOMPARE(w->document()->selectedBody(), -1);
+    key(Qt::Key_Left);
+    QCOMPARE(lecture()->position(), 0);
+  }
+
+  // Back then forward: the same table, equations and arrows as before.
+  void backThenForwardIsTheSameState() {
+    openInspector("rnea");
+    for (int k = 0; k < 8; ++k) key(Qt::Key_Right);
+    TraceTableModel* t = dock()->tableModel();
+    const auto snapshot = [&] {
+      QStringList cells;
+      for (int r = 0; r < t->rowCount(); ++r)
+        for (int c = 0; c < t->columnCount(); ++c)
+          cells << t->data(t->index(r, c), Qt::DisplayRole).toString() + (t->isChanged(r, c) ? "*" : "");
+      return cells.join('|') + dock()->equationHtml() + QString::number(w->arrowOverlay()->visibleArrowCount());
+    };
+    const QString at8 = snapshot();
+    key(Qt::Key_Left);
+    QVERIFY(snapshot() != at8);
+    key(Qt::Key_Right);
+    QCOMPARE(snapshot(), at8);
+    key(Qt::Key_Left, Qt::ShiftModifier);  // start of the inward pass
+    QCOMPARE(lecture()->position(), w->document()->model().N + 1);
+  }
+
+  // The arrows: the current body's opaque, earlier ones lighter, unreached ones absent; the
+  // screenshot shows them in their colours; the pass arrow points from parent to child outward.
+  void arrowsInTheViewport() {
+    openInspector("rnea");
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    const dyn::Model& m = w->document()->model();
+    lecture()->setEntered(Eigen::VectorXd::Constant(m.nv, 1.0), Eigen::VectorXd::Constant(m.nv, 1.0),
+                          Eigen::VectorXd::Zero(m.nv));
+    lecture()->retraceNow();
+    key(Qt::Key_Right);
+    key(Qt::Key_Right);
+    key(Qt::Key_Right);
+    TraceArrowOverlay* o = w->arrowOverlay();
+    QVERIFY(o->actorFor(3, dyn::ArrowKind::Force));
+    QVERIFY(!o->actorFor(4, dyn::ArrowKind::Force));  // not reached
+    QCOMPARE(o->actorFor(3, dyn::ArrowKind::Force)->GetProperty()->GetOpacity(), 1.0);
+    QCOMPARE(o->actorFor(2, dyn::ArrowKind::Force)->GetProperty()->GetOpacity(), TraceArrowOverlay::kLighterOpacity);
+    QVERIFY(o->passArrow()->GetVisibility());
+    const ReadArrow pass = readArrow(o->passArrow());
+    const dyn::Data& d = w->document()->data();
+    const Vector3d from = dyn::arrowPoint(m, d, 2, dyn::ArrowPoint::CenterOfMass);
+    const Vector3d to = dyn::arrowPoint(m, d, 3, dyn::ArrowPoint::CenterOfMass);
+    QVERIFY((pass.origin - from).norm() < 1e-9);
+    QVERIFY(std::abs(pass.length - (to - from).norm()) < 1e-9);
+    QVERIFY(QString::fromStdString(o->legendText()).contains("1 m/s = "));
+    const QImage img = w->viewport()->grabImage(960, 600);
+    grab(img, "lecture_rnea_ur5_step3.png");
+    QVERIFY2(pixelsNear(img, TraceArrowOverlay::colour(dyn::ArrowKind::Force)) > 30, "no red force arrow");
+    QVERIFY2(pixelsNear(img, TraceArrowOverlay::colour(dyn::ArrowKind::Velocity)) > 30, "no blue velocity arrow");
+    // Hidden: none of them in the picture.
+    lecture()->setArrowSettings([&] {
+      auto s = lecture()->arrowSettings();
+      s.show = false;
+      return s;
+    }());
+    QCOMPARE(o->visibleArrowCount(), 0);
+    const QImage none = w->viewport()->grabImage(960, 600);
+    QVERIFY(pixelsNear(none, TraceArrowOverlay::colour(dyn::ArrowKind::Force)) <
+            pixelsNear(img, TraceArrowOverlay::colour(dyn::ArrowKind::Force)) / 4);
+    lecture()->setArrowSettings([&] {
+      auto s = lecture()->arrowSettings();
+      s.show = true;
+      return s;
+    }());
+  }
+
+  void crbaFillsTheMassMatrix() {
+    openInspector("crba");
+    MassMatrixDock* mass = w->massMatrixDock();
+    mass->raise();
+    QTRY_VERIFY(mass->isVisible());
+    mass->recomputeNow();
+    QTRY_VERIFY(mass->showsLectureFill());
+    const auto pending = [&] {
+      int n = 0;
+      for (CellKind k : mass->heatMap()->content().kinds) n += k == CellKind::Pending;
+      return n;
+    };
+    const int nv = w->document()->model().nv;
+    QCOMPARE(pending(), nv * nv);  // the UR5 is a chain: every entry structurally non-zero
+    int last = pending();
+    for (int k = 0; k < lecture()->stepCount(); ++k) {
+      key(Qt::Key_Right);
+      const int now = pending();
+      const bool column = lecture()->currentStep()->kind == dyn::StepKind::CrbaColumn;
+      QVERIFY2(column ? now < last : now == last, "a column walk fills entries, a composite step none");
+      last = now;
+      if (k == 3) grab(w->grab().toImage(), "lecture_crba_ur5_filling.png");
+    }
+    QCOMPARE(pending(), 0);
+    // Complete: the values of CRBA.
+    dyn::Data data(w->document()->model());
+    const Eigen::MatrixXd H = dyn::crba(w->document()->model(), data, w->document()->q());
+    QVERIFY((mass->heatMap()->content().values - H).cwiseAbs().maxCoeff() == 0);
+    w->jointsDock()->raise();
+  }
+
+  void abaOnATree() {
+    open(robot("quadruped.urdf"));
+    openInspector("aba");
+    const dyn::Model& m = w->document()->model();
+    QCOMPARE(lecture()->stepCount(), 3 * m.N);
+    key(Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(lecture()->position(), m.N);
+    QVERIFY(dock()->equationHtml().contains("review, eq. 3"));
+    key(Qt::Key_Right);  // pass 2, the last body first
+    QCOMPARE(w->document()->selectedBody(), m.N);
+    QVERIFY(dock()->equationHtml().contains("eq. 62"));
+    QVERIFY(w->arrowOverlay()->actorFor(m.N, dyn::ArrowKind::BiasForce));
+    key(Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(lecture()->position(), 2 * m.N);
+    QCOMPARE(w->document()->selectedBody(), 1);
+    grab(w->grab().toImage(), "lecture_aba_quadruped_pass2.png");
+    key(Qt::Key_End);
+    QCOMPARE(lecture()->position(), 3 * m.N);
+    QVERIFY(dock()->equationHtml().contains("eq. 68"));
+    // The result: ABA's q̈ bit for bit.
+    dyn::Data data(lecture()->model());
+    const dyn::TraceInput in = lecture()->currentInput();
+    const Eigen::VectorXd& qdd = dyn::aba(lecture()->model(), data, in.q, in.qd, in.tau);
+    QVERIFY(Eigen::MatrixXd(qdd) == lecture()->trace().result);
+    grab(w->viewport()->grabImage(), "lecture_aba_quadruped_end.png");
+  }
+
+  // A swinging pendulum: after the outward step, the velocity arrow read back from its actor
+  // starts at the COM, is perpendicular to the rod and |v| * scale long; the force arrow points
+  // along m a - m g with the stated length.
+  void pendulumArrowsReadBackFromTheScene() {
+    const dyn::testing::Pendulum P;
+    const QString path = tmp.filePath("pendulum.urdf");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(P.urdf()));
+    }
+    open(path);
+    const double q = 0.7, qd = 1.3, qdd = -0.4;
+    QVERIFY(w->document()->setQ(dyn::testing::vec({q})));
+    openInspector("rnea");
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(dyn::testing::vec({qd}), dyn::testing::vec({qdd}), dyn::testing::vec({0.0}));
+    lecture()->retraceNow();
+    key(Qt::Key_Right);
+    TraceArrowOverlay* o = w->arrowOverlay();
+    vtkActor* vActor = o->actorFor(1, dyn::ArrowKind::Velocity);
+    vtkActor* fActor = o->actorFor(1, dyn::ArrowKind::Force);
+    QVERIFY(vActor && fActor);
+    const ReadArrow v = readArrow(vActor), f = readArrow(fActor);
+    QVERIFY((v.origin - P.com(q)).norm() < 1e-9);
+    QVERIFY(std::abs(v.axis.dot(P.com(q).normalized())) < 1e-9);  // perpendicular to the rod
+    QVERIFY(v.axis.dot(P.velocity(q, qd).normalized()) > 1 - 1e-9);
+    QVERIFY(std::abs(v.length - P.velocity(q, qd).norm() * o->scale(dyn::ArrowKind::Velocity)) < 1e-9);
+    const Vector3d force = P.force(q, qd, qdd);
+    QVERIFY(f.axis.dot(force.normalized()) > 1 - 1e-9);
+    QVERIFY(std::abs(f.length - force.norm() * o->scale(dyn::ArrowKind::Force)) < 1e-9);
+    // The legend states those scales.
+    const QString legend = QString::fromStdString(o->legendText());
+    QVERIFY2(legend.contains(QString("1 m/s = %1 m").arg(o->scale(dyn::ArrowKind::Velocity))), qPrintable(legend));
+    QVERIFY2(legend.contains(QString("1 N = %1 m").arg(o->scale(dyn::ArrowKind::Force))), qPrintable(legend));
+    // The size factor doubles every arrow and the stated scale with it.
+    auto s = lecture()->arrowSettings();
+    const double scale = o->scale(dyn::ArrowKind::Velocity);
+    s.size = 2;
+    lecture()->setArrowSettings(s);
+    QVERIFY(std::abs(o->scale(dyn::ArrowKind::Velocity) - 2 * scale) < 1e-12);
+    QVERIFY(std::abs(readArrow(o->actorFor(1, dyn::ArrowKind::Velocity)).length - 2 * v.length) < 1e-9);
+    s.size = 1;
+    lecture()->setArrowSettings(s);
+    grab(w->viewport()->grabImage(), "lecture_pendulum.png");
+  }
+
+  void presentationMode() {
+    open(robot("ur5.urdf"));
+    openInspector("rnea");
+    key(Qt::Key_Right);
+    w->setPresentationMode(true);
+    QTest::qWait(300);
+    QVERIFY(dock()->presentationMode());
+    QVERIFY(dock()->equationPanel()->document()->defaultFont().pointSizeF() >= 24);
+    const QString html = dock()->equationHtml();
+    QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
+    QVERIFY(!html.contains("font-size:9.0pt") && !html.contains("font-size:10.0pt"));
+    grab(w->grab().toImage(), "lecture_presentation.png");
+    w->setPresentationMode(false);
+    QTest::qWait(300);
+    QVERIFY(!dock()->presentationMode());
+  }
+
+  void handout() {
+    openInspector("rnea");
+    const QString html = tmp.filePath("handout.html");
+    QVERIFY(w->exportHandout(html, QSize(320, 200)));
+    QFile f(html);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(f.readAll());
+    const int n = lecture()->stepCount();
+    QCOMPARE(page.count("<section"), n + 1);
+    QCOMPARE(page.count("src=\"data:image/png;base64,"), n + 1);
+    QVERIFY(page.contains("eq. 10") && page.contains("Operations so far"));
+    QCOMPARE(lecture()->position(), 0);  // the inspector is where it was
+    const QString pdf = tmp.filePath("handout.pdf");
+    QVERIFY(w->exportHandout(pdf, QSize(320, 200)));
+    QFile p(pdf);
+    QVERIFY(p.open(QIODevice::ReadOnly));
+    QVERIFY(p.read(5) == "%PDF-");
+    QVERIFY(p.size() > 20000);
+    const QString keep = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+    if (!keep.isEmpty()) {
+      QFile::remove(QDir(keep).filePath("lecture_handout.html"));
+      QFile::copy(html, QDir(keep).filePath("lecture_handout.html"));
+      QFile::remove(QDir(keep).filePath("lecture_handout.pdf"));
+      QFile::copy(pdf, QDir(keep).filePath("lecture_handout.pdf"));
+    }
+  }
+
+  void closingTheInspectorEndsLectureMode() {
+    openInspector("rnea");
+    key(Qt::Key_Right);
+    QVERIFY(w->arrowOverlay()->visibleArrowCount() > 0);
+    dock()->close();
+    QTRY_VERIFY(!lecture()->isActive());
+    QCOMPARE(w->arrowOverlay()->visibleArrowCount(), 0);
+    QVERIFY(!w->massMatrixDock()->showsLectureFill());
+  }
+
+  void cleanupTestCase() { w.reset(); }
+};
+
+QTEST_MAIN(TestLectureMode)
+#include "test_lecture_mode.moc"

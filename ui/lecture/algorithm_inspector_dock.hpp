@@ -1,0 +1,87 @@
+// The Algorithm inspector (lecture mode, issue 15): choose RNEA, CRBA, ABA or CRBA + LᵀL, step
+// through it body by body and pass by pass, and read each step's equation in the paper's notation
+// with the numbers substituted, the running operation count and a table of the per-body
+// quantities. Everything it shows is LectureDocument's; it never computes dynamics.
+//
+// Keys (also in the window's Lecture menu; they act only while this dock is visible and the focus
+// is in it or in the 3D view): → step, ← back, Shift+→ end of the pass, Shift+← start of the
+// pass, Home start, End end, P play / pause.
+#pragma once
+#include <QDockWidget>
+#include <vector>
+
+class LectureDocument;
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
+class QTextBrowser;
+class TraceTableModel;
+
+class AlgorithmInspectorDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  AlgorithmInspectorDock(LectureDocument* lecture, QWidget* parent = nullptr);
+
+  LectureDocument* lecture() const { return m_lecture; }
+  // The navigation actions (start, back, forward, end of pass, start of pass, end, play).
+  const std::vector<QAction*>& navigationActions() const { return m_actions; }
+  QAction* forwardAction() const { return m_forward; }
+  QAction* backAction() const { return m_back; }
+  QAction* endOfPassAction() const { return m_endOfPass; }
+  QAction* startAction() const { return m_start; }
+  QAction* playAction() const { return m_play; }
+
+  QTextBrowser* equationPanel() const { return m_equations; }
+  QTableView* table() const { return m_table; }
+  TraceTableModel* tableModel() const { return m_model; }
+  QString positionText() const;
+  QString countsText() const;
+  QString equationHtml() const { return m_html; }
+
+  // Presentation mode: the equation panel at projector size (≥ 24 pt).
+  void setPresentationMode(bool on);
+  bool presentationMode() const { return m_presentation; }
+
+ signals:
+  void handoutRequested();
+
+ private:
+  void refresh();
+  void refreshInputs();
+  void updateEnabled();
+  void applyArrowControls();
+  void syncArrowControls();
+
+  LectureDocument* m_lecture;
+  std::vector<QAction*> m_actions;
+  QAction *m_start, *m_back, *m_forward, *m_endOfPass, *m_startOfPass, *m_end, *m_play;
+  QComboBox* m_algorithm;
+  QComboBox* m_source;
+  QSpinBox* m_pace;
+  QLabel* m_position;
+  QLabel* m_pass;
+  QLabel* m_counts;
+  QTextBrowser* m_equations;
+  QTabWidget* m_tabs;
+  QTableView* m_table;
+  TraceTableModel* m_model;
+  QTableWidget* m_inputs;
+  QCheckBox* m_showArrows;
+  QCheckBox* m_passArrow;
+  std::vector<QCheckBox*> m_kindBoxes;
+  QComboBox* m_point;
+  QSlider* m_size;
+  QLabel* m_sizeLabel;
+  QPushButton* m_handout;
+  QString m_html;
+  bool m_presentation = false;
+  bool m_updatingInputs = false;
+};

@@ -1,0 +1,240 @@
+// MainWindow's lecture mode (issue 15): the Algorithm inspector dock, the Lecture menu, the 3D
+// arrows of the step shown, the highlighted body, and the handout export. The LectureDocument
+// holds the state; this file only wires it to the views.
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressDialog>
+#include <QStatusBar>
+#include <algorithm>
+
+#include "document/robot_document.hpp"
+#include "dynscope/trace/trace_arrows.hpp"
+#include "ik/ik_dock.hpp"
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/handout.hpp"
+#include "lecture/lecture_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
+#include "scene/robot_scene.hpp"
+#include "scene/trace_arrow_overlay.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/icons.hpp"
+#include "window/joints_dock.hpp"
+#include "window/log_dock.hpp"
+#include "window/main_window.hpp"
+
+namespace {
+
+// The quantity behind an arrow kind (its arrow is "current" when the step wrote it).
+const char* quantityOf(dyn::ArrowKind k) {
+  switch (k) {
+    case dyn::ArrowKind::AngularVelocity:
+    case dyn::ArrowKind::Velocity:
+      return "v";
+    case dyn::ArrowKind::AngularAcceleration:
+    case dyn::ArrowKind::Acceleration:
+      return "a";
+    case dyn::ArrowKind::Moment:
+    case dyn::ArrowKind::Force:
+      return "f";
+    case dyn::ArrowKind::BiasForce:
+    case dyn::ArrowKind::BiasMoment:
+      return "pA";
+    case dyn::ArrowKind::Count:
+      break;
+  }
+  return "";
+}
+
+// The robot's size: twice the largest distance of a body origin or COM from their centre (>= 0.2 m).
+double robotSize(const dyn::Model& model, const dyn::Data& data) {
+  std::vector<Eigen::Vector3d> points{Eigen::Vector3d::Zero()};
+  for (int i = 1; i <= model.N; ++i) {
+    points.push_back(dyn::arrowPoint(model, data, i, dyn::ArrowPoint::FrameOrigin));
+    points.push_back(dyn::arrowPoint(model, data, i, dyn::ArrowPoint::CenterOfMass));
+  }
+  Eigen::Vector3d c = Eigen::Vector3d::Zero();
+  for (const auto& p : points) c += p;
+  c /= double(points.size());
+  double r = 0;
+  for (const auto& p : points) r = std::max(r, (p - c).norm());
+  return std::max(0.2, 2 * r);
+}
+
+}  // namespace
+
+void MainWindow::createLectureUi() {
+  m_lecture = new LectureDocument(m_doc, m_traj, this);
+  m_inspectorDock = new AlgorithmInspectorDock(m_lecture, this);
+  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+  // Below the right-hand tab group, so that the mass-matrix dock can be watched while CRBA fills it.
+  splitDockWidget(m_jointsDock, m_inspectorDock, Qt::Vertical);
+  m_inspectorDock->hide();  // opened from the Lecture menu
+  m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
+  m_arrows->setVisible(false);
+  m_massDock->setLectureDocument(m_lecture);
+  // The keys act in the inspector and in the 3D view (WidgetWithChildrenShortcut on both).
+  for (QAction* a : m_inspectorDock->navigationActions()) m_viewport->addAction(a);
+
+  QMenu* lecture = new QMenu(tr("&Lecture"), this);
+  lecture->setObjectName("lectureMenu");
+  menuBar()->insertMenu(menuBar()->actions().value(menuBar()->actions().size() - 1), lecture);  // before Help
+  QAction* inspector = m_inspectorDock->toggleViewAction();
+  inspector->setText(tr("Algorithm &inspector"));
+  inspector->setObjectName("lectureInspectorAction");
+  inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+  setToolTipWithShortcut(inspector, tr("Step through RNEA, CRBA or ABA on the robot"));
+  connect(inspector, &QAction::triggered, this, [this](bool on) {
+    if (!on) return;
+    m_inspectorDock->raise();
+    // Room for the equations: about 40 % of the window.
+    if (m_inspectorDock->width() < width() * 35 / 100)
+      resizeDocks({m_inspectorDock}, {width() * 40 / 100}, Qt::Horizontal);
+  });
+  lecture->addAction(inspector);
+  QMenu* algorithms = lecture->addMenu(tr("&Algorithm"));
+  auto* group = new QActionGroup(this);
+  for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) {
+    const QString name = QString::fromUtf8(a.name);
+    QAction* act = algorithms->addAction(QString::fromUtf8(a.title));
+    act->setObjectName("lectureAlgorithm_" + name);
+    act->setCheckable(true);
+    act->setChecked(name == m_lecture->algorithm());
+    group->addAction(act);
+    connect(act, &QAction::triggered, this, [this, name] { m_lecture->setAlgorithm(name); });
+  }
+  connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
+    if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
+    if (name.startsWith("crba")) m_massDock->raise();  // watch H fill column by column
+  });
+  lecture->addSeparator();
+  for (QAction* a : m_inspectorDock->navigationActions()) lecture->addAction(a);
+  QMenu* pace = lecture->addMenu(tr("Pa&ce"));
+  for (int ms : {300, 600, 1200, 2500, 5000})
+    pace->addAction(tr("%1 s per step").arg(ms / 1000.0), this, [this, ms] { m_lecture->setPaceMs(ms); });
+  lecture->addSeparator();
+  QAction* arrows = lecture->addAction(tr("Show a&rrows"));
+  arrows->setObjectName("lectureArrowsAction");
+  arrows->setCheckable(true);
+  arrows->setChecked(m_lecture->arrowSettings().show);
+  connect(arrows, &QAction::toggled, this, [this](bool on) {
+    LectureDocument::ArrowSettings s = m_lecture->arrowSettings();
+    s.show = on;
+    m_lecture->setArrowSettings(s);
+  });
+  QAction* handoutAction = lecture->addAction(tr("Export &handout…"), this, &MainWindow::exportHandoutWithDialog);
+  handoutAction->setObjectName("lectureHandoutAction");
+
+  connect(m_inspectorDock, &AlgorithmInspectorDock::handoutRequested, this, &MainWindow::exportHandoutWithDialog);
+  connect(m_lecture, &LectureDocument::traceChanged, this, [this] {
+    // New numbers (or a new pose): the scales follow the whole run, so they stay put while stepping.
+    if (m_lecture->hasTrace()) {
+      const dyn::AlgorithmTrace& t = m_lecture->trace();
+      const double size = robotSize(m_lecture->model(), m_doc->data());
+      const auto all = dyn::traceArrows(m_lecture->model(), m_doc->data(), dyn::traceState(t, int(t.steps.size())),
+                                        m_lecture->arrowSettings().point);
+      m_arrows->autoScale(all, size / 3);
+      m_arrows->setThickness(size * 0.004);
+    }
+    updateLectureView();
+  });
+  connect(m_lecture, &LectureDocument::positionChanged, this, &MainWindow::updateLectureView);
+  connect(m_lecture, &LectureDocument::activeChanged, this, &MainWindow::updateLectureView);
+  connect(m_lecture, &LectureDocument::arrowSettingsChanged, this, [this, arrows] {
+    const QSignalBlocker block(arrows);
+    arrows->setChecked(m_lecture->arrowSettings().show);
+    updateLectureView();
+  });
+  connect(m_lecture, &LectureDocument::activeChanged, this, [this](bool on) {
+    if (on) statusBar()->showMessage(tr("Lecture mode: → step, ← back, Shift+→ end of pass, Home start, P play"), 6000);
+  });
+}
+
+void MainWindow::updateLectureView() {
+  const bool on = m_lecture->isActive() && m_lecture->hasTrace();
+  if (!on) {
+    m_arrows->clear();
+    m_arrows->setVisible(false);
+    m_viewport->update();
+    return;
+  }
+  const LectureDocument::ArrowSettings& settings = m_lecture->arrowSettings();
+  const dyn::Model& model = m_lecture->model();
+  const dyn::Data& data = m_doc->data();  // the pose traced (forward kinematics of the robot's q)
+  const dyn::TraceState& state = m_lecture->state();
+  std::vector<TraceArrowOverlay::Arrow> arrows;
+  for (const dyn::TraceArrow& a : dyn::traceArrows(model, data, state, settings.point))
+    arrows.push_back({a, state.wasChanged(quantityOf(a.kind), a.body)});
+  m_arrows->setVisible(settings.show);
+  for (int k = 0; k < TraceArrowOverlay::kKinds; ++k) m_arrows->setKindVisible(dyn::ArrowKind(k), settings.kinds[k]);
+  m_arrows->setSizeFactor(settings.size);
+  m_arrows->setPointLabel(settings.point == dyn::ArrowPoint::CenterOfMass ? "COM" : "frame origin");
+  m_arrows->setArrows(arrows);
+  // The pass direction: from the parent to the body (outward), or back (inward).
+  const dyn::TraceStepRecord* step = m_lecture->currentStep();
+  const dyn::TracePass* pass = m_lecture->currentPass();
+  if (step && pass && pass->direction != dyn::TracePass::Direction::None && step->body > 0) {
+    const Eigen::Vector3d child = dyn::arrowPoint(model, data, step->body, settings.point);
+    const int parent = model.parent[step->body];
+    const Eigen::Vector3d up = parent > 0 ? dyn::arrowPoint(model, data, parent, settings.point) : data.X0[0].r;
+    const bool outward = pass->direction == dyn::TracePass::Direction::Outward;
+    m_arrows->setPassArrow(settings.passArrow, outward ? up : child, outward ? child : up);
+  } else {
+    m_arrows->setPassArrow(false);
+  }
+  m_doc->setSelectedBody(m_lecture->currentBody());  // highlighted in the 3D view and the model tree
+  m_viewport->update();
+}
+
+bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
+  if (!m_lecture->isActive() || !m_lecture->hasTrace()) {
+    showError(tr("Export handout"), tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
+    return false;
+  }
+  const int before = m_lecture->position();
+  const int n = m_lecture->stepCount();
+  QProgressDialog progress(tr("Rendering the handout's pictures…"), tr("Cancel"), 0, n + 1, this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(500);
+  // Copies: the pictures move the position, and nothing may replace the trace meanwhile.
+  const dyn::AlgorithmTrace trace = m_lecture->trace();
+  const dyn::Model model = m_lecture->model();
+  handout::Content c;
+  c.robotName = m_doc->robotName();
+  c.model = &model;
+  c.trace = &trace;
+  c.arrowLegend = QString::fromStdString(m_arrows->legendText());
+  c.picture = [this, pictureSize](int p) {
+    m_lecture->setPosition(p);
+    return m_viewport->grabImage(pictureSize.width(), pictureSize.height());
+  };
+  c.progress = [&progress](int done, int) {
+    progress.setValue(done);
+    return !progress.wasCanceled();
+  };
+  QString error;
+  const bool ok = handout::write(path, c, &error);
+  m_lecture->setPosition(before);
+  if (!ok) {
+    if (error != tr("Cancelled")) showError(tr("Export handout"), error);
+    return false;
+  }
+  m_logDock->append(tr("Saved the handout %1 (%2 steps)").arg(path).arg(n));
+  return true;
+}
+
+void MainWindow::exportHandoutWithDialog() {
+  const QString base = (m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope")) + "_" +
+                       m_lecture->algorithm() + "_handout.html";
+  QString path = QFileDialog::getSaveFileName(this, tr("Export handout"), QDir::home().filePath(base),
+                                              tr("Web page (*.html);;PDF (*.pdf)"));
+  if (path.isEmpty()) return;
+  if (!path.endsWith(".html", Qt::CaseInsensitive) && !path.endsWith(".htm", Qt::CaseInsensitive) &&
+      !path.endsWith(".pdf", Qt::CaseInsensitive))
+    path += ".html";
+  exportHandout(path);
+}
