@@ -1,0 +1,70 @@
+// The workspace and results of the closed-loop algorithms (dynscope/loops/): sized once from the
+// Model (nv tree dofs, m = model.constraintRows rows), so that the per-step algorithms never
+// allocate. One LoopData per thread, used together with a Data of the same model.
+#pragma once
+#include <vector>
+
+#include "../model/model.hpp"
+#include "pivoted_qr.hpp"
+
+namespace dyn {
+
+template <class S>
+struct LoopDataTpl {
+  // Constraint terms over all m rows (review eqs. 16-17), from loopConstraints().
+  VecX<S> phi;     // phi(q): the loop joints' position errors
+  MatX<S> Jc;      // phi' = d phi / dq (m x nv): the relative motion across each loop joint
+  VecX<S> phiDot;  // phi' qd
+  VecX<S> c;       // -phi'dot qd (eq. 17), minus the Baumgarte terms 2 alpha phidot + beta^2 phi when asked
+  std::vector<Transform<S>> oXp, oXs;  // per loop joint: F1_X_0 and F2_X_0, the world poses of its two frames
+
+  // The independent rows (eq. 18), from selectLoopRows(): L = rows of phi' (m x nv storage, the
+  // first `rank` rows used) and their c; rows[k] is the row of phi that L's row k is.
+  PivotedQR<S> qr;  // of phi'^T: also the null space of L (Q's last nv - rank columns)
+  int rank = 0;
+  std::vector<int> rows;
+  MatX<S> L;
+  VecX<S> cL;
+
+  // Results of a forward or inverse dynamics solve.
+  VecX<S> qdd;            // nv
+  VecX<S> lambda;         // the constraint forces of L's rows: tau_c = L^T lambda (eq. 19), the first `rank` entries
+  bool singular = false;  // the last solve met a singular system (e.g. a massless tree); qdd is NaN then
+
+  // Workspaces of the methods.
+  MatX<S> Y;    // nv x m: M^-1 L^T (method 2)
+  MatX<S> A;    // m x m: L M^-1 L^T (method 2)
+  MatX<S> W;    // nv x nv: Q^T M Q (method 3)
+  MatX<S> KKT;  // (nv + m) square: the augmented matrix of eq. 20 (method 1)
+  std::vector<int> piv;
+  VecX<S> rhs, t1, t2, t3;
+  std::vector<Force<S>> pInv;   // articulated-body solve of M^-1 x: bias forces per body
+  std::vector<Motion<S>> aInv;  // and accelerations
+
+  LoopDataTpl() = default;
+  explicit LoopDataTpl(const ModelTpl<S>& model) {
+    const int m = model.constraintRows, n = model.nv;
+    phi = phiDot = c = cL = VecX<S>::Zero(m);
+    Jc = L = MatX<S>::Zero(m, n);
+    oXp.resize(model.loops.size());
+    oXs.resize(model.loops.size());
+    qr = PivotedQR<S>(n, m);
+    rows.assign(size_t(m), 0);
+    qdd = VecX<S>::Zero(n);
+    lambda = VecX<S>::Zero(m);
+    Y = MatX<S>::Zero(n, m);
+    A = MatX<S>::Zero(m, m);
+    W = MatX<S>::Zero(n, n);
+    KKT = MatX<S>::Zero(n + m, n + m);
+    piv.assign(size_t(n + m), 0);
+    rhs = VecX<S>::Zero(n + m);
+    t1 = t2 = VecX<S>::Zero(n);
+    t3 = VecX<S>::Zero(m);
+    pInv.resize(model.N + 1);
+    aInv.resize(model.N + 1);
+  }
+};
+
+using LoopData = LoopDataTpl<double>;
+
+}  // namespace dyn
