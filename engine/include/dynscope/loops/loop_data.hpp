@@ -41,6 +41,18 @@ struct LoopDataTpl {
   std::vector<Force<S>> pInv;   // articulated-body solve of M^-1 x: bias forces per body
   std::vector<Motion<S>> aInv;  // and accelerations
 
+  // Inverse dynamics (loop_inverse_dynamics.hpp): the dependent accelerations from phi' and the
+  // actuator torques with the constraint forces from [B phi'^T] (tau_a, lambda) = tau_tree.
+  std::vector<int> actuated, independent, dependent;  // the model's dofs, as lists
+  MatX<S> JdepT;          // phi'[:, dependent]^T
+  PivotedQR<S> qrDep;     // of JdepT
+  MatX<S> Bphi;           // [B^T; phi'] ((n_a + m) x nv)
+  PivotedQR<S> qrId;      // of Bphi
+  VecX<S> tau;            // nv: actuator torques (0 on passive dofs)
+  VecX<S> lambdaAll;      // m: the constraint forces of every row of phi (tau_c = phi'^T lambdaAll)
+  VecX<S> x, td;          // n_a + m, n_dep
+  S residual = S(0);      // |B tau_a + phi'^T lambda - tau_tree|: > 0 when the actuators cannot make the motion
+
   LoopDataTpl() = default;
   explicit LoopDataTpl(const ModelTpl<S>& model) {
     const int m = model.constraintRows, n = model.nv;
@@ -62,6 +74,18 @@ struct LoopDataTpl {
     t3 = VecX<S>::Zero(m);
     pInv.resize(model.N + 1);
     aInv.resize(model.N + 1);
+    actuated = model.actuatedDofs();
+    independent = model.independentDofs();
+    dependent = model.dependentDofs;
+    const int na = int(actuated.size()), nd = int(dependent.size());
+    JdepT = MatX<S>::Zero(nd, m);
+    qrDep = PivotedQR<S>(nd, m);
+    Bphi = MatX<S>::Zero(na + m, n);
+    qrId = PivotedQR<S>(na + m, n);
+    tau = VecX<S>::Zero(n);
+    lambdaAll = VecX<S>::Zero(m);
+    x = VecX<S>::Zero(na + m);
+    td = VecX<S>::Zero(nd);
   }
 };
 
