@@ -4,6 +4,7 @@
 namespace cli {
 
 void writeInverseDynamics(const Session& s, JsonWriter& json) {
+  if (s.model.hasLoops()) return writeLoopInverseDynamics(s, json);
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
@@ -57,6 +58,7 @@ void writeBias(const Session& s, JsonWriter& json) {
 }
 
 void writeForwardDynamics(const Session& s, JsonWriter& json) {
+  if (s.model.hasLoops() || s.options.loopMethod) return writeLoopForwardDynamics(s, json);
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");

@@ -38,6 +38,8 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeEnergy(s, json);
     case Command::Ik:
       return cli::writeInverseKinematics(s, json);
+    case Command::Assemble:
+      return cli::writeAssembly(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
       return;

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik };
+enum class Command { Info, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Assemble };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -47,6 +47,12 @@ struct Options {
   std::optional<std::vector<double>> target;  // --target x,y,z[,qx,qy,qz,qw]
   std::vector<std::string> pins, locks;       // --pin LINK, --lock JOINT (repeatable)
   bool positionOnly = false;                  // --position-only
+  // closed loops (docs/loops.md)
+  std::optional<std::string> loopMethod;         // fd: 1 | 2 | 3 | global | global-26 | global-28; simulate: 1 | 2 | 3
+  std::optional<std::vector<double>> baumgarte;  // --baumgarte alpha,beta (1/s)
+  bool noProjection = false;                     // simulate --no-projection
+  std::vector<std::string> holds;                // assemble --hold JOINT (repeatable)
+  bool holdIndependent = false;                  // assemble --hold-independent
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

@@ -43,7 +43,7 @@ std::string describeLoopError(const Model& model, const Eigen::VectorXd& phi, in
   gap = std::sqrt(gap);
   tilt = std::sqrt(tilt) * 180 / M_PI;
   std::string s = "a gap of " + (gap < 1e-2 ? fixed(gap * 1e3, 3) + " mm" : fixed(gap, 4) + " m");
-  if (J.type != LoopJointType::Spherical) s += " and a misalignment of " + fixed(tilt, 3) + " deg";
+  if (J.type != LoopJointType::Spherical && tilt > 1e-4) s += " and a misalignment of " + fixed(tilt, 3) + " deg";
   return s;
 }
 

@@ -47,12 +47,6 @@ std::optional<LoopJointType> loopType(JointKind kind) {
 
 bool alongAxis(LoopJointType t) { return t == LoopJointType::Revolute || t == LoopJointType::Prismatic; }
 
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
 }  // namespace
 
 SpanningTree spanningTree(const RobotDescription& robot) {
@@ -198,16 +192,20 @@ struct LoopBuilder {
       fail(jd.line, el,
            "closes a loop between links " + quoted(jd.parent) + " and " + quoted(jd.child) +
                ", which fixed joints already join rigidly");
-    // Where the file puts the child by this joint against where the tree puts it.
-    const Transform<double> byJoint = jd.origin.transform() * linkInBody[size_t(p)] * zero.X0[size_t(J.predecessor)];
-    const Transform<double> byTree = linkInBody[size_t(s)] * zero.X0[size_t(J.successor)];
-    const double gap = (byJoint.r - byTree.r).norm(), tilt = logSO3<double>(byJoint.E * byTree.E.transpose()).norm();
-    std::string note = where(jd.line) + el + ": closes a kinematic loop; cut from the spanning tree and kept as a " +
-                       loopJointTypeName(J.type) + " loop-closure joint between " + quoted(jd.parent) + " and " +
-                       quoted(jd.child) + " (the file's zero pose is taken as assembled)";
-    if (gap > 1e-9 || tilt > 1e-9)
-      note += "; at the zero pose the tree places " + quoted(jd.child) + " " + fmt(gap * 1e3) + " mm and " +
-              fmt(tilt * 180 / M_PI) + " deg away from this joint's origin";
+    const auto treeJoint = std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& other) {
+      return other.child == jd.child && model.jointIndex(other.name) >= 0;
+    });
+    const auto merged = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                     [&](const JointDesc& other) { return other.child == jd.child && &other != &jd; });
+    const JointDesc* other = treeJoint != robot.joints.end() ? &*treeJoint
+                             : merged != robot.joints.end()  ? &*merged
+                                                             : nullptr;
+    std::string note =
+        where(jd.line) + el + ": closes a kinematic loop" +
+        (other ? " (link " + quoted(jd.child) + " is also the child of joint " + quoted(other->name) + ")"
+               : std::string()) +
+        "; cut from the spanning tree and kept as a " + loopJointTypeName(J.type) +
+        " loop-closure joint at its origin on " + quoted(jd.parent) + ", the file's zero pose taken as assembled";
     if (jd.hasLimits || jd.damping > 0 || jd.friction > 0)
       note += "; its limits, damping and friction are not modelled (a loop-closure joint has no coordinate)";
     if (jd.actuated) note += "; its actuator marker is ignored (only tree joints are actuated)";

@@ -29,15 +29,19 @@ enum class GlobalFormulation { NullSpace /* eq. 26 */, Augmented /* eq. 27 */, C
 
 inline const char* globalFormulationName(GlobalFormulation f) {
   switch (f) {
-    case GlobalFormulation::NullSpace: return "eq. 26 (null space)";
-    case GlobalFormulation::Augmented: return "eq. 27 (augmented)";
-    case GlobalFormulation::ConstraintForces: return "eq. 28 (constraint forces)";
+    case GlobalFormulation::NullSpace:
+      return "eq. 26 (null space)";
+    case GlobalFormulation::Augmented:
+      return "eq. 27 (augmented)";
+    case GlobalFormulation::ConstraintForces:
+      return "eq. 28 (constraint forces)";
   }
   return "?";
 }
 
-template <class S> struct GlobalDataTpl {
-  int N = 0, n = 0, t = 0;  // bodies, dofs, columns of T in use
+template <class S>
+struct GlobalDataTpl {
+  int N = 0, n = 0, t = 0;       // bodies, dofs, columns of T in use
   MatX<S> I, P, Pinv, H, Sg, T;  // the global matrices (see above); T has 6N - n + m columns of storage
   MatX<S> M;                     // S^T I S
   MatX<S> system;                // [I T; T^T 0] of eq. 27 (leading 6N + t block)
@@ -85,7 +89,7 @@ void globalMatrices(const ModelTpl<S>& model, DataTpl<S>& data, GlobalDataTpl<S>
   for (int i = 1; i <= model.N; ++i) {
     const int r = 6 * (i - 1);
     gd.I.template block<6, 6>(r, r) = model.I[i].transformToA(data.X0[i]).toMatrix();  // I_i in world (eq. 23)
-    gd.P.template block<6, 6>(r, r).setIdentity();                                       // P_ii = 1 (eq. 29)
+    gd.P.template block<6, 6>(r, r).setIdentity();                                     // P_ii = 1 (eq. 29)
     if (model.parent[i] > 0) gd.P.template block<6, 6>(r, 6 * (model.parent[i] - 1)) = -Mat6<S>::Identity();
     for (int j = i; j > 0; j = model.parent[j])  // P^-1: v_i = sum over j on the path of h_j qd_j
       gd.Pinv.template block<6, 6>(r, 6 * (j - 1)).setIdentity();
@@ -96,7 +100,8 @@ void globalMatrices(const ModelTpl<S>& model, DataTpl<S>& data, GlobalDataTpl<S>
 }
 
 // M = H^T P^-T I P^-1 H = S^T I S (after eq. 29) into gd.M; after globalMatrices().
-template <class S> const MatX<S>& globalMassMatrix(GlobalDataTpl<S>& gd) {
+template <class S>
+const MatX<S>& globalMassMatrix(GlobalDataTpl<S>& gd) {
   gd.M.noalias() = gd.Sg.transpose() * (gd.I * gd.Sg);
   return gd.M;
 }
@@ -112,23 +117,24 @@ void globalVelocityTerms(const ModelTpl<S>& model, DataTpl<S>& data, GlobalDataT
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     const int r = 6 * (i - 1), lambda = model.parent[i];
-    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);  // link coordinates
-    const Motion<S> vJ = data.X0[i].applyInverse(data.vJ[i]);          // h_i qd_i
+    jcalcVelocity(J, &data.S[J.idx_v], qd, data.vJ[i], data.cJ[i]);     // link coordinates
+    const Motion<S> vJ = data.X0[i].applyInverse(data.vJ[i]);           // h_i qd_i
     gd.v[i] = gd.v[lambda] + vJ;                                        // v_i = v_lambda + h_i qd_i (eq. 3)
     gd.c[i] = gd.v[i].cross(vJ) + data.X0[i].applyInverse(data.cJ[i]);  // hdot_i qd_i (eq. 4)
-    const Motion<S> a0l = lambda > 0 ? Motion<S>::fromVector(gd.a0.template segment<6>(6 * (lambda - 1)))
-                                     : Motion<S>::Zero();
+    const Motion<S> a0l =
+        lambda > 0 ? Motion<S>::fromVector(gd.a0.template segment<6>(6 * (lambda - 1))) : Motion<S>::Zero();
     gd.a0.template segment<6>(r) = (a0l + gd.c[i]).toVector();  // a0 = P^-1 Hdot qd
     const Inertia<S> I0 = model.I[i].transformToA(data.X0[i]);
     Force<S> f = I0 * model.gravity - gd.v[i].crossForce(I0 * gd.v[i]);  // f_g - v x* I v
-    if (fext) f += data.X0[i].applyTranspose((*fext)[i]);              // external force, to world
+    if (fext) f += data.X0[i].applyTranspose((*fext)[i]);                // external force, to world
     gd.f.template segment<6>(r) = f.toVector();
   }
 }
 
 // An orthonormal basis (in the Euclidean coordinate metric) of the forces that do no work on the
 // motions in cols[0..d): T_J of a joint, into the 6 x (6 - d) block out.
-template <class S, class Out> void complementColumns(const Motion<S>* cols, int d, Out&& out) {
+template <class S, class Out>
+void complementColumns(const Motion<S>* cols, int d, Out&& out) {
   using std::sqrt;
   Eigen::Matrix<S, 6, 6> Q;
   int k = 0;
@@ -153,8 +159,9 @@ template <class S, class Out> void complementColumns(const Motion<S>* cols, int 
 // T (tree columns P^T T_J, then the selected loop rows as forces between their two bodies) and
 // b = T^T a0 with the loops' velocity terms; needs globalMatrices, globalVelocityTerms and, for
 // loops, loopConstraints + selectLoopRows in ld. Sets gd.t.
-template <class S> void globalConstraintForces(const ModelTpl<S>& model, const DataTpl<S>& data,
-                                               const LoopDataTpl<S>& ld, GlobalDataTpl<S>& gd) {
+template <class S>
+void globalConstraintForces(const ModelTpl<S>& model, const DataTpl<S>& data, const LoopDataTpl<S>& ld,
+                            GlobalDataTpl<S>& gd) {
   gd.T.setZero();
   int col = 0;
   for (int i = 1; i <= model.N; ++i) {  // joint i: T_J,i on body i, -T_J,i on lambda(i)
@@ -171,12 +178,13 @@ template <class S> void globalConstraintForces(const ModelTpl<S>& model, const D
   for (int k = 0; k < ld.rank; ++k) {  // loop rows: unit force e_comp in F1, on s and (-) on p
     const int row = ld.rows[size_t(k)];
     int l = 0;
-    while (!(row >= model.loops[size_t(l)].row && row < model.loops[size_t(l)].row + model.loops[size_t(l)].rows())) ++l;
+    while (!(row >= model.loops[size_t(l)].row && row < model.loops[size_t(l)].row + model.loops[size_t(l)].rows()))
+      ++l;
     const LoopJoint<S>& J = model.loops[size_t(l)];
     const int comp = loopJointComponent(J.type, row - J.row);
     const Force<S> e = Force<S>::fromVector(Vec6<S>::Unit(comp));
     const Vec6<S> t0 = ld.oXp[size_t(l)].applyTranspose(e).toVector();  // in world coordinates
-    Motion<S> da = Motion<S>::Zero();                                  // a0_s - a0_p
+    Motion<S> da = Motion<S>::Zero();                                   // a0_s - a0_p
     if (J.successor > 0) {
       gd.T.col(col).template segment<6>(6 * (J.successor - 1)) += t0;
       da += Motion<S>::fromVector(gd.a0.template segment<6>(6 * (J.successor - 1)));
@@ -259,7 +267,8 @@ const VecX<S>& globalForwardDynamics(const ModelTpl<S>& model, DataTpl<S>& data,
       Eigen::LLT<Mat6<S>> llt(Ii);
       if (llt.info() != Eigen::Success)
         throw std::runtime_error("eq. 28 needs every body's spatial inertia to be invertible; body '" +
-                                 model.bodyNames[i] + "' has a singular one (a massless body or a slender rod): "
+                                 model.bodyNames[i] +
+                                 "' has a singular one (a massless body or a slender rod): "
                                  "use eq. 27");
       gd.Iinv[size_t(i)] = llt.solve(Mat6<S>::Identity());
     }

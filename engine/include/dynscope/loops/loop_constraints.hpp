@@ -123,6 +123,19 @@ void loopConstraints(const ModelTpl<S>& model, DataTpl<S>& data, LoopDataTpl<S>&
   }
 }
 
+// L and c_L from the rows chosen last time. Methods 1 and 2 reuse the selection between rank-
+// revealing factorizations (it changes only at singular configurations): they check that every row
+// of phi' qdd = c holds (loopRowsHold) and choose afresh when one does not, or when L M^-1 L^T
+// turns out singular.
+template <class S>
+int cachedLoopRows(LoopDataTpl<S>& ld) {
+  for (int k = 0; k < ld.rank; ++k) {
+    ld.L.row(k) = ld.Jc.row(ld.rows[size_t(k)]);
+    ld.cL[k] = ld.c[ld.rows[size_t(k)]];
+  }
+  return ld.rank;
+}
+
 // Eq. 18: the rank n_c of phi' and n_c linearly independent rows of it, L, with their c, by the
 // column-pivoted QR of phi'^T (a planar loop modelled in 3D has redundant rows: they are left out).
 // relTol: a row counts as dependent when its remaining norm is below relTol times the largest row's.
@@ -130,18 +143,39 @@ template <class S>
 int selectLoopRows(LoopDataTpl<S>& ld, const S& relTol = S(1e-10)) {
   ld.rank = ld.qr.compute(ld.Jc.transpose(), relTol);
   const std::vector<int>& perm = ld.qr.permutation();
-  for (int k = 0; k < ld.rank; ++k) {
-    ld.rows[size_t(k)] = perm[size_t(k)];
-    ld.L.row(k) = ld.Jc.row(perm[size_t(k)]);
-    ld.cL[k] = ld.c[perm[size_t(k)]];
-  }
-  return ld.rank;
+  for (int k = 0; k < ld.rank; ++k) ld.rows[size_t(k)] = perm[size_t(k)];
+  ld.rowsKnown = true;
+  return cachedLoopRows(ld);
 }
 
-// Largest absolute entry of phi and of phidot: what "the loops are closed" is measured by.
+// The last selection when there is one, else a fresh one.
 template <class S>
-S maxAbs(const VecX<S>& x) {
+int loopRows(LoopDataTpl<S>& ld, const S& relTol) {
+  return ld.rowsKnown ? cachedLoopRows(ld) : selectLoopRows(ld, relTol);
+}
+
+// Do all m rows of phi' qdd = c hold (to relTol of the size of their terms), not only the chosen
+// ones? False after the rank grew, e.g. leaving a singular configuration with the rows chosen there.
+template <class S, class A>
+bool loopRowsHold(const LoopDataTpl<S>& ld, const Eigen::MatrixBase<A>& qdd, const S& relTol = S(1e-7)) {
   using std::abs;
+  for (int i = 0; i < ld.Jc.rows(); ++i) {
+    S lhs = S(0), size = abs(ld.c[i]);
+    for (int j = 0; j < ld.Jc.cols(); ++j) {
+      const S t = ld.Jc(i, j) * qdd[j];
+      lhs += t;
+      size += abs(t);
+    }
+    if (!(abs(lhs - ld.c[i]) <= relTol * size + S(1e-12))) return false;
+  }
+  return true;
+}
+
+// Largest absolute entry of a vector (of phi, of phidot): what "the loops are closed" is measured by.
+template <class D>
+typename D::Scalar maxAbs(const Eigen::MatrixBase<D>& x) {
+  using std::abs;
+  using S = typename D::Scalar;
   S m = S(0);
   for (int i = 0; i < x.size(); ++i)
     if (abs(x[i]) > m) m = abs(x[i]);

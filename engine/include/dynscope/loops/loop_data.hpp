@@ -23,6 +23,7 @@ struct LoopDataTpl {
   PivotedQR<S> qr;  // of phi'^T: also the null space of L (Q's last nv - rank columns)
   int rank = 0;
   std::vector<int> rows;
+  bool rowsKnown = false;  // methods 1 and 2 reuse `rows` while they stay independent (see cachedLoopRows)
   MatX<S> L;
   VecX<S> cL;
 
@@ -32,26 +33,24 @@ struct LoopDataTpl {
   bool singular = false;  // the last solve met a singular system (e.g. a massless tree); qdd is NaN then
 
   // Workspaces of the methods.
-  MatX<S> Y;    // nv x m: M^-1 L^T (method 2)
-  MatX<S> A;    // m x m: L M^-1 L^T (method 2)
-  MatX<S> W;    // nv x nv: Q^T M Q (method 3)
-  MatX<S> KKT;  // (nv + m) square: the augmented matrix of eq. 20 (method 1)
+  MatX<S> Y;     // nv x m: G^-T L^T with M = G^T G (method 2, velocity projection)
+  MatX<S> A;     // m x m: L M^-1 L^T (method 2)
+  MatX<S> K, W;  // nv x nv: the null-space basis K and M K (method 3)
+  MatX<S> KKT;   // (nv + m) square: the augmented matrix of eq. 20 (method 1)
   std::vector<int> piv;
   VecX<S> rhs, t1, t2, t3;
-  std::vector<Force<S>> pInv;   // articulated-body solve of M^-1 x: bias forces per body
-  std::vector<Motion<S>> aInv;  // and accelerations
 
   // Inverse dynamics (loop_inverse_dynamics.hpp): the dependent accelerations from phi' and the
   // actuator torques with the constraint forces from [B phi'^T] (tau_a, lambda) = tau_tree.
   std::vector<int> actuated, independent, dependent;  // the model's dofs, as lists
-  MatX<S> JdepT;          // phi'[:, dependent]^T
-  PivotedQR<S> qrDep;     // of JdepT
-  MatX<S> Bphi;           // [B^T; phi'] ((n_a + m) x nv)
-  PivotedQR<S> qrId;      // of Bphi
-  VecX<S> tau;            // nv: actuator torques (0 on passive dofs)
-  VecX<S> lambdaAll;      // m: the constraint forces of every row of phi (tau_c = phi'^T lambdaAll)
-  VecX<S> x, td;          // n_a + m, n_dep
-  S residual = S(0);      // |B tau_a + phi'^T lambda - tau_tree|: > 0 when the actuators cannot make the motion
+  MatX<S> JdepT;                                      // phi'[:, dependent]^T
+  PivotedQR<S> qrDep;                                 // of JdepT
+  MatX<S> Bphi;                                       // [B^T; phi'] ((n_a + m) x nv)
+  PivotedQR<S> qrId;                                  // of Bphi
+  VecX<S> tau;                                        // nv: actuator torques (0 on passive dofs)
+  VecX<S> lambdaAll;  // m: the constraint forces of every row of phi (tau_c = phi'^T lambdaAll)
+  VecX<S> x, td;      // n_a + m, n_dep
+  S residual = S(0);  // |B tau_a + phi'^T lambda - tau_tree|: > 0 when the actuators cannot make the motion
 
   LoopDataTpl() = default;
   explicit LoopDataTpl(const ModelTpl<S>& model) {
@@ -66,14 +65,12 @@ struct LoopDataTpl {
     lambda = VecX<S>::Zero(m);
     Y = MatX<S>::Zero(n, m);
     A = MatX<S>::Zero(m, m);
-    W = MatX<S>::Zero(n, n);
+    K = W = MatX<S>::Zero(n, n);
     KKT = MatX<S>::Zero(n + m, n + m);
     piv.assign(size_t(n + m), 0);
     rhs = VecX<S>::Zero(n + m);
     t1 = t2 = VecX<S>::Zero(n);
     t3 = VecX<S>::Zero(m);
-    pInv.resize(model.N + 1);
-    aInv.resize(model.N + 1);
     actuated = model.actuatedDofs();
     independent = model.independentDofs();
     dependent = model.dependentDofs;

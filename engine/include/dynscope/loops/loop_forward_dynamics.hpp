@@ -3,44 +3,12 @@
 // null-space projection (eq. 22). They agree to rounding; docs/loops.md compares them. On a tree
 // (no loops) they reduce to M qdd = tau - C solved by LU, by the ABA and by Cholesky.
 #pragma once
-#include <optional>
-#include <string_view>
-
+#include "loop_method.hpp"
 #include "loop_method1_augmented.hpp"
 #include "loop_method2_multipliers.hpp"
 #include "loop_method3_null_space.hpp"
 
 namespace dyn {
-
-enum class LoopMethod { Augmented = 1, Multipliers = 2, NullSpace = 3 };
-
-// Settings of a closed-loop solve.
-struct LoopSettings {
-  LoopMethod method = LoopMethod::Multipliers;
-  double baumgarteAlpha = 0;     // 1/s: phi'' + 2 alpha phi' + beta^2 phi = 0 (0, 0: phi'' = 0 only)
-  double baumgarteBeta = 0;      // 1/s
-  double rankTolerance = 1e-10;  // eq. 18: a row is dependent below this times the largest row norm
-};
-
-inline const char* loopMethodName(LoopMethod m) {
-  switch (m) {
-    case LoopMethod::Augmented:
-      return "augmented";
-    case LoopMethod::Multipliers:
-      return "multipliers";
-    case LoopMethod::NullSpace:
-      return "null-space";
-  }
-  return "?";
-}
-
-// "1" / "augmented", "2" / "multipliers", "3" / "null-space".
-inline std::optional<LoopMethod> loopMethodByName(std::string_view s) {
-  if (s == "1" || s == "augmented") return LoopMethod::Augmented;
-  if (s == "2" || s == "multipliers") return LoopMethod::Multipliers;
-  if (s == "3" || s == "null-space") return LoopMethod::NullSpace;
-  return std::nullopt;
-}
 
 template <class S, class Q, class V, class T>
 const VecX<S>& loopForwardDynamics(const ModelTpl<S>& model, DataTpl<S>& data, LoopDataTpl<S>& ld,

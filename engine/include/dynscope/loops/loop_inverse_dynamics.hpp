@@ -53,4 +53,23 @@ const VecX<S>& loopInverseDynamics(const ModelTpl<S>& model, DataTpl<S>& data, L
   return ld.tau;
 }
 
+// The velocity consistent with the constraints (phi' qd = 0) that has qd's independent entries:
+// its dependent entries (model.dependentDofs) are solved from phi'_d qd_d = -phi'_y qd_y (minimum
+// norm, least squares at a singular configuration), in place. Returns max |phi' qd| afterwards.
+template <class S, class Q, class V>
+S loopDependentVelocities(const ModelTpl<S>& model, DataTpl<S>& data, LoopDataTpl<S>& ld, const Eigen::MatrixBase<Q>& q,
+                          Eigen::MatrixBase<V>& qd) {
+  checkSize("qd", qd.size(), model.nv);
+  loopConstraints(model, data, ld, q);  // phi'
+  const int nd = int(ld.dependent.size());
+  ld.t3.setZero();
+  for (int v : ld.independent) ld.t3 -= ld.Jc.col(v) * S(qd[v]);
+  for (int k = 0; k < nd; ++k) ld.JdepT.row(k) = ld.Jc.col(ld.dependent[size_t(k)]).transpose();
+  ld.qrDep.compute(ld.JdepT, S(1e-10));
+  ld.qrDep.solveTransposedMinNorm(ld.t3, ld.td);
+  for (int k = 0; k < nd; ++k) qd[ld.dependent[size_t(k)]] = ld.td[k];
+  ld.t3.noalias() = ld.Jc * qd;
+  return maxAbs(ld.t3);
+}
+
 }  // namespace dyn

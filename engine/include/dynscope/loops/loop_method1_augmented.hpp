@@ -18,22 +18,29 @@ const VecX<S>& loopForwardDynamicsAugmented(const ModelTpl<S>& model, DataTpl<S>
                                             const S& beta = S(0), const S& rankTol = S(1e-10),
                                             const std::vector<Force<S>>* fext = nullptr) {
   checkSize("tau", tau.size(), model.nv);
-  loopConstraints(model, data, ld, q, qd, alpha, beta);     // phi, phi', c (eqs. 16-17)
-  const int r = selectLoopRows(ld, rankTol), n = model.nv;  // L, c_L (eq. 18)
+  loopConstraints(model, data, ld, q, qd, alpha, beta);  // phi, phi', c (eqs. 16-17)
+  const int n = model.nv;
   data.tmp.setZero();
   rnea(model, data, q, qd, data.tmp, fext);  // C = ID(q, qd, 0)
   crba(model, data, q);                      // M (Part 2, eqs. 44-48)
-  auto K = ld.KKT.topLeftCorner(n + r, n + r);
-  K.topLeftCorner(n, n) = data.M;
-  K.topRightCorner(n, r) = ld.L.topRows(r).transpose();
-  K.bottomLeftCorner(r, n) = ld.L.topRows(r);
-  K.bottomRightCorner(r, r).setZero();
-  ld.rhs.head(n) = tau - data.tau;  // tau - C
-  ld.rhs.segment(n, r) = ld.cL.head(r);
-  ld.singular = !luInPlace(K, n + r, ld.piv, S(1e-14));
-  luSolveInPlace<S>(K, n + r, ld.piv, ld.rhs);  // (eq. 20)
-  ld.qdd = ld.rhs.head(n);
-  ld.lambda.head(r) = -ld.rhs.segment(n, r);
+  for (int attempt = 0;; ++attempt) {
+    const bool fresh = attempt > 0 || !ld.rowsKnown;
+    const int r = fresh ? selectLoopRows(ld, rankTol) : cachedLoopRows(ld);  // L, c_L (eq. 18)
+    auto K = ld.KKT.topLeftCorner(n + r, n + r);
+    K.topLeftCorner(n, n) = data.M;
+    K.topRightCorner(n, r) = ld.L.topRows(r).transpose();
+    K.bottomLeftCorner(r, n) = ld.L.topRows(r);
+    K.bottomRightCorner(r, r).setZero();
+    ld.rhs.head(n) = tau - data.tau;  // tau - C
+    ld.rhs.segment(n, r) = ld.cL.head(r);
+    const bool regular = luInPlace(K, n + r, ld.piv, S(1e-14));
+    if (!regular && !fresh) continue;  // the rows chosen earlier lost rank here: choose again
+    ld.singular = !regular;
+    luSolveInPlace<S>(K, n + r, ld.piv, ld.rhs);  // (eq. 20)
+    ld.qdd = ld.rhs.head(n);
+    ld.lambda.head(r) = -ld.rhs.segment(n, r);
+    if (fresh || loopRowsHold(ld, ld.qdd)) break;
+  }
   if (ld.singular) ld.qdd.setConstant(S(std::numeric_limits<double>::quiet_NaN()));
   data.qdd = ld.qdd;
   return ld.qdd;

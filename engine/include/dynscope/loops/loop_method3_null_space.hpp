@@ -21,17 +21,24 @@ template <class S, class M, class R>
 void nullSpaceSolve(LoopDataTpl<S>& ld, const M& mass, const R& rhs) {
   const int n = int(mass.rows()), r = ld.rank, f = n - r;
   ld.qr.solveTransposedMinNorm(ld.c, ld.t1);  // qdd0: the minimum-norm solution of L qdd = c
-  ld.W = mass;                                // W = Q^T M Q: K^T M K is its trailing block
-  for (int j = 0; j < n; ++j) ld.qr.applyQt(ld.W.col(j));
-  for (int i = 0; i < n; ++i) ld.qr.applyQt(ld.W.row(i));
-  ld.t2 = rhs;  // tau - C - M qdd0, then Q^T of it: K^T (..) is its tail
+  auto K = ld.K.leftCols(f);                  // K = Q [0; 1]: L's null space, orthonormal columns
+  K.setZero();
+  for (int j = 0; j < f; ++j) {
+    K(r + j, j) = S(1);
+    ld.qr.applyQ(K.col(j));
+  }
+  auto MK = ld.W.leftCols(f);
+  MK.noalias() = mass * K;
+  auto KMK = ld.KKT.topLeftCorner(f, f);
+  KMK.noalias() = K.transpose() * MK;  // K^T M K
+  ld.t2 = rhs;                         // K^T (tau - C - M qdd0)
   ld.t2.noalias() -= mass * ld.t1;
-  ld.qr.applyQt(ld.t2);
-  ld.singular = !choleskyInPlace(ld.W.bottomRightCorner(f, f), f, S(1e-14));
-  choleskySolveInPlace<S>(ld.W.bottomRightCorner(f, f), f, ld.t2.tail(f));  // y   (eq. 22)
-  ld.t2.head(r).setZero();                                                  // K y = Q [0; y]
-  ld.qr.applyQ(ld.t2);
-  ld.qdd = ld.t1 + ld.t2;  // qdd = K y + qdd0
+  auto y = ld.rhs.head(f);
+  y.noalias() = K.transpose() * ld.t2;
+  ld.singular = !choleskyInPlace(KMK, f, S(1e-14));
+  choleskySolveInPlace<S>(KMK, f, y);  // y   (eq. 22)
+  ld.qdd = ld.t1;
+  ld.qdd.noalias() += K * y;  // qdd = K y + qdd0
   // The constraint forces, for comparison with methods 1 and 2: L^T lambda = M qdd - (tau - C).
   ld.t2.noalias() = mass * ld.qdd;
   ld.t2 -= rhs;

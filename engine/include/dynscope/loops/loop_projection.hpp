@@ -7,9 +7,8 @@
 //               an impulse along the constraint directions makes, which never adds kinetic energy.
 // Both allocate nothing (LoopData's workspaces; dq and qOut: nv and nq vectors of the caller).
 #pragma once
-#include "../algorithms/aba_inverse_inertia.hpp"
 #include "../algorithms/configuration.hpp"
-#include "loop_constraints.hpp"
+#include "loop_method2_multipliers.hpp"
 
 namespace dyn {
 
@@ -35,24 +34,27 @@ template <class S, class Qv, class Vv>
 S projectVelocities(const ModelTpl<S>& model, DataTpl<S>& data, LoopDataTpl<S>& ld, const Qv& q, Vv& qd,
                     const S& rankTol = S(1e-10)) {
   loopConstraints(model, data, ld, q);  // phi'
-  const int r = selectLoopRows(ld, rankTol), n = model.nv;
-  ld.t1.setZero();
-  aba(model, data, q, ld.t1, ld.t1);  // the articulated-body factorization of M(q)
-  for (int k = 0; k < r; ++k) abaInverseInertia(model, data, ld.L.row(k).transpose(), ld.Y.col(k), ld.pInv, ld.aInv);
-  for (int i = 0; i < r; ++i)
-    for (int j = 0; j <= i; ++j) ld.A(i, j) = ld.L.row(i).dot(ld.Y.col(j));
+  crba(model, data, q);                 // M = G^T G
+  data.L = data.M;
+  factorLTL(model, data.L);
   S before = S(0);
-  for (int i = 0; i < r; ++i) {
-    using std::abs;
-    ld.lambda[i] = ld.L.row(i).dot(qd);
-    if (abs(ld.lambda[i]) > before) before = abs(ld.lambda[i]);
+  for (int attempt = 0;; ++attempt) {
+    const bool fresh = attempt > 0 || !ld.rowsKnown;
+    const int r = fresh ? selectLoopRows(ld, rankTol) : cachedLoopRows(ld);
+    ld.lambda.head(r).noalias() = ld.L.topRows(r) * qd;  // L qd
+    before = maxAbs(ld.lambda.head(r));
+    if (r == 0 || before == S(0)) return before;
+    if (!detail::factorLoopMatrix(model, data, ld, r)) {  // L M^-1 L^T
+      if (fresh) return before;                           // singular: leave qd
+      continue;
+    }
+    choleskySolveInPlace<S>(ld.A, r, ld.lambda);
+    ld.t1.noalias() = ld.Y.leftCols(r) * ld.lambda.head(r);
+    detail::solveLTLForward(model, data.L, ld.t1);  // M^-1 L^T (L M^-1 L^T)^-1 L qd
+    qd -= ld.t1;
+    ld.t3.noalias() = ld.Jc * qd;  // every row of phi' qd = 0 now?
+    if (fresh || maxAbs(ld.t3) <= S(1e-9) * (before + S(1e-12))) return before;
   }
-  if (r == 0 || before == S(0)) return before;
-  if (!choleskyInPlace(ld.A, r, S(1e-14))) return before;  // singular: leave qd
-  choleskySolveInPlace<S>(ld.A, r, ld.lambda);
-  for (int k = 0; k < r; ++k) qd -= ld.Y.col(k) * ld.lambda[k];
-  (void)n;
-  return before;
 }
 
 }  // namespace dyn

@@ -145,9 +145,9 @@ class PivotedQR {
 };
 
 // In-place Cholesky A = G G^T of the leading n x n block of A (a matrix or a block of one; the lower
-// triangle is used and overwritten).
-// False when a pivot is not positive beyond relTol times the largest diagonal entry (the block is
-// singular to working precision, e.g. L M^-1 L^T at a singular configuration).
+// triangle is used and overwritten), right-looking so that every update is a contiguous column
+// operation. False when a pivot is not positive beyond relTol times the largest diagonal entry
+// (the block is singular to working precision, e.g. L M^-1 L^T at a singular configuration).
 template <class S, class M>
 bool choleskyInPlace(M&& A, int n, const S& relTol) {
   using std::sqrt;
@@ -155,16 +155,14 @@ bool choleskyInPlace(M&& A, int n, const S& relTol) {
   for (int i = 0; i < n; ++i)
     if (A(i, i) > scale) scale = A(i, i);
   for (int j = 0; j < n; ++j) {
-    S d = A(j, j);
-    for (int k = 0; k < j; ++k) d -= A(j, k) * A(j, k);
+    const S d = A(j, j);
     if (!(d > relTol * scale)) return false;
     const S g = sqrt(d);
     A(j, j) = g;
-    for (int i = j + 1; i < n; ++i) {
-      S s = A(i, j);
-      for (int k = 0; k < j; ++k) s -= A(i, k) * A(j, k);
-      A(i, j) = s / g;
-    }
+    const int below = n - j - 1;
+    A.col(j).segment(j + 1, below) /= g;
+    for (int k = j + 1; k < n; ++k)  // trailing lower triangle: A_kk.. -= G_k..,j G_kj
+      A.col(k).segment(k, n - k) -= A.col(j).segment(k, n - k) * A(k, j);
   }
   return true;
 }
@@ -172,12 +170,11 @@ bool choleskyInPlace(M&& A, int n, const S& relTol) {
 // Solves (G G^T) x = b in place with G from choleskyInPlace.
 template <class S, class M, class V>
 void choleskySolveInPlace(const M& G, int n, V&& x) {
-  for (int i = 0; i < n; ++i) {
-    S s = x[i];
-    for (int k = 0; k < i; ++k) s -= G(i, k) * x[k];
-    x[i] = s / G(i, i);
+  for (int k = 0; k < n; ++k) {  // G y = b, column by column
+    x[k] /= G(k, k);
+    for (int i = k + 1; i < n; ++i) x[i] -= G(i, k) * x[k];
   }
-  for (int i = n - 1; i >= 0; --i) {
+  for (int i = n - 1; i >= 0; --i) {  // G^T x = y
     S s = x[i];
     for (int k = i + 1; k < n; ++k) s -= G(k, i) * x[k];
     x[i] = s / G(i, i);
