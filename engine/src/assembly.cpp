@@ -51,6 +51,7 @@ Assembler::Assembler(const Model& model) : model_(model), data_(model), ld_(mode
   held_.assign(size_t(model.nv), 0);
   q_ = qTry_ = model.neutral();
   dq_ = grad_ = step_ = Eigen::VectorXd::Zero(model.nv);
+  qBest_ = q_;
   phi_ = Eigen::VectorXd::Zero(model.constraintRows);
   Jfree_ = Eigen::MatrixXd::Zero(model.constraintRows, model.nv);
   result_.q = q_;
@@ -75,9 +76,54 @@ const AssemblyResult& Assembler::solve(const Eigen::VectorXd& q0, const Assembly
   }
   step_.setZero();
   integrate(model_, q0, step_, 0.0, q_);  // normalises the quaternions
-  result_.converged = false;
   result_.iterations = 0;
+  result_.restarts = 0;
   result_.message.clear();
+  double best = attempt(options);
+  qBest_ = q_;
+  std::mt19937 rng(1);
+  for (int k = 0; k < options.restarts && best > options.tolerance; ++k) {
+    ++result_.restarts;
+    perturb(q0, rng);
+    const double e = attempt(options);
+    if (e < best) {
+      best = e;
+      qBest_ = q_;
+    }
+  }
+  result_.q = qBest_;
+  result_.residual = merit(qBest_);  // phi (and phi') at the result stay in ld_
+  result_.converged = result_.residual <= options.tolerance;
+  result_.worstLoop = worstLoop(model_, ld_.phi);
+  if (!result_.converged) describeFailure();
+  return result_;
+}
+
+// q0 with every free 1-dof coordinate moved at random: revolute ones anywhere on the circle,
+// prismatic ones within their limits (else by up to 0.2 m); quaternion joints turned by up to 0.5 rad.
+void Assembler::perturb(const Eigen::VectorXd& q0, std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-1, 1);
+  step_.setZero();
+  for (int i = 1; i <= model_.N; ++i) {
+    const JointModel<double>& J = model_.joints[size_t(i)];
+    for (int k = 0; k < J.nv; ++k) {
+      const int v = J.idx_v + k;
+      if (held_[size_t(v)]) continue;
+      if (J.nq != J.nv) {
+        step_[v] = 0.5 * U(rng);
+      } else if (J.type == JointType::Revolute) {
+        step_[v] = M_PI * U(rng);
+      } else {
+        const int iq = J.idx_q + k;
+        const double lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
+        step_[v] = std::isfinite(lo) && std::isfinite(hi) ? lo + (hi - lo) * 0.5 * (U(rng) + 1) - q0[iq] : 0.2 * U(rng);
+      }
+    }
+  }
+  integrate(model_, q0, step_, 1.0, q_);
+}
+
+double Assembler::attempt(const AssemblyOptions& options) {
   double err = merit(q_), previous = std::numeric_limits<double>::infinity();
   // Tries q (+) (-t d) for t = t0, t0/2, ... down to tMin t0; keeps the first that lowers max |phi|
   // (ld_ then holds phi and phi' there).
@@ -95,7 +141,7 @@ const AssemblyResult& Assembler::solve(const Eigen::VectorXd& q0, const Assembly
     return false;
   };
   for (int it = 0; it < options.maxIterations && err > options.tolerance; ++it) {
-    result_.iterations = it + 1;
+    ++result_.iterations;
     phi_ = ld_.phi;
     for (int v = 0; v < model_.nv; ++v)  // held coordinates do not move: their columns leave phi'
       if (held_[size_t(v)]) ld_.Jc.col(v).setZero();
@@ -109,17 +155,11 @@ const AssemblyResult& Assembler::solve(const Eigen::VectorXd& q0, const Assembly
       const double jg2 = phi_.squaredNorm();
       moved = lineSearch(grad_, jg2 > 0 ? grad_.squaredNorm() / jg2 : 1.0, 1e-12);
     }
-    if (!moved) break;  // no direction lowers |phi|: a minimum above the tolerance
+    if (!moved) break;  // no direction lowers |phi|: a minimum (or saddle) above the tolerance
     if (it >= 10 && err > 0.999 * previous && err > 1e3 * options.tolerance) break;  // stalled there
     previous = err;
   }
-  err = merit(q_);
-  result_.q = q_;
-  result_.residual = err;
-  result_.converged = err <= options.tolerance;
-  result_.worstLoop = worstLoop(model_, ld_.phi);
-  if (!result_.converged) describeFailure();
-  return result_;
+  return err;
 }
 
 void Assembler::describeFailure() {

@@ -9,6 +9,7 @@
 // Double precision; the model must outlive the Assembler. solve() allocates nothing once the
 // held set has been seen (it is sized at construction).
 #pragma once
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,14 +21,20 @@ namespace dyn {
 struct AssemblyOptions {
   std::vector<int> held;     // v indices kept at q0's values (model.independentDofs() for live dragging)
   double tolerance = 1e-12;  // converged when every |phi_i| <= tolerance (m or rad)
-  int maxIterations = 100;
+  int maxIterations = 100;   // per attempt
+  // When Newton stops short of closing the loops (a saddle of |phi|, far from q0's branch), start
+  // again from q0 with the free coordinates moved at random (seeded: the same inputs, the same
+  // answer); the best attempt is the result. The first attempt starts at q0, so small moves (a
+  // slider dragged) stay on q0's branch; a restart may land on another one.
+  int restarts = 8;
 };
 
 struct AssemblyResult {
   Eigen::VectorXd q;       // the assembled configuration, or the closest one found
   bool converged = false;  // every loop closed to the tolerance
   double residual = 0;     // max |phi_i| at q
-  int iterations = 0;
+  int iterations = 0;  // over all attempts
+  int restarts = 0;    // attempts after the first
   int worstLoop = -1;   // index in model.loops of the loop joint with the largest error at q (-1: none)
   std::string message;  // empty when converged; otherwise which loop joint stays open, by how much
 };
@@ -49,6 +56,8 @@ class Assembler {
 
  private:
   double merit(const Eigen::VectorXd& q);  // max |phi| at q (phi left in ld_)
+  double attempt(const AssemblyOptions& options);  // Gauss-Newton from q_
+  void perturb(const Eigen::VectorXd& q0, std::mt19937& rng);
   void describeFailure();
 
   const Model& model_;
@@ -56,7 +65,7 @@ class Assembler {
   LoopData ld_;
   AssemblyResult result_;
   std::vector<char> held_;
-  Eigen::VectorXd q_, qTry_, dq_, phi_, grad_, step_;
+  Eigen::VectorXd q_, qTry_, dq_, phi_, grad_, step_, qBest_;
   Eigen::MatrixXd Jfree_;  // phi' without the held columns
 };
 
