@@ -28,6 +28,13 @@ void writeTrace(const Session& s, JsonWriter& json);
 // ik: IkSolver from --q0 to --target (ik_command.cpp).
 void writeInverseKinematics(const Session& s, JsonWriter& json);
 
+// Closed loops (loop_commands.cpp): info's loop section; fd and id of a closed-loop mechanism;
+// assemble.
+void writeLoopInfo(const Session& s, JsonWriter& json);
+void writeLoopForwardDynamics(const Session& s, JsonWriter& json);
+void writeLoopInverseDynamics(const Session& s, JsonWriter& json);
+void writeAssembly(const Session& s, JsonWriter& json);
+
 // id / fd with --trajectory (or id with --project): reads the CSV or the project's trajectory,
 // writes CSV to --out or stdout.
 void runTrajectory(const Session& s);

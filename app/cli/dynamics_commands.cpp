@@ -14,6 +14,7 @@ dyn::BoundFormulation<double> bindFormulation(const Session& s, dyn::Problem pro
 }  // namespace
 
 void writeInverseDynamics(const Session& s, JsonWriter& json) {
+  if (s.model.hasLoops()) return writeLoopInverseDynamics(s, json);
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
@@ -72,6 +73,7 @@ void writeBias(const Session& s, JsonWriter& json) {
 }
 
 void writeForwardDynamics(const Session& s, JsonWriter& json) {
+  if (s.model.hasLoops() || s.options.loopMethod) return writeLoopForwardDynamics(s, json);
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");

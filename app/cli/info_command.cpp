@@ -62,6 +62,7 @@ void writeInfo(const Session& s, JsonWriter& json) {
     json.endObject();
   }
   json.endArray();
+  writeLoopInfo(s, json);  // closed loops: loop joints, cut joints, actuated and independent coordinates
   json.key("mimics");
   json.beginArray();
   for (const auto& mi : m.mimics) {

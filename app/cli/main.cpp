@@ -43,6 +43,8 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
       return cli::writeOperationCounts(s, json);
     case Command::Trace:
       return cli::writeTrace(s, json);
+    case Command::Assemble:
+      return cli::writeAssembly(s, json);
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
     case Command::Check:  // its own JSON and exit status, dispatched in main

@@ -65,6 +65,14 @@ const OptionSpec kOptions[] = {
      "apply a fix-up first: balance-inertias | unlimited-degenerate-limits | mass-massless-links | all "
      "(repeatable; docs/model-check.md)"},
     {"--strict", nullptr, "check: exit with status 1 on warnings too (by default only errors do)"},
+    {"--loop-method", "M",
+     "closed loops: 1 (augmented, eq. 20) | 2 (lambda first, eq. 21) | 3 (null space, eq. 22); fd also\n"
+     "                              global (eq. 27) | global-26 | global-28 (the 6N form, review 3.5) (default: 2)"},
+    {"--baumgarte", "alpha,beta",
+     "closed loops: Baumgarte gains in 1/s, phi'' + 2 alpha phi' + beta^2 phi = 0 (fd default 0,0; simulate 20,20)"},
+    {"--no-projection", nullptr, "closed loops: do not project each new state back onto phi = 0, phi' qd = 0"},
+    {"--hold", "JOINT", "assemble: JOINT keeps its value from --q (repeatable)"},
+    {"--hold-independent", nullptr, "assemble: the independent coordinates keep their values from --q"},
     {"--help", nullptr, "this help"},
 };
 
@@ -199,8 +207,12 @@ const std::vector<CommandSpec>& commands() {
       {Command::Fd,
        "fd",
        "forward dynamics qdd = FD(q, qd, tau)",
-       {"--q", "--qd", "--tau", "--algorithm", "--fext", "--trajectory", "--out", "--progress"},
+       {"--q", "--qd", "--tau", "--algorithm", "--loop-method", "--baumgarte", "--fext", "--trajectory", "--out",
+        "--progress"},
        "--fext works with aba and crba.\n"
+       "Closed loops (q and qd over the tree joints): --loop-method 1, 2 (default) or 3 of the review's 3.4,\n"
+       "or the global 6N form (global = eq. 27, global-26, global-28); prints qdd, the constraint forces\n"
+       "lambda of the independent rows of phi' (eq. 18) and |phi|, |phi' qd| at the state.\n"
        "Trajectory mode: CSV with t, every q entry by name, tau_<v name> columns and optionally\n"
        "qd_<v name> (else the derivative of the C2 cubic spline through q). Output: t,qdd_<v name>,..."},
       {Command::Energy,
@@ -219,33 +231,22 @@ const std::vector<CommandSpec>& commands() {
       {Command::Simulate,
        "simulate",
        "forward-dynamics simulation from (q0, qd0) to CSV: t, q, qd_, qdd_, tau_, energy",
-       {"--duration",
-        "--dt",
-        "--integrator",
-        "--controller",
-        "--q0",
-        "--qd0",
-        "--tau",
-        "--trajectory",
-        "--torques",
-        "--kp",
-        "--kd",
-        "--algorithm",
-        "--compare",
-        "--tolerance",
-        "--limit-stiffness",
-        "--limit-damping",
-        "--velocity-bound",
-        "--record-every",
-        "--out",
-        "--progress"},
+       {"--duration",     "--dt",        "--integrator",      "--controller",    "--q0",
+        "--qd0",          "--tau",       "--trajectory",      "--torques",       "--kp",
+        "--kd",           "--algorithm", "--loop-method",     "--baumgarte",     "--no-projection",
+        "--compare",      "--tolerance", "--limit-stiffness", "--limit-damping", "--velocity-bound",
+        "--record-every", "--out",       "--progress"},
        "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
        "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers. Controllers: passive (tau = 0), gravity\n"
        "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
        "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"
        "tau_ columns are the applied total; energy is kinetic + potential, energy_drift (E - E0) / |E0|.\n"
        "Joint-limit hits are noted on stderr. A diverging run (NaN/inf, a velocity above the bound) writes\n"
-       "the CSV up to the last good state and exits with status 1. Details: docs/simulation.md."},
+       "the CSV up to the last good state and exits with status 1. Details: docs/simulation.md.\n"
+       "Closed loops (docs/loops.md): --loop-method 1|2|3 (default 2), Baumgarte stabilization (--baumgarte,\n"
+       "default 20,20) and projection onto the constraints after each step (unless --no-projection); q0 is\n"
+       "assembled first (default: the assembled reference); phi_norm and phi_dot_norm columns are added and\n"
+       "the controller drives the actuated joints only (gravity and computed-torque by closed-loop ID)."},
       {Command::Trace,
        "trace",
        "step through RNEA, CRBA, ABA or CRBA + L^T L: every step's equation, values and operation count",
@@ -282,6 +283,15 @@ const std::vector<CommandSpec>& commands() {
        "cos, sqrt, ... by kind), the joint transforms (jcalc: rotations from q, their sines and cosines)\n"
        "apart, the total, and each seed paper's formula, its value at this n, its tabulated values and\n"
        "what the paper leaves out. The state is a fixed random one (the count does not depend on it)."},
+      {Command::Assemble,
+       "assemble",
+       "closed loops: the assembled configuration nearest to --q (phi(q) = 0)",
+       {"--q", "--hold", "--hold-independent"},
+       "Gauss-Newton on the joint manifolds with minimum-norm steps from the rank-revealing QR of phi'\n"
+       "(docs/loops.md), moving every coordinate except those held (--hold JOINT, or --hold-independent:\n"
+       "the model's independent coordinates, as when a slider moves). Prints q, the largest |phi| left,\n"
+       "the iterations and each loop joint's error. A mechanism that cannot close (e.g. a four-bar driven\n"
+       "past its Grashof limit) is an error naming the loop joint, the gap and the misalignment left."},
   };
   return specs;
 }
@@ -432,6 +442,20 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     opts.fixes.emplace_back(v);
   } else if (name == "--strict")
     opts.strict = true;
+  else if (name == "--loop-method") {
+    if (v != "1" && v != "2" && v != "3" && v != "global" && v != "global-26" && v != "global-28")
+      throw UsageError("--loop-method must be 1, 2, 3, global, global-26 or global-28, not '" + std::string(v) + "'");
+    setOnce(opts.loopMethod, name, v);
+  } else if (name == "--baumgarte") {
+    setOnce(opts.baumgarte, name, v);
+    if (opts.baumgarte->size() != 2 || (*opts.baumgarte)[0] < 0 || (*opts.baumgarte)[1] < 0)
+      throw UsageError("--baumgarte needs two numbers >= 0: alpha,beta (1/s)");
+  } else if (name == "--no-projection")
+    opts.noProjection = true;
+  else if (name == "--hold")
+    opts.holds.emplace_back(v);
+  else if (name == "--hold-independent")
+    opts.holdIndependent = true;
   else if (name == "--qd0")
     setOnce(opts.qd0, name, v);
   else if (name == "--kp")
@@ -601,6 +625,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
   if (!positional.empty()) opts.modelPath = positional[0];
 
   if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
+  if (opts.holdIndependent && !opts.holds.empty()) throw UsageError("--hold and --hold-independent cannot be combined");
   if (opts.command == Command::Check) return opts;  // JSON out; --project only gives the robot and its fix-ups
   if (opts.command == Command::Trace) {
     std::string names;
@@ -635,6 +660,8 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     if (tracking && !(opts.kp && opts.kd)) throw UsageError("--controller " + c + " needs --kp and --kd");
     if (opts.tolerance && opts.integrator != "rk45")
       throw UsageError("--tolerance is only used with --integrator rk45");
+    if (opts.loopMethod && opts.loopMethod->starts_with("global"))
+      throw UsageError("simulate --loop-method is 1, 2 or 3 (the global forms are for fd)");
     return opts;
   }
   const bool series = opts.trajectory || opts.project || sampling;  // CSV out

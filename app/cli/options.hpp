@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace };
+enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace, Assemble };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -54,6 +54,12 @@ struct Options {
   // every command: fix-ups applied to the robot before anything else (dyn::fixupName; "all" is every one)
   std::vector<std::string> fixes;  // --fix NAME (repeatable), validated
   bool strict = false;             // check --strict: warnings make the exit status 1, as errors do
+  // closed loops (docs/loops.md)
+  std::optional<std::string> loopMethod;         // fd: 1 | 2 | 3 | global | global-26 | global-28; simulate: 1 | 2 | 3
+  std::optional<std::vector<double>> baumgarte;  // --baumgarte alpha,beta (1/s)
+  bool noProjection = false;                     // simulate --no-projection
+  std::vector<std::string> holds;                // assemble --hold JOINT (repeatable)
+  bool holdIndependent = false;                  // assemble --hold-independent
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

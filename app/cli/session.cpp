@@ -92,7 +92,7 @@ Session openSession(const Options& options) {
 
 Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,
                                    const char* option) {
-  if (!given) return s.model.neutral();
+  if (!given) return s.model.home();  // neutral, or a closed loop's assembled reference
   if (int(given->size()) != s.model.nq)
     throw UsageError(sizeMismatch(option, given->size(), "nq", s.model.nq, s.qNames));
   const Eigen::VectorXd q = toVector(*given);

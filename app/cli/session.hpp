@@ -27,7 +27,8 @@ struct Session {
 // and the fix-ups' changes on stderr, except for check, which prints them all as JSON.
 Session openSession(const Options& options);
 
-// --q checked against nq (default: the neutral configuration); quaternions must be non-zero.
+// --q checked against nq (default: model.home(), the neutral configuration or a closed loop's
+// assembled reference); quaternions must be non-zero.
 Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,
                                    const char* option = "--q");
 // The first joint whose quaternion in q is zero (no rotation at all), or 0 when all are usable.

@@ -37,6 +37,13 @@ dyn::SimulationSettings settingsFrom(const Options& o) {
   if (o.limitDamping) st.limitDamping = *o.limitDamping;
   if (o.velocityBound) st.velocityBound = *o.velocityBound;
   if (o.recordEvery) st.recordEvery = *o.recordEvery;
+  if (o.loopMethod) st.loopMethod = *dyn::loopMethodByName(*o.loopMethod);
+  if (o.baumgarte) {
+    st.baumgarteAlpha = (*o.baumgarte)[0];
+    st.baumgarteBeta = (*o.baumgarte)[1];
+    st.baumgarte = st.baumgarteAlpha > 0 || st.baumgarteBeta > 0;
+  }
+  st.projection = !o.noProjection;
   return st;
 }
 
@@ -103,7 +110,12 @@ int runSimulation(const Session& s) {
          (e.upper ? "upper" : "lower") + " limit " + dyn::formatCsvNumber(e.limit));
   if (events.size() > shownEvents)
     note("... and " + std::to_string(events.size() - shownEvents) + " more joint-limit hits");
-  if (o.compare) note("max |qdd_aba - qdd_crba| = " + dyn::formatCsvNumber(sim.record().maxFdDifference()));
+  if (o.compare)
+    note((s.model.hasLoops() ? "max |qdd difference| of two loop methods = " : "max |qdd_aba - qdd_crba| = ") +
+         dyn::formatCsvNumber(sim.record().maxFdDifference()));
+  if (s.model.hasLoops())
+    note("max |phi| = " + dyn::formatCsvNumber(sim.record().maxConstraintError()) +
+         ", max |phi' qd| = " + dyn::formatCsvNumber(sim.record().maxConstraintRateError()));
   if (status == dyn::SimulationStatus::Diverged) {
     std::fprintf(stderr, "dynscope-cli: error: %s (the CSV ends at the last good state, t = %s)\n",
                  sim.lastError().c_str(), dyn::formatCsvNumber(sim.time()).c_str());

@@ -78,6 +78,8 @@ struct Table {
   int baseLine = 0, toolLine = 0;
   std::map<std::string, int> directiveLine;  // for "given twice" and "after the first joint"
   std::vector<Row> rows;
+  std::vector<LoopJointDesc> loops;                   // `loop` lines (angles still in the file's unit)
+  std::vector<std::pair<std::string, int>> actuated;  // `actuated` lines: joint name, line
 };
 
 class Parser {
@@ -91,6 +93,8 @@ class Parser {
   }
   void directive(const std::vector<std::string>& tok, int line);
   void jointRow(const std::vector<std::string>& tok, int line);
+  void loopRow(const std::vector<std::string>& tok, int line);
+  void actuatedRow(const std::vector<std::string>& tok, int line);
   double number(std::string_view s, int line, const std::string& element, const std::string& what) const;
   std::vector<double> numbers(std::string_view csv, int line, const std::string& element,
                               const std::string& key) const;
@@ -155,7 +159,8 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
                                                             {"tool", "tool x y z roll pitch yaw"}};
   const auto usage = kUsage.find(kw);
   if (usage == kUsage.end())
-    fail(line, el, "unknown directive (expected name, convention, angles, gravity, base, tool or joint)");
+    fail(line, el,
+         "unknown directive (expected name, convention, angles, gravity, base, tool, joint, loop or actuated)");
   if (!t_.rows.empty())
     fail(line, el,
          "directives must precede the first joint (line " + std::to_string(t_.rows.front().line) + ")");
@@ -260,6 +265,71 @@ void Parser::jointRow(const std::vector<std::string>& tok, int line) {
   t_.rows.push_back(std::move(row));  // an implausible inertia is the model checker's finding
 }
 
+// ---------------------------------------------------------------- closed loops (docs/loops.md)
+
+// loop NAME R|P|S|F link1=LINK [xyz1=x,y,z] [rpy1=r,p,y] link2=LINK [xyz2=..] [rpy2=..] [axis=x,y,z]:
+// a loop-closure joint between two of the links the table generates (base, link<i>, frame<i>).
+void Parser::loopRow(const std::vector<std::string>& tok, int line) {
+  if (tok.size() < 3 || tok[1].find('=') != std::string::npos)
+    fail(line, tok.size() == 2 ? "loop joint '" + tok[1] + "'" : "loop",
+         "expected 'loop NAME R|P|S|F link1=LINK [xyz1=x,y,z] [rpy1=r,p,y] link2=LINK [xyz2=..] [rpy2=..] "
+         "[axis=x,y,z]'");
+  LoopJointDesc j;
+  j.name = tok[1];
+  j.line = line;
+  const std::string el = "loop joint '" + j.name + "'";
+  if (auto [it, fresh] = jointLine_.emplace(j.name, line); !fresh)
+    fail(line, el, "duplicate joint name (first on line " + std::to_string(it->second) + ")");
+  static const std::map<std::string, JointKind> kinds = {
+      {"R", JointKind::Revolute}, {"P", JointKind::Prismatic}, {"S", JointKind::Spherical}, {"F", JointKind::Fixed}};
+  const auto kind = kinds.find(tok[2]);
+  if (kind == kinds.end()) fail(line, el, "unknown loop joint type '" + tok[2] + "' (expected R, P, S or F)");
+  j.kind = kind->second;
+  j.axis = Vec3<double>::UnitZ();
+  std::set<std::string> given;
+  for (std::size_t k = 3; k < tok.size(); ++k) {
+    const std::size_t eq = tok[k].find('=');
+    if (eq == std::string::npos || eq == 0) fail(line, el, "expected key=value, got '" + tok[k] + "'");
+    const std::string key = tok[k].substr(0, eq), val = tok[k].substr(eq + 1);
+    if (!given.insert(key).second) fail(line, el, "duplicate key '" + key + "'");
+    auto vec3 = [&] {
+      const std::vector<double> v = numbers(val, line, el, key);
+      if (v.size() != 3)
+        fail(line, el, "'" + key + "' needs 3 comma-separated values, got " + std::to_string(v.size()));
+      return Vec3<double>(v[0], v[1], v[2]);
+    };
+    if (key == "link1")
+      j.link1 = val;
+    else if (key == "link2")
+      j.link2 = val;
+    else if (key == "xyz1")
+      j.origin1.xyz = vec3();
+    else if (key == "xyz2")
+      j.origin2.xyz = vec3();
+    else if (key == "rpy1")
+      j.origin1.rpy = vec3();  // in the file's angle unit: converted at the end
+    else if (key == "rpy2")
+      j.origin2.rpy = vec3();
+    else if (key == "axis") {
+      j.axis = vec3();
+      if (j.axis.norm() < 1e-12) fail(line, el, "'axis' must not be zero");
+      j.axis.normalize();
+    } else
+      fail(line, el, "unknown key '" + key + "' (expected link1, xyz1, rpy1, link2, xyz2, rpy2 or axis)");
+  }
+  if (j.link1.empty()) fail(line, el, "'link1' is missing");
+  if (j.link2.empty()) fail(line, el, "'link2' is missing");
+  if (j.link1 == j.link2) fail(line, el, "connects link '" + j.link1 + "' to itself");
+  t_.loops.push_back(std::move(j));
+}
+
+// actuated NAME [NAME ...]: the joints driven by actuators; the others are passive.
+void Parser::actuatedRow(const std::vector<std::string>& tok, int line) {
+  if (tok.size() < 2) fail(line, "actuated", "expected 'actuated JOINT [JOINT ...]'");
+  for (std::size_t k = 1; k < tok.size(); ++k) t_.actuated.emplace_back(tok[k], line);
+}
+}
+
 Table Parser::parse(const std::string& text) {
   std::istringstream in(text);
   std::string raw;
@@ -269,6 +339,10 @@ Table Parser::parse(const std::string& text) {
     if (tok.empty()) continue;
     if (tok[0] == "joint")
       jointRow(tok, line);
+    else if (tok[0] == "loop")
+      loopRow(tok, line);
+    else if (tok[0] == "actuated")
+      actuatedRow(tok, line);
     else
       directive(tok, line);
   }
@@ -455,6 +529,19 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
       addRod(L, r.name + "_a", Vec3<double>(0, 0, z), Vec3<double>(r.a, 0, z), rr, pal.segment, r.line);
     }
     frameLink = fi;
+  }
+
+  for (LoopJointDesc j : t.loops) {  // the angle unit applies to the frames' roll-pitch-yaw
+    j.origin1.rpy *= deg;
+    j.origin2.rpy *= deg;
+    robot.loopJoints.push_back(std::move(j));
+  }
+  for (const auto& [name, line] : t.actuated) {
+    const auto j =
+        std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& d) { return d.name == name; });
+    if (j == robot.joints.end() || j->kind == JointKind::Fixed)
+      throw LoadError(sourceName, line, "actuated", "'" + name + "' is not a joint of the table");
+    j->actuated = true;
   }
 
   LinkDesc& last = robot.links[frameLink];

@@ -12,6 +12,7 @@
 #include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
+#include "loop_closures.hpp"
 
 namespace dyn {
 namespace {
@@ -32,7 +33,8 @@ struct Builder {
   const RobotDescription& robot;
   Model model;
   std::map<std::string, int> linkIndex;
-  std::vector<std::vector<int>> childJoints;  // per link: joints whose parent it is, file order
+  SpanningTree tree;
+  std::vector<std::vector<int>> childJoints;  // per link: tree joints whose parent it is, file order
   std::vector<int> bodyOfLink;                // body each link is fixed to
   std::vector<Transform<double>> linkInBody;  // link_X_body
 
@@ -42,38 +44,17 @@ struct Builder {
     throw LoadError(robot.sourceFile, line, element, msg);
   }
 
+  // Link names must be unique; the joints form one spanning tree from the root link plus the joints
+  // that close loops (loop_closures.cpp).
   int findRoot() {
     for (int l = 0; l < (int)robot.links.size(); ++l) {
       if (!linkIndex.emplace(robot.links[l].name, l).second)
         fail(robot.links[l].line, "link '" + robot.links[l].name + "'", "duplicate link name");
     }
     if (robot.links.empty()) fail(0, "robot", "the robot has no links");
-    childJoints.assign(robot.links.size(), {});
-    std::vector<int> parentJoint(robot.links.size(), -1);
-    for (int j = 0; j < (int)robot.joints.size(); ++j) {
-      const JointDesc& jd = robot.joints[j];
-      const std::string el = "joint '" + jd.name + "'";
-      auto p = linkIndex.find(jd.parent), c = linkIndex.find(jd.child);
-      if (p == linkIndex.end()) fail(jd.line, el, "parent link '" + jd.parent + "' does not exist");
-      if (c == linkIndex.end()) fail(jd.line, el, "child link '" + jd.child + "' does not exist");
-      if (parentJoint[c->second] >= 0)
-        fail(jd.line, el, "link '" + jd.child + "' is already the child of joint '" +
-                              robot.joints[parentJoint[c->second]].name + "'");
-      parentJoint[c->second] = j;
-      childJoints[p->second].push_back(j);
-    }
-    std::vector<int> roots;
-    for (int l = 0; l < (int)robot.links.size(); ++l)
-      if (parentJoint[l] < 0) roots.push_back(l);
-    if (roots.empty()) fail(robot.joints.front().line, "joint '" + robot.joints.front().name + "'",
-                            "the joints form a cycle: no link is the root of the tree");
-    if (roots.size() > 1) {
-      std::string names;
-      for (int r : roots) names += (names.empty() ? "'" : ", '") + robot.links[r].name + "'";
-      fail(robot.links[roots[1]].line, "link '" + robot.links[roots[1]].name + "'",
-           "the robot has several root links (" + names + "); a URDF must be one tree");
-    }
-    return roots[0];
+    tree = spanningTree(robot);
+    childJoints = tree.children;
+    return tree.root;
   }
 
   static JointType jointType(JointKind k) {
@@ -114,8 +95,6 @@ struct Builder {
     for (int j : childJoints[link]) {
       const JointDesc& jd = robot.joints[j];
       const int child = linkIndex.at(jd.child);
-      if (bodyOfLink[child] >= 0)
-        fail(jd.line, "joint '" + jd.name + "'", "the joints form a cycle through link '" + jd.child + "'");
       const Transform<double> Xj = jd.origin.transform() * linkInBody[link];  // joint frame _X_ body
       if (jd.kind == JointKind::Fixed) {
         bodyOfLink[child] = bodyOfLink[link];
@@ -263,6 +242,7 @@ struct Builder {
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
     model.defaultEndEffector = robot.defaultEndEffector;
     if (model.defaultEndEffector.empty() && model.N > 0) model.defaultEndEffector = model.bodyNames[model.N];
+    addLoopClosures(model, robot, tree, bodyOfLink, linkInBody);  // closed loops (docs/loops.md)
     return std::move(model);
   }
 };
@@ -282,7 +262,11 @@ Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
     return buildModel(fixed, rest);
   }
   Model model = Builder(robot).build(options);
-  if (options.check) model.findings = checkModel(model, &robot);
+  if (options.check) {  // the builder's own findings (cut loops) first, then the checker's
+    std::vector<Finding> checked = checkModel(model, &robot);
+    model.findings.insert(model.findings.end(), std::make_move_iterator(checked.begin()),
+                          std::make_move_iterator(checked.end()));
+  }
   return model;
 }
 

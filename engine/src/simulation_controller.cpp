@@ -6,6 +6,7 @@
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
+#include "dynscope/loops/loop_inverse_dynamics.hpp"
 #include "dynscope/model/names.hpp"
 #include "dynscope/simulation/controller.hpp"
 
@@ -73,10 +74,19 @@ void validate(const Controller& controller, const Model& model) {
 }
 
 void controlTorque(const Controller& controller, const Model& model, Data& data, double t, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& qd, Eigen::VectorXd& tau, Eigen::VectorXd& scratch) {
+                   const Eigen::VectorXd& qd, Eigen::VectorXd& tau, Eigen::VectorXd& scratch, LoopData* loops) {
+  const bool closed = loops && model.hasLoops();
   std::visit(Overloaded{
                  [&](const PassiveController&) { tau.setZero(); },
-                 [&](const GravityCompensation&) { tau = gravityVector(model, data, q); },  // g(q)
+                 [&](const GravityCompensation&) {
+                   if (!closed) {
+                     tau = gravityVector(model, data, q);  // g(q)
+                     return;
+                   }
+                   auto zero = scratch.segment(0, model.nv);  // the actuator torques holding q at rest
+                   zero.setZero();
+                   tau = loopInverseDynamics(model, data, *loops, q, zero, zero);
+                 },
                  [&](const ConstantTorque& c) { tau = c.tau; },
                  [&](const PdTracking& c) {
                    const int nq = model.nq, nv = model.nv;
@@ -90,7 +100,10 @@ void controlTorque(const Controller& controller, const Model& model, Data& data,
                      tau = c.kp.cwiseProduct(e) + c.kd.cwiseProduct(qdRef - qd);  // Kp e + Kd ed
                    } else {
                      qddRef += c.kp.cwiseProduct(e) + c.kd.cwiseProduct(qdRef - qd);  // qdd_ref + Kp e + Kd ed
-                     tau = rnea(model, data, q, qd, qddRef);                          // H a + C
+                     if (closed)  // the independent coordinates follow qdd_ref + ..., the rest by the loops
+                       tau = loopInverseDynamics(model, data, *loops, q, qd, qddRef);
+                     else
+                       tau = rnea(model, data, q, qd, qddRef);  // H a + C
                    }
                  },
                  [&](const TorqueReplay& c) { replayTorque(c, t, tau); },

@@ -17,7 +17,7 @@ Eigen::MatrixXd asMatrix(const std::vector<double>& flat, int rows, int cols) {
 }  // namespace
 
 void SimulationRecord::clear() {
-  for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference}) v->clear();
+  for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference, &constraintError, &constraintRateError}) v->clear();
   limitEvents.clear();
 }
 
@@ -27,6 +27,8 @@ void SimulationRecord::reserve(int samples) {
   for (auto* v : {&qd, &qdd, &tau}) v->reserve(size_t(samples) * nv);
   energy.reserve(samples);
   fdDifference.reserve(samples);
+  constraintError.reserve(samples);
+  constraintRateError.reserve(samples);
   limitEvents.reserve(std::max<size_t>(limitEvents.capacity(), samples / 10));
 }
 
@@ -43,6 +45,8 @@ void SimulationRecord::dropEveryOther() {
   for (auto* v : {&qd, &qdd, &tau}) compact(*v, size_t(nv));
   compact(energy, 1);
   compact(fdDifference, 1);
+  compact(constraintError, 1);
+  compact(constraintRateError, 1);
 }
 
 SampledTrajectory SimulationRecord::trajectory() const {
@@ -75,6 +79,18 @@ double SimulationRecord::maxFdDifference() const {
   return m;
 }
 
+double SimulationRecord::maxConstraintError() const {
+  double m = 0;
+  for (double d : constraintError) m = std::max(m, d);
+  return m;
+}
+
+double SimulationRecord::maxConstraintRateError() const {
+  double m = 0;
+  for (double d : constraintRateError) m = std::max(m, d);
+  return m;
+}
+
 void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& r) {
   const int n = r.samples(), nq = model.nq, nv = model.nv;
   std::vector<std::string> header{"t"};
@@ -85,6 +101,8 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
   const bool energy = int(r.energy.size()) == n, compare = int(r.fdDifference.size()) == n;
   if (energy) header.insert(header.end(), {"energy", "energy_drift"});
   if (compare) header.push_back("fd_difference");
+  const bool loops = int(r.constraintError.size()) == n && int(r.constraintRateError.size()) == n && n > 0;
+  if (loops) header.insert(header.end(), {"phi_norm", "phi_dot_norm"});
   Eigen::MatrixXd values(header.size(), n);
   values.row(0) = Eigen::Map<const Eigen::VectorXd>(r.t.data(), n).transpose();
   values.middleRows(1, nq) = asMatrix(r.q, nq, n);
@@ -96,8 +114,12 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
     for (int k = 0; k < n; ++k) values(row, k) = r.energy[k], values(row + 1, k) = r.relativeEnergyDrift(k);
     row += 2;
   }
-  if (compare)
+  if (compare) {
     for (int k = 0; k < n; ++k) values(row, k) = r.fdDifference[k];
+    ++row;
+  }
+  if (loops)
+    for (int k = 0; k < n; ++k) values(row, k) = r.constraintError[k], values(row + 1, k) = r.constraintRateError[k];
   writeCsv(out, header, values);
 }
 

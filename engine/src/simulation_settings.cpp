@@ -31,6 +31,12 @@ void validate(const SimulationSettings& s) {
   if (s.recordLimit < 0 || s.recordLimit == 1)
     throw std::invalid_argument("simulation setting recordLimit must be 0 (none) or >= 2, not " +
                                 std::to_string(s.recordLimit));
+  requireNonNegative("baumgarteAlpha", s.baumgarteAlpha);
+  requireNonNegative("baumgarteBeta", s.baumgarteBeta);
+  requirePositive("projectionTolerance", s.projectionTolerance);
+  if (s.projectionIterations < 1)
+    throw std::invalid_argument("simulation setting projectionIterations must be >= 1, not " +
+                                std::to_string(s.projectionIterations));
   if (s.recordEvery < 1)
     throw std::invalid_argument("simulation setting recordEvery must be >= 1, not " + std::to_string(s.recordEvery));
 }

@@ -15,6 +15,9 @@
 #include "dynscope/algorithms/kinematics.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
+#include "dynscope/loops/assembly.hpp"
+#include "dynscope/loops/loop_forward_dynamics.hpp"
+#include "dynscope/loops/loop_projection.hpp"
 
 namespace dyn {
 namespace {
@@ -38,7 +41,7 @@ void normaliseQuaternions(const Model& model, Eigen::VectorXd& q, const char* wh
 }  // namespace
 
 Simulator::Simulator(const Model& model, const SimulationSettings& settings, Controller controller)
-    : model_(model), data_(model_), settings_(settings), controller_(std::move(controller)) {
+    : model_(model), data_(model_), ld_(model_), settings_(settings), controller_(std::move(controller)) {
   validate(settings_);
   validate(controller_, model_);
   if (const std::string refusal = forwardDynamicsRefusal(model_); !refusal.empty()) throw std::runtime_error(refusal);
@@ -52,6 +55,9 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   screwJoints_ = true;
   for (int i = 1; i <= model_.N; ++i)
     if (model_.joints[i].nv != 1 || model_.joints[i].type == JointType::Planar) screwJoints_ = false;
+  if (model_.hasLoops()) screwJoints_ = false;  // the momentum form knows no constraints: velocity form
+  qProj_.setZero(nq);
+  dqProj_.setZero(nv);
   kq_.setZero(nv, 7);
   kv_.setZero(nv, 7);
   // Limits act on coordinates whose q and v entries coincide (not on quaternions).
@@ -81,17 +87,23 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   reset();
 }
 
-void Simulator::reset() { reset(model_.neutral(), Eigen::VectorXd::Zero(model_.nv)); }
+void Simulator::reset() { reset(model_.home(), Eigen::VectorXd::Zero(model_.nv)); }
 
 void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   checkSize("q0", q0.size(), model_.nq);
   checkSize("qd0", qd0.size(), model_.nv);
   if (!q0.allFinite()) throw std::invalid_argument("q0 has a value that is not finite");
   if (!qd0.allFinite()) throw std::invalid_argument("qd0 has a value that is not finite");
-  Eigen::VectorXd q = q0;
+  Eigen::VectorXd q = q0, qd = qd0;
   normaliseQuaternions(model_, q, "q0");
+  if (model_.hasLoops()) {  // onto the constraints: the nearest assembled configuration, a consistent qd
+    const AssemblyResult a = assemble(model_, q, {{}, settings_.projectionTolerance, 200});
+    if (!a.converged) throw std::invalid_argument("q0 cannot be assembled: " + a.message);
+    q = a.q;
+    projectVelocities(model_, data_, ld_, q, qd);
+  }
   q_ = q;
-  qd_ = qd0;
+  qd_ = qd;
   t_ = tBase_ = 0;
   stepCount_ = baseStep_ = 0;
   recordThinning_ = 1;
@@ -183,8 +195,26 @@ void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& q
 const Eigen::VectorXd& Simulator::forwardDynamics(ForwardAlgorithm algorithm, const Eigen::VectorXd& q,
                                                   const Eigen::VectorXd& qd, const Eigen::VectorXd& tau) {
   ++stats_.evaluations;
+  if (model_.hasLoops()) return loopForwardDynamics(model_, data_, ld_, q, qd, tau, loopSettings(settings_.loopMethod));
   return algorithm == ForwardAlgorithm::Crba ? forwardDynamicsCrba(model_, data_, q, qd, tau)
                                              : aba(model_, data_, q, qd, tau);
+}
+
+LoopSettings Simulator::loopSettings(LoopMethod method) const {
+  LoopSettings s;
+  s.method = method;
+  if (settings_.baumgarte) {
+    s.baumgarteAlpha = settings_.baumgarteAlpha;
+    s.baumgarteBeta = settings_.baumgarteBeta;
+  }
+  return s;
+}
+
+void Simulator::projectNewState() {
+  if (!model_.hasLoops() || !settings_.projection) return;
+  projectPositions(model_, data_, ld_, qNew_, qProj_, dqProj_, settings_.projectionTolerance,
+                   settings_.projectionIterations);
+  projectVelocities(model_, data_, ld_, qNew_, qdNew_);
 }
 
 void Simulator::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
@@ -200,11 +230,12 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
   qdd.resize(model_.nv);
   // Gravity compensation cancels gravity exactly: qdd = FD(q, qd, g(q) + p) is FD(q, qd, p) without
   // gravity, so a stage that needs qdd alone skips the RNEA for g(q).
-  const bool cancel = !applied && std::holds_alternative<GravityCompensation>(controller_);
+  const bool cancel = !applied && std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops();
   if (cancel)
     tau.setZero();
   else
-    controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_);
+    controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_, &ld_);
+  for (int v : model_.passiveDofs) tau[v] = 0;  // no actuator there
   passiveTorque(q, qd, tau, heldContacts);
   if (!cancel) {
     qdd = forwardDynamics(settings_.algorithm, q, qd, tau);
@@ -236,9 +267,13 @@ bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd
 }
 
 bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int contact) {
+  if (model_.hasLoops() && settings_.projection) {  // back onto the constraints: the stage values no longer hold
+    projectNewState();
+    evaluated = false;
+  }
   if (!evaluated)
     rightHandSide(tNew, qNew_, qdNew_, tauStage_, qddStage_, holdsContacts());
-  else if (std::holds_alternative<GravityCompensation>(controller_))  // from a stage: add g(q)
+  else if (std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops())  // from a stage: add g(q)
     tauStage_ += gravityVector(model_, data_, qNew_);
   // The message is only built on failure: the check itself does not allocate.
   if (!finiteAndBounded(qNew_, qdNew_, qddStage_, tNew)) return false;
@@ -253,10 +288,21 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
   // stage (FSAL) under the new ones.
   if (checkLimits(switchingLimit, contact) && settings_.integrator == Integrator::DormandPrince45)
     rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+  if (model_.hasLoops()) {  // the evaluation at (q_, qd_) left phi and phi' qd in ld_
+    phiNorm_ = ld_.phi.norm();
+    phiDotNorm_ = ld_.phiDot.norm();
+  }
   if (settings_.compare) {  // the other algorithm on the same state and torques
-    const ForwardAlgorithm other =
-        settings_.algorithm == ForwardAlgorithm::Aba ? ForwardAlgorithm::Crba : ForwardAlgorithm::Aba;
-    qddOther_ = forwardDynamics(other, q_, qd_, tau_);
+    if (model_.hasLoops()) {  // method 2 against method 1, other methods against method 2
+      const LoopMethod other =
+          settings_.loopMethod == LoopMethod::Multipliers ? LoopMethod::Augmented : LoopMethod::Multipliers;
+      ++stats_.evaluations;
+      qddOther_ = loopForwardDynamics(model_, data_, ld_, q_, qd_, tau_, loopSettings(other));
+    } else {
+      const ForwardAlgorithm other =
+          settings_.algorithm == ForwardAlgorithm::Aba ? ForwardAlgorithm::Crba : ForwardAlgorithm::Aba;
+      qddOther_ = forwardDynamics(other, q_, qd_, tau_);
+    }
     if (model_.nv > 0) fdDifference_ = std::max(fdDifference_, (qddOther_ - qdd_).cwiseAbs().maxCoeff());
   }
   return true;
@@ -302,6 +348,10 @@ void Simulator::recordState() {
   r.tau.insert(r.tau.end(), tau_.data(), tau_.data() + tau_.size());
   if (settings_.energy && r.energy.size() + 1 == r.t.size()) r.energy.push_back(energy_);
   if (settings_.compare && r.fdDifference.size() + 1 == r.t.size()) r.fdDifference.push_back(fdDifference_);
+  if (model_.hasLoops() && r.constraintError.size() + 1 == r.t.size()) {
+    r.constraintError.push_back(phiNorm_);
+    r.constraintRateError.push_back(phiDotNorm_);
+  }
   fdDifference_ = 0;
   recorded_ = true;
   // At the limit: every other sample goes, the interval doubles (the samples kept are on its grid).

@@ -1,7 +1,7 @@
 // URDF reader (tinyxml2). Reads <robot>, its <material>, <link> and <joint> children and checks
 // everything that can be checked with the source lines still at hand: numbers, names, references
-// and the tree structure. Other tags are ignored, each kind with a finding (urdf_unused.hpp);
-// implausible values (inertias, limits) are the model checker's.
+// and the joint graph (one root; cycles are loops, docs/loops.md). Other tags are ignored, each kind
+// with a finding (urdf_unused.hpp); implausible values (inertias, limits) are the model checker's.
 #include "dynscope/io/urdf_parser.hpp"
 
 #include <tinyxml2.h>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "urdf_unused.hpp"
+#include "loop_closures.hpp"
 
 namespace dyn {
 namespace {
@@ -282,6 +283,7 @@ JointDesc parseJoint(const XMLElement* el) {
     if (j.damping < 0) fail(dynamics, ctx, attrText(dynamics, "damping") + ": must not be negative");
     if (j.friction < 0) fail(dynamics, ctx, attrText(dynamics, "friction") + ": must not be negative");
   }
+  j.actuated = el->FirstChildElement("dynscope:actuated") != nullptr;  // docs/loops.md
   if (const XMLElement* mimic = el->FirstChildElement("mimic")) {
     JointDesc::Mimic m;
     m.joint = attr(mimic, "joint");
@@ -289,6 +291,38 @@ JointDesc parseJoint(const XMLElement* el) {
     m.multiplier = optNumber(mimic, "multiplier", ctx, 1);
     m.offset = optNumber(mimic, "offset", ctx, 0);
     j.mimic = m;
+  }
+  return j;
+}
+
+// ---- Closed loops (docs/loops.md) -------------------------------------------------------------
+
+// <loop_joint name type><link1 link xyz rpy/><link2 link xyz rpy/><axis xyz/></loop_joint>, the
+// element Drake's URDF parser introduced: the joint frame on each link and the axis in that frame.
+LoopJointDesc parseLoopJoint(const XMLElement* el) {
+  LoopJointDesc j;
+  j.line = el->GetLineNum();
+  j.name = requiredName(el);
+  const std::string ctx = "loop joint " + inQuotes(j.name);
+  j.kind = parseJointKind(el, ctx);
+  if (j.kind != JointKind::Revolute && j.kind != JointKind::Continuous && j.kind != JointKind::Prismatic &&
+      j.kind != JointKind::Fixed && j.kind != JointKind::Spherical)
+    fail(el, ctx,
+         "type " + inQuotes(attr(el, "type")) +
+             " cannot close a loop (expected revolute, continuous, prismatic, fixed or spherical)");
+  auto side = [&](const char* tag, std::string& link, Pose& pose) {
+    const XMLElement* s = el->FirstChildElement(tag);
+    link = s ? attr(s, "link") : "";
+    if (link.empty()) fail(s ? s : el, ctx, "missing <" + std::string(tag) + " link=\"...\">");
+    pose.xyz = optVec3(s, "xyz", ctx, Vec3<double>::Zero());
+    pose.rpy = optVec3(s, "rpy", ctx, Vec3<double>::Zero());
+  };
+  side("link1", j.link1, j.origin1);
+  side("link2", j.link2, j.origin2);
+  if (const XMLElement* axis = el->FirstChildElement("axis")) {
+    const Vec3<double> a = optVec3(axis, "xyz", ctx, Vec3<double>(1, 0, 0));
+    if (a.norm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
+    j.axis = a.normalized();
   }
   return j;
 }
@@ -346,67 +380,6 @@ void checkMimics(const RobotDescription& robot) {
   }
 }
 
-// URDF describes one tree: every link but the root is the child of exactly one joint, and
-// following parents from any link ends at the root.
-void checkTree(const RobotDescription& robot) {
-  std::unordered_map<std::string, const LinkDesc*> links;
-  for (const LinkDesc& l : robot.links) links.emplace(l.name, &l);
-  std::unordered_map<std::string, const JointDesc*> parentJoint;  // child link -> its joint
-  for (const JointDesc& j : robot.joints) {
-    const std::string ctx = "joint " + inQuotes(j.name);
-    if (!links.count(j.parent)) fail(j.line, ctx, "parent link " + inQuotes(j.parent) + " does not exist");
-    if (!links.count(j.child)) fail(j.line, ctx, "child link " + inQuotes(j.child) + " does not exist");
-    if (j.parent == j.child) fail(j.line, ctx, "connects link " + inQuotes(j.child) + " to itself");
-    const auto [it, inserted] = parentJoint.emplace(j.child, &j);
-    if (!inserted)
-      fail(j.line, ctx,
-           "link " + inQuotes(j.child) + " is already the child of joint " + inQuotes(it->second->name) + " (line " +
-               std::to_string(it->second->line) + ")");
-  }
-
-  // Walk up from each link; meeting a link of the current walk again means a cycle. Links of
-  // finished walks lead to a root, so each link is visited once.
-  enum { Unseen, OnWalk, Done };
-  std::unordered_map<std::string, int> state;
-  for (const LinkDesc& start : robot.links) {
-    std::vector<std::string> walk;
-    for (std::string cur = start.name; state[cur] != Done;) {
-      if (state[cur] == OnWalk) {
-        std::vector<const JointDesc*> cycle;  // collected child-to-parent
-        std::string l = cur;
-        do {
-          cycle.push_back(parentJoint.at(l));
-          l = cycle.back()->parent;
-        } while (l != cur);
-        std::reverse(cycle.begin(), cycle.end());  // parent-to-child reads more naturally
-        // Start the list at the joint that comes first in the file, so the message is stable.
-        const auto first =
-            std::min_element(cycle.begin(), cycle.end(), [](auto* a, auto* b) { return a->line < b->line; });
-        std::rotate(cycle.begin(), first, cycle.end());
-        std::string names;
-        for (const JointDesc* j : cycle) names += (names.empty() ? "" : " -> ") + inQuotes(j->name);
-        fail(cycle.front()->line, "joint " + inQuotes(cycle.front()->name), "the joints form a cycle: " + names);
-      }
-      state[cur] = OnWalk;
-      walk.push_back(cur);
-      const auto it = parentJoint.find(cur);
-      if (it == parentJoint.end()) break;
-      cur = it->second->parent;
-    }
-    for (const std::string& l : walk) state[l] = Done;
-  }
-
-  std::vector<const LinkDesc*> roots;
-  for (const LinkDesc& l : robot.links)
-    if (!parentJoint.count(l.name)) roots.push_back(&l);
-  if (roots.size() > 1) {
-    std::string names;
-    for (const LinkDesc* l : roots) names += (names.empty() ? "" : ", ") + inQuotes(l->name);
-    fail(roots[1]->line, "link " + inQuotes(roots[1]->name),
-         "the robot has several root links (" + names + "); all links must form one tree");
-  }
-}
-
 RobotDescription parseDocument(const std::string& xml, const std::string& sourceName) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(doc.ErrorLineNum(), "", xmlError(doc));
@@ -453,7 +426,15 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
     robot.joints.push_back(std::move(joint));
   }
 
-  checkTree(robot);
+  for (const XMLElement* el = root->FirstChildElement("loop_joint"); el; el = el->NextSiblingElement("loop_joint")) {
+    LoopJointDesc loop = parseLoopJoint(el);
+    if (const auto [it, inserted] = lines.emplace(loop.name, loop.line); !inserted)
+      fail(el, "loop joint " + inQuotes(loop.name),
+           "duplicate joint name (first defined on line " + std::to_string(it->second) + ")");
+    robot.loopJoints.push_back(std::move(loop));
+  }
+
+  spanningTree(robot);  // one root; joints that close cycles become loop-closure joints at build
   checkMimics(robot);
   resolveMaterials(robot);
   noteUnusedUrdfContent(root, robot);

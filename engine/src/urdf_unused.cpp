@@ -18,13 +18,14 @@ struct ReadChildren {
 // The elements the reader reads, by parent. Each is read once, except the robot's links, joints and
 // materials and a link's visuals and collisions.
 const ReadChildren kRead[] = {
-    {"robot", {"link", "joint", "material"}},
+    {"robot", {"link", "joint", "material", "loop_joint"}},
+    {"loop_joint", {"link1", "link2", "axis"}},
     {"link", {"inertial", "visual", "collision"}},
     {"inertial", {"origin", "mass", "inertia"}},
     {"visual", {"origin", "geometry", "material"}},
     {"collision", {"origin", "geometry"}},
     {"geometry", {"box", "cylinder", "sphere", "mesh"}},
-    {"joint", {"origin", "parent", "child", "axis", "limit", "dynamics", "mimic"}},
+    {"joint", {"origin", "parent", "child", "axis", "limit", "dynamics", "mimic", "dynscope:actuated"}},
     {"material", {"color", "texture"}},
 };
 

@@ -79,6 +79,18 @@ struct JointDesc {
     double multiplier = 1, offset = 0;
   };
   std::optional<Mimic> mimic;
+  bool actuated = false;  // marked <dynscope:actuated/> (or listed on a .dh `actuated` line)
+  int line = 0;
+};
+
+// A loop-closure joint as the file writes it (docs/loops.md): a URDF <loop_joint> (Drake's form) or
+// a .dh `loop` line. It makes a frame on link1 and a frame on link2 coincide up to the joint's motion.
+struct LoopJointDesc {
+  std::string name;
+  JointKind kind = JointKind::Revolute;  // Revolute, Continuous, Prismatic, Fixed or Spherical
+  std::string link1, link2;
+  Pose origin1, origin2;                      // the joint frame in link1's and in link2's frame
+  Vec3<double> axis = Vec3<double>(1, 0, 0);  // revolute/prismatic: in the joint frame (unit)
   int line = 0;
 };
 
@@ -94,6 +106,7 @@ struct RobotDescription {
   std::vector<LinkDesc> links;
   std::vector<JointDesc> joints;
   std::vector<FrameDesc> frames;
+  std::vector<LoopJointDesc> loopJoints;  // explicit loop closures; cycles among `joints` are cut at build
   std::vector<Material> materials;       // top-level named materials
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
   std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)

@@ -2,11 +2,13 @@
 // numbered so that the parent array satisfies 0 <= lambda(i) < i; body 0 is the fixed base.
 // Per body: joint model, tree transform X_T(i), spatial inertia I_i (link-i coordinates).
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "../io/robot_description.hpp"
 #include "joint.hpp"
+#include "loop_joint.hpp"
 
 namespace dyn {
 
@@ -69,6 +71,38 @@ template <class S> struct ModelTpl {
   // The model checker's findings (io/model_check.hpp), for the Model check panel and the CLI.
   std::vector<Finding> findings;
 
+  // Closed kinematic loops (review §3.4; docs/loops.md). The bodies and joints above are the
+  // spanning tree; these joints close the loops, phi(q) = 0 (eq. 16) over constraintRows rows.
+  std::vector<LoopJoint<S>> loops;
+  int constraintRows = 0;  // sum of loops[k].rows()
+  int loopRank = 0;        // rank of phi' at loopReference: n_c, the independent constraints (eq. 18)
+  // Per degree of freedom, chosen at load: the passive dofs (no actuator; the file marks the actuated
+  // ones, see docs/loops.md) and the dependent coordinates (solved for by assembly), both v indices in
+  // ascending order. The other dofs are actuated and independent (the mechanism's mobility, n - n_c
+  // of them). Empty lists (trees, models made in code) mean: every dof actuated and independent.
+  // Loops without actuation markers: the independent coordinates are the actuated ones.
+  std::vector<int> passiveDofs, dependentDofs;
+  VecX<S> loopReference;  // an assembled configuration (the file's zero pose when it closes); empty for trees
+
+  bool hasLoops() const { return !loops.empty(); }
+  bool isActuated(int dof) const { return std::find(passiveDofs.begin(), passiveDofs.end(), dof) == passiveDofs.end(); }
+  bool isIndependent(int dof) const {
+    return std::find(dependentDofs.begin(), dependentDofs.end(), dof) == dependentDofs.end();
+  }
+  std::vector<int> actuatedDofs() const {
+    return dofsWhere([&](int k) { return isActuated(k); });
+  }
+  std::vector<int> independentDofs() const {
+    return dofsWhere([&](int k) { return isIndependent(k); });
+  }
+  // A configuration to start from: loopReference for closed loops, else the neutral one.
+  VecX<S> home() const { return loopReference.size() == nq ? loopReference : neutral(); }
+  int loopIndex(const std::string& n) const {
+    for (int k = 0; k < (int)loops.size(); ++k)
+      if (loops[k].name == n) return k;
+    return -1;
+  }
+
   int bodyIndex(const std::string& n) const {
     for (int i = 0; i < (int)bodyNames.size(); ++i) if (bodyNames[i] == n) return i;
     return -1;
@@ -101,6 +135,14 @@ template <class S> struct ModelTpl {
     return q;
   }
 
+  template <class F>
+  std::vector<int> dofsWhere(F f) const {
+    std::vector<int> out;
+    for (int k = 0; k < nv; ++k)
+      if (f(k)) out.push_back(k);
+    return out;
+  }
+
   template <class T> ModelTpl<T> cast() const {
     ModelTpl<T> m;
     m.name = name; m.sourceFile = sourceFile; m.N = N; m.nq = nq; m.nv = nv;
@@ -117,6 +159,12 @@ template <class S> struct ModelTpl {
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
     m.immobileBodies = immobileBodies; m.findings = findings;
+    for (const auto& l : loops) m.loops.push_back(l.template cast<T>());
+    m.constraintRows = constraintRows;
+    m.loopRank = loopRank;
+    m.passiveDofs = passiveDofs;
+    m.dependentDofs = dependentDofs;
+    m.loopReference = loopReference.template cast<T>();
     return m;
   }
 };

@@ -42,10 +42,17 @@ using Controller = std::variant<PassiveController, GravityCompensation, Constant
 // a trajectory without accelerations for computed torque).
 void validate(const Controller& controller, const Model& model);
 
+template <class S>
+struct LoopDataTpl;
+
 // The actuator torque at (t, q, qd) into tau (nv). May use data (RNEA); never allocates.
-// `scratch` holds at least 3 * nv + nq doubles (PD tracking).
+// `scratch` holds at least 3 * nv + nq doubles (PD tracking). With `loops` (a LoopData of a model
+// with loop joints), gravity compensation and computed torque use the closed-loop inverse dynamics
+// (docs/loops.md): the torques of the actuated joints that hold the pose or make the motion of the
+// independent coordinates. The caller zeroes the passive dofs.
 void controlTorque(const Controller& controller, const Model& model, Data& data, double t, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& qd, Eigen::VectorXd& tau, Eigen::VectorXd& scratch);
+                   const Eigen::VectorXd& qd, Eigen::VectorXd& tau, Eigen::VectorXd& scratch,
+                   LoopDataTpl<double>* loops = nullptr);
 
 // "passive", "gravity", "constant", "pd", "computed-torque", "replay" (as the CLI names them).
 const char* controllerName(const Controller& controller);

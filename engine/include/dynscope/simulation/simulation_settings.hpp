@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "../loops/loop_method.hpp"
+
 namespace dyn {
 
 enum class Integrator {
@@ -40,6 +42,15 @@ struct SimulationSettings {
   // covers the whole run at a coarser rate. With record().reserve(n) stepping never allocates.
   int recordLimit = 0;
   bool energy = true;  // record kinetic + potential energy
+
+  // Closed-loop mechanisms (models with loop joints, docs/loops.md). `algorithm` is for trees.
+  LoopMethod loopMethod = LoopMethod::Multipliers;  // review §3.4: method 1, 2 (eq. 21) or 3
+  bool baumgarte = true;                            // phi'' + 2 alpha phi' + beta^2 phi = 0 instead of phi'' = 0
+  double baumgarteAlpha = 20;                       // 1/s (critically damped with alpha = beta)
+  double baumgarteBeta = 20;                        // 1/s
+  bool projection = true;              // after each step: q onto phi(q) = 0, qd onto phi' qd = 0 (mass-weighted)
+  double projectionTolerance = 1e-12;  // max |phi| (m, rad) the position projection goes down to
+  int projectionIterations = 8;        // Newton steps at most per projection
 };
 
 // Throws std::invalid_argument naming the setting that is out of range.

@@ -1,6 +1,8 @@
 // Forward-dynamics simulation of a model from a state (t, q, qd): integrates qdd = FD(q, qd, tau)
 // with tau = controller + damping + friction + limit forces, records the run and watches the
-// energy and for divergence. No Qt: the GUI drives step()/advance() from a worker thread (one
+// energy and for divergence. Closed-loop mechanisms (docs/loops.md) use the loop method of the
+// settings with Baumgarte stabilization and project each new state back onto the constraints;
+// the controller drives the actuated dofs only. No Qt: the GUI drives step()/advance() from a worker thread (one
 // Simulator per thread). After construction and reset, step() does not allocate (with the
 // record reserved, see SimulationRecord::reserve). Details: docs/simulation.md.
 #pragma once
@@ -8,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "../loops/loop_data.hpp"
 #include "../model/data.hpp"
 #include "controller.hpp"
 #include "simulation_record.hpp"
@@ -36,9 +39,11 @@ class Simulator {
   Simulator(const Model& model, const SimulationSettings& settings = {}, Controller controller = PassiveController{});
 
   // Back to t = 0 at (q0, qd0): sizes, finite values, non-zero quaternions checked (naming the
-  // argument); quaternions are normalised. Clears the record and records the initial state.
+  // argument); quaternions are normalised. Closed loops: q0 is assembled (the nearest assembled
+  // configuration; std::invalid_argument naming the loop joint when the loops cannot close) and qd0
+  // projected onto the constraints. Clears the record and records the initial state.
   void reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0);
-  void reset();  // neutral configuration at rest
+  void reset();  // model.home() (neutral, or the assembled reference of a closed loop) at rest
 
   // One step of settings().dt (Dormand-Prince: as many adaptive sub-steps as the tolerance needs).
   SimulationStatus step();
@@ -59,6 +64,11 @@ class Simulator {
   const Eigen::VectorXd& qdd() const { return qdd_; }  // at the current state
   const Eigen::VectorXd& tau() const { return tau_; }  // applied at the current state
   double energy() const { return energy_; }            // kinetic + potential at the current state
+  // Closed loops: |phi(q)| and |phi'(q) qd| at the current state (0 for trees), and the constraint
+  // terms of the last forward-dynamics evaluation (phi, phi', the multipliers lambda of its rows).
+  double constraintError() const { return phiNorm_; }
+  double constraintRateError() const { return phiDotNorm_; }
+  const LoopData& loopData() const { return ld_; }
   SimulationStatus status() const { return status_; }
   const std::string& lastError() const { return error_; }  // why the run diverged
   const SimulationRecord& record() const { return record_; }
@@ -108,11 +118,17 @@ class Simulator {
   bool commit(double tNew, bool evaluated, int switchingLimit = -1, int contact = 0);
   void recordState();
   void updateEnergy();
+  // Closed loops: qNew_, qdNew_ back onto phi = 0 and phi' qd = 0 (settings().projection).
+  void projectNewState();
+  LoopSettings loopSettings(LoopMethod method) const;
   bool checkLimits(int switching, int contact);  // records entries; true when a contact changed
   int limitSwitch(double h, double& s, int& contact) const;
 
   Model model_;
   Data data_;
+  LoopData ld_;  // closed loops: constraint terms and the methods' workspace (empty for trees)
+  Eigen::VectorXd qProj_, dqProj_;
+  double phiNorm_ = 0, phiDotNorm_ = 0;
   SimulationSettings settings_;
   Controller controller_;
   SimulationRecord record_;
