@@ -3,6 +3,8 @@
 // inertials, names, references and the tree structure. Other tags are ignored.
 #include "dynscope/io/urdf_parser.hpp"
 
+#include "dynscope/io/utf8.hpp"
+
 #include <tinyxml2.h>
 
 #include <Eigen/Eigenvalues>
@@ -416,6 +418,20 @@ void checkTree(const RobotDescription& robot) {
   }
 }
 
+// Every attribute the reader may use (on <robot> and inside its <link>, <joint> and <material>
+// elements) must be UTF-8: names end up in JSON, CSV headers and window titles. Other tags
+// (gazebo, transmission) are ignored, so their text is not checked.
+void checkUtf8(const XMLElement* el) {
+  for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+    if (const std::string problem = utf8Problem("<" + std::string(el->Name()) + "> " + a->Name(), a->Value());
+        !problem.empty())
+      fail(a->GetLineNum(), "", problem);
+  for (const XMLElement* child = el->FirstChildElement(); child; child = child->NextSiblingElement())
+    if (el->Parent() != el->GetDocument() || !std::strcmp(child->Name(), "link") ||
+        !std::strcmp(child->Name(), "joint") || !std::strcmp(child->Name(), "material"))
+      checkUtf8(child);
+}
+
 RobotDescription parseDocument(const std::string& xml, const std::string& sourceName) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(doc.ErrorLineNum(), "", xmlError(doc));
@@ -423,6 +439,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   if (!root) fail(0, "", "no root element");
   if (std::strcmp(root->Name(), "robot") != 0)
     fail(root, "<" + std::string(root->Name()) + ">", "the root element must be <robot>");
+  checkUtf8(root);
 
   RobotDescription robot;
   robot.name = attr(root, "name");
