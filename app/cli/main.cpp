@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",
                      json.nonFiniteCount());
     }
-    std::cout << text.str() << '\n' << std::flush;
+    std::cout << text.view() << '\n' << std::flush;  // view(): no second copy of a big result
     if (!std::cout) return fail("cannot write to stdout", 1);
     return 0;
   } catch (const cli::UsageError& e) {

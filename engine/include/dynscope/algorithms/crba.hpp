@@ -1,6 +1,6 @@
 // Composite-rigid-body algorithm (Featherstone Part 2, Fig. 7, eqs. 44-48): the joint-space
 // inertia matrix H. Only the structurally non-zero entries (i ancestor of j or j of i) are
-// written: the branch-induced zeros (eq. 45, third case) stay zero from Data's construction.
+// written: the branch-induced zeros (eq. 45, third case) stay zero from M's allocation.
 #pragma once
 #include "kinematics.hpp"
 
@@ -8,6 +8,7 @@ namespace dyn {
 
 template <class S, class Q>
 const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q) {
+  data.reserveMassMatrix();         // nv x nv, allocated on the first call only
   jointTransforms(model, data, q);  // Xup, S
   for (int i = 1; i <= model.N; ++i) data.IC[i] = model.I[i];  // IC_i = I_i
   for (int i = model.N; i >= 1; --i) {

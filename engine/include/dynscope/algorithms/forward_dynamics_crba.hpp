@@ -12,6 +12,7 @@ const VecX<S>& forwardDynamicsCrba(const ModelTpl<S>& model, DataTpl<S>& data, c
                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau,
                                    const std::vector<Force<S>>* fext = nullptr) {
   checkSize("tau", tau.size(), model.nv);
+  data.reserveFactor();                     // M and L: allocated on the first call only
   data.tmp.setZero();
   rnea(model, data, q, qd, data.tmp, fext);  // C = ID(q, qd, 0)
   data.qdd = tau - data.tau;                // tau - C
