@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/urdf_parser.hpp"
@@ -109,9 +110,17 @@ struct Builder {
     return ++model.N;
   }
 
-  // Depth-first over the links: movable joints create bodies, fixed joints merge.
-  void visit(int link) {
-    for (int j : childJoints[link]) {
+  // Depth-first over the links: movable joints create bodies, fixed joints merge. An explicit
+  // stack (link, its next child joint) instead of recursion: a 100,000-link chain is a valid robot.
+  void visit(int root) {
+    std::vector<std::pair<int, size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      const int link = stack.back().first;
+      if (stack.back().second == childJoints[link].size()) {
+        stack.pop_back();
+        continue;
+      }
+      const int j = childJoints[link][stack.back().second++];
       const JointDesc& jd = robot.joints[j];
       const int child = linkIndex.at(jd.child);
       if (bodyOfLink[child] >= 0)
@@ -133,7 +142,7 @@ struct Builder {
                                     jd.kind == JointKind::Continuous, Transform<double>::rot(Ra.transpose()) * Xj);
         linkInBody[child] = Transform<double>::rot(Ra);
       }
-      visit(child);
+      stack.emplace_back(child, 0);
     }
   }
 
@@ -197,8 +206,12 @@ struct Builder {
     model.friction = VecX<double>::Zero(model.nv);
     model.dofParent.assign(model.nv, -1);
     model.dofBody.assign(model.nv, 0);
-    std::map<std::string, int> jointByName;
-    for (const JointDesc& jd : robot.joints) jointByName[jd.name] = jd.line;
+    std::unordered_map<std::string, int> bodyOfJoint;  // joint name -> body: linear, not a scan per joint
+    for (int i = 1; i <= model.N; ++i) bodyOfJoint.emplace(model.jointNames[i], i);
+    const auto jointIndex = [&](const std::string& name) {
+      const auto it = bodyOfJoint.find(name);
+      return it == bodyOfJoint.end() ? -1 : it->second;
+    };
     for (int i = 1; i <= model.N; ++i) {
       const JointModel<double>& jm = model.joints[i];
       for (int k = 0; k < jm.nv; ++k) {
@@ -209,7 +222,7 @@ struct Builder {
       }
     }
     for (const JointDesc& jd : robot.joints) {
-      const int i = model.jointIndex(jd.name);
+      const int i = jointIndex(jd.name);
       if (i < 0) continue;  // fixed
       const JointModel<double>& jm = model.joints[i];
       if (jm.nv == 1) {
@@ -227,7 +240,7 @@ struct Builder {
         model.friction[jm.idx_v + k] = jd.friction;
       }
       if (jd.mimic) {
-        const int m = model.jointIndex(jd.mimic->joint);
+        const int m = jointIndex(jd.mimic->joint);
         if (m < 0) fail(jd.line, "joint '" + jd.name + "' <mimic>", "mimicked joint '" + jd.mimic->joint +
                                                                         "' is not a movable joint");
         model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
