@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLockFile>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -21,6 +22,7 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "document/save_file.hpp"
 #include "scene/robot_scene.hpp"
 #include "trajectory/plots_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
@@ -35,7 +37,6 @@
 
 MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent), m_settings(settings) {
   setObjectName("mainWindow");
-  setWindowTitle(tr("Dynscope"));
   setWindowIcon(dynscopeIcon("dynscope"));
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
@@ -89,6 +90,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createTrajectoryUi();
   createTrajectoryMenus();
   createIkUi();
+  createSafetyNet();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -121,6 +123,8 @@ MainWindow::~MainWindow() = default;
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
+  // A project asks in openProject; a pending project or demo has asked already.
+  if (!m_pending && !isProjectFile(path) && !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName()))) return false;
   if (isProjectFile(path) && !m_pending) return openProject(path);
   if (!m_doc->startLoad(path, false)) {
     m_logDock->append(tr("Still loading a robot; %1 not opened").arg(path), LogDock::Level::Warning);
@@ -131,13 +135,21 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::reloadFile() {
   if (m_doc->sourceFile().isEmpty()) return;
+  if (!maybeSave(tr("reloading %1").arg(QFileInfo(m_doc->sourceFile()).fileName()))) {
+    const bool loaded = m_doc->model().floatingBase;  // a cancelled floating-base toggle goes back
+    const QSignalBlocker block(m_floatingBaseAction);
+    m_floatingBaseAction->setChecked(loaded);
+    m_doc->setFloatingBase(loaded);
+    return;
+  }
   m_doc->startLoad(m_doc->sourceFile(), true);
 }
 
 bool MainWindow::exportImage(const QString& path, const QSize& size) {
   const QImage image = size.isEmpty() ? m_viewport->grabImage() : m_viewport->grabImage(size.width(), size.height());
-  if (image.isNull() || !image.save(path, "PNG")) {
-    showError(tr("Export image"), tr("Could not write the image %1").arg(path));
+  QString error;
+  if (!savePngAtomically(path, image, &error)) {
+    showError(tr("Export image"), error);
     return false;
   }
   m_logDock->append(tr("Saved %1 (%2 × %3)").arg(path).arg(image.width()).arg(image.height()));
@@ -157,8 +169,10 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
   unsetCursor();
   statusBar()->clearMessage();
   if (!ok) {
-    const QString previous =
-        m_doc->hasModel() ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName()) : QString();
+    // Only when a robot was loaded before: the first file of a session has no previous robot.
+    const QString previous = !m_doc->sourceFile().isEmpty()
+                                 ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
+                                 : QString();
     showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
     m_pending.reset();
     return;
@@ -174,6 +188,7 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
   if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
   rebuildRecentMenu();
   if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
+  updateTitle();
   applyPendingProject();
   m_viewport->update();
 }
@@ -185,7 +200,7 @@ void MainWindow::onModelChanged() {
   else
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   restyleIfPresenting();
-  setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(m_doc->sourceFile()).fileName()));
+  updateTitle();
   setWindowFilePath(m_doc->sourceFile());
   m_reloadAction->setEnabled(true);
   updateStatus();
@@ -390,6 +405,11 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave(tr("closing"))) {
+    event->ignore();
+    return;
+  }
+  finishRecovery();
   if (m_settings == Settings::Persistent) {
     if (m_presentation) setPresentationMode(false);  // store the normal layout, not the full-screen one
     QSettings s(kSettingsOrganization, kSettingsApplication);
