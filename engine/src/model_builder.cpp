@@ -265,6 +265,35 @@ struct Builder {
     }
   }
 
+  // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a
+  // large mass at a large lever): refuse the file, naming the element, rather than compute with inf.
+  void checkFinite() const {
+    const auto finite = [](const Transform<double>& X) { return X.E.allFinite() && X.r.allFinite(); };
+    std::unordered_map<std::string, int> jointLine, linkLine;
+    for (const JointDesc& jd : robot.joints) jointLine.emplace(jd.name, jd.line);
+    for (const LinkDesc& ld : robot.links) linkLine.emplace(ld.name, ld.inertial ? ld.inertial->line : ld.line);
+    const auto line = [](const std::unordered_map<std::string, int>& lines, const std::string& name) {
+      const auto it = lines.find(name);
+      return it == lines.end() ? 0 : it->second;
+    };
+    for (int i = 1; i <= model.N; ++i) {
+      const std::string& joint = model.jointNames[i];
+      if (!finite(model.Xtree[i]))
+        fail(line(jointLine, joint), "joint '" + joint + "'",
+             "its placement is not finite: the origins along the way add up beyond the range of numbers");
+      const Inertia<double>& I = model.I[i];
+      if (!std::isfinite(I.m) || !I.h.allFinite() || !I.Ibar.allFinite())
+        fail(line(linkLine, model.bodyNames[i]), "link '" + model.bodyNames[i] + "' <inertial>",
+             "the spatial inertia is not finite: mass, centre of mass or inertia too large");
+    }
+    for (const auto& f : model.frames)
+      if (!finite(f.placement))
+        fail(line(linkLine, f.name), "frame '" + f.name + "'", "its placement is not finite (offsets too large)");
+    for (const auto& g : model.geometries)
+      if (!finite(g.placement))
+        fail(line(linkLine, g.link), "link '" + g.link + "' geometry", "its placement is not finite (offsets too large)");
+  }
+
   Model build(const BuildOptions& opt) {
     const int root = findRoot();
     model.name = robot.name;
@@ -290,6 +319,7 @@ struct Builder {
     addInertias();
     addFramesAndGeometry();
     addLimitsAndDofs();
+    checkFinite();
     findImmobileBodies();
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -240,6 +241,15 @@ TrajectoryCsv readTrajectoryCsv(const Model& model, std::istream& in, const std:
   } else if (deriveAccelerations) {
     s.qdd = splineDerivative(s.t, s.qd);  // the given velocities, differentiated
   }
+  // Finite samples can still give non-finite derivatives (times 1e-300 apart, values near 1e308):
+  // a successful read never hands back inf or NaN.
+  for (const auto& [derived, m, what] :
+       {std::tuple{deriveVelocities, &s.qd, "velocities"}, std::tuple{deriveAccelerations, &s.qdd, "accelerations"}})
+    for (int k = 0; derived && k < n; ++k)
+      if (!m->col(k).allFinite())
+        throw std::runtime_error(table.where(k) + "the " + what +
+                                 " the spline gives are not finite here (samples too close in time for the "
+                                 "change in q, or values too large)");
   if (!options.accelerations) s.qdd.resize(model.nv, 0);
   if (tauColumns) result.tau = gatherColumns(table, *tauColumns);
   result.velocitiesFromSpline = deriveVelocities;

@@ -282,8 +282,8 @@ JointDesc parseJoint(const XMLElement* el) {
   if (const XMLElement* axis = el->FirstChildElement("axis")) {
     const Vec3<double> a = optVec3(axis, "xyz", ctx, Vec3<double>(1, 0, 0));
     if (usesAxis(j.kind)) {
-      if (a.norm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
-      j.axis = a.normalized();
+      if (a.stableNorm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
+      j.axis = a.stableNormalized();  // stable: 1e200 components must not overflow to a zero axis
     }
   }
   if (const XMLElement* limit = el->FirstChildElement("limit")) parseLimit(limit, j, ctx);
