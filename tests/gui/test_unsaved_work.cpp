@@ -10,7 +10,9 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
+#include <QPainter>
 #include <QProcess>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -50,11 +52,33 @@ struct Prompts {
   }
 };
 
+// The window's title as the X server has it (what a window manager draws), read with xprop:
+// Qt replaces [*] by * while the window is modified. Empty when xprop is not installed.
+QString serverTitle(QWidget* w) {
+  QProcess p;
+  p.start("xprop", {"-id", QString::number(w->window()->winId()), "_NET_WM_NAME"});
+  if (!p.waitForFinished(5000) || p.exitCode() != 0) return {};
+  const QString out = QString::fromUtf8(p.readAllStandardOutput());
+  return out.section('"', 1, -2);
+}
+
+// The screen, with the server-side title above it (Xvfb has no window manager to draw a title bar).
 void saveScreenshot(QWidget* w, const QString& name) {
   const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOTS");
   if (dir.isEmpty()) return;
   QDir().mkpath(dir);
-  w->screen()->grabWindow(0).save(QDir(dir).filePath(name));
+  const QPixmap screen = w->screen()->grabWindow(0);
+  QImage out(screen.width(), screen.height() + 40, QImage::Format_RGB32);
+  out.fill(QColor(60, 60, 70));
+  QPainter painter(&out);
+  painter.drawPixmap(0, 40, screen);
+  painter.setPen(Qt::white);
+  QFont f = painter.font();
+  f.setPixelSize(20);
+  painter.setFont(f);
+  painter.drawText(QRect(10, 0, out.width() - 20, 40), Qt::AlignVCenter, "title bar: " + serverTitle(w));
+  painter.end();
+  out.save(QDir(dir).filePath(name));
 }
 
 // A window with planar3 loaded and no unsaved work.
@@ -89,9 +113,16 @@ class TestUnsavedWork : public QObject {
     QVERIFY(w);
     QVERIFY2(w->windowTitle().contains("planar3.dh[*]"), qPrintable(w->windowTitle()));
     QVERIFY(!w->isWindowModified());
+    const QString cleanTitle = serverTitle(w.get());
     addTwoWaypoints(*w);
     QVERIFY(w->isWindowModified());
+    settle(200);
     saveScreenshot(w.get(), "modified-marker.png");
+    // What the window manager is told: "planar3.dh* — Dynscope" (when xprop is there to ask).
+    const QString title = serverTitle(w.get());
+    if (!title.isEmpty()) {
+      QVERIFY2(title.startsWith("planar3.dh* ") && !cleanTitle.contains('*'), qPrintable(cleanTitle + " / " + title));
+    }
     // Undo back to the saved state: clean again; redo: modified.
     w->undoStack()->undo();
     w->undoStack()->undo();
@@ -143,10 +174,10 @@ class TestUnsavedWork : public QObject {
     QVERIFY(!w->simulationDock()->runner()->isRunning());
     settle();
     QCOMPARE(prompts.texts.size(), 6);
-    for (const QString& action : {"closing", "opening stanford_arm.dh", "reloading planar3.dh",
-                                  "loading the demonstration", "opening waypoints.json", "running a simulation"})
+    for (const char* action : {"closing", "opening stanford_arm.dh", "reloading planar3.dh",
+                               "loading the demonstration", "opening waypoints.json", "running a simulation"})
       QVERIFY2(prompts.texts.filter(action).size() == 1,
-               qPrintable(action + QString(" in ") + prompts.texts.join("|")));
+               qPrintable(QString(action) + " in " + prompts.texts.join("|")));
     QVERIFY(prompts.texts.front().contains("Save them before"));
     // Nothing moved.
     QCOMPARE(w->trajectory()->waypoints().size(), waypoints);
