@@ -32,13 +32,8 @@
 
 namespace {
 
-const QString kRobots = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
-QString robot(const char* name) { return QDir(kRobots).absoluteFilePath(name); }
-
-void settle(int ms = 30) {
-  QCoreApplication::processEvents();
-  QTest::qWait(ms);
-}
+using dyn::testing::settle;
+QString robot(const char* name) { return dyn::testing::robotFile(name); }
 
 // Records each question and gives a fixed answer.
 struct Prompts {
