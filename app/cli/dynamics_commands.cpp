@@ -37,16 +37,11 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
 void writeMassMatrix(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::MatrixXd M = bindFormulation(s, dyn::Problem::MassMatrix).massMatrix(q);
-  // Branch-induced sparsity: H(r, c) can be non-zero only if one dof's body supports the other's.
+  // Branch-induced sparsity (eq. 45): one walk up the dof tree per column, O(nv * depth) like CRBA
+  // itself (an ancestor test per entry would cost O(nv^2 * depth): 494 s for a 10,000-body chain).
+  const dyn::SparsityPattern pattern = dyn::structuralPattern(s.model);
   const int nv = s.model.nv;
-  std::vector<std::vector<bool>> pattern(nv, std::vector<bool>(nv));
-  int nonZeros = 0;
-  for (int r = 0; r < nv; ++r)
-    for (int c = 0; c < nv; ++c) {
-      const int a = s.model.dofBody[r], b = s.model.dofBody[c];
-      pattern[r][c] = s.model.isAncestor(a, b) || s.model.isAncestor(b, a);
-      nonZeros += pattern[r][c];
-    }
+  const long nonZeros = long(pattern.count());
   json.arrayField("q", q);
   json.field("algorithm", s.options.algorithm);
   json.arrayField("columns", s.vNames);
@@ -54,10 +49,14 @@ void writeMassMatrix(const Session& s, JsonWriter& json) {
   json.matrix(M);
   json.key("sparsity");
   json.beginArray();
-  for (const auto& row : pattern) json.inlineArray(row);
+  std::vector<bool> row(static_cast<size_t>(nv));
+  for (int r = 0; r < nv; ++r) {
+    for (int c = 0; c < nv; ++c) row[size_t(c)] = pattern(r, c);
+    json.inlineArray(row);
+  }
   json.endArray();
-  json.field("structural_nonzeros", nonZeros);
-  json.field("entries", nv * nv);
+  json.field("structural_nonzeros", (long long)nonZeros);
+  json.field("entries", (long long)nv * nv);
 }
 
 void writeBias(const Session& s, JsonWriter& json) {

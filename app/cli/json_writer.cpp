@@ -1,19 +1,39 @@
 #include "json_writer.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
+#include "dynscope/io/utf8.hpp"
+
 namespace cli {
+
+namespace {
+
+// Appends "%.17g" of a finite x (std::to_chars with a precision formats as printf does, faster).
+void appendNumber(std::string& out, double x) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 17);
+  out.append(buf, ec == std::errc() ? end : buf);
+}
+
+}  // namespace
 
 std::string formatJsonNumber(double x) {
   if (!std::isfinite(x)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
+  std::string s;
+  appendNumber(s, x);
+  return s;
 }
 
-std::string quoteJson(std::string_view s) {
+std::string quoteJson(std::string_view raw) {
+  // JSON text is UTF-8: a byte that is not part of a valid sequence would make every parser
+  // reject the whole document, so such bytes become U+FFFD.
+  std::string sanitized;
+  if (!dyn::isValidUtf8(raw)) sanitized = dyn::sanitizeUtf8(raw);
+  const std::string_view s = sanitized.empty() ? raw : std::string_view(sanitized);
   std::string q = "\"";
+  q.reserve(s.size() + 2);
   for (const char c : s) {
     switch (c) {
       case '"':
@@ -37,7 +57,7 @@ std::string quoteJson(std::string_view s) {
           std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
           q += buf;
         } else {
-          q += c;  // UTF-8 passes through unchanged
+          q += c;  // valid UTF-8 passes through unchanged
         }
     }
   }
@@ -123,32 +143,43 @@ void JsonWriter::null() {
   out_ << "null";
 }
 
-void JsonWriter::writeInline(const std::vector<std::string>& tokens) {
-  beforeValue();
-  out_ << '[';
-  for (size_t k = 0; k < tokens.size(); ++k) out_ << (k ? ", " : "") << tokens[k];
-  out_ << ']';
-}
-
+// Each inline array is built in one string and written once: a 10,000 x 10,000 mass matrix is
+// 10^8 numbers, so no per-number allocation or stream call.
 void JsonWriter::inlineArray(const std::vector<double>& xs) {
-  std::vector<std::string> tokens;
-  for (const double x : xs) {
-    tokens.push_back(formatJsonNumber(x));
-    nonFinite_ += !std::isfinite(x);
+  beforeValue();
+  std::string line = "[";
+  line.reserve(xs.size() * 24 + 2);
+  for (size_t k = 0; k < xs.size(); ++k) {
+    if (k) line += ", ";
+    if (std::isfinite(xs[k])) {
+      appendNumber(line, xs[k]);
+    } else {
+      line += "null";
+      ++nonFinite_;
+    }
   }
-  writeInline(tokens);
+  line += ']';
+  out_ << line;
 }
 
 void JsonWriter::inlineArray(const std::vector<bool>& xs) {
-  std::vector<std::string> tokens;
-  for (const bool x : xs) tokens.push_back(x ? "true" : "false");
-  writeInline(tokens);
+  beforeValue();
+  std::string line = "[";
+  line.reserve(xs.size() * 7 + 2);
+  for (size_t k = 0; k < xs.size(); ++k) line += k ? (xs[k] ? ", true" : ", false") : (xs[k] ? "true" : "false");
+  line += ']';
+  out_ << line;
 }
 
 void JsonWriter::inlineArray(const std::vector<std::string>& xs) {
-  std::vector<std::string> tokens;
-  for (const auto& x : xs) tokens.push_back(quoteJson(x));
-  writeInline(tokens);
+  beforeValue();
+  std::string line = "[";
+  for (size_t k = 0; k < xs.size(); ++k) {
+    if (k) line += ", ";
+    line += quoteJson(xs[k]);
+  }
+  line += ']';
+  out_ << line;
 }
 
 }  // namespace cli

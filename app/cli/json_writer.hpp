@@ -1,5 +1,9 @@
 // A small streaming JSON writer: 2-space indentation, keys in the order they are written,
 // doubles with 17 significant digits so every value reads back bit-exact, non-finite as null.
+// Its output is always valid JSON (RFC 8259): strings are escaped, and bytes that are not UTF-8
+// (a file name on the command line, say) become U+FFFD. We keep this writer rather than a JSON
+// library because it streams (a 10,000-dof mass matrix is never held as a document tree) and its
+// number format is the CLI's documented one.
 #pragma once
 #include <Eigen/Core>
 #include <ostream>
@@ -11,7 +15,7 @@ namespace cli {
 
 // "%.17g", or "null" for NaN and infinities (JSON has no such numbers).
 std::string formatJsonNumber(double x);
-// A JSON string literal with quotes and escapes.
+// A JSON string literal with quotes and escapes; invalid UTF-8 is replaced by U+FFFD.
 std::string quoteJson(std::string_view s);
 
 class JsonWriter {
@@ -71,7 +75,6 @@ class JsonWriter {
     int count = 0;
   };
   void beforeValue();  // comma, newline and indentation as the position requires
-  void writeInline(const std::vector<std::string>& tokens);
   void newline();
 
   std::ostream& out_;

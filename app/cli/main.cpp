@@ -85,12 +85,10 @@ int main(int argc, char** argv) {
                      json.nonFiniteCount());
     }
     if (options->command == cli::Command::Trace && options->out) {  // a walk-through is long: a file
-      std::ofstream file(*options->out, std::ios::binary);
-      file << text.str() << '\n';
-      if (!file.flush()) return fail("cannot write " + *options->out, 1);
+      cli::writeOutput(options->out, [&](std::ostream& out) { out << text.view() << '\n'; });
       return 0;
     }
-    std::cout << text.str() << '\n' << std::flush;
+    std::cout << text.view() << '\n' << std::flush;  // view(): no second copy of a big result
     if (!std::cout) return fail("cannot write to stdout", 1);
     return 0;
   } catch (const cli::UsageError& e) {

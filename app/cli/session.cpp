@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <stdexcept>
 
+#include "dynscope/io/atomic_file.hpp"
 #include "dynscope/model/names.hpp"
 #include "project/project_setup.hpp"
 
@@ -56,6 +58,13 @@ void printFindings(const std::vector<dyn::Finding>& findings) {
 }
 
 }  // namespace
+
+void writeOutput(const std::optional<std::string>& out, const std::function<void(std::ostream&)>& write) {
+  if (out) return dyn::writeFileAtomically(*out, write);
+  write(std::cout);
+  std::cout.flush();
+  if (!std::cout) throw std::runtime_error("stdout: write error");
+}
 
 std::string joinNames(const std::vector<std::string>& names) {
   std::string s;

@@ -1,7 +1,9 @@
 // One run of a command: the loaded model and the command-line inputs checked against it
 // (vector sizes, link names, external forces), plus the JSON header every result starts with.
 #pragma once
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,10 @@ std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<E
 // "command", "model", "file", "floating_base", "gravity": the start of every result object.
 void writeHeader(const Session& s, JsonWriter& json);
 void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& json);
+
+// Writes a result to --out, atomically (the old file stays on an error), or to stdout when `out` is
+// empty; throws naming the file on a write error.
+void writeOutput(const std::optional<std::string>& out, const std::function<void(std::ostream&)>& write);
 
 // "a, b, c" for messages.
 std::string joinNames(const std::vector<std::string>& names);

@@ -91,17 +91,7 @@ int runSimulation(const Session& s) {
     std::fputc('\n', stderr);
   }
 
-  std::ostringstream text;
-  dyn::writeSimulationCsv(text, s.model, sim.record());
-  std::ofstream file;
-  if (o.out) {
-    file.open(*o.out);
-    if (!file) throw std::runtime_error(*o.out + ": cannot create the output file");
-  }
-  std::ostream& out = o.out ? static_cast<std::ostream&>(file) : std::cout;
-  out << text.str();
-  out.flush();
-  if (!out) throw std::runtime_error((o.out ? *o.out : std::string("stdout")) + ": write error");
+  writeOutput(o.out, [&](std::ostream& out) { dyn::writeSimulationCsv(out, s.model, sim.record()); });
 
   const auto& events = sim.record().limitEvents;
   const size_t shownEvents = std::min<size_t>(events.size(), 20);

@@ -46,17 +46,9 @@ bool progressWanted(const Session& s, int samples) {
   return s.options.progress || (samples > 2000 && isatty(fileno(stderr)));
 }
 
-// Writes the CSV to --out or stdout; the file is opened only now, so a failed run leaves none.
-void writeOutput(const Session& s, const std::vector<std::string>& header, const Eigen::MatrixXd& values) {
-  std::ofstream file;
-  if (s.options.out) {
-    file.open(*s.options.out);
-    if (!file) throw std::runtime_error(*s.options.out + ": cannot create the output file");
-  }
-  std::ostream& out = s.options.out ? static_cast<std::ostream&>(file) : std::cout;
-  dyn::writeCsv(out, header, values);
-  out.flush();
-  if (!out) throw std::runtime_error((s.options.out ? *s.options.out : std::string("stdout")) + ": write error");
+// Writes the CSV to --out (atomically: a failed run leaves the old file) or stdout.
+void writeCsvOutput(const Session& s, const std::vector<std::string>& header, const Eigen::MatrixXd& values) {
+  cli::writeOutput(s.options.out, [&](std::ostream& out) { dyn::writeCsv(out, header, values); });
 }
 
 // The CSV's trajectory (with its notes and warnings), or the project's.
@@ -129,7 +121,7 @@ void runInverseDynamics(const Session& s, const dyn::SampledTrajectory& traj) {
     for (const auto& name : s.vNames) header.push_back(prefixes[b] + name);
     values.middleRows(1 + b * s.model.nv, s.model.nv) = *blocks[b];
   }
-  writeOutput(s, header, values);
+  writeCsvOutput(s, header, values);
 }
 
 void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, const Eigen::MatrixXd& tau) {
@@ -161,7 +153,7 @@ void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, co
   progress.finish();
   std::vector<std::string> header{"t"};
   for (const auto& name : s.vNames) header.push_back("qdd_" + name);
-  writeOutput(s, header, values);
+  writeCsvOutput(s, header, values);
 }
 
 }  // namespace
@@ -189,17 +181,7 @@ void runSampling(const Session& s) {
     }
     traj = dyn::projectTrajectory(project, s.model);
   }
-  std::ostringstream text;
-  dyn::writeTrajectoryCsv(text, s.model, traj);
-  std::ofstream file;
-  if (s.options.out) {
-    file.open(*s.options.out);
-    if (!file) throw std::runtime_error(*s.options.out + ": cannot create the output file");
-  }
-  std::ostream& out = s.options.out ? static_cast<std::ostream&>(file) : std::cout;
-  out << text.str();
-  out.flush();
-  if (!out) throw std::runtime_error((s.options.out ? *s.options.out : std::string("stdout")) + ": write error");
+  writeOutput(s.options.out, [&](std::ostream& out) { dyn::writeTrajectoryCsv(out, s.model, traj); });
 }
 
 }  // namespace cli

@@ -1,8 +1,12 @@
 // dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--screenshot out.png] [--q a,b,...] [--size WxH]`.
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDir>
+#include <QStandardPaths>
+#include <QStringList>
 #include <QSurfaceFormat>
 #include <QTextStream>
+#include <QTimer>
 
 #include "viewport/vtk_viewport.hpp"
 #include "window/launch_options.hpp"
@@ -13,30 +17,41 @@
 #define DYNSCOPE_ROBOTS_DIR "robots"
 #endif
 
+namespace {
+constexpr const char* kVersion = "0.1.0";
+}
+
 int main(int argc, char** argv) {
-  // VTK's OpenGL2 backend needs a 3.2 core context; request it before any GL widget exists.
-  QSurfaceFormat::setDefaultFormat(VtkViewport::defaultFormat());
-
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("Dynscope");
-  QApplication::setApplicationName("dynscope");
-  QApplication::setApplicationVersion("0.1.0");
-
+  // The command line first, without a display: --help, --version and usage errors must work on a
+  // server or in a script, where QApplication would stop at "could not connect to display". They
+  // are answered with QtCore alone, before any QApplication exists.
+  QStringList arguments;
+  for (int k = 0; k < argc; ++k) arguments << QString::fromLocal8Bit(argv[k]);
   LaunchOptions options;
   QString error;
   QTextStream err(stderr);
-  if (!parseLaunchOptions(QApplication::arguments(), &options, &error)) {
-    err << "dynscope: " << error << "\n";
-    return 1;
-  }
-  if (options.showHelp) {
-    QTextStream(stdout) << options.helpText;
+  if (!parseLaunchOptions(arguments, &options, &error) || options.showHelp || options.showVersion) {
+    QCoreApplication core(argc, argv);
+    QCoreApplication::setApplicationName("dynscope");
+    QCoreApplication::setApplicationVersion(kVersion);
+    if (!parseLaunchOptions(QCoreApplication::arguments(), &options, &error)) {
+      err << "dynscope: " << error << "\n";
+      return 1;
+    }
+    if (options.showHelp)
+      QTextStream(stdout) << options.helpText;
+    else
+      QTextStream(stdout) << "dynscope " << kVersion << "\n";
     return 0;
   }
-  if (options.showVersion) {
-    QTextStream(stdout) << "dynscope " << QApplication::applicationVersion() << "\n";
-    return 0;
-  }
+
+  // VTK's OpenGL2 backend needs a 3.2 core context; request it before any GL widget exists.
+  QSurfaceFormat::setDefaultFormat(VtkViewport::defaultFormat());
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("Dynscope");
+  QApplication::setApplicationName("dynscope");
+  QApplication::setApplicationVersion(kVersion);
+
   const QString robotsDir = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
   const QString model = options.model.isEmpty() ? QDir(robotsDir).filePath("ur5.urdf") : options.model;
 
@@ -48,7 +63,11 @@ int main(int argc, char** argv) {
 
   MainWindow window;
   window.setDefaultDirectory(robotsDir);
+  // Autosave every minute; work left by a session that crashed is offered back first.
+  window.enableRecovery(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave"));
   window.show();
-  window.openFile(model);
+  QTimer::singleShot(0, &window, [&window, model] {
+    if (!window.offerRestore()) window.openFile(model);
+  });
   return app.exec();
 }

@@ -7,6 +7,9 @@
 // DH frame 0 is "base", or "base_dh" fixed to "base" by "base_fixed" when a `base` directive is given.
 #include "dynscope/io/dh_parser.hpp"
 
+#include "dynscope/io/utf8.hpp"
+
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
@@ -335,7 +338,9 @@ Table Parser::parse(const std::string& text) {
   std::string raw;
   for (int line = 1; std::getline(in, raw); ++line) {
     if (line == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // UTF-8 BOM
-    const std::vector<std::string> tok = splitWhitespace(std::string_view(raw).substr(0, raw.find('#')));
+    const std::string_view content = std::string_view(raw).substr(0, raw.find('#'));
+    if (const std::string problem = utf8Problem("the line", content); !problem.empty()) fail(line, "", problem);
+    const std::vector<std::string> tok = splitWhitespace(content);
     if (tok.empty()) continue;
     if (tok[0] == "joint")
       jointRow(tok, line);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/model_check.hpp"
@@ -90,9 +91,17 @@ struct Builder {
     return ++model.N;
   }
 
-  // Depth-first over the links: movable joints create bodies, fixed joints merge.
-  void visit(int link) {
-    for (int j : childJoints[link]) {
+  // Depth-first over the links: movable joints create bodies, fixed joints merge. An explicit
+  // stack (link, its next child joint) instead of recursion: a 100,000-link chain is a valid robot.
+  void visit(int root) {
+    std::vector<std::pair<int, size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      const int link = stack.back().first;
+      if (stack.back().second == childJoints[link].size()) {
+        stack.pop_back();
+        continue;
+      }
+      const int j = childJoints[link][stack.back().second++];
       const JointDesc& jd = robot.joints[j];
       const int child = linkIndex.at(jd.child);
       const Transform<double> Xj = jd.origin.transform() * linkInBody[link];  // joint frame _X_ body
@@ -112,7 +121,7 @@ struct Builder {
                                     jd.kind == JointKind::Continuous, Transform<double>::rot(Ra.transpose()) * Xj);
         linkInBody[child] = Transform<double>::rot(Ra);
       }
-      visit(child);
+      stack.emplace_back(child, 0);
     }
   }
 
@@ -169,8 +178,12 @@ struct Builder {
     model.friction = VecX<double>::Zero(model.nv);
     model.dofParent.assign(model.nv, -1);
     model.dofBody.assign(model.nv, 0);
-    std::map<std::string, int> jointByName;
-    for (const JointDesc& jd : robot.joints) jointByName[jd.name] = jd.line;
+    std::unordered_map<std::string, int> bodyOfJoint;  // joint name -> body: linear, not a scan per joint
+    for (int i = 1; i <= model.N; ++i) bodyOfJoint.emplace(model.jointNames[i], i);
+    const auto jointIndex = [&](const std::string& name) {
+      const auto it = bodyOfJoint.find(name);
+      return it == bodyOfJoint.end() ? -1 : it->second;
+    };
     for (int i = 1; i <= model.N; ++i) {
       const JointModel<double>& jm = model.joints[i];
       for (int k = 0; k < jm.nv; ++k) {
@@ -181,7 +194,7 @@ struct Builder {
       }
     }
     for (const JointDesc& jd : robot.joints) {
-      const int i = model.jointIndex(jd.name);
+      const int i = jointIndex(jd.name);
       if (i < 0) continue;  // fixed
       const JointModel<double>& jm = model.joints[i];
       if (jm.nv == 1) {
@@ -201,12 +214,41 @@ struct Builder {
         model.friction[jm.idx_v + k] = jd.friction;
       }
       if (jd.mimic) {
-        const int m = model.jointIndex(jd.mimic->joint);
+        const int m = jointIndex(jd.mimic->joint);
         if (m < 0) fail(jd.line, "joint '" + jd.name + "' <mimic>", "mimicked joint '" + jd.mimic->joint +
                                                                         "' is not a movable joint");
         model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
       }
     }
+  }
+
+  // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a
+  // large mass at a large lever): refuse the file, naming the element, rather than compute with inf.
+  void checkFinite() const {
+    const auto finite = [](const Transform<double>& X) { return X.E.allFinite() && X.r.allFinite(); };
+    std::unordered_map<std::string, int> jointLine, linkLine;
+    for (const JointDesc& jd : robot.joints) jointLine.emplace(jd.name, jd.line);
+    for (const LinkDesc& ld : robot.links) linkLine.emplace(ld.name, ld.inertial ? ld.inertial->line : ld.line);
+    const auto line = [](const std::unordered_map<std::string, int>& lines, const std::string& name) {
+      const auto it = lines.find(name);
+      return it == lines.end() ? 0 : it->second;
+    };
+    for (int i = 1; i <= model.N; ++i) {
+      const std::string& joint = model.jointNames[i];
+      if (!finite(model.Xtree[i]))
+        fail(line(jointLine, joint), "joint '" + joint + "'",
+             "its placement is not finite: the origins along the way add up beyond the range of numbers");
+      const Inertia<double>& I = model.I[i];
+      if (!std::isfinite(I.m) || !I.h.allFinite() || !I.Ibar.allFinite())
+        fail(line(linkLine, model.bodyNames[i]), "link '" + model.bodyNames[i] + "' <inertial>",
+             "the spatial inertia is not finite: mass, centre of mass or inertia too large");
+    }
+    for (const auto& f : model.frames)
+      if (!finite(f.placement))
+        fail(line(linkLine, f.name), "frame '" + f.name + "'", "its placement is not finite (offsets too large)");
+    for (const auto& g : model.geometries)
+      if (!finite(g.placement))
+        fail(line(linkLine, g.link), "link '" + g.link + "' geometry", "its placement is not finite (offsets too large)");
   }
 
   Model build(const BuildOptions& opt) {
@@ -237,6 +279,7 @@ struct Builder {
     // A joint whose subtree carries no mass and no rotational inertia gives H a zero row; the checker
     // reports them, forwardDynamicsRefusal() names them.
     model.immobileBodies = findImmobileBodies(model);
+    checkFinite();
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);

@@ -17,6 +17,8 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no CTAD for aggregates (the sanitizer build)
 
 void checkVector(const char* what, const Eigen::VectorXd& v, int n) {
   if (v.size() != n)

@@ -75,6 +75,7 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   // The inertia a joint force (limit spring, friction) pushes against when the other joints give
   // way: 1 / (H^-1)_ii.
   dofInertia_.assign(size_t(nv), 0.0);
+  data_.reserveFactor();  // the CRBA-based steps then allocate nothing
   if (nv > 0) {
     const Eigen::MatrixXd Hinv =
         Eigen::MatrixXd(crba(model_, data_, model_.neutral())).llt().solve(Eigen::MatrixXd::Identity(nv, nv));

@@ -51,24 +51,58 @@ Eigen::MatrixXd permuteSymmetric(const Eigen::MatrixXd& A, const std::vector<int
   return R;
 }
 
+namespace {
+
+// The pattern of L in A = L L^T, eliminating the first index first, from the elimination tree (Liu,
+// "The role of elimination trees in sparse factorization", 1990): row i of L is the union of the tree
+// paths from each k < i with A(i, k) != 0 up to i. O(n^2) to read the dense pattern plus O(nnz(L)):
+// eliminating pivot by pivot and coupling its neighbours pairwise costs O(n^3) on a 1,000-dof chain.
+SparsityPattern symbolicLLT(const SparsityPattern& A) {
+  const int n = int(A.rows());
+  std::vector<int> parent(n, -1), ancestor(n, -1), mark(n, -1);
+  for (int i = 0; i < n; ++i)  // the elimination tree, with path compression
+    for (int k = 0; k < i; ++k) {
+      if (!A(i, k)) continue;
+      int r = k;
+      while (ancestor[r] != -1 && ancestor[r] != i) {
+        const int next = ancestor[r];
+        ancestor[r] = i;
+        r = next;
+      }
+      if (ancestor[r] == -1) {
+        ancestor[r] = i;
+        parent[r] = i;
+      }
+    }
+  SparsityPattern L = SparsityPattern::Constant(n, n, false);
+  for (int i = 0; i < n; ++i) {
+    L(i, i) = true;
+    mark[i] = i;
+    for (int k = 0; k < i; ++k) {
+      if (!A(i, k)) continue;
+      for (int j = k; mark[j] != i; j = parent[j]) {  // up the tree until a node of this row
+        L(i, j) = true;
+        mark[j] = i;
+      }
+    }
+  }
+  return L;
+}
+
+}  // namespace
+
 SparsityPattern symbolicCholesky(const SparsityPattern& pattern, const std::vector<int>& order, CholeskyForm form) {
   if (pattern.rows() != pattern.cols()) throw std::invalid_argument("pattern: not square");
-  SparsityPattern A = permutePattern(pattern, order);
-  const int n = (int)A.rows();
-  // Eliminating pivot k couples every pair of its not-yet-eliminated neighbours (the Schur
-  // complement update A_ij -= A_ik A_kj / A_kk): that is where fill appears.
-  std::vector<int> nb;
-  for (int step = 0; step < n; ++step) {
-    const int k = form == CholeskyForm::LLT ? step : n - 1 - step;
-    nb.clear();
-    for (int i = 0; i < n; ++i)
-      if (i != k && A(i, k) && (form == CholeskyForm::LLT ? i > k : i < k)) nb.push_back(i);
-    for (int i : nb)
-      for (int j : nb) A(i, j) = true;
-  }
+  const SparsityPattern A = permutePattern(pattern, order);
+  if (form == CholeskyForm::LLT) return symbolicLLT(A);
+  // L^T L eliminates the last index first: the L L^T pattern of the reversed matrix, read back
+  // reversed and transposed (the filled pattern is symmetric).
+  const int n = int(A.rows());
+  const SparsityPattern LB = symbolicLLT(A.reverse());
+  SparsityPattern L(n, n);
   for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) A(i, j) = false;  // keep the lower triangle: L
-  return A;
+    for (int j = 0; j < n; ++j) L(i, j) = i >= j && LB(n - 1 - j, n - 1 - i);
+  return L;
 }
 
 SparsityPattern choleskyFillIn(const SparsityPattern& pattern, const std::vector<int>& order, CholeskyForm form) {

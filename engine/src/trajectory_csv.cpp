@@ -5,8 +5,13 @@
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "dynscope/algorithms/configuration.hpp"
+#include "dynscope/io/atomic_file.hpp"
+#include "dynscope/io/utf8.hpp"
 #include "dynscope/model/names.hpp"
 #include "dynscope/trajectory/cubic_spline.hpp"
 
@@ -58,11 +63,16 @@ int jointWithZeroQuaternion(const Model& model, const Eigen::VectorXd& q) {
 }  // namespace
 
 CsvTable readCsv(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the trajectory file");
+  return readCsv(in, path);
+}
+
+CsvTable readCsv(std::istream& in, const std::string& path) {
   CsvTable table;
   table.file = path;
   std::vector<double> flat;
+  std::unordered_set<std::string> seen;  // header names: a set keeps a wide header linear
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string content = trim(line);
@@ -73,8 +83,9 @@ CsvTable readCsv(const std::string& path) {
       table.headerLine = number;
       for (const auto& f : fields) {
         if (f.empty()) throw std::runtime_error(at + "the header has an empty column name");
-        for (const auto& seen : table.header)
-          if (seen == f) throw std::runtime_error(at + "column '" + f + "' appears twice in the header");
+        if (const std::string problem = utf8Problem("column", f); !problem.empty())
+          throw std::runtime_error(at + problem);
+        if (!seen.insert(f).second) throw std::runtime_error(at + "column '" + f + "' appears twice in the header");
         table.header.push_back(f);
       }
       continue;
@@ -85,7 +96,8 @@ CsvTable readCsv(const std::string& path) {
     for (size_t c = 0; c < fields.size(); ++c) {
       double x = 0;
       if (!parseNumber(fields[c], x))
-        throw std::runtime_error(at + "column '" + table.header[c] + "': '" + fields[c] + "' is not a finite number");
+        throw std::runtime_error(at + "column '" + table.header[c] + "': '" + sanitizeUtf8(fields[c]) +
+                                 "' is not a finite number");
       flat.push_back(x);
     }
     table.lines.push_back(number);
@@ -99,12 +111,13 @@ CsvTable readCsv(const std::string& path) {
 
 std::optional<std::vector<int>> findColumns(const CsvTable& table, const std::vector<std::string>& names,
                                             const std::string& prefix, std::vector<bool>& used, bool required) {
+  std::unordered_map<std::string_view, int> index;  // header name -> column: linear in names + columns
+  for (int c = 0; c < int(table.header.size()); ++c) index.emplace(table.header[c], c);
   std::vector<int> columns;
   std::vector<std::string> missing;
   for (const auto& name : names) {
-    int found = -1;
-    for (int c = 0; c < int(table.header.size()); ++c)
-      if (table.header[c] == prefix + name) found = c;
+    const auto it = index.find(prefix + name);
+    const int found = it == index.end() ? -1 : it->second;
     if (found < 0)
       missing.push_back(prefix + name);
     else
@@ -121,9 +134,9 @@ std::optional<std::vector<int>> findColumns(const CsvTable& table, const std::ve
 
 std::vector<int> requireColumns(const CsvTable& table, const std::vector<std::string>& names, const std::string& prefix,
                                 const char* what, std::vector<bool>& used) {
+  const std::unordered_set<std::string_view> header(table.header.begin(), table.header.end());
   bool any = false;
-  for (const auto& name : names)
-    for (const auto& h : table.header) any = any || h == prefix + name;
+  for (const auto& name : names) any = any || header.count(prefix + name);
   if (!any && !names.empty())
     throw std::runtime_error(table.where(-1) + "the header has no " + what + " columns; expected " + prefix + names[0] +
                              (names.size() > 1 ? ", ... (" + std::to_string(names.size()) + " in all)" : ""));
@@ -181,7 +194,14 @@ Eigen::MatrixXd splineDerivative(const Eigen::VectorXd& t, const Eigen::MatrixXd
 }
 
 TrajectoryCsv readTrajectoryCsv(const Model& model, const std::string& path, const TrajectoryCsvOptions& options) {
-  const CsvTable table = readCsv(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open the trajectory file");
+  return readTrajectoryCsv(model, in, path, options);
+}
+
+TrajectoryCsv readTrajectoryCsv(const Model& model, std::istream& in, const std::string& path,
+                                const TrajectoryCsvOptions& options) {
+  const CsvTable table = readCsv(in, path);
   const int n = table.samples();
   const std::vector<std::string> qNames = configurationNames(model), vNames = velocityNames(model);
   std::vector<bool> used(table.header.size(), false);
@@ -221,6 +241,15 @@ TrajectoryCsv readTrajectoryCsv(const Model& model, const std::string& path, con
   } else if (deriveAccelerations) {
     s.qdd = splineDerivative(s.t, s.qd);  // the given velocities, differentiated
   }
+  // Finite samples can still give non-finite derivatives (times 1e-300 apart, values near 1e308):
+  // a successful read never hands back inf or NaN.
+  for (const auto& [derived, m, what] :
+       {std::tuple{deriveVelocities, &s.qd, "velocities"}, std::tuple{deriveAccelerations, &s.qdd, "accelerations"}})
+    for (int k = 0; derived && k < n; ++k)
+      if (!m->col(k).allFinite())
+        throw std::runtime_error(table.where(k) + "the " + what +
+                                 " the spline gives are not finite here (samples too close in time for the "
+                                 "change in q, or values too large)");
   if (!options.accelerations) s.qdd.resize(model.nv, 0);
   if (tauColumns) result.tau = gatherColumns(table, *tauColumns);
   result.velocitiesFromSpline = deriveVelocities;
@@ -256,11 +285,8 @@ void writeTrajectoryCsv(std::ostream& out, const Model& model, const SampledTraj
 
 void writeTrajectoryCsv(const std::string& path, const Model& model, const SampledTrajectory& trajectory,
                         bool velocities, bool accelerations) {
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error(path + ": cannot create the file");
-  writeTrajectoryCsv(file, model, trajectory, velocities, accelerations);
-  file.flush();
-  if (!file) throw std::runtime_error(path + ": write error");
+  writeFileAtomically(
+      path, [&](std::ostream& out) { writeTrajectoryCsv(out, model, trajectory, velocities, accelerations); });
 }
 
 }  // namespace dyn

@@ -4,6 +4,8 @@
 // with a finding (urdf_unused.hpp); implausible values (inertias, limits) are the model checker's.
 #include "dynscope/io/urdf_parser.hpp"
 
+#include "dynscope/io/utf8.hpp"
+
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -272,8 +274,8 @@ JointDesc parseJoint(const XMLElement* el) {
   if (const XMLElement* axis = el->FirstChildElement("axis")) {
     const Vec3<double> a = optVec3(axis, "xyz", ctx, Vec3<double>(1, 0, 0));
     if (usesAxis(j.kind)) {
-      if (a.norm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
-      j.axis = a.normalized();
+      if (a.stableNorm() < 1e-12) fail(axis, ctx, attrText(axis, "xyz") + ": the axis must not be zero");
+      j.axis = a.stableNormalized();  // stable: 1e200 components must not overflow to a zero axis
     }
   }
   if (const XMLElement* limit = el->FirstChildElement("limit")) parseLimit(limit, j, ctx);
@@ -387,6 +389,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   if (!root) fail(0, "", "no root element");
   if (std::strcmp(root->Name(), "robot") != 0)
     fail(root, "<" + std::string(root->Name()) + ">", "the root element must be <robot>");
+  checkUtf8(root);
 
   RobotDescription robot;
   robot.name = attr(root, "name");

@@ -176,6 +176,8 @@ void runAll(const dyn::Model& model) {
   const int frame = int(model.frames.size()) - 1;
   QVERIFY(frame >= 0);
   double sink = 0;  // keeps the results observable
+  // M and L are allocated on first use (data.hpp); reserve them up front, as the simulator does.
+  data.reserveFactor();
 
   CHECK_NO_ALLOC("forwardKinematics(q)", dyn::forwardKinematics(model, data, q));
   CHECK_NO_ALLOC("forwardKinematics(q, qd)", dyn::forwardKinematics(model, data, q, qd));
@@ -292,6 +294,33 @@ class TestNoAllocation : public QObject {
     if (!std::filesystem::exists(path)) QSKIP(qPrintable(QString("%1 not present yet").arg(file)));
     const dyn::Model model = dyn::loadModel(path, dyn::BuildOptions{.floatingBase = floating});
     runAll(model);
+  }
+
+  // The dense nv x nv matrices are allocated only by the algorithms that need them, once: a
+  // workspace used for RNEA and ABA stays linear in the size of the model.
+  void massMatrixAllocatedOnDemand() {
+    const dyn::Model model = dyn::generalChain(200);
+    dyn::Data data(model);
+    QCOMPARE(data.M.size(), Eigen::Index(0));
+    QCOMPARE(data.L.size(), Eigen::Index(0));
+    const Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nv, 0.3), v = Eigen::VectorXd::Constant(model.nv, 0.1);
+    double sink = 0;
+    CHECK_NO_ALLOC("rnea", sink += dyn::rnea(model, data, q, v, v)[0]);
+    CHECK_NO_ALLOC("aba", sink += dyn::aba(model, data, q, v, v)[0]);
+    QCOMPARE(data.M.size(), Eigen::Index(0));  // still nothing quadratic
+    QCOMPARE(data.L.size(), Eigen::Index(0));
+    // The first CRBA allocates M (one Eigen allocation) and nothing else; the second none.
+    const Guard first = guarded([&] { sink += dyn::crba(model, data, q)(0, 0); });
+    QVERIFY(first.eigenFailures > 0 && first.news == 0);
+    QCOMPARE(data.M.rows(), Eigen::Index(model.nv));
+    CHECK_NO_ALLOC("crba, second call", sink += dyn::crba(model, data, q)(0, 0));
+    // The CRBA-based forward dynamics adds L once and agrees with ABA.
+    Eigen::VectorXd qddAba = dyn::aba(model, data, q, v, v);
+    const Eigen::VectorXd qddCrba = dyn::forwardDynamicsCrba(model, data, q, v, v);
+    QCOMPARE(data.L.rows(), Eigen::Index(model.nv));
+    QVERIFY2((qddAba - qddCrba).norm() <= 1e-6 * (1 + qddAba.norm()), "ABA and CRBA forward dynamics disagree");
+    CHECK_NO_ALLOC("forwardDynamicsCrba, second call", sink += dyn::forwardDynamicsCrba(model, data, q, v, v)[0]);
+    QVERIFY(std::isfinite(sink));
   }
 
   // Random trees with spherical, floating and planar joints (the multi-DOF ABA branch) mixed

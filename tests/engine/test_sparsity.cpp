@@ -299,6 +299,39 @@ class TestSparsity : public QObject {
       }
   }
 
+  // The elimination-tree algorithm against the definition of fill (the elimination game: removing
+  // a pivot couples all its remaining neighbours), on random symmetric patterns that need not come
+  // from a tree, in random orders, both forms.
+  void symbolicMatchesTheEliminationGame() {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> U(0, 1);
+    for (int trial = 0; trial < 60; ++trial) {
+      const int n = 1 + int(U(rng) * 25);
+      const double density = U(rng) * 0.5;
+      SparsityPattern P = SparsityPattern::Constant(n, n, false);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) P(i, j) = P(j, i) = i == j || U(rng) < density;
+      std::vector<int> order = identityOrder(n);
+      std::shuffle(order.begin(), order.end(), rng);
+      for (CholeskyForm form : {CholeskyForm::LTL, CholeskyForm::LLT}) {
+        SparsityPattern G = dyn::permutePattern(P, order);
+        for (int step = 0; step < n; ++step) {  // the game, O(n^3)
+          const int k = form == CholeskyForm::LLT ? step : n - 1 - step;
+          std::vector<int> nb;
+          for (int i = 0; i < n; ++i)
+            if (i != k && G(i, k) && (form == CholeskyForm::LLT ? i > k : i < k)) nb.push_back(i);
+          for (int i : nb)
+            for (int j : nb) G(i, j) = true;
+        }
+        for (int i = 0; i < n; ++i)
+          for (int j = i + 1; j < n; ++j) G(i, j) = false;
+        QVERIFY2(
+            dyn::symbolicCholesky(P, order, form) == G,
+            qPrintable(QString("trial %1, n %2, %3").arg(trial).arg(n).arg(form == CholeskyForm::LTL ? "LTL" : "LLT")));
+      }
+    }
+  }
+
   void badInput() {
     const Model model = forkModel();
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, dyn::dofRelation(model, -1, 0));

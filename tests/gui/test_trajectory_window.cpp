@@ -52,13 +52,8 @@
 
 namespace {
 
-const QString kRobots = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
-QString robot(const char* name) { return QDir(kRobots).absoluteFilePath(name); }
-
-void settle(int ms = 30) {
-  QCoreApplication::processEvents();
-  QTest::qWait(ms);
-}
+using dyn::testing::settle;
+QString robot(const char* name) { return dyn::testing::robotFile(name); }
 
 QPoint legendEntryPixel(PlotCanvas* view, int entry) {
   PlotLegend* legend = view->plotLegend();
@@ -124,7 +119,7 @@ class TestTrajectoryWindow : public QObject {
   void initTestCase() {
     QVERIFY(m_tmp.isValid());
     m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->setDefaultDirectory(kRobots);
+    m_window->setDefaultDirectory(QStringLiteral(DYNSCOPE_ROBOTS_DIR));
     m_window->setErrorHandler([](const QString&, const QString&) {});
     m_window->resize(1500, 1000);
     m_window->show();

@@ -2,6 +2,9 @@
 // and resolved again after the project directory moves), waypoints by joint name surviving a joint
 // reorder, the trajectory and model a project describes, and error messages that name the file,
 // the line and the key.
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -306,6 +309,41 @@ class TestProjectFile : public QObject {
     QFETCH(QString, expected);
     const QString message = errorOf(text);
     QVERIFY2(message.startsWith(expected), qPrintable("got: " + message));
+  }
+
+  // A full disk (a file-size limit standing in) while saving: the previous project stays byte for
+  // byte and the error says so. (QSaveFile alone committed the truncated buffered tail.)
+  void fullDiskKeepsThePreviousProject() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("p.json");
+    ProjectFile p;
+    p.robotPath = QDir(DYNSCOPE_ROBOTS_DIR).absoluteFilePath("planar3.dh").toStdString();
+    p.trajectory.source = dyn::TrajectorySource::Waypoints;
+    for (int k = 0; k < 40; ++k) p.trajectory.waypoints.push_back({double(k), {{"j1", {0.1 * k}}, {"j2", {0.0}}, {"j3", {0.0}}}});
+    dyn::writeProjectFile(path, ProjectFile{.robotPath = p.robotPath});
+    QFile before(path);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray old = before.readAll();
+    before.close();
+    rlimit saved{};
+    getrlimit(RLIMIT_FSIZE, &saved);
+    rlimit limited = saved;
+    limited.rlim_cur = 512;  // the project is a few kB: its tail cannot be written
+    auto* previous = signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &limited);
+    QString message;
+    try {
+      dyn::writeProjectFile(path, p);
+    } catch (const dyn::ProjectError& e) {
+      message = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &saved);
+    signal(SIGXFSZ, previous);
+    QVERIFY2(message.startsWith(path + ": cannot write"), qPrintable(message));
+    QFile after(path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), old);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.json"});
   }
 
   void missingFile() {

@@ -2,6 +2,7 @@
 // thread has finished and the window has painted: true when it loaded. For the GUI suites.
 #pragma once
 #include <QCoreApplication>
+#include <QDir>
 #include <QSignalSpy>
 #include <QString>
 #include <QTest>
@@ -10,6 +11,15 @@
 #include "window/main_window.hpp"
 
 namespace dyn::testing {
+
+// A robot shipped in robots/, as an absolute path.
+inline QString robotFile(const char* name) { return QDir(QStringLiteral(DYNSCOPE_ROBOTS_DIR)).absoluteFilePath(name); }
+
+// Lets queued events run and the window paint.
+inline void settle(int ms = 30) {
+  QCoreApplication::processEvents();
+  QTest::qWait(ms);
+}
 
 inline bool openAndWait(MainWindow& window, const QString& path, QString* error = nullptr, int settleMs = 30) {
   QSignalSpy finished(window.document(), &RobotDocument::loadingFinished);

@@ -45,7 +45,11 @@ void RobotDocument::setFixups(const std::vector<dyn::Fixup>& fixups) {
   emit fixupsChanged();
 }
 
-QString RobotDocument::robotName() const { return QString::fromStdString(m_model->name); }
+QString RobotDocument::robotName() const {
+  // A URDF's <robot name> may be empty: then the file's name, so messages never show "()".
+  const QString name = QString::fromStdString(m_model->name);
+  return name.isEmpty() && !m_sourceFile.isEmpty() ? QFileInfo(m_sourceFile).completeBaseName() : name;
+}
 
 bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   if (m_worker) return false;

@@ -41,11 +41,16 @@ struct MassMatrixAnalysis {
   int fillIn = 0;                     // strictly-lower fill entries of the factor (L view)
   int symbolicFillIn = 0;             // the same, in the other form, for comparison in the status
   double eigenMin = 0, eigenMax = 0, conditionNumber = 0;  // of H
-  bool sparseAlgorithm = false;                            // L computed by factorLTL (model order, L^T L)
+  bool spectrumEstimated = false;  // above kExactSpectrumDofs: iterative estimates, shown with "≈"
+  bool sparseAlgorithm = false;    // L computed by factorLTL (model order, L^T L)
 
   CellKind kind(int r, int c) const { return kinds[size_t(r) * nv + c]; }
   int dof(int position) const { return order[position]; }
 };
+
+// Up to this many dofs the extreme eigenvalues of H come from the exact (O(n^3)) eigen solver.
+constexpr int kExactSpectrumDofs = 200;
+void estimateExtremeEigenvalues(const Eigen::MatrixXd& H, double& lambdaMin, double& lambdaMax);
 
 // Throws std::invalid_argument (from the engine) on a wrong q size or a singular H.
 MassMatrixAnalysis analyseMassMatrix(const dyn::Model& model, dyn::Data& data, const Eigen::VectorXd& q,

@@ -2,20 +2,20 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QTextStream>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
+#include <cstdio>
 
 #include "document/robot_document.hpp"
 #include "lecture/lecture_document.hpp"
+#include "document/save_file.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
 #include "plots/csv_export.hpp"
 
@@ -152,7 +152,7 @@ void MassMatrixDock::recompute() {
     m_status->setText(tr("No robot with moving joints"));
     return;
   }
-  if (m_data.M.rows() != model.nv) m_data = dyn::Data(model);
+  if (m_data.tau.size() != model.nv) m_data = dyn::Data(model);
   try {
     m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), m_settings);
   } catch (const std::exception& e) {
@@ -237,7 +237,7 @@ QString MassMatrixDock::statusText() const {
                   .arg(a.structuralNonZeros)
                   .arg(a.nv * a.nv)
                   .arg(a.sparsityPercent, 0, 'f', 1)
-                  .arg(sci(a.conditionNumber), sci(a.eigenMin), sci(a.eigenMax))
+                  .arg((a.spectrumEstimated ? "≈" : "") + sci(a.conditionNumber), sci(a.eigenMin), sci(a.eigenMax))
                   .arg(sci(a.diagonal.minCoeff()), sci(a.diagonal.maxCoeff()));
   if (a.settings.view == MassMatrixView::L)
     s += tr(" \u00b7 fill-in %1 (the other elimination order: %2)").arg(a.fillIn).arg(a.symbolicFillIn);
@@ -363,34 +363,24 @@ void MassMatrixDock::setShowLabels(bool on) {
 }
 
 bool MassMatrixDock::exportPng(const QString& path, QSize size, double scale, QString* error) const {
-  const QImage img = m_map->renderImage(size.isEmpty() ? m_map->size() : size, scale);
-  if (img.save(path, "PNG")) return true;
-  if (error) *error = tr("Cannot write %1").arg(path);
-  return false;
+  return savePngAtomically(path, m_map->renderImage(size.isEmpty() ? m_map->size() : size, scale), error);
 }
 
 bool MassMatrixDock::exportCsv(const QString& path, QString* error) const {
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
-    return false;
-  }
   const MassMatrixAnalysis& a = m_analysis;
-  QTextStream out(&f);
-  out << (a.settings.view == MassMatrixView::L ? "L" : "H");
-  for (const std::string& n : a.dofNames) out << ',' << plots::csvField(QString::fromStdString(n));
-  out << '\n';
+  QByteArray out = a.settings.view == MassMatrixView::L ? "L" : "H";
+  for (const std::string& n : a.dofNames) out += ',' + plots::csvField(QString::fromStdString(n)).toUtf8();
+  out += '\n';
+  char number[32];
   for (int r = 0; r < a.nv; ++r) {
-    out << plots::csvField(QString::fromStdString(a.dofNames[r]));
-    for (int c = 0; c < a.nv; ++c) out << ',' << QString::asprintf("%.17g", a.values(r, c));
-    out << '\n';
+    out += plots::csvField(QString::fromStdString(a.dofNames[r])).toUtf8();
+    for (int c = 0; c < a.nv; ++c) {
+      std::snprintf(number, sizeof number, ",%.17g", a.values(r, c));
+      out += number;
+    }
+    out += '\n';
   }
-  out.flush();
-  if (f.error() != QFile::NoError) {
-    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
-    return false;
-  }
-  return true;
+  return saveFileAtomically(path, out, error);
 }
 
 void MassMatrixDock::exportPngDialog() {

@@ -1,8 +1,9 @@
 #include "plots/csv_export.hpp"
 
 #include <QObject>
-#include <QSaveFile>
 #include <cstdio>
+
+#include "document/save_file.hpp"
 
 namespace plots {
 
@@ -28,9 +29,6 @@ bool writeCsv(const QString& path, const QString& timeName, std::span<const doub
                       .arg(path, names[qsizetype(i)])
                       .arg(columns[i].size())
                       .arg(t.size()));
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-    return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
   QStringList header{csvField(timeName)};
   for (const QString& name : names) header << csvField(name);
   QByteArray out = header.join(',').toUtf8() + '\n';
@@ -45,9 +43,7 @@ bool writeCsv(const QString& path, const QString& timeName, std::span<const doub
     }
     out += '\n';
   }
-  if (file.write(out) != out.size() || !file.commit())
-    return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
-  return true;
+  return saveFileAtomically(path, out, error);  // QSaveFile, every short write checked
 }
 
 }  // namespace plots

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "plots/plot_legend.hpp"
+#include "plots/plot_ticks.hpp"
 
 namespace {
 
@@ -24,14 +25,6 @@ std::pair<QString, QString> splitLabel(const QString& label) {
 }
 
 QString formatValue(double v) { return QString::number(v, 'g', 6); }
-
-// The smallest 1-2-5 step giving at most `target` intervals across `span`.
-double niceStep(double span, int target) {
-  const double raw = span / std::max(target, 1);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  const double n = raw / magnitude;
-  return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * magnitude;
-}
 
 }  // namespace
 
@@ -205,11 +198,10 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   const QRectF a = chart()->plotArea();
   const bool x = axis == m_axisX;
   const double pixels = x ? a.width() : a.height();
-  const double step = niceStep(hi - lo, std::max(2, int(pixels / (x ? 90 : 45))));
-  const double largest = std::max(std::abs(lo), std::abs(hi));
-  const int decimals = std::clamp(int(-std::floor(std::log10(step) + 1e-9)), 0, 9);
-  // Fixed decimals read best ("0.5, 1.0, 1.5"); %g for values far from 1.
-  const QString format = largest >= 1e6 || decimals > 6 ? QStringLiteral("%.4g") : QString("%.%1f").arg(decimals);
+  const plots::AxisTicks ticks =
+      plots::axisTicks(lo, hi, std::max(2, int(pixels / (x ? 90 : 45))));  // >= 2 ticks inside
+  const double step = ticks.step;
+  const QString& format = ticks.format;
   // Qt lays the ticks out as soon as either changes: never combine the new range with a much
   // finer old step (that would be millions of ticks for a moment), so the coarser goes first.
   // Inside setRange Qt may relayout the axes (a new plot width) and updates every series:

@@ -1,4 +1,5 @@
 // PlotCanvas: context menu, and rendering to PNG and SVG at any size.
+#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsLayout>
@@ -6,11 +7,12 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QValueAxis>
 
 #include "plots/plot_canvas.hpp"
+
+#include "document/save_file.hpp"
 
 namespace {
 
@@ -106,20 +108,16 @@ bool PlotCanvas::exportPng(const QString& path, QSize size, double scale, QStrin
     QPainter painter(&image);
     renderChart(&painter, size);
   }
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-  if (!image.save(&file, "PNG") || !file.commit())
-    return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-  return true;
+  return savePngAtomically(path, image, error);  // QSaveFile, every short write checked
 }
 
 bool PlotCanvas::exportSvg(const QString& path, QSize size, QString* error) {
   if (!validExportSize(size))
     return fail(error, tr("Cannot export %1: invalid size %2 x %3").arg(path).arg(size.width()).arg(size.height()));
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
+  QBuffer buffer;  // the SVG in memory, then one atomic write
+  buffer.open(QIODevice::WriteOnly);
   QSvgGenerator svg;
-  svg.setOutputDevice(&file);
+  svg.setOutputDevice(&buffer);
   svg.setSize(size);
   svg.setViewBox(QRect(QPoint(0, 0), size));
   svg.setResolution(logicalDpiX());  // fonts in points come out as large as on screen
@@ -129,6 +127,5 @@ bool PlotCanvas::exportSvg(const QString& path, QSize size, QString* error) {
   if (!painter.begin(&svg)) return fail(error, tr("Cannot write %1: the SVG generator failed").arg(path));
   renderChart(&painter, size);
   painter.end();
-  if (!file.commit()) return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-  return true;
+  return saveFileAtomically(path, buffer.data(), error);
 }

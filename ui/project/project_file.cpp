@@ -295,9 +295,17 @@ ProjectFile readProjectFile(const QString& path) {
 }
 
 void writeProjectFile(const QString& path, const ProjectFile& project) {
+  // Unbuffered, and the write and flush checked: QSaveFile commits even when the buffered tail of a
+  // small file could not be written (a full disk), which left a truncated project.
+  const QByteArray text = serializeProject(project, path);
   QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());
-  f.write(serializeProject(project, path));
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+    throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());
+  if (f.write(text) != text.size() || !f.flush()) {
+    const QString why = f.error() != QFileDevice::NoError ? f.errorString() : QString("the disk is full");
+    f.cancelWriting();
+    throw ProjectError((path + ": cannot write (the previous file is unchanged): " + why).toStdString());
+  }
   if (!f.commit()) throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());
 }
 

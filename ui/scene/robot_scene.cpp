@@ -21,6 +21,7 @@
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkPropCollection.h>
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
@@ -38,6 +39,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unordered_set>
 #include <vector>
 
 #include "dynscope/algorithms/energy.hpp"
@@ -278,13 +280,31 @@ struct RobotScene::Impl {
   QStringList problems;
   double gridHalfExtent = 0;
 
+  // vtkRenderer::AddActor and RemoveActor search the renderer's whole prop list each time
+  // (vtkCollection::IsItemPresent, RemoveItem): quadratic over the thousands of props of a 1,000-body
+  // robot, 25 s of its loading. Every prop added here is new, so it is appended directly; the robot's
+  // props are removed in one pass that keeps everything else (grid, world axes).
+  void addProp(vtkProp* prop) {
+    renderer->GetViewProps()->AddItem(prop);
+    prop->AddConsumer(renderer);
+  }
   void removeAll() {
-    for (auto& g : geoms) renderer->RemoveActor(g.actor);
+    std::unordered_set<vtkProp*> ours;
+    for (auto& g : geoms) ours.insert(g.actor);
     for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes, &inertiaEllipsoids})
-      for (auto& p : *list) renderer->RemoveActor(p.actor);
-    for (auto& l : labels) renderer->RemoveActor2D(l.actor);
-    if (robotCom) renderer->RemoveActor(robotCom);
-    if (robotComLine) renderer->RemoveActor(robotComLine);
+      for (auto& p : *list) ours.insert(p.actor);
+    for (auto& l : labels) ours.insert(l.actor);
+    if (robotCom) ours.insert(robotCom);
+    if (robotComLine) ours.insert(robotComLine);
+    if (!ours.empty()) {
+      std::vector<vtkSmartPointer<vtkProp>> keep;
+      vtkPropCollection* props = renderer->GetViewProps();
+      props->InitTraversal();
+      for (vtkProp* p = props->GetNextProp(); p; p = props->GetNextProp())
+        if (!ours.count(p)) keep.emplace_back(p);
+      renderer->RemoveAllViewProps();
+      for (auto& p : keep) addProp(p);
+    }
     geoms.clear();
     geomOfActor.clear();
     frames.clear();
@@ -307,7 +327,7 @@ struct RobotScene::Impl {
     p.actor->PickableOff();
     p.actor->VisibilityOff();
     p.index = index;
-    renderer->AddActor(p.actor);
+    addProp(p.actor);
     return p;
   }
 
@@ -494,7 +514,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     g.matrix = vtkSmartPointer<vtkMatrix4x4>::New();
     g.actor->SetUserMatrix(g.matrix);
     g.actor->VisibilityOff();
-    d_->renderer->AddActor(g.actor);
+    d_->addProp(g.actor);
     d_->geomOfActor.insert(g.actor.Get(), int(gi));
     d_->geoms.push_back(std::move(g));
   }
@@ -598,7 +618,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     tp->SetFrameColor(0.5, 0.5, 0.5);
     tp->SetJustificationToLeft();
     tp->SetVerticalJustificationToBottom();
-    d_->renderer->AddActor2D(l.actor);
+    d_->addProp(l.actor);
     d_->labels.push_back(l);
   }
 

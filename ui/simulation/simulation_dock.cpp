@@ -341,6 +341,7 @@ bool SimulationDock::configureFromRobot(const Eigen::VectorXd& q0) {
   }
   m_q0 = q0;
   m_stale = false;
+  m_published = false;  // a fresh record
   m_runner->setSpeed(m_speed->currentData().toDouble());
   return true;
 }
@@ -366,6 +367,8 @@ void SimulationDock::start() {
   const Eigen::VectorXd& q = m_robot->q();
   const bool continuing = m_runner->isConfigured() && !m_stale && snap.q.size() == q.size() &&
                           (snap.q - q).cwiseAbs().maxCoeff() < 1e-9 && snap.status == dyn::SimulationStatus::Ok;
+  // A run whose record has not been published yet (a new one, or one reset) will replace the trajectory.
+  if ((!continuing || !m_published) && m_newRunGuard && !m_newRunGuard()) return;
   if (!continuing && !configureFromRobot(q)) return;
   m_runner->start();
   m_display->start();
@@ -442,7 +445,10 @@ void SimulationDock::publishRecord() {
                             .arg(s.dt * 1e3)
                             .arg(record.t.back(), 0, 'f', 3);
   QString error;
-  if (!m_traj->setRecorded(record.trajectory(), label, &error)) emit message(tr("Simulation: %1").arg(error), true);
+  if (m_traj->setRecorded(record.trajectory(), label, &error))
+    m_published = true;
+  else
+    emit message(tr("Simulation: %1").arg(error), true);
   // The record keeps every few steps; the robot shows the exact state the run stopped in.
   const SimulationRunner::Snapshot now = m_runner->snapshot();
   if (now.q.size() == m_robot->model().nq) m_robot->setQ(now.q);

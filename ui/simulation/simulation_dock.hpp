@@ -7,6 +7,7 @@
 // Constant per-joint torques are the RobotDocument's (typed in the joints dock's τ column).
 #pragma once
 #include <QDockWidget>
+#include <functional>
 #include <optional>
 
 #include "dynscope/simulation/simulator.hpp"
@@ -61,6 +62,9 @@ class SimulationDock : public QDockWidget {
   void stepOnce();
   void reset();  // back to the pose the run started from, at rest
   void togglePlay();
+  // Asked before a new run (not a continued one) starts: the run replaces the trajectory when it
+  // pauses, so the window checks for unsaved work. False cancels the run.
+  void setNewRunGuard(std::function<bool()> guard) { m_newRunGuard = std::move(guard); }
 
  signals:
   void message(const QString& text, bool warning);
@@ -80,6 +84,8 @@ class SimulationDock : public QDockWidget {
   void updateSourceControls();
 
   RobotDocument* m_robot;
+  std::function<bool()> m_newRunGuard;
+  bool m_published = false;  // the current run's record is the trajectory (a continued run replaces nothing new)
   TrajectoryDocument* m_traj;
   SimulationRunner* m_runner;
   QTimer* m_display;

@@ -3,11 +3,13 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
+#include <QUndoStack>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 
 #include "document/robot_document.hpp"
+#include "document/save_file.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/model/names.hpp"
 
@@ -84,6 +86,7 @@ void TrajectoryDocument::setInterpolation(dyn::Interpolation kind) {
 void TrajectoryDocument::setSampleRate(double hz) {
   if (!(hz > 0) || !std::isfinite(hz) || hz == m_rate) return;
   m_rate = hz;
+  if (m_source == Source::Waypoints) setModified(true);
   if (m_source == Source::Waypoints) scheduleRecompute();
 }
 
@@ -98,6 +101,7 @@ bool TrajectoryDocument::importCsv(const QString& path, QString* error) {
   m_source = Source::Csv;
   m_csvFile = QFileInfo(path).absoluteFilePath();
   m_demo.reset();
+  setModified(true);
   recomputeNow();
   setTime(m_samples.startTime());
   return true;
@@ -147,17 +151,9 @@ bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) 
     values.row(r++) = m_dynamics.potential.transpose();
     values.row(r++) = m_dynamics.total.transpose();
   }
-  std::ofstream out(path.toStdString());
-  if (!out) {
-    if (error) *error = tr("%1: cannot write the file").arg(path);
-    return false;
-  }
+  std::ostringstream out;
   dyn::writeCsv(out, header, values);
-  if (!out) {
-    if (error) *error = tr("%1: write failed").arg(path);
-    return false;
-  }
-  return true;
+  return saveFileAtomically(path, QByteArray::fromStdString(out.str()), error);
 }
 
 bool TrajectoryDocument::loadDemo(dyn::DemoTrajectory demo, QString* error) {
@@ -187,12 +183,14 @@ bool TrajectoryDocument::setRecorded(dyn::SampledTrajectory run, const QString& 
   m_recordLabel = label;
   m_csvFile.clear();
   m_demo.reset();
+  setModified(true);  // the run replaced the trajectory; it is not stored in a project (export it)
   recomputeNow();
   setTime(m_samples.endTime());
   return true;
 }
 
 void TrajectoryDocument::clear() {
+  if (m_source != Source::None) setModified(true);
   m_source = Source::None;
   m_waypoints.clear();
   m_imported = {};
@@ -210,6 +208,10 @@ bool TrajectoryDocument::setPayload(std::optional<dyn::Payload> payload, QString
       return false;
     }
   }
+  const auto same = [](const std::optional<dyn::Payload>& a, const std::optional<dyn::Payload>& b) {
+    return a.has_value() == b.has_value() && (!a || (a->link == b->link && a->mass == b->mass && a->com == b->com));
+  };
+  if (!same(payload, m_payload)) setModified(true);
   m_payload = std::move(payload);
   scheduleRecompute();
   return true;
@@ -221,6 +223,7 @@ Eigen::Vector3d TrajectoryDocument::gravity() const {
 
 void TrajectoryDocument::setGravity(std::optional<Eigen::Vector3d> g) {
   if (g && !g->allFinite()) return;
+  if (g.has_value() != m_gravity.has_value() || (g && *g != *m_gravity)) setModified(true);
   m_gravity = g;
   scheduleRecompute();
 }
@@ -234,6 +237,7 @@ void TrajectoryDocument::onModelChanged() {
     m_imported = {};
     m_csvFile.clear();
     m_demo.reset();
+    markSaved();  // a fresh start (the window asked before dropping anything)
   }
   if (m_payload && m.frameIndex(m_payload->link) < 0) m_payload.reset();
   m_data = std::make_unique<dyn::Data>(m);
@@ -347,4 +351,27 @@ std::vector<int> TrajectoryDocument::overLimitDofsAtTime() const {
     if (std::binary_search(s.begin(), s.end(), k)) dofs.push_back(i);
   }
   return dofs;
+}
+
+bool TrajectoryDocument::isModified() const { return m_modified || (m_undo && !m_undo->isClean()); }
+
+void TrajectoryDocument::setUndoStack(QUndoStack* undo) {
+  m_undo = undo;
+  connect(undo, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
+}
+
+void TrajectoryDocument::setModified(bool modified) {
+  const bool before = isModified();
+  m_modified = modified;
+  if (isModified() != before) emit modifiedChanged(isModified());
+}
+
+void TrajectoryDocument::markSaved() {
+  const bool before = isModified();
+  m_modified = false;
+  if (m_undo) {
+    const QSignalBlocker block(m_undo);  // one modifiedChanged, below
+    m_undo->setClean();
+  }
+  if (isModified() != before) emit modifiedChanged(false);
 }

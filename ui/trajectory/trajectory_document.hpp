@@ -14,6 +14,7 @@
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
 
+class QUndoStack;
 class RobotDocument;
 
 class TrajectoryDocument : public QObject {
@@ -88,11 +89,22 @@ class TrajectoryDocument : public QObject {
   // Recomputes now instead of at the next event-loop turn (tests; the project loader).
   void recomputeNow();
 
+  // Unsaved work: the trajectory, payload, gravity or a simulation run differ from what was last
+  // opened or saved. Edits through the undo stack (waypoints, interpolation) count while the stack
+  // is not clean, so undoing back to the saved state is unmodified again; the other edits (payload,
+  // gravity, sample rate, an imported CSV, a simulation run, clearing) set the flag.
+  bool isModified() const;
+  void setUndoStack(QUndoStack* undo);
+  // The current state is what is on disk (a project was opened or saved, a new robot or demo loaded).
+  void markSaved();
+  void setModified(bool modified);  // e.g. after restoring an autosave
+
  signals:
   void trajectoryChanged();  // new samples (sampleTimes() may have changed)
   void dynamicsChanged();    // new τ / decomposition / energy
   void timeChanged(double t);
   void problemChanged(const QString& problem);
+  void modifiedChanged(bool modified);
 
  private:
   void scheduleRecompute();
@@ -121,6 +133,9 @@ class TrajectoryDocument : public QObject {
   QString m_problem;
   double m_lastComputeMs = 0;
   bool m_scheduled = false;
+
+  bool m_modified = false;
+  QUndoStack* m_undo = nullptr;
 
   double m_time = 0;
   Eigen::VectorXd m_q, m_qd, m_qdd, m_tau;

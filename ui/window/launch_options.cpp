@@ -1,6 +1,7 @@
 #include "window/launch_options.hpp"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error) {
@@ -20,7 +21,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     return false;
   };
   if (!parser.parse(arguments)) return fail(parser.errorText());
-  out->helpText = parser.helpText();
+  // QCommandLineParser's help names the executable from QCoreApplication::arguments(): only with an
+  // application object (main() makes a QCoreApplication for --help, no display needed).
+  if (QCoreApplication::instance()) out->helpText = parser.helpText();
   out->showHelp = parser.isSet(help);
   out->showVersion = parser.isSet(version);
   const QStringList positional = parser.positionalArguments();

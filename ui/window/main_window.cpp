@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLockFile>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -22,6 +23,7 @@
 
 #include "document/robot_document.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "document/save_file.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -37,7 +39,6 @@
 
 MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent), m_settings(settings) {
   setObjectName("mainWindow");
-  setWindowTitle(tr("Dynscope"));
   setWindowIcon(dynscopeIcon("dynscope"));
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
@@ -93,6 +94,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createIkUi();
   createModelCheckUi();
   createLectureUi();
+  createSafetyNet();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -125,6 +127,8 @@ MainWindow::~MainWindow() = default;
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
+  // A project asks in openProject; a pending project or demo has asked already.
+  if (!m_pending && !isProjectFile(path) && !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName()))) return false;
   if (isProjectFile(path) && !m_pending) return openProject(path);
   // Fix-ups belong to one robot: another file starts without them (a project brings its own).
   const std::vector<dyn::Fixup> before = m_doc->fixups();
@@ -139,13 +143,21 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::reloadFile() {
   if (m_doc->sourceFile().isEmpty()) return;
+  if (!maybeSave(tr("reloading %1").arg(QFileInfo(m_doc->sourceFile()).fileName()))) {
+    const bool loaded = m_doc->model().floatingBase;  // a cancelled floating-base toggle goes back
+    const QSignalBlocker block(m_floatingBaseAction);
+    m_floatingBaseAction->setChecked(loaded);
+    m_doc->setFloatingBase(loaded);
+    return;
+  }
   m_doc->startLoad(m_doc->sourceFile(), true);
 }
 
 bool MainWindow::exportImage(const QString& path, const QSize& size) {
   const QImage image = size.isEmpty() ? m_viewport->grabImage() : m_viewport->grabImage(size.width(), size.height());
-  if (image.isNull() || !image.save(path, "PNG")) {
-    showError(tr("Export image"), tr("Could not write the image %1").arg(path));
+  QString error;
+  if (!savePngAtomically(path, image, &error)) {
+    showError(tr("Export image"), error);
     return false;
   }
   m_logDock->append(tr("Saved %1 (%2 × %3)").arg(path).arg(image.width()).arg(image.height()));
@@ -165,8 +177,10 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
   unsetCursor();
   statusBar()->clearMessage();
   if (!ok) {
-    const QString previous =
-        m_doc->hasModel() ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName()) : QString();
+    // Only when a robot was loaded before: the first file of a session has no previous robot.
+    const QString previous = !m_doc->sourceFile().isEmpty()
+                                 ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
+                                 : QString();
     showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
     m_pending.reset();
     return;
@@ -175,6 +189,7 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
   if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
   rebuildRecentMenu();
   if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
+  updateTitle();
   applyPendingProject();
   m_viewport->update();
 }
@@ -186,7 +201,7 @@ void MainWindow::onModelChanged() {
   else
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   restyleIfPresenting();
-  setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(m_doc->sourceFile()).fileName()));
+  updateTitle();
   setWindowFilePath(m_doc->sourceFile());
   m_reloadAction->setEnabled(true);
   updateStatus();
@@ -396,6 +411,11 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave(tr("closing"))) {
+    event->ignore();
+    return;
+  }
+  finishRecovery();
   if (m_settings == Settings::Persistent) {
     if (m_presentation) setPresentationMode(false);  // store the normal layout, not the full-screen one
     QSettings s(kSettingsOrganization, kSettingsApplication);

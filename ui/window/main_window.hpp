@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QRect>
 #include <QSize>
 #include <array>
@@ -29,6 +30,7 @@ class PropertiesDock;
 class QAction;
 class QActionGroup;
 class QDoubleSpinBox;
+class QLockFile;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -104,6 +106,27 @@ class MainWindow : public QMainWindow {
   void setErrorHandler(ErrorHandler handler) { m_errorHandler = std::move(handler); }
   QString lastError() const { return m_lastError; }
 
+  // Unsaved work (main_window_safety.cpp). The title shows [*] while the documents hold work that
+  // is not on disk; anything that would drop it (close, open, reload, a demonstration, importing,
+  // clearing, a new simulation run) asks first: Save / Discard / Cancel. Questions go to the prompt
+  // handler: a modal QMessageBox in a Persistent window; an Ephemeral window (screenshots, tests)
+  // belongs to no user session and answers Discard / No unless a handler is installed.
+  using PromptHandler = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
+                                                                  QMessageBox::StandardButtons buttons)>;
+  void setPromptHandler(PromptHandler handler) { m_promptHandler = std::move(handler); }
+  PromptHandler messageBoxPrompt();  // the modal QMessageBox (object name "unsavedWorkPrompt")
+  bool hasUnsavedWork() const;
+  // Asks before `action` ("closing", ...) drops unsaved work; true when the caller may go on.
+  bool maybeSave(const QString& action);
+  // Autosave and crash recovery: every `intervalMs` the open work is written to a session file in
+  // `dir` (QStandardPaths::AppDataLocation/autosave in the application), removed again on a clean
+  // close. A session file left behind by a process that is gone means a crash: offerRestore()
+  // asks whether to restore it (the newest one) and returns true when it started restoring.
+  void enableRecovery(const QString& dir, int intervalMs = 60000);
+  bool autosaveNow();
+  QString autosaveFile() const;
+  bool offerRestore();
+
   // The frame time in the status bar: from a pose change (the joint value set, FK started) until
   // the frame showing it is on screen (QOpenGLWidget::frameSwapped), i.e. FK + scene update +
   // render + Qt's composition of the window; the mean of the last frames of the current drag.
@@ -139,6 +162,11 @@ class MainWindow : public QMainWindow {
   void exportWithDialog();
   void updateStatus();
   void restyleIfPresenting();
+  // main_window_safety.cpp
+  void createSafetyNet();
+  void updateTitle();
+  QMessageBox::StandardButton ask(const QString& title, const QString& text, QMessageBox::StandardButtons buttons);
+  void finishRecovery();  // a clean close: the session file goes
   // main_window_trajectory.cpp
   void createTrajectoryUi();
   void createTrajectoryMenus();
@@ -146,7 +174,7 @@ class MainWindow : public QMainWindow {
   void updateLimitHighlight();
   void importTrajectoryWithDialog();
   void exportCsvWithDialog(bool dynamics);
-  void saveProjectWithDialog();
+  bool saveProjectWithDialog();
   void applyPendingProject();
   dyn::ProjectFile currentProject() const;
   QJsonObject viewState() const;
@@ -192,6 +220,7 @@ class MainWindow : public QMainWindow {
     dyn::ProjectFile project;
     QString path;
     bool keepProjectFile = false;  // a demo's robot: not a project of its own
+    bool restored = false;         // from an autosave: still unsaved work, saved to `path` below
   };
   std::optional<PendingProject> m_pending;
   QToolBar* m_fileToolBar = nullptr;
@@ -216,6 +245,10 @@ class MainWindow : public QMainWindow {
   QString m_defaultDir;
   QString m_lastError;
   ErrorHandler m_errorHandler;
+  PromptHandler m_promptHandler;
+  QString m_recoveryDir;
+  std::unique_ptr<QLockFile> m_sessionLock;  // held while this window runs: its session is not a crash
+  QTimer* m_autosaveTimer = nullptr;
   double m_lastFrameMs = 0;
   // Frame-time measurement (onPoseChanged -> onRendered -> onFrameSwapped).
   struct FrameClock {

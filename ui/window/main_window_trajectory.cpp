@@ -171,6 +171,7 @@ void MainWindow::createTrajectoryMenus() {
         ->setObjectName("demo_" + demoKey(d.demo));
   }
   traj->addAction(tr("&Clear trajectory"), this, [this] {
+    if (!maybeSave(tr("clearing the trajectory"))) return;
     m_undo->clear();
     m_traj->clear();
   });
@@ -229,7 +230,7 @@ void MainWindow::updateLimitHighlight() {
 void MainWindow::importTrajectoryWithDialog() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Import trajectory"), m_defaultDir, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
+  if (path.isEmpty() || !maybeSave(tr("importing %1").arg(QFileInfo(path).fileName()))) return;
   QString error;
   if (!m_traj->importCsv(path, &error)) {
     showError(tr("Import trajectory"), error);
@@ -257,9 +258,11 @@ void MainWindow::exportCsvWithDialog(bool dynamics) {
 }
 
 void MainWindow::loadDemo(dyn::DemoTrajectory demo, const QString& robotFile) {
+  if (!maybeSave(tr("loading the demonstration"))) return;
   QString error;
   if (m_doc->hasModel() && m_traj->loadDemo(demo, &error)) {
     m_undo->clear();
+    m_traj->markSaved();  // a built-in demonstration: nothing of the user's to lose yet
     m_logDock->append(tr("Demonstration: %1").arg(m_traj->sourceDescription()));
     return;
   }
@@ -278,6 +281,7 @@ void MainWindow::loadDemo(dyn::DemoTrajectory demo, const QString& robotFile) {
 }
 
 bool MainWindow::openProject(const QString& path) {
+  if (!m_pending && !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName()))) return false;
   dyn::ProjectFile project;
   try {
     project = dyn::readProjectFile(path);
@@ -341,13 +345,22 @@ void MainWindow::applyPendingProject() {
     showError(tr("Project trajectory"), where + QString::fromUtf8(e.what()));
   }
   if (!p.view.isEmpty()) applyViewState(p.view);
-  if (!pending.keepProjectFile) {
-    m_projectFile = pending.path;
-    m_logDock->append(tr("Opened project %1").arg(pending.path));
-    if (m_settings == Settings::Persistent) recent_files::add(pending.path);
-    rebuildRecentMenu();
-    setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(pending.path).fileName()));
+  if (pending.restored) {
+    m_projectFile = pending.path;  // Save writes the project the work belonged to (none: Save asks)
+    m_traj->markSaved();
+    m_traj->setModified(true);  // restored, not saved
+    m_logDock->append(
+        tr("Restored autosaved work%1").arg(pending.path.isEmpty() ? QString() : " (" + pending.path + ")"));
+  } else {
+    m_traj->markSaved();  // as on disk (a project, or a demonstration's start)
+    if (!pending.keepProjectFile) {
+      m_projectFile = pending.path;
+      m_logDock->append(tr("Opened project %1").arg(pending.path));
+      if (m_settings == Settings::Persistent) recent_files::add(pending.path);
+      rebuildRecentMenu();
+    }
   }
+  updateTitle();
   m_viewport->update();
 }
 
@@ -396,21 +409,22 @@ bool MainWindow::saveProject(const QString& path) {
     return false;
   }
   m_projectFile = QFileInfo(path).absoluteFilePath();
+  m_traj->markSaved();
   m_logDock->append(tr("Saved project %1").arg(m_projectFile));
   if (m_settings == Settings::Persistent) recent_files::add(m_projectFile);
-  setWindowTitle(tr("%1 — Dynscope").arg(QFileInfo(path).fileName()));
+  updateTitle();
   return true;
 }
 
-void MainWindow::saveProjectWithDialog() {
+bool MainWindow::saveProjectWithDialog() {
   const QString base =
       m_projectFile.isEmpty()
           ? QDir::home().filePath((m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope")) + ".json")
           : m_projectFile;
   QString path = QFileDialog::getSaveFileName(this, tr("Save project"), base, tr("Dynscope projects (*.json)"));
-  if (path.isEmpty()) return;
+  if (path.isEmpty()) return false;
   if (!isProjectFile(path)) path += ".json";
-  saveProject(path);
+  return saveProject(path);
 }
 
 QJsonObject MainWindow::viewState() const {

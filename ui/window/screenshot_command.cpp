@@ -5,6 +5,7 @@
 #include <QImage>
 
 #include "document/robot_document.hpp"
+#include "document/save_file.hpp"
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/launch_options.hpp"
@@ -39,6 +40,6 @@ int runScreenshot(const LaunchOptions& options, const QString& modelPath, QStrin
                            ? window.viewport()->grabImage()
                            : window.viewport()->grabImage(options.size.width(), options.size.height());
   if (image.isNull()) return fail("rendering failed (no OpenGL context? run under Xvfb)");
-  if (!image.save(options.screenshot, "PNG")) return fail("cannot write " + options.screenshot);
+  if (QString error; !savePngAtomically(options.screenshot, image, &error)) return fail(error);
   return 0;
 }

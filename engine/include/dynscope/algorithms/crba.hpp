@@ -1,6 +1,6 @@
 // Composite-rigid-body algorithm (Featherstone Part 2, Fig. 7, eqs. 44-48): the joint-space
 // inertia matrix H. Only the structurally non-zero entries (i ancestor of j or j of i) are
-// written: the branch-induced zeros (eq. 45, third case) stay zero from Data's construction.
+// written: the branch-induced zeros (eq. 45, third case) stay zero from M's allocation.
 #pragma once
 #include "../trace/trace_policy.hpp"
 #include "kinematics.hpp"
@@ -12,6 +12,7 @@ template <class S, class Q, class Trace = NoTrace>
 const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                     Trace&& trace = Trace{}) {
   trace.begin(TraceAlgorithm::Crba, q);
+  data.reserveMassMatrix();  // nv x nv, allocated on the first call only
   jointTransforms(model, data, q, trace);  // Xup, S
   for (int i = 1; i <= model.N; ++i) data.IC[i] = model.I[i];  // IC_i = I_i
   for (int i = model.N; i >= 1; --i) {

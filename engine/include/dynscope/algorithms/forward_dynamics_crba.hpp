@@ -14,6 +14,7 @@ const VecX<S>& forwardDynamicsCrba(const ModelTpl<S>& model, DataTpl<S>& data, c
                                    const std::vector<Force<S>>* fext = nullptr, Trace&& trace = Trace{}) {
   checkSize("tau", tau.size(), model.nv);
   trace.begin(TraceAlgorithm::ForwardDynamicsCrba, q, qd, tau, fext);
+  data.reserveFactor();                     // M and L: allocated on the first call only
   data.tmp.setZero();
   rnea(model, data, q, qd, data.tmp, fext, trace);  // C = ID(q, qd, 0)
   data.qdd = tau - data.tau;                       // tau - C

@@ -30,6 +30,8 @@ struct CsvTable {
 // Reads a CSV table of finite numbers with a header row; throws naming the file and line for rows
 // with the wrong number of fields, values that are not finite numbers, repeated column names.
 CsvTable readCsv(const std::string& path);
+// The same from a stream; `path` names the source in messages.
+CsvTable readCsv(std::istream& in, const std::string& path);
 
 // Columns prefix + name for every name: all of them, or nullopt when none is present (unless
 // required). Marks the found columns in `used`. A partial group is an error naming the missing ones.
@@ -69,11 +71,14 @@ struct TrajectoryCsv {
 // Reads a trajectory for model: t strictly increasing, every q column (a zero quaternion is an error
 // naming the row and joint), qd_ and qdd_ all or none.
 TrajectoryCsv readTrajectoryCsv(const Model& model, const std::string& path, const TrajectoryCsvOptions& options = {});
+TrajectoryCsv readTrajectoryCsv(const Model& model, std::istream& in, const std::string& path,
+                                const TrajectoryCsvOptions& options = {});
 
 // Writes t, q, and (when asked and present) qd_, qdd_ columns.
 void writeTrajectoryCsv(std::ostream& out, const Model& model, const SampledTrajectory& trajectory,
                         bool velocities = true, bool accelerations = true);
-// The same to a file; throws std::runtime_error naming the path when it cannot be written.
+// The same to a file, atomically (dynscope/io/atomic_file.hpp): on an error the old file stays as it
+// was, and std::runtime_error names the path.
 void writeTrajectoryCsv(const std::string& path, const Model& model, const SampledTrajectory& trajectory,
                         bool velocities = true, bool accelerations = true);
 

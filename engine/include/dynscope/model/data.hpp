@@ -1,5 +1,8 @@
 // The workspace of the algorithms: everything they write, sized once from the Model so
 // that no algorithm allocates. One Data per thread; the Model is shared read-only.
+// Everything is O(N) except the dense nv x nv matrices M and L, which only CRBA and the CRBA-based
+// forward dynamics use: they stay empty until one of those runs (or reserveMassMatrix() is called),
+// so RNEA and ABA on a 10,000-body chain need megabytes, not gigabytes.
 #pragma once
 #include <vector>
 
@@ -26,8 +29,8 @@ struct DataTpl {
   std::vector<SmallMat<Scalar>> Dinv;  // ABA: (S^T IA S)^-1 per body
   VecX<Scalar> u;                      // ABA: tau - S^T pA
   VecX<Scalar> tau, qdd, nle, g;       // results
-  MatX<Scalar> M;                      // joint-space inertia matrix H
-  MatX<Scalar> L;                      // factor workspace (CRBA + Cholesky)
+  MatX<Scalar> M;                      // joint-space inertia matrix H (empty until reserveMassMatrix)
+  MatX<Scalar> L;                      // factor workspace, CRBA + L^T L (empty until reserveFactor)
   VecX<Scalar> tmp;
   Mat6X<Scalar> J;                     // Jacobian workspace (6 x nv)
   std::vector<Transform<Scalar>> oMf;  // frame_X_0 of each model frame, after updateFrames
@@ -63,10 +66,18 @@ struct DataTpl {
     nle = VecX<Scalar>::Zero(nv);
     g = VecX<Scalar>::Zero(nv);
     tmp = VecX<Scalar>::Zero(nv);
-    M = MatX<Scalar>::Zero(nv, nv);
-    L = MatX<Scalar>::Zero(nv, nv);
     J = Mat6X<Scalar>::Zero(6, nv);
     oMf.resize(model.frames.size());
+  }
+  // Allocates M (zero, so that CRBA's branch-induced zeros hold) the first time; a no-op after.
+  // crba() calls it: call it beforehand to keep even the first CRBA free of allocation.
+  void reserveMassMatrix() {
+    if (M.rows() != tau.size()) M = MatX<Scalar>::Zero(tau.size(), tau.size());
+  }
+  // M and the factor workspace L of the CRBA-based forward dynamics.
+  void reserveFactor() {
+    reserveMassMatrix();
+    if (L.rows() != tau.size()) L = MatX<Scalar>::Zero(tau.size(), tau.size());
   }
   void clearExternalForces() {
     for (auto& x : fext) x.setZero();

@@ -1,0 +1,74 @@
+#include "dynscope/io/utf8.hpp"
+
+#include <cstdio>
+
+namespace dyn {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
+std::size_t sequenceLength(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  std::size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte (RFC 3629, table 3-7)
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;  // no overlong three-byte forms
+    if (c == 0xED) hi = 0x9F;  // no surrogates U+D800..U+DFFF
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;  // no overlong four-byte forms
+    if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;  // a continuation byte, an overlong lead (C0, C1) or F5..FF
+  }
+  if (i + n > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+}  // namespace
+
+bool isValidUtf8(std::string_view text, std::size_t* badOffset) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = sequenceLength(text, i);
+    if (n == 0) {
+      if (badOffset) *badOffset = i;
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+std::string sanitizeUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = sequenceLength(text, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD, one per offending byte
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string utf8Problem(std::string_view what, std::string_view text) {
+  std::size_t bad = 0;
+  if (isValidUtf8(text, &bad)) return {};
+  char detail[64];
+  std::snprintf(detail, sizeof detail, " is not valid UTF-8 (byte 0x%02X at position %zu)",
+                static_cast<unsigned>(static_cast<unsigned char>(text[bad])), bad + 1);
+  return std::string(what) + " '" + sanitizeUtf8(text) + "'" + detail + "; save the file as UTF-8";
+}
+
+}  // namespace dyn

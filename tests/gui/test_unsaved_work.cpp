@@ -1,0 +1,374 @@
+// Nothing is lost in the window: the title's [*] marker follows the documents (waypoints through
+// the undo stack's clean state, payload, gravity, a simulation run); everything that would drop
+// unsaved work asks Save / Discard / Cancel first and honours the answer; the autosave of a
+// session that crashed is offered back and restores the work; the load-failure message never
+// shows an empty robot name. Prompts are answered by an injected handler, and once by clicking
+// the real QMessageBox. Runs under Xvfb; DYNSCOPE_SCREENSHOTS=dir saves pictures of the marker
+// and of the prompt.
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProcess>
+#include <QScreen>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtTest>
+#include <fstream>
+
+#include "document/robot_document.hpp"
+#include "dynscope/dynscope.hpp"
+#include "project/project_file.hpp"
+#include "simulation/simulation_dock.hpp"
+#include "simulation/simulation_runner.hpp"
+#include "trajectory/trajectory_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
+#include "window/main_window.hpp"
+#include "window_loading.hpp"
+
+namespace {
+
+using dyn::testing::settle;
+QString robot(const char* name) { return dyn::testing::robotFile(name); }
+
+// Records each question and gives a fixed answer.
+struct Prompts {
+  QStringList texts;
+  QMessageBox::StandardButton answer = QMessageBox::Cancel;
+  MainWindow::PromptHandler handler() {
+    return [this](const QString&, const QString& text, QMessageBox::StandardButtons) {
+      texts << text;
+      return answer;
+    };
+  }
+};
+
+// The window's title as the X server has it (what a window manager draws), read with xprop:
+// Qt replaces [*] by * while the window is modified. Empty when xprop is not installed.
+QString serverTitle(QWidget* w) {
+  QProcess p;
+  p.start("xprop", {"-id", QString::number(w->window()->winId()), "_NET_WM_NAME"});
+  if (!p.waitForFinished(5000) || p.exitCode() != 0) return {};
+  const QString out = QString::fromUtf8(p.readAllStandardOutput());
+  return out.section('"', 1, -2);
+}
+
+// The screen, with the server-side title above it (Xvfb has no window manager to draw a title bar).
+void saveScreenshot(QWidget* w, const QString& name) {
+  const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  QDir().mkpath(dir);
+  const QPixmap screen = w->screen()->grabWindow(0);
+  QImage out(screen.width(), screen.height() + 40, QImage::Format_RGB32);
+  out.fill(QColor(60, 60, 70));
+  QPainter painter(&out);
+  painter.drawPixmap(0, 40, screen);
+  painter.setPen(Qt::white);
+  QFont f = painter.font();
+  f.setPixelSize(20);
+  painter.setFont(f);
+  painter.drawText(QRect(10, 0, out.width() - 20, 40), Qt::AlignVCenter, "title bar: " + serverTitle(w));
+  painter.end();
+  out.save(QDir(dir).filePath(name));
+}
+
+// A window with planar3 loaded and no unsaved work.
+std::unique_ptr<MainWindow> freshWindow() {
+  auto w = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+  w->setErrorHandler(
+      [](const QString& title, const QString& text) { qWarning("%s: %s", qPrintable(title), qPrintable(text)); });
+  w->resize(1100, 700);
+  w->show();
+  if (!QTest::qWaitForWindowExposed(w.get()) || !dyn::testing::openAndWait(*w, robot("planar3.dh"))) return nullptr;
+  return w;
+}
+
+// Two waypoints through the dock (the undo stack), so the trajectory is unsaved work.
+void addTwoWaypoints(MainWindow& w) {
+  w.trajectoryDock()->addCurrentPose();
+  Eigen::VectorXd q = w.document()->q();
+  q[0] += 0.5;
+  w.document()->setQ(q);
+  w.trajectoryDock()->addCurrentPose();
+  w.trajectory()->recomputeNow();
+}
+
+}  // namespace
+
+class TestUnsavedWork : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void markerFollowsTheDocuments() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    QVERIFY2(w->windowTitle().contains("planar3.dh[*]"), qPrintable(w->windowTitle()));
+    QVERIFY(!w->isWindowModified());
+    const QString cleanTitle = serverTitle(w.get());
+    addTwoWaypoints(*w);
+    QVERIFY(w->isWindowModified());
+    settle(200);
+    saveScreenshot(w.get(), "modified-marker.png");
+    // What the window manager is told: "planar3.dh* — Dynscope" (when xprop is there to ask).
+    const QString title = serverTitle(w.get());
+    if (!title.isEmpty()) {
+      QVERIFY2(title.startsWith("planar3.dh* ") && !cleanTitle.contains('*'), qPrintable(cleanTitle + " / " + title));
+    }
+    // Undo back to the saved state: clean again; redo: modified.
+    w->undoStack()->undo();
+    w->undoStack()->undo();
+    QVERIFY(!w->isWindowModified());
+    w->undoStack()->redo();
+    QVERIFY(w->isWindowModified());
+    // Saving clears it; the edits that have no undo (payload, gravity, sample rate) set it.
+    QTemporaryDir dir;
+    QVERIFY(w->saveProject(dir.filePath("p.json")));
+    QVERIFY(!w->isWindowModified());
+    QVERIFY2(w->windowTitle().contains("p.json[*]"), qPrintable(w->windowTitle()));
+    QVERIFY(w->trajectory()->setPayload(dyn::Payload{"tool", 1.5, Eigen::Vector3d(0, 0, 0.1)}));
+    QVERIFY(w->isWindowModified());
+    QVERIFY(w->saveProject(dir.filePath("p.json")));
+    w->trajectory()->setGravity(Eigen::Vector3d(0, 0, -1.62));
+    QVERIFY(w->isWindowModified());
+    QVERIFY(w->saveProject(dir.filePath("p.json")));
+    w->trajectory()->setSampleRate(250);
+    QVERIFY(w->isWindowModified());
+    // Reopening the project is the saved state.
+    QVERIFY(w->saveProject(dir.filePath("p.json")));
+    QSignalSpy loaded(w->document(), &RobotDocument::loadingFinished);
+    QVERIFY(w->openProject(dir.filePath("p.json")));
+    QVERIFY(loaded.wait(30000));
+    settle();
+    QVERIFY(!w->isWindowModified());
+    QCOMPARE(int(w->trajectory()->waypoints().size()), 1);
+  }
+
+  // Every action that drops work asks; Cancel keeps everything as it was.
+  void cancelKeepsTheWork() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;
+    w->setPromptHandler(prompts.handler());
+    addTwoWaypoints(*w);
+    const auto waypoints = w->trajectory()->waypoints().size();
+    QCOMPARE(int(waypoints), 2);
+
+    QVERIFY(!w->close());  // the close event is ignored
+    QVERIFY(w->isVisible());
+    QVERIFY(!w->openFile(robot("stanford_arm.dh")));
+    QVERIFY(!w->document()->isLoading());
+    w->reloadFile();
+    QVERIFY(!w->document()->isLoading());
+    w->loadDemo(dyn::DemoTrajectory::SahaPlanar3, robot("planar3.dh"));
+    QVERIFY(!w->openProject(robot("../tests/fuzz/corpus/project/waypoints.json")));
+    w->simulationDock()->start();
+    QVERIFY(!w->simulationDock()->runner()->isRunning());
+    settle();
+    QCOMPARE(prompts.texts.size(), 6);
+    for (const char* action : {"closing", "opening stanford_arm.dh", "reloading planar3.dh",
+                               "loading the demonstration", "opening waypoints.json", "running a simulation"})
+      QVERIFY2(prompts.texts.filter(action).size() == 1,
+               qPrintable(QString(action) + " in " + prompts.texts.join("|")));
+    QVERIFY(prompts.texts.front().contains("Save them before"));
+    // Nothing moved.
+    QCOMPARE(w->trajectory()->waypoints().size(), waypoints);
+    QCOMPARE(w->trajectory()->source(), TrajectoryDocument::Source::Waypoints);
+    QVERIFY(w->isWindowModified());
+    QCOMPARE(w->document()->robotName(), QString("planar3"));
+  }
+
+  // A clean window asks nothing.
+  void cleanWindowAsksNothing() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;
+    w->setPromptHandler(prompts.handler());
+    QVERIFY(dyn::testing::openAndWait(*w, robot("stanford_arm.dh")));
+    w->loadDemo(dyn::DemoTrajectory::SahaStanford, robot("stanford_arm.dh"));
+    QVERIFY(!w->isWindowModified());  // a built-in demonstration is not the user's work yet
+    QVERIFY(w->close());
+    QCOMPARE(prompts.texts.size(), 0);
+  }
+
+  // Discard goes on and drops the work; Save writes the project first, then goes on.
+  void discardAndSave() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;
+    w->setPromptHandler(prompts.handler());
+    addTwoWaypoints(*w);
+    prompts.answer = QMessageBox::Discard;
+    QVERIFY(dyn::testing::openAndWait(*w, robot("stanford_arm.dh")));
+    QCOMPARE(prompts.texts.size(), 1);
+    QVERIFY(w->trajectory()->waypoints().empty());
+    QVERIFY(!w->isWindowModified());
+
+    QTemporaryDir dir;
+    QVERIFY(w->saveProject(dir.filePath("arm.json")));
+    addTwoWaypoints(*w);
+    prompts.answer = QMessageBox::Save;
+    QVERIFY(w->close());
+    QCOMPARE(prompts.texts.size(), 2);
+    QVERIFY(prompts.texts.back().contains("arm.json"));
+    const dyn::ProjectFile saved = dyn::readProjectFile(dir.filePath("arm.json"));
+    QCOMPARE(int(saved.trajectory.waypoints.size()), 2);
+  }
+
+  // The simulation replaces the trajectory: a new run asks, a continued run does not.
+  void simulationAsksBeforeReplacing() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;
+    prompts.answer = QMessageBox::Discard;
+    w->setPromptHandler(prompts.handler());
+    addTwoWaypoints(*w);
+    SimulationDock* sim = w->simulationDock();
+    sim->start();
+    QCOMPARE(prompts.texts.size(), 1);
+    QTest::qWait(200);
+    sim->pause();
+    QCOMPARE(w->trajectory()->source(), TrajectoryDocument::Source::Simulation);
+    QVERIFY(w->isWindowModified());  // the run is unsaved work too
+    sim->start();                    // continues the paused run
+    QTest::qWait(100);
+    sim->pause();
+    QCOMPARE(prompts.texts.size(), 1);
+    QVERIFY(prompts.texts.front().contains("running a simulation"));
+    // A new run over a run: asked again, and told the run is not stored in a project.
+    sim->reset();
+    prompts.answer = QMessageBox::Cancel;
+    sim->start();
+    QCOMPARE(prompts.texts.size(), 2);
+    QVERIFY(prompts.texts.back().contains("Export trajectory CSV"));
+    QVERIFY(!sim->runner()->isRunning());
+  }
+
+  // The real dialog: Save, Discard and Cancel buttons; Cancel keeps the window open.
+  void theRealMessageBox() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    w->setPromptHandler(w->messageBoxPrompt());
+    addTwoWaypoints(*w);
+    settle(100);
+    QString seen;
+    QStringList buttons;
+    QTimer::singleShot(300, [&] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (!box) return;
+      seen = box->objectName() + ": " + box->text();
+      for (QAbstractButton* b : box->buttons()) buttons << b->text().remove('&');
+      saveScreenshot(box, "unsaved-work-prompt.png");
+      box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!w->close());
+    QVERIFY2(seen.startsWith("unsavedWorkPrompt: ") && seen.contains("Save them before closing"), qPrintable(seen));
+    QVERIFY2(buttons.contains("Save") && buttons.contains("Discard") && buttons.contains("Cancel"),
+             qPrintable(buttons.join(", ")));
+    QVERIFY(w->isVisible() && w->isWindowModified());
+    w->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+  }
+
+  // Autosave, then a "crash" (a session file whose process is gone), then a new window restores it.
+  void autosaveAndRestore() {
+    QTemporaryDir recovery;
+    auto a = freshWindow();
+    QVERIFY(a);
+    a->enableRecovery(recovery.path(), 60000);
+    QVERIFY(!a->autosaveNow());  // nothing unsaved: no file
+    QVERIFY(!QFile::exists(a->autosaveFile()));
+    addTwoWaypoints(*a);
+    QVERIFY(a->trajectory()->setPayload(dyn::Payload{"tool", 2.0, Eigen::Vector3d(0.1, 0, 0)}));
+    QVERIFY(a->autosaveNow());
+    QVERIFY(QFile::exists(a->autosaveFile()));
+    // The running window's own session is not a crash: a second window offers nothing yet.
+    auto b = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    Prompts prompts;
+    prompts.answer = QMessageBox::Yes;
+    b->setPromptHandler(prompts.handler());
+    b->enableRecovery(recovery.path());
+    QVERIFY(!b->offerRestore());
+    QCOMPARE(prompts.texts.size(), 0);
+    // A session whose process died leaves its file and no live lock.
+    QVERIFY(QFile::copy(a->autosaveFile(), recovery.filePath("session-999999999.json")));
+    QSignalSpy loaded(b->document(), &RobotDocument::loadingFinished);
+    QVERIFY(b->offerRestore());
+    QCOMPARE(prompts.texts.size(), 1);
+    QVERIFY2(prompts.texts.front().contains("did not shut down cleanly"), qPrintable(prompts.texts.front()));
+    QVERIFY(loaded.wait(30000));
+    settle();
+    QCOMPARE(b->document()->robotName(), QString("planar3"));
+    QCOMPARE(int(b->trajectory()->waypoints().size()), 2);
+    QVERIFY(b->trajectory()->payload() && b->trajectory()->payload()->mass == 2.0);
+    QVERIFY(b->isWindowModified());                                        // restored work is still unsaved
+    QVERIFY(!QFile::exists(recovery.filePath("session-999999999.json")));  // offered once
+    QVERIFY(!b->offerRestore());
+    // A clean close removes the window's own session file.
+    const QString own = a->autosaveFile();
+    a->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+    QVERIFY(a->close());
+    QVERIFY(!QFile::exists(own));
+    // Declined: the file goes and nothing loads.
+    QVERIFY(b->autosaveNow());
+    QVERIFY(QFile::copy(b->autosaveFile(), recovery.filePath("session-999999998.json")));
+    auto c = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    c->enableRecovery(recovery.path());
+    Prompts no;
+    no.answer = QMessageBox::No;
+    c->setPromptHandler(no.handler());
+    QVERIFY(!c->offerRestore());
+    QCOMPARE(no.texts.size(), 1);
+    QVERIFY(!QFile::exists(recovery.filePath("session-999999998.json")));
+    b->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+  }
+
+  // The failure dialog of the first file of a session names no previous robot; later ones do,
+  // by the file's name when the robot has none.
+  void failureMessageNamesTheRobot() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    QStringList errors;
+    w.setErrorHandler([&](const QString&, const QString& text) { errors << text; });
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("broken.urdf"), unnamed = dir.filePath("unnamed_arm.urdf");
+    std::ofstream(bad.toStdString()) << "<robot name=\"x\"><link name=\"a\"/>";
+    std::ofstream(unnamed.toStdString())
+        << "<robot>\n<link name=\"a\"/><link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" ixy=\"0\" "
+           "ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"/></inertial></link>\n<joint name=\"j\" type=\"revolute\">"
+           "<parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 1\"/></joint>\n</robot>\n";
+    QVERIFY(!dyn::testing::openAndWait(w, bad));
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(!errors[0].contains("()") && !errors[0].contains("previous robot"), qPrintable(errors[0]));
+    QVERIFY(errors[0].contains("broken.urdf"));
+    QVERIFY(dyn::testing::openAndWait(w, unnamed));
+    QCOMPARE(w.document()->robotName(), QString("unnamed_arm"));
+    QVERIFY(!dyn::testing::openAndWait(w, bad));
+    QVERIFY2(errors.back().contains("The previous robot (unnamed_arm) stays loaded."), qPrintable(errors.back()));
+  }
+
+  // --help, --version and a usage error need no display (no QApplication is created for them):
+  // run with the xcb platform and no DISPLAY, which would abort a QApplication.
+  void helpWithoutDisplay() {
+    for (const auto& [args, code, text] : {std::tuple{QStringList{"--help"}, 0, QString("--screenshot")},
+                                           std::tuple{QStringList{"--version"}, 0, QString("dynscope 0.1.0")},
+                                           std::tuple{QStringList{"--no-such-option"}, 1, QString("no-such-option")}}) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.remove("DISPLAY");
+      env.remove("WAYLAND_DISPLAY");
+      env.insert("QT_QPA_PLATFORM", "xcb");
+      p.setProcessEnvironment(env);
+      p.start(DYNSCOPE_GUI, args);
+      QVERIFY(p.waitForFinished(30000));
+      const QString out = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+      QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+      QVERIFY2(p.exitCode() == code, qPrintable(args.join(' ') + ": " + out));
+      QVERIFY2(out.contains(text), qPrintable(args.join(' ') + ": " + out));
+    }
+  }
+};
+
+QTEST_MAIN(TestUnsavedWork)
+#include "test_unsaved_work.moc"

@@ -1,0 +1,193 @@
+// MainWindow's protection of unsaved work: the [*] marker in the title, the Save / Discard / Cancel
+// prompt before anything drops work, the autosave of the open work every minute and the offer to
+// restore it after a crash. The documents say what is unsaved (TrajectoryDocument::isModified, with
+// the undo stack's clean state); the window decides when to ask.
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QLockFile>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
+#include <algorithm>
+
+#include "document/robot_document.hpp"
+#include "project/project_file.hpp"
+#include "simulation/simulation_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
+#include "window/log_dock.hpp"
+#include "window/main_window.hpp"
+
+namespace {
+
+constexpr const char* kAutosaveOf = "autosave_of";  // view key: the project the autosave belongs to
+constexpr const char* kAutosavedAt = "autosaved_at";
+
+}  // namespace
+
+void MainWindow::createSafetyNet() {
+  m_traj->setUndoStack(m_undo);
+  connect(m_traj, &TrajectoryDocument::modifiedChanged, this, &QWidget::setWindowModified);
+  m_simulationDock->setNewRunGuard(
+      [this] { return maybeSave(tr("running a simulation, which replaces the trajectory")); });
+  if (m_settings == Settings::Persistent)
+    m_promptHandler = messageBoxPrompt();
+  else  // nobody's session: nothing to protect
+    m_promptHandler = [](const QString&, const QString&, QMessageBox::StandardButtons buttons) {
+      return buttons.testFlag(QMessageBox::Discard) ? QMessageBox::Discard : QMessageBox::No;
+    };
+  m_autosaveTimer = new QTimer(this);
+  connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  // [*] is where Qt shows the modified marker (setWindowModified).
+  const QString file = !m_projectFile.isEmpty() ? m_projectFile : m_doc->sourceFile();
+  setWindowTitle(file.isEmpty() ? tr("Dynscope[*]") : tr("%1[*] — Dynscope").arg(QFileInfo(file).fileName()));
+  setWindowModified(m_traj->isModified());
+}
+
+bool MainWindow::hasUnsavedWork() const { return m_traj->isModified(); }
+
+MainWindow::PromptHandler MainWindow::messageBoxPrompt() {
+  return [this](const QString& title, const QString& text, QMessageBox::StandardButtons buttons) {
+    QMessageBox box(QMessageBox::Warning, title, text, buttons, this);
+    box.setObjectName("unsavedWorkPrompt");
+    if (buttons.testFlag(QMessageBox::Save)) box.setDefaultButton(QMessageBox::Save);
+    if (buttons.testFlag(QMessageBox::Cancel)) box.setEscapeButton(QMessageBox::Cancel);
+    return QMessageBox::StandardButton(box.exec());
+  };
+}
+
+QMessageBox::StandardButton MainWindow::ask(const QString& title, const QString& text,
+                                            QMessageBox::StandardButtons buttons) {
+  return m_promptHandler ? m_promptHandler(title, text, buttons) : QMessageBox::Cancel;
+}
+
+bool MainWindow::maybeSave(const QString& action) {
+  if (!hasUnsavedWork()) return true;
+  const QString what =
+      m_projectFile.isEmpty()
+          ? tr("The trajectory, payload and gravity for %1 have not been saved.").arg(m_doc->robotName())
+          : tr("The project %1 has unsaved changes.").arg(QFileInfo(m_projectFile).fileName());
+  QString text = what + "\n\n" + tr("Save them before %1?").arg(action);
+  if (m_traj->source() == TrajectoryDocument::Source::Simulation)
+    text +=
+        "\n\n" + tr("A simulation run is not stored in a project: export it with Trajectory > Export trajectory CSV.");
+  switch (ask(tr("Unsaved changes"), text, QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel)) {
+    case QMessageBox::Save:
+      return m_projectFile.isEmpty() ? saveProjectWithDialog() : saveProject(m_projectFile);
+    case QMessageBox::Discard:
+      m_logDock->append(tr("Discarded unsaved changes before %1").arg(action), LogDock::Level::Warning);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void MainWindow::enableRecovery(const QString& dir, int intervalMs) {
+  m_recoveryDir = QDir(dir).absolutePath();
+  QDir().mkpath(m_recoveryDir);
+  const QString base = QDir(m_recoveryDir).filePath(QString("session-%1").arg(QCoreApplication::applicationPid()));
+  m_sessionLock = std::make_unique<QLockFile>(base + ".lock");
+  m_sessionLock->setStaleLockTime(0);  // stale only when its process is gone, however old
+  if (!m_sessionLock->tryLock(0))
+    m_logDock->append(tr("Autosave: cannot lock %1").arg(base + ".lock"), LogDock::Level::Warning);
+  m_autosaveTimer->start(intervalMs);
+}
+
+QString MainWindow::autosaveFile() const {
+  if (m_recoveryDir.isEmpty()) return {};
+  return QDir(m_recoveryDir).filePath(QString("session-%1.json").arg(QCoreApplication::applicationPid()));
+}
+
+bool MainWindow::autosaveNow() {
+  const QString file = autosaveFile();
+  if (file.isEmpty()) return false;
+  if (!hasUnsavedWork() || m_doc->sourceFile().isEmpty()) {  // nothing that is not on disk already
+    QFile::remove(file);
+    return false;
+  }
+  dyn::ProjectFile p = currentProject();
+  p.view[kAutosaveOf] = m_projectFile;
+  p.view[kAutosavedAt] = QDateTime::currentDateTime().toString(Qt::ISODate);
+  try {
+    dyn::writeProjectFile(file, p);
+  } catch (const std::exception& e) {
+    m_logDock->append(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())), LogDock::Level::Warning);
+    return false;
+  }
+  statusBar()->showMessage(tr("Autosaved"), 2000);
+  return true;
+}
+
+void MainWindow::finishRecovery() {
+  if (m_recoveryDir.isEmpty()) return;
+  m_autosaveTimer->stop();
+  QFile::remove(autosaveFile());
+  if (m_sessionLock) m_sessionLock->unlock();
+}
+
+bool MainWindow::offerRestore() {
+  if (m_recoveryDir.isEmpty()) return false;
+  // Session files whose lock nobody holds: their process ended without a clean close.
+  struct Orphan {
+    QString json, lock;
+    QDateTime time;
+  };
+  std::vector<Orphan> orphans;
+  const QDir dir(m_recoveryDir);
+  for (const QFileInfo& f : dir.entryInfoList({"session-*.json"}, QDir::Files)) {
+    if (f.absoluteFilePath() == QFileInfo(autosaveFile()).absoluteFilePath()) continue;
+    const QString lock = f.absolutePath() + "/" + f.completeBaseName() + ".lock";
+    QLockFile probe(lock);
+    probe.setStaleLockTime(0);
+    if (!probe.tryLock(0)) continue;  // a running window's session
+    probe.unlock();
+    orphans.push_back({f.absoluteFilePath(), lock, f.lastModified()});
+  }
+  if (orphans.empty()) return false;
+  std::sort(orphans.begin(), orphans.end(), [](const Orphan& a, const Orphan& b) { return a.time > b.time; });
+  const Orphan& newest = orphans.front();
+  dyn::ProjectFile project;
+  QString problem;
+  try {
+    project = dyn::readProjectFile(newest.json);
+  } catch (const std::exception& e) {
+    problem = QString::fromUtf8(e.what());
+  }
+  bool restoring = false;
+  if (problem.isEmpty()) {
+    const QString of = project.view.value(kAutosaveOf).toString();
+    const QString text = tr("Dynscope did not shut down cleanly. Work on %1 was autosaved at %2.\n\nRestore it?")
+                             .arg(of.isEmpty() ? QFileInfo(QString::fromStdString(project.robotPath)).fileName()
+                                               : QFileInfo(of).fileName(),
+                                  newest.time.toString("yyyy-MM-dd HH:mm"));
+    if (ask(tr("Restore unsaved work"), text, QMessageBox::Yes | QMessageBox::No) == QMessageBox::Yes) {
+      PendingProject pending;
+      pending.project = std::move(project);
+      pending.path = of;  // saving goes to the project the work belonged to (none: Save asks)
+      pending.restored = true;
+      m_pending = pending;
+      const bool floating = m_pending->project.floatingBase;
+      {
+        const QSignalBlocker block(m_floatingBaseAction);  // no reload of the current robot
+        m_floatingBaseAction->setChecked(floating);
+      }
+      m_doc->setFloatingBase(floating);
+      restoring = openFile(QString::fromStdString(m_pending->project.robotPath));
+      if (!restoring) m_pending.reset();
+    }
+  } else {
+    m_logDock->append(tr("An autosave could not be read and was removed: %1").arg(problem), LogDock::Level::Warning);
+  }
+  for (const Orphan& o : orphans) {  // offered once: restored now or declined
+    QFile::remove(o.json);
+    QFile::remove(o.lock);
+  }
+  return restoring;
+}
