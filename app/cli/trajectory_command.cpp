@@ -91,7 +91,7 @@ void runInverseDynamicsWith(const Session& s, const dyn::SampledTrajectory& traj
   progress.finish();
   std::vector<std::string> header{"t"};
   for (const auto& name : s.vNames) header.push_back("tau_" + name);
-  writeOutput(s, header, values);
+  writeCsvOutput(s, header, values);
 }
 
 void runInverseDynamics(const Session& s, const dyn::SampledTrajectory& traj) {

@@ -331,7 +331,6 @@ void Parser::actuatedRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 2) fail(line, "actuated", "expected 'actuated JOINT [JOINT ...]'");
   for (std::size_t k = 1; k < tok.size(); ++k) t_.actuated.emplace_back(tok[k], line);
 }
-}
 
 Table Parser::parse(const std::string& text) {
   std::istringstream in(text);

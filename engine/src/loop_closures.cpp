@@ -104,17 +104,18 @@ SpanningTree spanningTree(const RobotDescription& robot) {
   }
 
   // A link the root does not reach hangs on a cycle of its own (every link above it has a parent too).
+  // Reported for the first such link; the walk marks positions, so it stays linear in the file.
   for (int start = 0; start < nl; ++start) {
     if (reached[size_t(start)]) continue;
-    std::vector<int> walk;  // links met walking up by their first parent joint
-    std::vector<int> joints;
+    std::vector<int> joints;                      // parent joints met walking up by each link's first one
+    std::vector<int> position(size_t(nl), -1);    // a link's place in the walk
     int l = start;
-    while (std::find(walk.begin(), walk.end(), l) == walk.end()) {
-      walk.push_back(l);
+    while (position[size_t(l)] < 0) {
+      position[size_t(l)] = int(joints.size());
       joints.push_back(parentJoints[size_t(l)].front());
       l = linkIndex.at(robot.joints[size_t(joints.back())].parent);
     }
-    const size_t first = size_t(std::find(walk.begin(), walk.end(), l) - walk.begin());
+    const size_t first = size_t(position[size_t(l)]);
     std::vector<int> cycle(joints.begin() + long(first), joints.end());  // child-to-parent
     std::reverse(cycle.begin(), cycle.end());                            // parent-to-child reads more naturally
     const auto earliest = std::min_element(cycle.begin(), cycle.end(), [&](int a, int b) {
@@ -352,7 +353,7 @@ void addLoopClosures(Model& model, const RobotDescription& robot, const Spanning
   } else {
     const int actuated = model.nv - int(model.passiveDofs.size());
     if (actuated < mobility)
-      note(Severity::Warning, "loop.underactuated", 0, "actuated joints", "",
+      b.note(Severity::Warning, "loop.underactuated", 0, "actuated joints", "",
            std::to_string(actuated) + " joints are marked actuated, fewer than the mechanism's mobility of " +
                std::to_string(mobility) + ": inverse dynamics can only match some motions",
            "Mark as many joints actuated as the mechanism has degrees of freedom (docs/loops.md).");

@@ -382,6 +382,21 @@ void checkMimics(const RobotDescription& robot) {
   }
 }
 
+// Every attribute the reader may use (on <robot> and inside its <link>, <joint>, <loop_joint> and
+// <material> elements) must be UTF-8: names end up in JSON, CSV headers and window titles. Other tags
+// (gazebo, transmission) are ignored, so their text is not checked.
+void checkUtf8(const XMLElement* el) {
+  for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+    if (const std::string problem = utf8Problem("<" + std::string(el->Name()) + "> " + a->Name(), a->Value());
+        !problem.empty())
+      fail(a->GetLineNum(), "", problem);
+  for (const XMLElement* child = el->FirstChildElement(); child; child = child->NextSiblingElement())
+    if (el->Parent() != el->GetDocument() || !std::strcmp(child->Name(), "link") ||
+        !std::strcmp(child->Name(), "joint") || !std::strcmp(child->Name(), "loop_joint") ||
+        !std::strcmp(child->Name(), "material"))
+      checkUtf8(child);
+}
+
 RobotDescription parseDocument(const std::string& xml, const std::string& sourceName) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(doc.ErrorLineNum(), "", xmlError(doc));

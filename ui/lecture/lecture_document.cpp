@@ -1,5 +1,7 @@
 #include "lecture/lecture_document.hpp"
 
+#include "dynscope/io/model_check.hpp"
+
 #include <QTimer>
 #include <algorithm>
 
@@ -122,8 +124,7 @@ void LectureDocument::retraceNow() {
   if (!m_robot->hasModel() || use.N == 0) {
     m_error = tr("No robot with moving joints");
   } else if (const auto* a = algorithmInfo(); a && a->needs == dyn::TraceNeeds::Forces && !use.immobileBodies.empty()) {
-    m_error = QString::fromStdString(use.warnings.empty() ? "forward dynamics is undefined: a joint moves no mass"
-                                                          : use.warnings.front());
+    m_error = QString::fromStdString(dyn::forwardDynamicsRefusal(use));
   } else {
     try {
       m_trace =
