@@ -272,7 +272,7 @@ std::vector<Formulation> makeTable() {
                        .basis = kHollerbachBasis}},
   }));
   t.push_back(entry<RecursiveLagrangian4x4Id, P::InverseDynamics>({
-      .name = "lagrangian-4x4",
+      .name = "lagrange-4x4",
       .title = "Hollerbach's recursive Lagrangian formulation, 4x4 matrices",
       .description = "tau = ID(q, qd, qdd): W, W', W'' forward, D and c backward recursions, O(n)",
       .reference = "Hollerbach (1980), eqs. 8-14 (seeds/hollerbach-recursive-lagrangian.txt)",
@@ -288,7 +288,7 @@ std::vector<Formulation> makeTable() {
                        .basis = kHollerbachBasis}},
   }));
   t.push_back(entry<RecursiveLagrangian3x3Id, P::InverseDynamics>({
-      .name = "lagrangian-3x3",
+      .name = "lagrange-3x3",
       .title = "Hollerbach's recursive Lagrangian formulation, 3x3 rotations and 3-vectors",
       .description = "tau = ID(q, qd, qdd): the recursive Lagrangian recurrences with rotation matrices and "
                      "position vectors, O(n)",
