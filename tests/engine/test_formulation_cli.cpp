@@ -228,7 +228,8 @@ class TestFormulationCli : public QObject {
     QTest::addColumn<QString>("fragment");
     const QString ur5 = robot("ur5.urdf");
     QTest::newRow("unknown id algorithm")
-        << QStringList{"id", ur5, "--algorithm", "kane"} << 2 << "valid: rnea, denoc or newton-euler-3";
+        << QStringList{"id", ur5, "--algorithm", "kane"} << 2
+        << "valid: rnea, denoc, newton-euler-3, uicker-kahn, waters, lagrange-4x4, lagrange-3x3 or configuration-space";
     QTest::newRow("unknown mass algorithm")
         << QStringList{"mass", ur5, "--algorithm", "aba"} << 2 << "valid: crba or denoc";
     QTest::newRow("unknown fd algorithm")
@@ -247,7 +248,7 @@ class TestFormulationCli : public QObject {
         << "--decompose is computed with rnea";
     QTest::newRow("opcount without algorithm") << QStringList{"opcount", "--chain", "6"} << 2 << "needs --algorithm";
     QTest::newRow("opcount unknown") << QStringList{"opcount", "--chain", "6", "--algorithm", "x"} << 2
-                                     << "valid: rnea, denoc, newton-euler-3, crba, aba";
+                                     << "valid: rnea, denoc, newton-euler-3, uicker-kahn, waters, lagrange-4x4, lagrange-3x3, configuration-space, crba, aba";
     QTest::newRow("opcount wrong problem")
         << QStringList{"opcount", "--chain", "6", "--algorithm", "aba", "--problem", "id"} << 2
         << "not an algorithm for inverse dynamics";
