@@ -9,6 +9,7 @@
 //  * cycles in a URDF are cut into loop joints (one and several loops), and malformed loop
 //    descriptions are refused naming the file, the line and the joint.
 #include <QtTest>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -190,6 +191,36 @@ class TestLoopDynamics : public QObject {
       QVERIFY2(std::abs(tau - dV) < 1e-6 * (1 + std::abs(dV)),
                qPrintable(QString("theta %1: tau %2, dV/dtheta %3").arg(theta).arg(tau).arg(dV)));
       QVERIFY(std::abs(dV) > 1e-3 || theta == 0.0);  // gravity loads the crank: the check is not 0 = 0
+    }
+  }
+
+  // fourbar.dh (a DH chain closed by a loop line, plane x-y) and fourbar.urdf (a tree closed by a
+  // <loop_joint>, plane x-z) describe the same mechanism: the same crank torque and acceleration.
+  void dhAndUrdfFourBarsAgree() {
+    const dyn::Model u = dyn::testing::loadRobot("fourbar.urdf"), d = dyn::testing::loadRobot("fourbar.dh");
+    QCOMPARE(u.nv, d.nv);
+    QVERIFY(u.independentDofs() == d.independentDofs());
+    const int crank = u.independentDofs()[0];
+    for (double theta : {-0.6, 0.3, 1.0}) {  // near home: both assemble on the open branch
+      std::array<double, 2> tau{}, qdd{};
+      for (int k = 0; k < 2; ++k) {
+        const dyn::Model& m = k == 0 ? u : d;
+        VectorXd q0 = m.home();
+        q0[crank] = theta;
+        const dyn::AssemblyResult a = dyn::assemble(m, q0, {m.independentDofs(), 1e-14, 100});
+        QVERIFY2(a.converged, a.message.c_str());
+        dyn::Data data(m);
+        dyn::LoopData ld(m);
+        VectorXd qd = VectorXd::Zero(m.nv);
+        qd[crank] = 1.0;
+        dyn::loopDependentVelocities(m, data, ld, a.q, qd);
+        const VectorXd zero = VectorXd::Zero(m.nv);
+        tau[size_t(k)] = dyn::loopInverseDynamics(m, data, ld, a.q, zero, zero)[crank];
+        qdd[size_t(k)] = dyn::loopForwardDynamics(m, data, ld, a.q, qd, zero, dyn::LoopSettings{})[crank];
+      }
+      QVERIFY2(std::abs(tau[0] - tau[1]) < 1e-9, qPrintable(QString("tau %1 vs %2").arg(tau[0]).arg(tau[1])));
+      QVERIFY2(std::abs(qdd[0] - qdd[1]) < 1e-8 * (1 + std::abs(qdd[0])),
+               qPrintable(QString("qdd %1 vs %2").arg(qdd[0]).arg(qdd[1])));
     }
   }
 
