@@ -540,7 +540,9 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     j.origin2.rpy *= deg;
     robot.loopJoints.push_back(std::move(j));
   }
-  for (const auto& [name, line] : t.actuated) {
+  for (const auto& marker : t.actuated) {
+    const std::string& name = marker.first;  // (not a structured binding: clang 14 cannot capture one)
+    const int line = marker.second;
     const auto j =
         std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& d) { return d.name == name; });
     if (j == robot.joints.end() || j->kind == JointKind::Fixed)

@@ -58,11 +58,17 @@ template <class S> Mat3<S> rotz(const S& t) {
 // Coordinate rotation about a unit axis by angle t: the transpose of Rodrigues' rotation.
 template <class S> Mat3<S> rotAxis(const Vec3<S>& u, const S& t) {
   using std::cos, std::sin;
+  // Every product is stored as S, so that each operation sees two plain scalars: Eigen's
+  // AutoDiffScalar only reconciles an empty derivative (a model constant such as u) with a sized
+  // one (from q) between plain scalars, not inside an expression.
   const S c = cos(t), s = sin(t), C = S(1) - c;
+  const S x = u.x(), y = u.y(), z = u.z();
+  const S xC = x * C, yC = y * C, zC = z * C, xs = x * s, ys = y * s, zs = z * s;
+  const S xx = x * xC, yy = y * yC, zz = z * zC, xy = x * yC, xz = x * zC, yz = y * zC;
   Mat3<S> R;  // rotates vectors: R = c 1 + s [u]x + C u u^T
-  R << c + u.x() * u.x() * C, u.x() * u.y() * C - u.z() * s, u.x() * u.z() * C + u.y() * s,
-      u.y() * u.x() * C + u.z() * s, c + u.y() * u.y() * C, u.y() * u.z() * C - u.x() * s,
-      u.z() * u.x() * C - u.y() * s, u.z() * u.y() * C + u.x() * s, c + u.z() * u.z() * C;
+  R << c + xx, xy - zs, xz + ys,  //
+      xy + zs, c + yy, yz - xs,   //
+      xz - ys, yz + xs, c + zz;
   return R.transpose();
 }
 
