@@ -142,13 +142,15 @@ class TestAlgorithmsDock : public QObject {
       const double rel = relativeDifference(result, reference);
       QVERIFY2(rel < 1e-10, qPrintable(QString::fromStdString(f.name) + ": " + QString::number(rel)));
       QVERIFY2(row.relDiff < 1e-10, f.name.c_str());
-      QVERIFY(std::abs(row.maxDiff - (result - reference).cwiseAbs().maxCoeff()) <= 1e-12 * reference.cwiseAbs().maxCoeff());
+      QVERIFY(std::abs(row.maxDiff - (result - reference).cwiseAbs().maxCoeff()) <=
+              1e-12 * reference.cwiseAbs().maxCoeff());
       // The counts: one counted call here.
-      const dyn::OpTally t = dyn::countOperations(f, model(), q, qd, f.problem == dyn::Problem::ForwardDynamics ? tau : qdd);
+      const dyn::OpTally t =
+          dyn::countOperations(f, model(), q, qd, f.problem == dyn::Problem::ForwardDynamics ? tau : qdd);
       QCOMPARE(row.muls, (long long)t.algorithm.muls);
       QCOMPARE(row.adds, (long long)t.algorithm.adds);
       QVERIFY(row.muls > 0 && row.adds > 0);
-      const QString mulsText = dock()->table()->item(int(r), AlgorithmsDock::MulsColumn)->text();
+      QString mulsText = dock()->table()->item(int(r), AlgorithmsDock::MulsColumn)->text();
       QCOMPARE(mulsText.remove(QChar(0x2009)).toLongLong(), row.muls);
       QVERIFY(row.microseconds > 0 && std::isfinite(row.microseconds) && row.calls >= 3);
     }
@@ -191,10 +193,12 @@ class TestAlgorithmsDock : public QObject {
     for (const std::string& name : dyn::formulationNames(dyn::Problem::ForwardDynamics)) {
       QVERIFY(choose(combo, name.c_str()));
       QCOMPARE(traj()->forwardDynamicsAlgorithm(), QString::fromStdString(name));
-      traj()->setTime((0.3 + 0.1 * combo->currentIndex()) * traj()->samples().endTime());
+      traj()->setTime((0.27 + 0.13 * combo->currentIndex()) * traj()->samples().endTime());  // not mid-way: q̈ = 0
       dyn::Data data(model());
       const VectorXd qdd = dyn::aba(model(), data, doc()->q(), traj()->qdAtTime(), traj()->tauAtTime());
-      QVERIFY2(relativeDifference(traj()->forwardQddAtTime(), qdd) < 1e-10, name.c_str());
+      QVERIFY2(relativeDifference(traj()->forwardQddAtTime(), qdd) < 1e-10,
+               qPrintable(QString::fromStdString(name) + ": " +
+                          QString::number(relativeDifference(traj()->forwardQddAtTime(), qdd))));
       QVERIFY2(relativeDifference(traj()->forwardQddAtTime(), traj()->qddAtTime()) < 1e-8, name.c_str());
     }
     QVERIFY(choose(combo, "aba"));
@@ -210,7 +214,7 @@ class TestAlgorithmsDock : public QObject {
       const dyn::Formulation& f = dyn::formulations()[std::size_t(i)];
       const OperationCountPlot::Series& s = plot->series(i);
       QVERIFY(s.n.size() >= 10);
-      QVERIFY(s.n.back() >= 16);                      // beyond the robot's 6
+      QVERIFY(s.n.back() >= 16);  // beyond the robot's 6
       const std::size_t k = std::size_t(std::find(s.n.begin(), s.n.end(), 8) - s.n.begin());
       QVERIFY(k < s.n.size());
       const dyn::Model chain = dyn::generalChain(8);
@@ -219,11 +223,14 @@ class TestAlgorithmsDock : public QObject {
       QCOMPARE(s.muls[k], double(t.algorithm.muls));
       QCOMPARE(s.adds[k], double(t.algorithm.adds));
       // Drawn on log-log axes.
-      const QPointF p = plot->measuredLine(i)->at(int(k));
-      QVERIFY(std::abs(p.x() - std::log10(8.0)) < 1e-12 && std::abs(p.y() - std::log10(s.muls[k])) < 1e-12);
+      bool drawn = false;  // (counts of 0, e.g. at n = 1, have no point on log axes)
+      for (const QPointF& p : plot->measuredLine(i)->points())
+        drawn |= std::abs(p.x() - std::log10(8.0)) < 1e-12 && std::abs(p.y() - std::log10(s.muls[k])) < 1e-12;
+      QVERIFY2(drawn, f.name.c_str());
       // The papers' polynomials (dashed) and tabulated values (markers).
       int polynomials = 0, tabulated = 0;
-      for (const dyn::PaperCount& pc : f.paperCounts) polynomials += !pc.muls.empty(), tabulated += int(pc.tabulated.size());
+      for (const dyn::PaperCount& pc : f.paperCounts)
+        polynomials += !pc.muls.empty(), tabulated += int(pc.tabulated.size());
       QCOMPARE(int(plot->paperLines(i).size()), polynomials);
       QCOMPARE(plot->paperMarkers(i)->count(), tabulated);
       for (const dyn::PaperCount& pc : f.paperCounts)
@@ -235,7 +242,7 @@ class TestAlgorithmsDock : public QObject {
         }
       if (!f.paperCounts.empty() && !f.paperCounts[0].muls.empty()) {
         const QLineSeries* dashed = plot->paperLines(i)[0];
-        QCOMPARE(dashed->pen().style(), Qt::DashLine);
+        QVERIFY(dashed->pen().style() == Qt::DashLine || dashed->pen().style() == Qt::CustomDashLine);
         for (const QPointF& m : dashed->points()) {
           const double n = std::pow(10.0, m.x());
           QVERIFY(std::abs(m.y() - std::log10(*f.paperCounts[0].mulsAt(int(std::lround(n))))) < 1e-9);
@@ -249,13 +256,14 @@ class TestAlgorithmsDock : public QObject {
     QVERIFY(plot->series(uk).n.back() <= 32);
     // Additions: the same figure for the other count.
     plot->setCount(OperationCountPlot::Count::Additions);
-    QCOMPARE(plot->measuredLine(0)->at(3).y(), std::log10(plot->series(0).adds[3]));
+    QCOMPARE(plot->measuredLine(0)->points().back().y(), std::log10(plot->series(0).adds.back()));
     plot->setCount(OperationCountPlot::Count::Multiplications);
   }
 
   void figureExports() {
     OperationCountPlot* plot = dock()->plot();
-    const QString png = m_tmp.filePath("counts.png"), svg = m_tmp.filePath("counts.svg"), csv = m_tmp.filePath("counts.csv");
+    const QString png = m_tmp.filePath("counts.png"), svg = m_tmp.filePath("counts.svg"),
+                  csv = m_tmp.filePath("counts.csv");
     QString error;
     QVERIFY2(plot->exportPng(png, QSize(1200, 800), &error), qPrintable(error));
     QVERIFY(distinctColours(QImage(png)) > 20);

@@ -51,7 +51,8 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   auto* form = new QFormLayout;
   m_idCombo = new QComboBox(body);
   m_idCombo->setObjectName("inverseDynamicsCombo");
-  m_idCombo->setToolTip(tr("The formulation that computes τ along the trajectory, in the plots and at the current time"));
+  m_idCombo->setToolTip(
+      tr("The formulation that computes τ along the trajectory, in the plots and at the current time"));
   m_fdCombo = new QComboBox(body);
   m_fdCombo->setObjectName("forwardDynamicsCombo");
   m_fdCombo->setToolTip(tr("The formulation that computes q̈ = FD(q, q̇, τ) at the current time"));
@@ -134,14 +135,13 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   connect(m_debounce, &QTimer::timeout, this, &AlgorithmsDock::recompute);
 
   connect(again, &QPushButton::clicked, this, &AlgorithmsDock::recompute);
-  connect(m_countCombo, &QComboBox::currentIndexChanged, this, [this] {
-    m_plot->setCount(OperationCountPlot::Count(m_countCombo->currentData().toInt()));
-  });
+  connect(m_countCombo, &QComboBox::currentIndexChanged, this,
+          [this] { m_plot->setCount(OperationCountPlot::Count(m_countCombo->currentData().toInt())); });
   const auto choose = [this](QComboBox* combo, bool inverse) {
     const QString name = combo->currentData().toString();
     QString error;
-    const bool ok = inverse ? m_traj->setInverseDynamicsAlgorithm(name, &error)
-                            : m_traj->setForwardDynamicsAlgorithm(name, &error);
+    const bool ok =
+        inverse ? m_traj->setInverseDynamicsAlgorithm(name, &error) : m_traj->setForwardDynamicsAlgorithm(name, &error);
     if (!ok) {
       fillCombos();  // back to the document's choice
       m_note->setText(error);
@@ -212,8 +212,8 @@ void AlgorithmsDock::showLive() {
   const Eigen::VectorXd& tau = m_traj->tauAtTime();
   const Eigen::VectorXd& qdd = m_traj->qddAtTime();
   const Eigen::VectorXd& fd = m_traj->forwardQddAtTime();
-  const QString where = m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3)
-                                                : tr("at the current pose, at rest");
+  const QString where =
+      m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3) : tr("at the current pose, at rest");
   QString text = tr("Live %1: τ = %2 by %3.").arg(where, vectorText(tau), m_traj->inverseDynamicsAlgorithm());
   if (fd.size() == qdd.size() && qdd.size() > 0)
     text += " " + tr("q̈ = FD(q, q̇, τ) by %1 gives back q̈ to %2.")
@@ -258,10 +258,12 @@ void AlgorithmsDock::startWork() {
     } catch (const std::exception&) {
       rows->clear();  // a model the references cannot handle (loops): an empty table
     }
-    QMetaObject::invokeMethod(this, [this, rows] { surveyFinished(std::move(*rows)); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, rows] { surveyFinished(std::move(*rows)); }, Qt::QueuedConnection);
     if (curves && !m_cancel) {
       auto c = std::make_shared<std::vector<survey::Curve>>(survey::countCurves(nMax, &m_cancel));
-      QMetaObject::invokeMethod(this, [this, c, nMax] { curvesFinished(std::move(*c), nMax); }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this, [this, c, nMax] { curvesFinished(std::move(*c), nMax); }, Qt::QueuedConnection);
     }
     QMetaObject::invokeMethod(
         this,
@@ -298,16 +300,16 @@ void AlgorithmsDock::fillTable() {
     m_table->setItem(r, ProblemColumn, item(QString::fromLatin1(dyn::problemName(f.problem)), Qt::AlignCenter));
     auto* title = item(QString::fromStdString(f.title) + (driving ? tr("  ◀ live") : QString()),
                        Qt::AlignLeft | Qt::AlignVCenter);
-    title->setToolTip(QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" +
-                                             f.header));
+    title->setToolTip(
+        QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" + f.header));
     title->setData(Qt::UserRole, name);
     QFont font = m_table->font();
     font.setBold(driving);
     title->setFont(font);
     m_table->setItem(r, NameColumn, title);
     if (!row.refusal.empty()) {
-      auto* refusal = item(tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal)),
-                           Qt::AlignLeft | Qt::AlignVCenter);
+      auto* refusal =
+          item(tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal)), Qt::AlignLeft | Qt::AlignVCenter);
       refusal->setForeground(QColor(160, 48, 0));
       refusal->setToolTip(QString::fromStdString(row.refusal));
       m_table->setItem(r, DiffColumn, refusal);
@@ -338,7 +340,8 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
     s.adds = c.adds;
     for (const dyn::PaperCount& p : f.paperCounts) {
       OperationCountPlot::Paper paper{p.muls, p.adds, {}};
-      for (const dyn::PaperCount::Value& v : p.tabulated) paper.tabulated.push_back({v.n, double(v.muls), double(v.adds)});
+      for (const dyn::PaperCount::Value& v : p.tabulated)
+        paper.tabulated.push_back({v.n, double(v.muls), double(v.adds)});
       s.papers.push_back(std::move(paper));
     }
     if (c.cap > 0) capped << tr("%1 up to n = %2 (its count grows as n^%3)").arg(s.name).arg(c.cap).arg(f.degree);

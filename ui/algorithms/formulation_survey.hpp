@@ -16,10 +16,10 @@ namespace survey {
 
 struct Row {
   const dyn::Formulation* formulation = nullptr;
-  std::string refusal;   // non-empty: the formulation refuses the model (the engine's message)
-  double maxDiff = NAN;  // max |result - reference|: τ against RNEA, M against CRBA, q̈ against ABA
-  double relDiff = NAN;  // maxDiff / max(|reference|, 1e-300)
-  long long muls = -1, adds = -1;            // one call, the algorithm itself
+  std::string refusal;             // non-empty: the formulation refuses the model (the engine's message)
+  double maxDiff = NAN;            // max |result - reference|: τ against RNEA, M against CRBA, q̈ against ABA
+  double relDiff = NAN;            // maxDiff / max(|reference|, 1e-300)
+  long long muls = -1, adds = -1;  // one call, the algorithm itself
   long long jointMuls = -1, jointAdds = -1;  // the joint transforms (the papers leave them out)
   double microseconds = NAN;                 // measured time per call
   int calls = 0;                             // calls timed
@@ -37,9 +37,9 @@ const dyn::Formulation& reference(dyn::Problem problem);
 
 struct Curve {
   const dyn::Formulation* formulation = nullptr;
-  std::vector<int> n;                // chain sizes measured
-  std::vector<double> muls, adds;    // the algorithm's count at each (joint transforms excluded)
-  int cap = 0;                       // > 0: measured only up to this n (its cost grows too fast)
+  std::vector<int> n;              // chain sizes measured
+  std::vector<double> muls, adds;  // the algorithm's count at each (joint transforms excluded)
+  int cap = 0;                     // > 0: measured only up to this n (its cost grows too fast)
 };
 
 // The chain sizes of the figure: 1, 2, ... up to nMax (<= 64), about geometrically spaced.

@@ -68,8 +68,12 @@ class OperationCountPlot : public PlotWidget {
     bool visible = true;
   };
   void rebuild();
-  const std::vector<double>& measured(const Series& s) const { return m_count == Count::Multiplications ? s.muls : s.adds; }
-  const std::vector<double>& polynomial(const Paper& p) const { return m_count == Count::Multiplications ? p.muls : p.adds; }
+  const std::vector<double>& measured(const Series& s) const {
+    return m_count == Count::Multiplications ? s.muls : s.adds;
+  }
+  const std::vector<double>& polynomial(const Paper& p) const {
+    return m_count == Count::Multiplications ? p.muls : p.adds;
+  }
 
   std::vector<Series> m_series;
   std::vector<Drawn> m_drawn;
