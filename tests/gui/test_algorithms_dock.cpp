@@ -285,7 +285,12 @@ class TestAlgorithmsDock : public QObject {
     const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
     if (!dir.isEmpty()) {
       QVERIFY(image.save(QDir(dir).filePath("algorithms_window.png")));
+      dock()->setFloating(true);  // and the dock alone, as wide as on a projector
+      dock()->resize(1200, 1000);
+      settle(300);
       QVERIFY(dock()->grab().save(QDir(dir).filePath("algorithms_dock.png")));
+      dock()->setFloating(false);
+      settle();
     }
   }
 

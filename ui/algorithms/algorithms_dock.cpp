@@ -56,8 +56,8 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_fdCombo = new QComboBox(body);
   m_fdCombo->setObjectName("forwardDynamicsCombo");
   m_fdCombo->setToolTip(tr("The formulation that computes q̈ = FD(q, q̇, τ) at the current time"));
-  form->addRow(tr("Inverse dynamics τ:"), m_idCombo);
-  form->addRow(tr("Forward dynamics q̈:"), m_fdCombo);
+  form->addRow(tr("Inverse dynamics (torques):"), m_idCombo);
+  form->addRow(tr("Forward dynamics (accelerations):"), m_fdCombo);
   layout->addLayout(form);
   m_note = new QLabel(body);
   m_note->setObjectName("algorithmNote");
@@ -79,6 +79,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_status = new QLabel(tablePane);
   m_status->setObjectName("surveyStatus");
   m_status->setWordWrap(true);
+  m_status->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
   auto* again = new QPushButton(tr("Measure again"), tablePane);
   again->setObjectName("measureAgainButton");
   again->setToolTip(tr("Recompute the table at the current state (F9)"));
@@ -100,7 +101,9 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setWordWrap(false);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
+  m_table->setTextElideMode(Qt::ElideRight);
+  m_table->setMinimumHeight(8 * fontMetrics().height() + 40);
   tableLayout->addWidget(m_table);
 
   auto* figurePane = new QWidget(split);
@@ -124,8 +127,8 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   figureLayout->addWidget(m_figureNote);
   split->addWidget(tablePane);
   split->addWidget(figurePane);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
   layout->addWidget(split, 1);
   setWidget(body);
 
@@ -216,7 +219,7 @@ void AlgorithmsDock::showLive() {
       m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3) : tr("at the current pose, at rest");
   QString text = tr("Live %1: τ = %2 by %3.").arg(where, vectorText(tau), m_traj->inverseDynamicsAlgorithm());
   if (fd.size() == qdd.size() && qdd.size() > 0)
-    text += " " + tr("q̈ = FD(q, q̇, τ) by %1 gives back q̈ to %2.")
+    text += " " + tr("FD(q, qd, τ) by %1 gives back the accelerations to %2.")
                       .arg(m_traj->forwardDynamicsAlgorithm())
                       .arg((fd - qdd).cwiseAbs().maxCoeff(), 0, 'e', 1);
   m_live->setText(text);
@@ -280,11 +283,13 @@ void AlgorithmsDock::surveyFinished(std::vector<survey::Row> rows) {
   ++m_surveys;
   fillTable();
   const dyn::Model& model = m_traj->dynamicsModel();
-  m_status->setText(tr("%1 (n = %2) at the current state; max |Δ| from RNEA (τ), CRBA (M), ABA (q̈); operations "
-                       "of one call without the joint transforms; time per call on this machine.")
-                        .arg(QString::fromStdString(model.name))
-                        .arg(model.nv));
+  m_status->setText(
+      tr("%1 (n = %2) at the current state; max |Δ| from RNEA (τ), CRBA (M), ABA (accelerations); operations "
+         "of one call without the joint transforms; time per call on this machine.")
+          .arg(QString::fromStdString(model.name))
+          .arg(model.nv));
   m_plot->setMarkedN(m_robotN);
+  if (m_curveRuns > 0) updateFigureNote();
 }
 
 void AlgorithmsDock::fillTable() {
@@ -298,7 +303,7 @@ void AlgorithmsDock::fillTable() {
     const bool driving = (f.problem == dyn::Problem::InverseDynamics && name == id) ||
                          (f.problem == dyn::Problem::ForwardDynamics && name == fd);
     m_table->setItem(r, ProblemColumn, item(QString::fromLatin1(dyn::problemName(f.problem)), Qt::AlignCenter));
-    auto* title = item(QString::fromStdString(f.title) + (driving ? tr("  ◀ live") : QString()),
+    auto* title = item((driving ? tr("▶ ") : QString()) + name + " · " + QString::fromStdString(f.title),
                        Qt::AlignLeft | Qt::AlignVCenter);
     title->setToolTip(
         QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" + f.header));
@@ -349,11 +354,16 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
   }
   m_plot->setSeries(std::move(series), nMax);
   m_plot->setMarkedN(m_robotN);
+  m_capped = capped;
+  updateFigureNote();
+}
+
+void AlgorithmsDock::updateFigureNote() {
   QString note = tr("Measured on general N-link revolute chains (dyn::generalChain), N = 1…%1, joint transforms "
                     "excluded as in the papers; dashed: the papers' polynomials; ◇: the values they tabulate (n = 6, "
                     "12); dotted: this robot's n = %2.")
-                     .arg(nMax)
+                     .arg(m_curvesNMax)
                      .arg(m_robotN);
-  if (!capped.isEmpty()) note += " " + tr("Counted only %1.").arg(capped.join(", "));
+  if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));
   m_figureNote->setText(note);
 }

@@ -12,6 +12,7 @@
 //   addDockWidget(Qt::RightDockWidgetArea, algorithms);
 #pragma once
 #include <QDockWidget>
+#include <QStringList>
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -60,6 +61,7 @@ class AlgorithmsDock : public QDockWidget {
   void surveyFinished(std::vector<survey::Row> rows);
   void curvesFinished(std::vector<survey::Curve> curves, int nMax);
   void fillTable();
+  void updateFigureNote();
 
   TrajectoryDocument* m_traj;
   QComboBox* m_idCombo;
@@ -78,6 +80,7 @@ class AlgorithmsDock : public QDockWidget {
   int m_surveys = 0, m_curveRuns = 0;
   int m_curvesNMax = 0;  // nMax of the figure shown (or being computed)
   int m_robotN = 0;
+  QStringList m_capped;  // the formulations the figure counts only up to a smaller n
 
   std::thread m_worker;
   std::atomic<bool> m_cancel{false};

@@ -255,17 +255,17 @@ void PlotCanvas::applyLogTicks(QValueAxis* axis, double lo, double hi) {
     const double pixels = std::max(50.0, axis == m_axisX ? a.width() : a.height());
     const double decades = std::max(1e-9, hi - lo);
     const double perDecade = pixels / decades;  // pixels per factor of ten
-    const std::vector<double> mantissas = perDecade > 160 ? std::vector<double>{1, 2, 5}
+    const std::vector<double> mantissas = perDecade > 160  ? std::vector<double>{1, 2, 5}
                                           : perDecade > 60 ? std::vector<double>{1, 3}
                                                            : std::vector<double>{1};
     const int every = std::max(1, int(std::ceil(40.0 / perDecade)));
     for (const QString& label : log->categoriesLabels()) log->remove(label);
-    log->setStartValue(lo);
+    log->setStartValue(lo - 1e-9 * std::max(1.0, std::abs(lo)));  // a tick on lo itself is labelled
     for (int d = int(std::floor(lo)); d <= int(std::ceil(hi)); ++d) {
       if (mantissas.size() == 1 && d % every != 0) continue;
       for (double m : mantissas) {
         const double v = m * std::pow(10.0, d), x = std::log10(v);
-        if (x > lo && x <= hi) log->append(logLabel(v), x);
+        if (x >= lo && x <= hi) log->append(logLabel(v), x);
       }
     }
   }
