@@ -69,6 +69,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_live->setObjectName("liveDynamics");
   m_live->setWordWrap(true);
   m_live->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   layout->addWidget(m_live);
 
   auto* split = new QSplitter(Qt::Vertical, body);
@@ -79,7 +80,6 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_status = new QLabel(tablePane);
   m_status->setObjectName("surveyStatus");
   m_status->setWordWrap(true);
-  m_status->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
   auto* again = new QPushButton(tr("Measure again"), tablePane);
   again->setObjectName("measureAgainButton");
   again->setToolTip(tr("Recompute the table at the current state (F9)"));
