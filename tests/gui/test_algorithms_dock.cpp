@@ -22,6 +22,7 @@
 #include <set>
 
 #include "algorithms/algorithms_dock.hpp"
+#include "csv_rows.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
 #include "plots/operation_count_plot.hpp"
@@ -37,14 +38,6 @@ using Eigen::VectorXd;
 
 double relativeDifference(const MatrixXd& a, const MatrixXd& b) {
   return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
-
-int csvRows(const QString& path, QString* header) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return -1;
-  const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
-  *header = QString::fromUtf8(lines.value(0));
-  return int(lines.size()) - 1;
 }
 
 // Distinct colours in an image: a blank or single-colour grab has very few.
@@ -270,10 +263,24 @@ class TestAlgorithmsDock : public QObject {
     QVERIFY2(plot->exportSvg(svg, &error), qPrintable(error));
     QVERIFY(QFile(svg).size() > 1000);
     QVERIFY2(plot->exportCsv(csv, &error), qPrintable(error));
-    QString header;
-    QCOMPARE(csvRows(csv, &header), int(plot->series(0).n.size()));
-    QVERIFY(header.startsWith("n,"));
-    QVERIFY(header.contains("id: denoc muls") && header.contains("id: denoc paper muls"));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QStringList header;
+    const auto rows = dyn::testing::parseCsv(file.readAll(), &header);
+    QCOMPARE(int(rows.size()), int(plot->series(0).n.size()));
+    QCOMPARE(header.value(0), QString("n"));
+    QVERIFY(header.contains("id: denoc paper muls"));
+    const int column = int(header.indexOf("id: denoc muls"));
+    const int denoc = int(std::find_if(dyn::formulations().begin(), dyn::formulations().end(),
+                                       [](const dyn::Formulation& f) {
+                                         return f.problem == dyn::Problem::InverseDynamics && f.name == "denoc";
+                                       }) -
+                          dyn::formulations().begin());
+    QVERIFY(column > 0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      QCOMPARE(rows[k][0], double(plot->series(denoc).n[k]));
+      QCOMPARE(rows[k][std::size_t(column)], plot->series(denoc).muls[k]);
+    }
   }
 
   // A picture of the window with the dock in front, for a human to judge.
