@@ -20,6 +20,7 @@
 #include "dynscope/formulations/uicker_kahn_lagrangian.hpp"
 #include "dynscope/formulations/waters_lagrangian.hpp"
 #include "dynscope/io/model_builder.hpp"
+#include "formulation_robots.hpp"
 
 namespace {
 
@@ -51,8 +52,6 @@ struct Robot {
     dyn::configurationSpaceTabulate(model, configurationSpace, q);
   }
 };
-
-std::vector<std::unique_ptr<Robot>> robots;
 
 template <class F>
 void add(const std::string& name, Robot* r, F body) {
@@ -95,24 +94,4 @@ void registerAll(Robot* r) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::string dir = DYNSCOPE_ROBOTS_DIR;
-  const struct {
-    const char* label;
-    const char* file;
-  } cases[] = {{"ur5", "ur5.urdf"}, {"stanford_arm", "stanford_arm.dh"}, {"humanoid", "humanoid.urdf"}};
-  for (const auto& c : cases) {
-    const std::string path = dir + "/" + c.file;
-    if (!std::filesystem::exists(path)) {
-      fprintf(stderr, "skipping %s: not found\n", path.c_str());
-      continue;
-    }
-    robots.push_back(std::make_unique<Robot>(c.label, path));
-  }
-  for (auto& r : robots) registerAll(r.get());
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return runOnFormulationRobots<Robot>(argc, argv, &registerAll); }

@@ -1,6 +1,7 @@
 // PlotCanvas: chart set-up, legend layout, mapping, cursor, axis ranges and ticks, hover read-out.
 #include "plots/plot_canvas.hpp"
 
+#include <QCategoryAxis>
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QLabel>
@@ -26,6 +27,9 @@ std::pair<QString, QString> splitLabel(const QString& label) {
 
 QString formatValue(double v) { return QString::number(v, 'g', 6); }
 
+// A tick label of a log axis: 1, 20, 500, 1000, 2e+04 ... (the value, not its logarithm).
+QString logLabel(double v) { return v < 1e5 ? QString::number(v, 'f', v < 1 ? 2 : 0) : QString::number(v, 'g', 2); }
+
 }  // namespace
 
 void PlotBounds::include(double x, double y) {
@@ -37,7 +41,8 @@ void PlotBounds::include(double x, double y) {
   x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
 }
 
-PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent) : QChartView(new QChart(), parent), m_content(content) {
+PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
+    : QChartView(new QChart(), parent), m_content(content), m_scale(scale) {
   QChart* c = chart();
   c->setAnimationOptions(QChart::NoAnimation);
   c->setBackgroundRoundness(0);
@@ -49,8 +54,16 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent) : QChartView(new Q
   viewport()->setMouseTracking(true);
   setMinimumSize(240, 160);
 
-  m_axisX = new QValueAxis(this);
-  m_axisY = new QValueAxis(this);
+  if (scale == Scale::LogLog) {
+    for (QValueAxis** axis : {&m_axisX, &m_axisY}) {
+      auto* log = new QCategoryAxis(this);
+      log->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+      *axis = log;
+    }
+  } else {
+    m_axisX = new QValueAxis(this);
+    m_axisY = new QValueAxis(this);
+  }
   for (QValueAxis* axis : {m_axisX, m_axisY}) {
     axis->setGridLineColor(QColor(222, 222, 222));
     axis->setMinorGridLineColor(QColor(240, 240, 240));
@@ -195,6 +208,7 @@ void PlotCanvas::updateCursorItem() {
 // Tick spacing for `axis` over [lo, hi] on `pixels` pixels: a 1-2-5 step about every
 // `pixelsPerTick` pixels, labels with as many decimals as the step needs.
 void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
+  if (m_scale == Scale::LogLog) return applyLogTicks(axis, lo, hi);
   const QRectF a = chart()->plotArea();
   const bool x = axis == m_axisX;
   const double pixels = x ? a.width() : a.height();
@@ -219,6 +233,42 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
     axis->setTickInterval(step);
   }
   axis->setLabelFormat(format);
+  m_settingRange = nested;
+  if (!nested && m_viewPending) {
+    m_viewPending = false;
+    if (m_content) m_content->viewChanged();
+  }
+}
+
+// Log axis over [lo, hi] (log10 of the values): labelled ticks at 1, 2 and 5 times each power of
+// ten while they are at least ~40 pixels apart, else at the powers of ten (or every k-th one).
+void PlotCanvas::applyLogTicks(QValueAxis* axis, double lo, double hi) {
+  auto* log = qobject_cast<QCategoryAxis*>(axis);
+  const bool newX = axis == m_axisX && (lo != axis->min() || hi != axis->max());
+  if (newX && m_content) m_content->viewAboutToChange();
+  const bool nested = m_settingRange;
+  m_settingRange = true;
+  m_viewPending |= newX;
+  axis->setRange(lo, hi);
+  if (log) {
+    const QRectF a = chart()->plotArea();
+    const double pixels = std::max(50.0, axis == m_axisX ? a.width() : a.height());
+    const double decades = std::max(1e-9, hi - lo);
+    const double perDecade = pixels / decades;  // pixels per factor of ten
+    const std::vector<double> mantissas = perDecade > 160  ? std::vector<double>{1, 2, 5}
+                                          : perDecade > 60 ? std::vector<double>{1, 3}
+                                                           : std::vector<double>{1};
+    const int every = std::max(1, int(std::ceil(40.0 / perDecade)));
+    for (const QString& label : log->categoriesLabels()) log->remove(label);
+    log->setStartValue(lo - 1e-9 * std::max(1.0, std::abs(lo)));  // a tick on lo itself is labelled
+    for (int d = int(std::floor(lo)); d <= int(std::ceil(hi)); ++d) {
+      if (mantissas.size() == 1 && d % every != 0) continue;
+      for (double m : mantissas) {
+        const double v = m * std::pow(10.0, d), x = std::log10(v);
+        if (x >= lo && x <= hi) log->append(logLabel(v), x);
+      }
+    }
+  }
   m_settingRange = nested;
   if (!nested && m_viewPending) {
     m_viewPending = false;
@@ -305,6 +355,7 @@ void PlotCanvas::updateHover(const QPoint& p) {
   const auto [xName, xUnit] = splitLabel(m_axisX->titleText());
   QString yUnit = splitLabel(m_axisY->titleText()).second;
   if (yUnit.contains('|')) yUnit.clear();  // "N·m | N": which one depends on the joint type
+  if (m_scale == Scale::LogLog) sampleTime = std::pow(10.0, sampleTime);
   const QString head = (xName.isEmpty() ? QStringLiteral("t") : xName) + " = " + formatValue(sampleTime) +
                        (xUnit.isEmpty() ? QString() : " " + xUnit);
   QStringList plain{head};

@@ -54,7 +54,11 @@ class PlotCanvas : public QChartView {
   Q_OBJECT
 
  public:
-  PlotCanvas(PlotContent* content, QWidget* parent = nullptr);
+  // Log: both axes hold log10 of the values (the content plots log10 x, log10 y); ticks sit at
+  // 1-2-5 of each decade and are labelled with the values themselves; the read-out shows values.
+  enum class Scale { Linear, LogLog };
+  PlotCanvas(PlotContent* content, QWidget* parent = nullptr, Scale scale = Scale::Linear);
+  Scale scale() const { return m_scale; }
   void detachContent() { m_content = nullptr; }  // the owning plot is being destroyed
 
   QValueAxis* axisX() const { return m_axisX; }
@@ -114,6 +118,7 @@ class PlotCanvas : public QChartView {
   void updateCursorItem();
   void updateTicks();
   void applyRange(QValueAxis* axis, double lo, double hi);
+  void applyLogTicks(QValueAxis* axis, double lo, double hi);
   void requestViewChanged();
   void updateHover(const QPoint& viewportPos);
   void hideHover();
@@ -124,7 +129,8 @@ class PlotCanvas : public QChartView {
   bool inPlotArea(const QPoint& viewportPos) const;
 
   PlotContent* m_content;
-  QValueAxis* m_axisX;
+  Scale m_scale = Scale::Linear;
+  QValueAxis* m_axisX;  // QCategoryAxis (a QValueAxis with labels at chosen values) for LogLog
   QValueAxis* m_axisY;
   PlotLegend* m_legend;
   QGraphicsLineItem* m_cursorItem;

@@ -2,8 +2,8 @@
 
 #include <QVBoxLayout>
 
-PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
-  m_canvas = new PlotCanvas(this, this);
+PlotWidget::PlotWidget(QWidget* parent, PlotCanvas::Scale scale) : QWidget(parent) {
+  m_canvas = new PlotCanvas(this, this, scale);
   m_canvas->setObjectName("plotCanvas");
   connect(m_canvas, &PlotCanvas::cursorTimeRequested, this, &PlotWidget::cursorTimeRequested);
 }

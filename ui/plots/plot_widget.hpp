@@ -29,7 +29,7 @@ class PlotWidget : public QWidget, protected PlotContent {
   void cursorTimeRequested(double t);
 
  protected:
-  explicit PlotWidget(QWidget* parent = nullptr);
+  explicit PlotWidget(QWidget* parent = nullptr, PlotCanvas::Scale scale = PlotCanvas::Scale::Linear);
   ~PlotWidget() override;
   PlotCanvas* m_canvas;
 };

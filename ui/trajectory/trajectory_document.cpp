@@ -10,7 +10,6 @@
 
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
-#include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/model/names.hpp"
 
 namespace {
@@ -28,10 +27,28 @@ const char* demoTitle(dyn::DemoTrajectory d) {
                                                 : "Saha: 3-link planar arm (cycloidal)";
 }
 
+// The formulation `name` of `problem` bound to `model`, or nothing and the refusal's message.
+std::optional<dyn::BoundFormulation<double>> tryBind(dyn::Problem problem, const QString& name, const dyn::Model& model,
+                                                     QString* error) {
+  try {
+    return dyn::formulation(problem, name.toStdString()).bind(model);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 TrajectoryDocument::TrajectoryDocument(RobotDocument* robot, QObject* parent) : QObject(parent), m_robot(robot) {
   connect(robot, &RobotDocument::modelChanged, this, &TrajectoryDocument::onModelChanged);
+  connect(robot, &RobotDocument::poseChanged, this, [this] {
+    if (hasTrajectory() || m_robot->q().size() != m_q.size()) return;  // the trajectory poses the robot
+    m_q = m_robot->q();
+    m_qd.setZero();
+    m_qdd.setZero();
+    computeLiveDynamics();
+  });
   onModelChanged();
 }
 
@@ -245,6 +262,7 @@ void TrajectoryDocument::onModelChanged() {
   m_qd.setZero(m.nv);
   m_qdd.setZero(m.nv);
   m_tau.setZero(m.nv);
+  m_qddForward.setZero(m.nv);
   recomputeNow();
 }
 
@@ -264,6 +282,7 @@ void TrajectoryDocument::recomputeNow() {
   if (m_gravity) model->gravity.v = *m_gravity;
   m_dynModel = model;
   m_data = std::make_unique<dyn::Data>(*model);
+  const bool fellBack = !bindAlgorithms(*model);
   resample();
   recomputeDynamics();
   // The values at the current time follow; the robot keeps its pose until the time moves (adding
@@ -271,8 +290,13 @@ void TrajectoryDocument::recomputeNow() {
   if (hasTrajectory()) {
     m_time = std::clamp(m_time, m_samples.startTime(), m_samples.endTime());
     m_samples.interpolate(*model, m_time, m_q, m_qd, m_qdd);
-    m_tau = dyn::rnea(*model, *m_data, m_q, m_qd, m_qdd);
+  } else if (m_robot->q().size() == model->nq) {
+    m_q = m_robot->q();
+    m_qd.setZero(model->nv);
+    m_qdd.setZero(model->nv);
   }
+  computeLiveDynamics();
+  if (fellBack) emit algorithmsChanged();
   emit trajectoryChanged();
   emit dynamicsChanged();
 }
@@ -310,6 +334,18 @@ void TrajectoryDocument::recomputeDynamics() {
   dyn::TrajectoryDynamicsOptions options;  // τ and power: what every edit must refresh at once
   options.decompose = false;
   options.energy = false;
+  if (m_idName != QLatin1String("rnea")) {
+    // τ by the chosen formulation, sample by sample on its one bound workspace; the power (and
+    // later the decomposition) are computed for that τ.
+    const int n = m_samples.samples(), nv = m_dynModel->nv;
+    m_dynamics.tau.resize(nv, n);
+    Eigen::VectorXd q(m_dynModel->nq), qd(nv), qdd(nv);
+    for (int k = 0; k < n; ++k) {
+      q = m_samples.q.col(k), qd = m_samples.qd.col(k), qdd = m_samples.qdd.col(k);
+      m_dynamics.tau.col(k) = m_id.inverseDynamics(q, qd, qdd);
+    }
+    options.tauGiven = true;
+  }
   dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
   m_violations = dyn::effortLimitViolations(*m_dynModel, m_dynamics.tau);
   m_lastComputeMs = timer.nsecsElapsed() / 1e6;
@@ -338,8 +374,57 @@ void TrajectoryDocument::updateAtTime() {
   m_qd.resize(m.nv);
   m_qdd.resize(m.nv);
   m_samples.interpolate(m, m_time, m_q, m_qd, m_qdd);
-  m_tau = dyn::rnea(m, *m_data, m_q, m_qd, m_qdd);
+  computeLiveDynamics();
   m_robot->setQ(m_q);
+}
+
+void TrajectoryDocument::computeLiveDynamics() {
+  const dyn::Model& m = dynamicsModel();
+  if (m_q.size() != m.nq || m_qd.size() != m.nv || m_qdd.size() != m.nv || !m_id.inverseDynamics) return;
+  m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);       // τ = ID(q, q̇, q̈), the chosen formulation
+  m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+  emit liveDynamicsChanged();
+}
+
+bool TrajectoryDocument::bindAlgorithms(const dyn::Model& model) {
+  bool kept = true;
+  const auto bindOrDefault = [&](dyn::Problem problem, QString& name, const char* fallback, const QString& what) {
+    QString why;
+    auto bound = tryBind(problem, name, model, &why);
+    if (!bound) {
+      m_algorithmNote = tr("%1 refuses this robot (%2); %3 computes %4 instead.")
+                            .arg(name, why, QString::fromLatin1(fallback).toUpper(), what);
+      name = QString::fromLatin1(fallback);
+      bound = tryBind(problem, name, model, nullptr);
+      kept = false;
+    }
+    return bound ? std::move(*bound) : dyn::BoundFormulation<double>{};
+  };
+  m_id = bindOrDefault(dyn::Problem::InverseDynamics, m_idName, "rnea", tr("τ"));
+  m_fd = bindOrDefault(dyn::Problem::ForwardDynamics, m_fdName, "aba", tr("q̈"));
+  return kept;
+}
+
+bool TrajectoryDocument::setInverseDynamicsAlgorithm(const QString& name, QString* error) {
+  if (name == m_idName) return true;
+  if (!tryBind(dyn::Problem::InverseDynamics, name, dynamicsModel(), error)) return false;
+  m_idName = name;
+  m_algorithmNote.clear();
+  recomputeNow();  // τ along the trajectory and at the current time, by the new formulation
+  emit algorithmsChanged();
+  return true;
+}
+
+bool TrajectoryDocument::setForwardDynamicsAlgorithm(const QString& name, QString* error) {
+  if (name == m_fdName) return true;
+  auto bound = tryBind(dyn::Problem::ForwardDynamics, name, dynamicsModel(), error);
+  if (!bound) return false;
+  m_fdName = name;
+  m_algorithmNote.clear();
+  m_fd = std::move(*bound);
+  computeLiveDynamics();
+  emit algorithmsChanged();
+  return true;
 }
 
 std::vector<int> TrajectoryDocument::overLimitDofsAtTime() const {

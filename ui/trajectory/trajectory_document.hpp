@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
 
@@ -77,12 +78,28 @@ class TrajectoryDocument : public QObject {
   void setGravity(std::optional<Eigen::Vector3d> g);  // nullopt: the model's
   bool gravityOverridden() const { return m_gravity.has_value(); }
 
-  // Poses the robot at time t (interpolating between samples) and keeps q̇, q̈ and τ there.
+  // Poses the robot at time t (interpolating between samples) and keeps q̇, q̈ and τ there. Without
+  // a trajectory, the values are those of the robot's pose at rest (q̇ = q̈ = 0: τ = g(q)).
   void setTime(double t);
   double time() const { return m_time; }
   const Eigen::VectorXd& qdAtTime() const { return m_qd; }
   const Eigen::VectorXd& qddAtTime() const { return m_qdd; }
   const Eigen::VectorXd& tauAtTime() const { return m_tau; }
+  // q̈ = FD(q, q̇, τ) at time() by the forward-dynamics formulation: the live forward dynamics
+  // (equal to qddAtTime() up to rounding when both formulations are right).
+  const Eigen::VectorXd& forwardQddAtTime() const { return m_qddForward; }
+
+  // The formulations (dynscope/formulations/registry.hpp, by their command-line names) that compute
+  // τ along the trajectory and at time() ("rnea" by default) and q̈ = FD(q, q̇, τ) at time() ("aba").
+  // A formulation that refuses the model (floating base, spherical joint) is not taken: false and
+  // its message. When a new robot is refused by the chosen one, the default takes over and
+  // algorithmNote() says why.
+  QString inverseDynamicsAlgorithm() const { return m_idName; }
+  QString forwardDynamicsAlgorithm() const { return m_fdName; }
+  bool setInverseDynamicsAlgorithm(const QString& name, QString* error = nullptr);
+  bool setForwardDynamicsAlgorithm(const QString& name, QString* error = nullptr);
+  QString algorithmNote() const { return m_algorithmNote; }
+
   // Dofs whose |τ| exceeds the effort limit at the sample nearest to time().
   std::vector<int> overLimitDofsAtTime() const;
 
@@ -104,6 +121,8 @@ class TrajectoryDocument : public QObject {
   void dynamicsChanged();    // new τ / decomposition / energy
   void timeChanged(double t);
   void problemChanged(const QString& problem);
+  void algorithmsChanged();    // the inverse- or forward-dynamics formulation changed (or fell back)
+  void liveDynamicsChanged();  // tauAtTime() / forwardQddAtTime() were recomputed
   void modifiedChanged(bool modified);
 
  private:
@@ -112,6 +131,8 @@ class TrajectoryDocument : public QObject {
   void recomputeDynamics();
   void onModelChanged();
   void updateAtTime();
+  void computeLiveDynamics();  // τ and the forward q̈ at (m_q, m_qd, m_qdd)
+  bool bindAlgorithms(const dyn::Model& model);  // false: a default took over (m_algorithmNote says why)
 
   RobotDocument* m_robot;
   Source m_source = Source::None;
@@ -138,6 +159,10 @@ class TrajectoryDocument : public QObject {
   QUndoStack* m_undo = nullptr;
 
   double m_time = 0;
-  Eigen::VectorXd m_q, m_qd, m_qdd, m_tau;
+  Eigen::VectorXd m_q, m_qd, m_qdd, m_tau, m_qddForward;
   std::unique_ptr<dyn::Data> m_data;
+
+  QString m_idName = QStringLiteral("rnea"), m_fdName = QStringLiteral("aba");
+  dyn::BoundFormulation<double> m_id, m_fd;  // bound to the dynamics model
+  QString m_algorithmNote;
 };

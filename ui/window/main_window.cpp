@@ -93,6 +93,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createTrajectoryMenus();
   createIkUi();
   createModelCheckUi();
+  createAlgorithmsUi();
   createLectureUi();
   createSafetyNet();
   if (m_settings == Settings::Persistent) {

@@ -17,6 +17,7 @@
 #include "window/presentation_style.hpp"
 
 class AlgorithmInspectorDock;
+class AlgorithmsDock;
 class JointsDock;
 class LectureDocument;
 class IkDock;
@@ -80,6 +81,7 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return m_undo; }
   LectureDocument* lectureDocument() const { return m_lecture; }
   AlgorithmInspectorDock* inspectorDock() const { return m_inspectorDock; }
+  AlgorithmsDock* algorithmsDock() const { return m_algorithmsDock; }
   TraceArrowOverlay* arrowOverlay() const { return m_arrows.get(); }
 
   // Starts loading (off the GUI thread); false if a load is already running. A project file
@@ -186,6 +188,8 @@ class MainWindow : public QMainWindow {
   // The load's line for the log (with its findings' counts) and the fix-ups' changes, after a load.
   void logLoad(bool wasReload);
   void setFixupEnabled(dyn::Fixup fixup, bool on);
+  // main_window_algorithms.cpp
+  void createAlgorithmsUi();
   // main_window_lecture.cpp
   void createLectureUi();
   void updateLectureView();
@@ -213,6 +217,7 @@ class MainWindow : public QMainWindow {
   std::vector<QAction*> m_fixupActions;  // in dyn::kAllFixups order
   LectureDocument* m_lecture = nullptr;
   AlgorithmInspectorDock* m_inspectorDock = nullptr;
+  AlgorithmsDock* m_algorithmsDock = nullptr;
   std::unique_ptr<TraceArrowOverlay> m_arrows;
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none

@@ -1,0 +1,369 @@
+#include "algorithms/algorithms_dock.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <memory>
+
+#include "document/robot_document.hpp"
+#include "plots/operation_count_plot.hpp"
+#include "trajectory/trajectory_document.hpp"
+
+namespace {
+
+const dyn::Problem kProblems[] = {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix,
+                                  dyn::Problem::ForwardDynamics};
+
+// The figure's chain sizes go beyond the robot (at least 16, twice its n), up to the CLI's 64.
+int figureNMax(int robotN) { return std::clamp(std::max(16, 2 * robotN), 1, 64); }
+
+QString vectorText(const Eigen::VectorXd& v, int shown = 8) {
+  QStringList parts;
+  for (int i = 0; i < std::min<int>(int(v.size()), shown); ++i) parts << QString::number(v[i], 'f', 3);
+  if (v.size() > shown) parts << QStringLiteral("…");
+  return "(" + parts.join(", ") + ")";
+}
+
+QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
+  auto* it = new QTableWidgetItem(text);
+  it->setTextAlignment(align);
+  it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+  return it;
+}
+
+QString count(long long v) { return v < 0 ? QString() : QLocale::c().toString(v).replace(',', QChar(0x2009)); }
+
+}  // namespace
+
+AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
+    : QDockWidget(tr("Algorithms"), parent), m_traj(traj) {
+  setObjectName("algorithmsDock");
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+
+  auto* form = new QFormLayout;
+  m_idCombo = new QComboBox(body);
+  m_idCombo->setObjectName("inverseDynamicsCombo");
+  m_idCombo->setToolTip(
+      tr("The formulation that computes τ along the trajectory, in the plots and at the current time"));
+  m_fdCombo = new QComboBox(body);
+  m_fdCombo->setObjectName("forwardDynamicsCombo");
+  m_fdCombo->setToolTip(tr("The formulation that computes q̈ = FD(q, q̇, τ) at the current time"));
+  form->addRow(tr("Inverse dynamics (torques):"), m_idCombo);
+  form->addRow(tr("Forward dynamics (accelerations):"), m_fdCombo);
+  layout->addLayout(form);
+  m_note = new QLabel(body);
+  m_note->setObjectName("algorithmNote");
+  m_note->setWordWrap(true);
+  m_note->setStyleSheet("color: #a03000;");
+  m_note->hide();
+  layout->addWidget(m_note);
+  m_live = new QLabel(body);
+  m_live->setObjectName("liveDynamics");
+  m_live->setWordWrap(true);
+  m_live->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  layout->addWidget(m_live);
+
+  auto* split = new QSplitter(Qt::Vertical, body);
+  auto* tablePane = new QWidget(split);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  auto* statusRow = new QHBoxLayout;
+  m_status = new QLabel(tablePane);
+  m_status->setObjectName("surveyStatus");
+  m_status->setWordWrap(true);
+  auto* again = new QPushButton(tr("Measure again"), tablePane);
+  again->setObjectName("measureAgainButton");
+  again->setToolTip(tr("Recompute the table at the current state (F9)"));
+  again->setShortcut(QKeySequence(Qt::Key_F9));
+  statusRow->addWidget(m_status, 1);
+  statusRow->addWidget(again);
+  tableLayout->addLayout(statusRow);
+  m_table = new QTableWidget(0, 8, tablePane);
+  m_table->setObjectName("formulationTable");
+  m_table->setHorizontalHeaderLabels({tr("problem"), tr("formulation"), tr("max |Δ|"), tr("relative"), tr("mul"),
+                                      tr("add"), tr("joint transforms\nmul / add"), tr("µs per call")});
+  m_table->horizontalHeaderItem(DiffColumn)
+      ->setToolTip(tr("Largest difference from the engine's reference: τ from RNEA, M from CRBA, q̈ from ABA"));
+  m_table->horizontalHeaderItem(MulsColumn)
+      ->setToolTip(tr("Multiplications and divisions of one call, measured with the counting scalar (joint "
+                      "transforms apart, as in the papers)"));
+  m_table->verticalHeader()->hide();
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setWordWrap(false);
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
+  m_table->setTextElideMode(Qt::ElideRight);
+  m_table->setMinimumHeight(8 * fontMetrics().height() + 40);
+  tableLayout->addWidget(m_table);
+
+  auto* figurePane = new QWidget(split);
+  auto* figureLayout = new QVBoxLayout(figurePane);
+  figureLayout->setContentsMargins(0, 0, 0, 0);
+  auto* countRow = new QHBoxLayout;
+  m_countCombo = new QComboBox(figurePane);
+  m_countCombo->setObjectName("countCombo");
+  m_countCombo->addItem(tr("multiplications"), int(OperationCountPlot::Count::Multiplications));
+  m_countCombo->addItem(tr("additions"), int(OperationCountPlot::Count::Additions));
+  countRow->addWidget(new QLabel(tr("Operation count against n:"), figurePane));
+  countRow->addWidget(m_countCombo);
+  countRow->addStretch(1);
+  figureLayout->addLayout(countRow);
+  m_plot = new OperationCountPlot(figurePane);
+  m_plot->setMinimumHeight(260);
+  figureLayout->addWidget(m_plot, 1);
+  m_figureNote = new QLabel(figurePane);
+  m_figureNote->setObjectName("figureNote");
+  m_figureNote->setWordWrap(true);
+  figureLayout->addWidget(m_figureNote);
+  split->addWidget(tablePane);
+  split->addWidget(figurePane);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+  setWidget(body);
+
+  m_debounce = new QTimer(this);
+  m_debounce->setSingleShot(true);
+  m_debounce->setInterval(400);  // a scrub or playback measures once it stops
+  connect(m_debounce, &QTimer::timeout, this, &AlgorithmsDock::recompute);
+
+  connect(again, &QPushButton::clicked, this, &AlgorithmsDock::recompute);
+  connect(m_countCombo, &QComboBox::currentIndexChanged, this,
+          [this] { m_plot->setCount(OperationCountPlot::Count(m_countCombo->currentData().toInt())); });
+  const auto choose = [this](QComboBox* combo, bool inverse) {
+    const QString name = combo->currentData().toString();
+    QString error;
+    const bool ok =
+        inverse ? m_traj->setInverseDynamicsAlgorithm(name, &error) : m_traj->setForwardDynamicsAlgorithm(name, &error);
+    if (!ok) {
+      fillCombos();  // back to the document's choice
+      m_note->setText(error);
+      m_note->show();
+    }
+  };
+  connect(m_idCombo, &QComboBox::activated, this, [this, choose] { choose(m_idCombo, true); });
+  connect(m_fdCombo, &QComboBox::activated, this, [this, choose] { choose(m_fdCombo, false); });
+  connect(m_traj, &TrajectoryDocument::algorithmsChanged, this, [this] {
+    fillCombos();
+    fillTable();  // the driving rows are marked
+  });
+  connect(m_traj, &TrajectoryDocument::liveDynamicsChanged, this, [this] {
+    showLive();
+    m_debounce->start();
+  });
+  connect(m_traj->robot(), &RobotDocument::modelChanged, this, [this] {
+    fillCombos();
+    recompute();
+  });
+  fillCombos();
+  showLive();
+  recompute();
+}
+
+AlgorithmsDock::~AlgorithmsDock() {
+  m_cancel = true;
+  if (m_worker.joinable()) m_worker.join();
+}
+
+QString AlgorithmsDock::liveText() const { return m_live->text(); }
+QString AlgorithmsDock::noteText() const { return m_note->isVisible() ? m_note->text() : QString(); }
+
+void AlgorithmsDock::fillCombos() {
+  const dyn::Model& model = m_traj->dynamicsModel();
+  for (auto [combo, problem, current] :
+       {std::tuple{m_idCombo, dyn::Problem::InverseDynamics, m_traj->inverseDynamicsAlgorithm()},
+        std::tuple{m_fdCombo, dyn::Problem::ForwardDynamics, m_traj->forwardDynamicsAlgorithm()}}) {
+    const QSignalBlocker block(combo);
+    combo->clear();
+    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+    for (const dyn::Formulation& f : dyn::formulations()) {
+      if (f.problem != problem) continue;
+      combo->addItem(QString::fromStdString(f.title), QString::fromStdString(f.name));
+      const int i = combo->count() - 1;
+      combo->setItemData(i, QString::fromStdString(f.description + "\n" + f.reference), Qt::ToolTipRole);
+      if (model.nv == 0) continue;
+      try {
+        (void)f.bind(model);
+      } catch (const std::exception& e) {  // refused: shown, not selectable, the reason as tooltip
+        items->item(i)->setEnabled(false);
+        combo->setItemData(i, QString::fromUtf8(e.what()), Qt::ToolTipRole);
+      }
+    }
+    combo->setCurrentIndex(std::max(0, combo->findData(current)));
+  }
+  const QString note = m_traj->algorithmNote();
+  m_note->setText(note);
+  m_note->setVisible(!note.isEmpty());
+}
+
+void AlgorithmsDock::showLive() {
+  const dyn::Model& model = m_traj->dynamicsModel();
+  if (model.nv == 0) {
+    m_live->setText(tr("No robot loaded."));
+    return;
+  }
+  const Eigen::VectorXd& tau = m_traj->tauAtTime();
+  const Eigen::VectorXd& qdd = m_traj->qddAtTime();
+  const Eigen::VectorXd& fd = m_traj->forwardQddAtTime();
+  const QString where =
+      m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3) : tr("at the current pose, at rest");
+  QString text = tr("Live %1: τ = %2 by %3.").arg(where, vectorText(tau), m_traj->inverseDynamicsAlgorithm());
+  if (fd.size() == qdd.size() && qdd.size() > 0)
+    text += " " + tr("FD(q, qd, τ) by %1 gives back the accelerations to %2.")
+                      .arg(m_traj->forwardDynamicsAlgorithm())
+                      .arg((fd - qdd).cwiseAbs().maxCoeff(), 0, 'e', 1);
+  m_live->setText(text);
+}
+
+void AlgorithmsDock::recompute() {
+  m_debounce->stop();
+  startWork();
+}
+
+void AlgorithmsDock::startWork() {
+  if (m_running) {  // one at a time: the latest state is measured when this run is done
+    m_pending = true;
+    return;
+  }
+  if (m_worker.joinable()) m_worker.join();  // finished: it posted its last result
+  m_running = true;
+  m_pending = false;
+  m_cancel = false;
+  auto model = std::make_shared<const dyn::Model>(m_traj->dynamicsModel());
+  Eigen::VectorXd q = m_traj->robot()->q(), qd = m_traj->qdAtTime(), qdd = m_traj->qddAtTime();
+  if (q.size() != model->nq) q = model->neutral();
+  if (qd.size() != model->nv) qd.setZero(model->nv);
+  if (qdd.size() != model->nv) qdd.setZero(model->nv);
+  m_state[0] = q, m_state[1] = qd, m_state[2] = qdd;
+  m_robotN = model->nv;
+  const int nMax = figureNMax(m_robotN);
+  const bool curves = nMax != m_curvesNMax;
+  m_curvesNMax = nMax;
+  m_status->setText(tr("Measuring %1 formulations on %2 (n = %3)…")
+                        .arg(dyn::formulations().size())
+                        .arg(QString::fromStdString(model->name))
+                        .arg(model->nv));
+  if (curves) m_figureNote->setText(tr("Counting operations on N-link chains up to N = %1…").arg(nMax));
+  m_worker = std::thread([this, model, q, qd, qdd, curves, nMax] {
+    auto rows = std::make_shared<std::vector<survey::Row>>();
+    try {
+      *rows = survey::surveyModel(*model, q, qd, qdd, 4.0, &m_cancel);
+    } catch (const std::exception&) {
+      rows->clear();  // a model the references cannot handle (loops): an empty table
+    }
+    QMetaObject::invokeMethod(
+        this, [this, rows] { surveyFinished(std::move(*rows)); }, Qt::QueuedConnection);
+    if (curves && !m_cancel) {
+      auto c = std::make_shared<std::vector<survey::Curve>>(survey::countCurves(nMax, &m_cancel));
+      QMetaObject::invokeMethod(
+          this, [this, c, nMax] { curvesFinished(std::move(*c), nMax); }, Qt::QueuedConnection);
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          m_running = false;
+          if (m_pending) startWork();
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void AlgorithmsDock::surveyFinished(std::vector<survey::Row> rows) {
+  m_rows = std::move(rows);
+  ++m_surveys;
+  fillTable();
+  const dyn::Model& model = m_traj->dynamicsModel();
+  m_status->setText(
+      tr("%1 (n = %2) at the current state; max |Δ| from RNEA (τ), CRBA (M), ABA (accelerations); operations "
+         "of one call without the joint transforms; time per call on this machine.")
+          .arg(QString::fromStdString(model.name))
+          .arg(model.nv));
+  m_plot->setMarkedN(m_robotN);
+  if (m_curveRuns > 0) updateFigureNote();
+}
+
+void AlgorithmsDock::fillTable() {
+  m_table->clearSpans();
+  m_table->setRowCount(int(m_rows.size()));
+  const QString id = m_traj->inverseDynamicsAlgorithm(), fd = m_traj->forwardDynamicsAlgorithm();
+  for (int r = 0; r < int(m_rows.size()); ++r) {
+    const survey::Row& row = m_rows[std::size_t(r)];
+    const dyn::Formulation& f = *row.formulation;
+    const QString name = QString::fromStdString(f.name);
+    const bool driving = (f.problem == dyn::Problem::InverseDynamics && name == id) ||
+                         (f.problem == dyn::Problem::ForwardDynamics && name == fd);
+    m_table->setItem(r, ProblemColumn, item(QString::fromLatin1(dyn::problemName(f.problem)), Qt::AlignCenter));
+    auto* title = item((driving ? tr("▶ ") : QString()) + name + " · " + QString::fromStdString(f.title),
+                       Qt::AlignLeft | Qt::AlignVCenter);
+    title->setToolTip(
+        QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" + f.header));
+    title->setData(Qt::UserRole, name);
+    QFont font = m_table->font();
+    font.setBold(driving);
+    title->setFont(font);
+    m_table->setItem(r, NameColumn, title);
+    if (!row.refusal.empty()) {
+      auto* refusal =
+          item(tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal)), Qt::AlignLeft | Qt::AlignVCenter);
+      refusal->setForeground(QColor(160, 48, 0));
+      refusal->setToolTip(QString::fromStdString(row.refusal));
+      m_table->setItem(r, DiffColumn, refusal);
+      for (int c = DiffColumn + 1; c <= TimeColumn; ++c) m_table->setItem(r, c, item(QString()));
+      m_table->setSpan(r, DiffColumn, 1, TimeColumn - DiffColumn + 1);
+      continue;
+    }
+    const bool reference = &f == &survey::reference(f.problem);
+    m_table->setItem(r, DiffColumn, item(reference ? tr("reference") : QString::number(row.maxDiff, 'e', 1)));
+    m_table->setItem(r, RelColumn, item(reference ? QString() : QString::number(row.relDiff, 'e', 1)));
+    m_table->setItem(r, MulsColumn, item(count(row.muls)));
+    m_table->setItem(r, AddsColumn, item(count(row.adds)));
+    m_table->setItem(r, JointColumn, item(count(row.jointMuls) + " / " + count(row.jointAdds)));
+    m_table->setItem(r, TimeColumn, item(QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1)));
+  }
+}
+
+void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax) {
+  ++m_curveRuns;
+  std::vector<OperationCountPlot::Series> series;
+  QStringList capped;
+  for (const survey::Curve& c : curves) {
+    const dyn::Formulation& f = *c.formulation;
+    OperationCountPlot::Series s;
+    s.name = QString("%1: %2").arg(QString::fromLatin1(dyn::problemName(f.problem)), QString::fromStdString(f.name));
+    s.n = c.n;
+    s.muls = c.muls;
+    s.adds = c.adds;
+    for (const dyn::PaperCount& p : f.paperCounts) {
+      OperationCountPlot::Paper paper{p.muls, p.adds, {}};
+      for (const dyn::PaperCount::Value& v : p.tabulated)
+        paper.tabulated.push_back({v.n, double(v.muls), double(v.adds)});
+      s.papers.push_back(std::move(paper));
+    }
+    if (c.cap > 0) capped << tr("%1 up to n = %2 (its count grows as n^%3)").arg(s.name).arg(c.cap).arg(f.degree);
+    series.push_back(std::move(s));
+  }
+  m_plot->setSeries(std::move(series), nMax);
+  m_plot->setMarkedN(m_robotN);
+  m_capped = capped;
+  updateFigureNote();
+}
+
+void AlgorithmsDock::updateFigureNote() {
+  QString note = tr("Measured on general N-link revolute chains (dyn::generalChain), N = 1…%1, joint transforms "
+                    "excluded as in the papers; dashed: the papers' polynomials; ◇: the values they tabulate (n = 6, "
+                    "12); dotted: this robot's n = %2.")
+                     .arg(m_curvesNMax)
+                     .arg(m_robotN);
+  if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));
+  m_figureNote->setText(note);
+}

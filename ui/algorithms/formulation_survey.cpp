@@ -1,0 +1,141 @@
+#include "algorithms/formulation_survey.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "dynscope/dynscope.hpp"
+
+namespace survey {
+namespace {
+
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+// One call of a bound formulation; the result as a matrix (τ, q̈: one column; M: n x n).
+Eigen::MatrixXd call(const dyn::BoundFormulation<double>& b, dyn::Problem p, const Eigen::VectorXd& q,
+                     const Eigen::VectorXd& qd, const Eigen::VectorXd& third) {
+  switch (p) {
+    case dyn::Problem::InverseDynamics:
+      return b.inverseDynamics(q, qd, third);
+    case dyn::Problem::MassMatrix:
+      return b.massMatrix(q);
+    case dyn::Problem::ForwardDynamics:
+      return b.forwardDynamics(q, qd, third);
+  }
+  return {};
+}
+
+// Calls until `budgetMs` has passed (at least 3), the mean time per call in µs.
+double timePerCall(const dyn::BoundFormulation<double>& b, dyn::Problem p, const Eigen::VectorXd& q,
+                   const Eigen::VectorXd& qd, const Eigen::VectorXd& third, double budgetMs, int* calls) {
+  using Clock = std::chrono::steady_clock;
+  volatile double sink = 0;
+  const auto start = Clock::now();
+  int k = 0;
+  double elapsedUs = 0;
+  do {
+    switch (p) {  // no copy of the result: what is timed is the formulation
+      case dyn::Problem::InverseDynamics:
+        sink = sink + b.inverseDynamics(q, qd, third)[0];
+        break;
+      case dyn::Problem::MassMatrix:
+        sink = sink + b.massMatrix(q)(0, 0);
+        break;
+      case dyn::Problem::ForwardDynamics:
+        sink = sink + b.forwardDynamics(q, qd, third)[0];
+        break;
+    }
+    ++k;
+    elapsedUs = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  } while (k < 3 || (elapsedUs < budgetMs * 1e3 && k < 1000000));
+  *calls = k;
+  return elapsedUs / k;
+}
+
+}  // namespace
+
+const dyn::Formulation& reference(dyn::Problem problem) {
+  return dyn::formulation(problem, problem == dyn::Problem::InverseDynamics ? "rnea"
+                                   : problem == dyn::Problem::MassMatrix    ? "crba"
+                                                                            : "aba");
+}
+
+std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                             const Eigen::VectorXd& qdd, double timeBudgetMs, const std::atomic<bool>* cancel) {
+  std::vector<Row> rows;
+  if (model.nv == 0) return rows;
+  // The references: RNEA's τ (also the input of the forward dynamics), CRBA's M, ABA's q̈.
+  dyn::Data data(model);
+  const Eigen::VectorXd tau = dyn::rnea(model, data, q, qd, qdd);
+  const auto thirdFor = [&](dyn::Problem p) -> const Eigen::VectorXd& {
+    return p == dyn::Problem::ForwardDynamics ? tau : qdd;
+  };
+  std::vector<std::pair<dyn::Problem, Eigen::MatrixXd>> refs;
+  for (dyn::Problem p : {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix, dyn::Problem::ForwardDynamics})
+    refs.emplace_back(p, call(reference(p).bind(model), p, q, qd, thirdFor(p)));
+
+  for (const dyn::Formulation& f : dyn::formulations()) {
+    if (cancelled(cancel)) break;
+    Row row;
+    row.formulation = &f;
+    try {
+      const dyn::BoundFormulation<double> b = f.bind(model);
+      const Eigen::VectorXd& third = thirdFor(f.problem);
+      const Eigen::MatrixXd result = call(b, f.problem, q, qd, third);
+      const Eigen::MatrixXd& ref =
+          std::find_if(refs.begin(), refs.end(), [&](const auto& r) { return r.first == f.problem; })->second;
+      row.maxDiff = (result - ref).cwiseAbs().maxCoeff();
+      row.relDiff = row.maxDiff / std::max(ref.cwiseAbs().maxCoeff(), 1e-300);
+      const dyn::OpTally t = dyn::countOperations(f, model, q, qd, third);
+      row.muls = t.algorithm.muls;
+      row.adds = t.algorithm.adds;
+      row.jointMuls = t.jointTransforms.muls;
+      row.jointAdds = t.jointTransforms.adds;
+      row.microseconds = timePerCall(b, f.problem, q, qd, third, timeBudgetMs, &row.calls);
+    } catch (const std::exception& e) {
+      row.refusal = e.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<int> chainSizes(int nMax) {
+  static const int kSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64};
+  std::vector<int> out;
+  for (int n : kSizes)
+    if (n <= std::clamp(nMax, 1, 64)) out.push_back(n);
+  return out;
+}
+
+int countCap(int degree) { return degree >= 4 ? 32 : 64; }
+
+std::vector<Curve> countCurves(int nMax, const std::atomic<bool>* cancel) {
+  const std::vector<int> sizes = chainSizes(nMax);
+  std::vector<Curve> curves;
+  for (const dyn::Formulation& f : dyn::formulations()) {
+    Curve c;
+    c.formulation = &f;
+    if (sizes.back() > countCap(f.degree)) c.cap = countCap(f.degree);
+    curves.push_back(std::move(c));
+  }
+  std::mt19937 rng(2024);  // the counts of these branch-free formulations do not depend on the state
+  std::uniform_real_distribution<double> U(-1, 1);
+  for (int n : sizes) {
+    const dyn::Model chain = dyn::generalChain(n);
+    const Eigen::VectorXd q = dyn::randomConfiguration(chain, rng);
+    const Eigen::VectorXd qd = Eigen::VectorXd::NullaryExpr(chain.nv, [&] { return U(rng); });
+    const Eigen::VectorXd third = Eigen::VectorXd::NullaryExpr(chain.nv, [&] { return U(rng); });
+    for (Curve& c : curves) {
+      if (cancelled(cancel)) return curves;
+      if (c.cap > 0 && n > c.cap) continue;
+      const dyn::OpTally t = dyn::countOperations(*c.formulation, chain, q, qd, third);
+      c.n.push_back(n);
+      c.muls.push_back(double(t.algorithm.muls));
+      c.adds.push_back(double(t.algorithm.adds));
+    }
+  }
+  return curves;
+}
+
+}  // namespace survey

@@ -1,0 +1,52 @@
+// What the Algorithms dock shows, computed without Qt so that it can run on a worker thread:
+// every registry formulation (dynscope/formulations/registry.hpp) on the loaded robot at one state
+// (its largest difference from the engine's default, its measured operation count and time per
+// call, or its refusal), and the operation counts of every formulation on the general N-link
+// chains dyn::generalChain(N), for the log-log figure.
+#pragma once
+#include <Eigen/Core>
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dynscope/formulations/registry.hpp"
+
+namespace survey {
+
+struct Row {
+  const dyn::Formulation* formulation = nullptr;
+  std::string refusal;             // non-empty: the formulation refuses the model (the engine's message)
+  double maxDiff = NAN;            // max |result - reference|: τ against RNEA, M against CRBA, q̈ against ABA
+  double relDiff = NAN;            // maxDiff / max(|reference|, 1e-300)
+  long long muls = -1, adds = -1;  // one call, the algorithm itself
+  long long jointMuls = -1, jointAdds = -1;  // the joint transforms (the papers leave them out)
+  double microseconds = NAN;                 // measured time per call
+  int calls = 0;                             // calls timed
+};
+
+// Every formulation of the registry, in table order, at (q, qd, qdd); the forward-dynamics
+// formulations get τ = RNEA(q, qd, qdd). Each is timed for about `timeBudgetMs` (at least 3 calls).
+// Stops early (rows left default) when *cancel becomes true.
+std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                             const Eigen::VectorXd& qdd, double timeBudgetMs = 4.0,
+                             const std::atomic<bool>* cancel = nullptr);
+
+// The reference formulation of a problem: rnea, crba, aba.
+const dyn::Formulation& reference(dyn::Problem problem);
+
+struct Curve {
+  const dyn::Formulation* formulation = nullptr;
+  std::vector<int> n;              // chain sizes measured
+  std::vector<double> muls, adds;  // the algorithm's count at each (joint transforms excluded)
+  int cap = 0;                     // > 0: measured only up to this n (its cost grows too fast)
+};
+
+// The chain sizes of the figure: 1, 2, ... up to nMax (<= 64), about geometrically spaced.
+std::vector<int> chainSizes(int nMax);
+// The largest n counted for a formulation whose count grows as n^degree (Uicker/Kahn: 32).
+int countCap(int degree);
+// The counts of every formulation on generalChain(N) for N in chainSizes(nMax).
+std::vector<Curve> countCurves(int nMax, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace survey
