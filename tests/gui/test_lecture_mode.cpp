@@ -115,6 +115,8 @@ class TestLectureMode : public QObject {
     w->resize(1600, 1000);
     w->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    w->activateWindow();  // the keys are window shortcuts: they need the active window
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
     open(robot("ur5.urdf"));
   }
 

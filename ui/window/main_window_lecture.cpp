@@ -70,9 +70,10 @@ double robotSize(const dyn::Model& model, const dyn::Data& data) {
 void MainWindow::createLectureUi() {
   m_lecture = new LectureDocument(m_doc, m_traj, this);
   m_inspectorDock = new AlgorithmInspectorDock(m_lecture, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
-  // Below the right-hand tab group, so that the mass-matrix dock can be watched while CRBA fills it.
-  splitDockWidget(m_jointsDock, m_inspectorDock, Qt::Vertical);
+  // Below the right-hand tab group (joints, trajectory, simulation, mass matrix), not a tab of it:
+  // the mass-matrix dock stays in view while CRBA fills it. (splitDockWidget on a tabbed dock
+  // would add a tab.)
+  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock, Qt::Vertical);
   m_inspectorDock->hide();  // opened from the Lecture menu
   m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
   m_arrows->setVisible(false);
