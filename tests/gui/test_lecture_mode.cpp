@@ -90,6 +90,10 @@ class TestLectureMode : public QObject {
   LectureDocument* lecture() const { return w->lectureDocument(); }
   AlgorithmInspectorDock* dock() const { return w->inspectorDock(); }
   void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    if (!w->isActiveWindow()) {  // without a window manager, leaving full screen may deactivate it
+      w->activateWindow();
+      QVERIFY(QTest::qWaitForWindowActive(w.get()));
+    }
     w->viewport()->setFocus();
     QTest::keyClick(w->viewport(), Qt::Key(k), mods);
     QCoreApplication::processEvents();
@@ -293,6 +297,12 @@ class TestLectureMode : public QObject {
     open(robot("quadruped.urdf"));
     openInspector("aba");
     const dyn::Model& m = w->document()->model();
+    // Moving: the bias forces pA = v x* I v are not zero (at rest they are, and have no arrow).
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::Constant(m.nv, 1.5), Eigen::VectorXd::Zero(m.nv),
+                          Eigen::VectorXd::Constant(m.nv, 2.0));
+    lecture()->retraceNow();
+    lecture()->toStart();
     QCOMPARE(lecture()->stepCount(), 3 * m.N);
     key(Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(lecture()->position(), m.N);

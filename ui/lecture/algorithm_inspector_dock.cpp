@@ -356,9 +356,11 @@ void AlgorithmInspectorDock::updateEnabled() {
 
 void AlgorithmInspectorDock::setPresentationMode(bool on) {
   m_presentation = on;
-  QFont f = m_equations->font();
-  f.setPointSizeF(on ? lecture_html::Style::presentation().numberPt : lecture_html::Style::normal().numberPt);
-  m_equations->document()->setDefaultFont(f);
+  // The panel's own font, not only its document's: presentation mode also changes the
+  // application font, and the font-change event resets the document to the widget's font.
+  QFont f;
+  if (on) f.setPointSizeF(lecture_html::Style::presentation().numberPt);
+  m_equations->setFont(f);  // off: an empty font, i.e. the inherited one again
   refresh();
   // Room for the projector-size equations: about half the screen (once the window is full screen).
   if (on)

@@ -23,6 +23,7 @@
 
 #include "document/robot_document.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
 #include "document/save_file.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
@@ -123,7 +124,12 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // QWidget's destructor closes the window and hides the docks after our members are gone: the
+  // inspector's visibilityChanged must not reach lecture mode (and its arrows) any more.
+  if (m_inspectorDock && m_lecture) QObject::disconnect(m_inspectorDock, nullptr, m_lecture, nullptr);
+  if (m_lecture) m_lecture->disconnect(this);
+}
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
