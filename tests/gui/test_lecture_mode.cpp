@@ -384,6 +384,8 @@ class TestLectureMode : public QObject {
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
     QVERIFY(!html.contains("font-size:9.0pt") && !html.contains("font-size:10.0pt"));
+    QTest::qWait(400);
+    QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
     grab(w->grab().toImage(), "lecture_presentation.png");
     w->setPresentationMode(false);
     QTest::qWait(300);

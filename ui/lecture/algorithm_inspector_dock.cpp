@@ -7,8 +7,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMainWindow>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -61,8 +62,8 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   }
   m_source = new QComboBox(body);
   m_source->setObjectName("lectureInputSource");
-  m_source->addItem(tr("Robot pose, trajectory's q̇ q̈ τ"));
-  m_source->addItem(tr("Entered q̇ q̈ τ"));
+  m_source->addItem(tr("Pose and trajectory"));
+  m_source->addItem(tr("Entered values"));
   m_source->setToolTip(
       tr("q is always the robot's pose. q̇, q̈ and τ come from the trajectory at the timeline's time (zero without a "
          "trajectory; τ then the Joints dock's constant torques), or from the Inputs tab."));
@@ -136,7 +137,7 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   layout->addWidget(m_counts);
 
   // Equations above, tabs below.
-  auto* split = new QSplitter(Qt::Vertical, body);
+  auto* split = m_split = new QSplitter(Qt::Vertical, body);
   m_equations = new QTextBrowser(split);
   m_equations->setObjectName("lectureEquations");
   m_equations->setOpenLinks(false);
@@ -193,7 +194,13 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
                           arrows);
   note->setWordWrap(true);
   form->addRow(note);
-  m_tabs->addTab(arrows, tr("Arrows"));
+  // Scrolled: the controls must not set the tabs' minimum height (presentation mode gives the
+  // equations most of the dock).
+  auto* arrowsScroll = new QScrollArea(m_tabs);
+  arrowsScroll->setWidgetResizable(true);
+  arrowsScroll->setFrameShape(QFrame::NoFrame);
+  arrowsScroll->setWidget(arrows);
+  m_tabs->addTab(arrowsScroll, tr("Arrows"));
   split->addWidget(m_equations);
   split->addWidget(m_tabs);
   split->setStretchFactor(0, 3);
@@ -362,14 +369,14 @@ void AlgorithmInspectorDock::setPresentationMode(bool on) {
   if (on) f.setPointSizeF(lecture_html::Style::presentation().numberPt);
   m_equations->setFont(f);  // off: an empty font, i.e. the inherited one again
   refresh();
-  // Room for the projector-size equations: about half the screen (once the window is full screen).
-  if (on)
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-          auto* window = qobject_cast<QMainWindow*>(parentWidget());
-          if (m_presentation && window && isVisible() && !isFloating() && width() < window->width() * 45 / 100)
-            window->resizeDocks({this}, {window->width() * 48 / 100}, Qt::Horizontal);
-        },
-        Qt::QueuedConnection);
+  // The pass is in the panel's heading; in presentation mode the equations get most of the dock
+  // and the table the rest. Again once the window's new font and geometry have settled.
+  m_pass->setVisible(!on);
+  const auto share = [this] {
+    const int total = m_split->height() > 0 ? m_split->height() : 600;
+    const int equations = total * (m_presentation ? 80 : 60) / 100;
+    m_split->setSizes({equations, total - equations});
+  };
+  share();
+  for (int ms : {0, 350}) QTimer::singleShot(ms, this, share);
 }

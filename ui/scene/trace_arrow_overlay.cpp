@@ -62,6 +62,9 @@ void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d
   actor->SetUserMatrix(m);
 }
 
+// Magnitudes below this (in SI units) are round-off, not motion or force.
+constexpr double kNegligible = 1e-9;
+
 // The largest of 1, 2, 5 x 10^k not above x.
 double roundDown125(double x) {
   if (!(x > 0) || !std::isfinite(x)) return 1;
@@ -236,7 +239,9 @@ void TraceArrowOverlay::autoScale(const std::vector<dyn::TraceArrow>& all, doubl
   std::array<double, kKinds> largest{};
   for (const auto& a : all) largest[int(a.kind)] = std::max(largest[int(a.kind)], a.vector.norm());
   for (int k = 0; k < kKinds; ++k)
-    base_[k] = largest[k] > 0 && std::isfinite(largest[k]) ? roundDown125(length / largest[k]) : roundDown125(length);
+    // Round-off (a body at rest: a - a_g + a_g ~ 1e-15) is no magnitude to scale to.
+    base_[k] = largest[k] > kNegligible && std::isfinite(largest[k]) ? roundDown125(length / largest[k])
+                                                                     : roundDown125(length);
   apply();
 }
 

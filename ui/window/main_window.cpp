@@ -22,9 +22,9 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "document/save_file.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
-#include "document/save_file.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -363,6 +363,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
+    arrangeLectureDocks();
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
@@ -385,6 +386,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
+    arrangeLectureDocks();
     m_arrows->setPresentation(false);
     if (m_wasMaximized) {
       showMaximized();

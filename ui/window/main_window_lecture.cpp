@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QProgressDialog>
 #include <QStatusBar>
+#include <QTimer>
 #include <algorithm>
 
 #include "document/robot_document.hpp"
@@ -92,9 +93,7 @@ void MainWindow::createLectureUi() {
   connect(inspector, &QAction::triggered, this, [this](bool on) {
     if (!on) return;
     m_inspectorDock->raise();
-    // Room for the equations: about 40 % of the window.
-    if (m_inspectorDock->width() < width() * 35 / 100)
-      resizeDocks({m_inspectorDock}, {width() * 40 / 100}, Qt::Horizontal);
+    arrangeLectureDocks();
   });
   lecture->addAction(inspector);
   QMenu* algorithms = lecture->addMenu(tr("&Algorithm"));
@@ -153,6 +152,22 @@ void MainWindow::createLectureUi() {
   connect(m_lecture, &LectureDocument::activeChanged, this, [this](bool on) {
     if (on) statusBar()->showMessage(tr("Lecture mode: → step, ← back, Shift+→ end of pass, Home start, P play"), 6000);
   });
+}
+
+void MainWindow::arrangeLectureDocks() {
+  const auto arrange = [this] {
+    if (!m_inspectorDock->isVisible() || m_inspectorDock->isFloating()) return;
+    // Most of the right-hand column's height for the equations (the tab group above keeps the
+    // mass matrix in view), and 40 % of the width; half the screen in presentation mode.
+    const int heightShare = m_presentation ? 75 : 62, widthShare = m_presentation ? 50 : 40;
+    resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
+    if (m_inspectorDock->width() < width() * (widthShare - 5) / 100)
+      resizeDocks({m_inspectorDock}, {width() * widthShare / 100}, Qt::Horizontal);
+  };
+  arrange();
+  // Again once posted font changes and a full-screen geometry have settled the layout.
+  QTimer::singleShot(0, this, arrange);
+  QTimer::singleShot(300, this, arrange);
 }
 
 void MainWindow::updateLectureView() {
