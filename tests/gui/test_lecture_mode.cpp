@@ -10,6 +10,7 @@
 #include <vtkMatrix4x4.h>
 #include <vtkProperty.h>
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QSlider>
@@ -417,6 +418,48 @@ class TestLectureMode : public QObject {
       QFile::remove(QDir(keep).filePath("lecture_handout.pdf"));
       QFile::copy(pdf, QDir(keep).filePath("lecture_handout.pdf"));
     }
+  }
+
+  // The engine's other formulations are listed and run whole (not stepped): the result agrees
+  // with the default algorithm's, the panel says so plainly, the step keys are off.
+  void otherFormulationsRunWhole() {
+    openInspector("rnea");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::LinSpaced(m.nv, -1, 1), Eigen::VectorXd::LinSpaced(m.nv, 2, -1),
+                          Eigen::VectorXd::LinSpaced(m.nv, 5, -3));
+    auto* combo = dock()->findChild<QComboBox*>("lectureAlgorithm");
+    QVERIFY(combo);
+    const auto whole = LectureDocument::wholeRunFormulations();
+    QVERIFY(whole.size() >= 3);  // DeNOC for each problem at least
+    for (const dyn::Formulation* f : whole) {
+      const QString key = LectureDocument::formulationKey(*f);
+      QVERIFY2(combo->findData(key) >= 0, qPrintable(key));
+      QVERIFY2(w->findChild<QAction*>("lectureAlgorithm_" + key), qPrintable(key));
+      lecture()->setAlgorithm(key);
+      lecture()->retraceNow();
+      const LectureDocument::WholeRun* run = lecture()->wholeRun();
+      QVERIFY(run && run->formulation == f);
+      QVERIFY(!lecture()->hasTrace());
+      QVERIFY(!dock()->forwardAction()->isEnabled());
+      QVERIFY(dock()->equationHtml().contains("Not steppable yet"));
+      if (!run->error.isEmpty()) continue;  // e.g. a formulation for revolute and prismatic joints only
+      // Independent of the inspector: the default algorithm on its own Data.
+      const dyn::TraceInput in = lecture()->currentInput();
+      dyn::Data d(lecture()->model());
+      const Eigen::MatrixXd plain = f->problem == dyn::Problem::InverseDynamics
+                                        ? Eigen::MatrixXd(dyn::rnea(lecture()->model(), d, in.q, in.qd, in.qdd))
+                                    : f->problem == dyn::Problem::MassMatrix
+                                        ? Eigen::MatrixXd(dyn::crba(lecture()->model(), d, in.q))
+                                        : Eigen::MatrixXd(dyn::aba(lecture()->model(), d, in.q, in.qd, in.tau));
+      QVERIFY2((run->result - plain).cwiseAbs().maxCoeff() < 1e-8 * (1 + plain.cwiseAbs().maxCoeff()), qPrintable(key));
+      QVERIFY(run->count.algorithm.muls > 0);
+      QVERIFY(dock()->countsText().contains(QString::number(run->count.algorithm.muls)));
+      if (key == "id:denoc") grab(w->grab().toImage(), "lecture_denoc_whole_run.png");
+    }
+    lecture()->setAlgorithm("rnea");
+    lecture()->retraceNow();
+    QVERIFY(lecture()->hasTrace() && !lecture()->wholeRun());
   }
 
   void closingTheInspectorEndsLectureMode() {

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
@@ -106,6 +107,17 @@ void MainWindow::createLectureUi() {
     act->setChecked(name == m_lecture->algorithm());
     group->addAction(act);
     connect(act, &QAction::triggered, this, [this, name] { m_lecture->setAlgorithm(name); });
+  }
+  algorithms->addSeparator();
+  QMenu* whole = algorithms->addMenu(tr("&Other formulations (whole run, not steppable)"));
+  for (const dyn::Formulation* f : LectureDocument::wholeRunFormulations()) {
+    const QString key = LectureDocument::formulationKey(*f);
+    QAction* act =
+        whole->addAction(QString("%1 (%2)").arg(QString::fromStdString(f->title), dyn::problemTitle(f->problem)));
+    act->setObjectName("lectureAlgorithm_" + key);
+    act->setCheckable(true);
+    group->addAction(act);
+    connect(act, &QAction::triggered, this, [this, key] { m_lecture->setAlgorithm(key); });
   }
   connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
     if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
@@ -208,7 +220,10 @@ void MainWindow::updateLectureView() {
 
 bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   if (!m_lecture->isActive() || !m_lecture->hasTrace()) {
-    showError(tr("Export handout"), tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
+    showError(tr("Export handout"), m_lecture->wholeRun()
+                                        ? tr("The handout walks through the steps: choose RNEA, CRBA, ABA or CRBA + "
+                                             "LᵀL (the other formulations run whole).")
+                                        : tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
     return false;
   }
   const int before = m_lecture->position();
