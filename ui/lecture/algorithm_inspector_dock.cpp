@@ -233,6 +233,8 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   m_tabs->addTab(m_table, tr("Per-body quantities"));
   m_inputs = new QTableWidget(m_tabs);
   m_inputs->setObjectName("lectureInputs");
+  QFont serif("DejaVu Serif");  // draws the dots of q̇ and q̈ above the q (see equation_html.cpp)
+  m_inputs->horizontalHeader()->setFont(serif);
   m_tabs->addTab(m_inputs, tr("Inputs"));
   auto* arrows = new QWidget(m_tabs);
   auto* form = new QFormLayout(arrows);

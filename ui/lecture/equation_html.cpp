@@ -16,6 +16,10 @@ const char* kCross = "#eef0f0";
 const char* kPlain = "#f2f2f2";
 const char* kResult = "#fff4b8";  // written by the step
 
+// Serif, as the papers set their equations; DejaVu Sans (the usual default here) puts the combining
+// dot of q̇ and q̈ beside the q instead of above it.
+const char* kMathFamilies = "'DejaVu Serif', 'Liberation Serif', serif";
+
 QString pt(double p) { return QString::number(p, 'f', 1) + "pt"; }
 
 bool spatialRows(dyn::ValueKind k) {
@@ -236,7 +240,8 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
 }
 
 QString page(const QString& body, const Style& style) {
-  return QString("<html><body style=\"font-size:%1;\">%2</body></html>").arg(pt(style.numberPt), body);
+  return QString("<html><body style=\"font-size:%1; font-family:%2;\">%3</body></html>")
+      .arg(pt(style.numberPt), kMathFamilies, body);
 }
 
 }  // namespace lecture_html
