@@ -18,6 +18,8 @@ const char* kResult = "#fff4b8";  // written by the step
 
 // Serif, as the papers set their equations; DejaVu Sans (the usual default here) puts the combining
 // dot of q̇ and q̈ beside the q instead of above it.
+constexpr double kRoundOff = 1e-9;
+
 const char* kMathFamilies = "'DejaVu Serif', 'Liberation Serif', serif";
 
 QString pt(double p) { return QString::number(p, 'f', 1) + "pt"; }
@@ -162,7 +164,9 @@ QString markup(const std::string& textIn) {
 
 QString number(double x) {
   if (std::isnan(x)) return "·";
-  if (x == 0) return "0";
+  // Round-off (cos(π/2) = 6e-17 in a rotation, 5e-20 in H) reads as noise on the board: 0. Every
+  // quantity shown is in SI units, where 1e-9 is far below anything physical in a robot.
+  if (std::abs(x) < kRoundOff) return "0";
   QString s = QString::number(x, 'g', 4);
   if (s.startsWith('-')) s = QString(QChar(0x2212)) + s.mid(1);
   return s;
