@@ -217,6 +217,27 @@ class TestLectureMode : public QObject {
     QCOMPARE(lecture()->position(), w->document()->model().N + 1);
   }
 
+  // P plays from the start to the end at the chosen pace, then stops; P again pauses.
+  void playWalksToTheEnd() {
+    openInspector("rnea");
+    lecture()->setPaceMs(50);
+    key(Qt::Key_P);
+    QVERIFY(lecture()->isPlaying());
+    QVERIFY(dock()->playAction()->isChecked());
+    QTRY_COMPARE_WITH_TIMEOUT(lecture()->position(), lecture()->stepCount(), 5000);
+    QTRY_VERIFY(!lecture()->isPlaying());
+    QVERIFY(!dock()->playAction()->isChecked());
+    key(Qt::Key_P);  // from the start again
+    QVERIFY(lecture()->isPlaying());
+    QTRY_VERIFY(lecture()->position() >= 1 && lecture()->position() < lecture()->stepCount());
+    key(Qt::Key_P);
+    QVERIFY(!lecture()->isPlaying());
+    const int stopped = lecture()->position();
+    QTest::qWait(150);
+    QCOMPARE(lecture()->position(), stopped);
+    lecture()->setPaceMs(1200);
+  }
+
   // The arrows: the current body's opaque, earlier ones lighter, unreached ones absent; the
   // screenshot shows them in their colours; the pass arrow points from parent to child outward.
   void arrowsInTheViewport() {
