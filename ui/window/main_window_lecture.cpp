@@ -122,6 +122,7 @@ void MainWindow::createLectureUi() {
   connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
     if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
     if (name.startsWith("crba")) m_massDock->raise();  // watch H fill column by column
+    arrangeLectureDocks();
   });
   lecture->addSeparator();
   for (QAction* a : m_inspectorDock->navigationActions()) lecture->addAction(a);
@@ -171,7 +172,10 @@ void MainWindow::arrangeLectureDocks() {
     if (!m_inspectorDock->isVisible() || m_inspectorDock->isFloating()) return;
     // Most of the right-hand column's height for the equations (the tab group above keeps the
     // mass matrix in view), and 40 % of the width; half the screen in presentation mode.
-    const int heightShare = m_presentation ? 75 : 62, widthShare = m_presentation ? 50 : 40;
+    // CRBA: an even split, so that H can be watched filling column by column.
+    const bool crba = m_lecture->algorithm().startsWith("crba");
+    const int heightShare = crba ? (m_presentation ? 58 : 50) : (m_presentation ? 75 : 62);
+    const int widthShare = m_presentation ? 50 : 40;
     resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
     if (m_inspectorDock->width() < width() * (widthShare - 5) / 100)
       resizeDocks({m_inspectorDock}, {width() * widthShare / 100}, Qt::Horizontal);
