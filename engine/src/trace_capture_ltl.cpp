@@ -66,7 +66,7 @@ void ltlSolveTranspose(TraceRecorder& rec, StepBuilder& b, int i) {
   const Eigen::MatrixXd x = localMatrix(rec, "x");
   const int txi = b.show(scalarTerm("x_{" + dofLabel(i) + "}", x(i, 0)));
   b.line("x_{i} = x_{i} / L_{ii},   x_{j} = x_{j} − L_{ij} x_{i}   for j = λ(i), λ(λ(i)), …",
-         "Lᵀ**y** = **b** (from the last dof to the first)", {txi});
+         "Featherstone 2005, back-substitution Lᵀ**y** = **b** (from the last dof to the first)", {txi});
   b.write(vectorTerm("**x**", x.col(0), "x", -1));
 }
 
@@ -74,7 +74,7 @@ void ltlSolve(TraceRecorder& rec, StepBuilder& b, int i) {
   const Eigen::MatrixXd x = localMatrix(rec, "x");
   const int txi = b.show(scalarTerm("q̈_{" + dofLabel(i) + "} = x_{" + dofLabel(i) + "}", x(i, 0)));
   b.line("x_{i} = (x_{i} − Σ_{j} L_{ij} x_{j}) / L_{ii}   over j = λ(i), λ(λ(i)), …",
-         "L**x** = **y** (from the first dof to the last); **x** = q̈", {txi});
+         "Featherstone 2005, forward substitution L**x** = **y** (from the first dof to the last); **x** = q̈", {txi});
   b.write(vectorTerm("**x**", x.col(0), "x", -1));
 }
 

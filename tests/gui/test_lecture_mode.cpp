@@ -10,6 +10,7 @@
 #include <vtkMatrix4x4.h>
 #include <vtkProperty.h>
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QSlider>
@@ -90,6 +91,10 @@ class TestLectureMode : public QObject {
   LectureDocument* lecture() const { return w->lectureDocument(); }
   AlgorithmInspectorDock* dock() const { return w->inspectorDock(); }
   void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    if (!w->isActiveWindow()) {  // without a window manager, leaving full screen may deactivate it
+      w->activateWindow();
+      QVERIFY(QTest::qWaitForWindowActive(w.get()));
+    }
     w->viewport()->setFocus();
     QTest::keyClick(w->viewport(), Qt::Key(k), mods);
     QCoreApplication::processEvents();
@@ -115,6 +120,8 @@ class TestLectureMode : public QObject {
     w->resize(1600, 1000);
     w->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    w->activateWindow();  // the keys are window shortcuts: they need the active window
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
     open(robot("ur5.urdf"));
   }
 
@@ -210,6 +217,27 @@ class TestLectureMode : public QObject {
     QCOMPARE(lecture()->position(), w->document()->model().N + 1);
   }
 
+  // P plays from the start to the end at the chosen pace, then stops; P again pauses.
+  void playWalksToTheEnd() {
+    openInspector("rnea");
+    lecture()->setPaceMs(50);
+    key(Qt::Key_P);
+    QVERIFY(lecture()->isPlaying());
+    QVERIFY(dock()->playAction()->isChecked());
+    QTRY_COMPARE_WITH_TIMEOUT(lecture()->position(), lecture()->stepCount(), 5000);
+    QTRY_VERIFY(!lecture()->isPlaying());
+    QVERIFY(!dock()->playAction()->isChecked());
+    key(Qt::Key_P);  // from the start again
+    QVERIFY(lecture()->isPlaying());
+    QTRY_VERIFY(lecture()->position() >= 1 && lecture()->position() < lecture()->stepCount());
+    key(Qt::Key_P);
+    QVERIFY(!lecture()->isPlaying());
+    const int stopped = lecture()->position();
+    QTest::qWait(150);
+    QCOMPARE(lecture()->position(), stopped);
+    lecture()->setPaceMs(1200);
+  }
+
   // The arrows: the current body's opaque, earlier ones lighter, unreached ones absent; the
   // screenshot shows them in their colours; the pass arrow points from parent to child outward.
   void arrowsInTheViewport() {
@@ -291,6 +319,12 @@ class TestLectureMode : public QObject {
     open(robot("quadruped.urdf"));
     openInspector("aba");
     const dyn::Model& m = w->document()->model();
+    // Moving: the bias forces pA = v x* I v are not zero (at rest they are, and have no arrow).
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::Constant(m.nv, 1.5), Eigen::VectorXd::Zero(m.nv),
+                          Eigen::VectorXd::Constant(m.nv, 2.0));
+    lecture()->retraceNow();
+    lecture()->toStart();
     QCOMPARE(lecture()->stepCount(), 3 * m.N);
     key(Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(lecture()->position(), m.N);
@@ -372,6 +406,8 @@ class TestLectureMode : public QObject {
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
     QVERIFY(!html.contains("font-size:9.0pt") && !html.contains("font-size:10.0pt"));
+    QTest::qWait(400);
+    QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
     grab(w->grab().toImage(), "lecture_presentation.png");
     w->setPresentationMode(false);
     QTest::qWait(300);
@@ -403,6 +439,48 @@ class TestLectureMode : public QObject {
       QFile::remove(QDir(keep).filePath("lecture_handout.pdf"));
       QFile::copy(pdf, QDir(keep).filePath("lecture_handout.pdf"));
     }
+  }
+
+  // The engine's other formulations are listed and run whole (not stepped): the result agrees
+  // with the default algorithm's, the panel says so plainly, the step keys are off.
+  void otherFormulationsRunWhole() {
+    openInspector("rnea");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::LinSpaced(m.nv, -1, 1), Eigen::VectorXd::LinSpaced(m.nv, 2, -1),
+                          Eigen::VectorXd::LinSpaced(m.nv, 5, -3));
+    auto* combo = dock()->findChild<QComboBox*>("lectureAlgorithm");
+    QVERIFY(combo);
+    const auto whole = LectureDocument::wholeRunFormulations();
+    QVERIFY(whole.size() >= 3);  // DeNOC for each problem at least
+    for (const dyn::Formulation* f : whole) {
+      const QString key = LectureDocument::formulationKey(*f);
+      QVERIFY2(combo->findData(key) >= 0, qPrintable(key));
+      QVERIFY2(w->findChild<QAction*>("lectureAlgorithm_" + key), qPrintable(key));
+      lecture()->setAlgorithm(key);
+      lecture()->retraceNow();
+      const LectureDocument::WholeRun* run = lecture()->wholeRun();
+      QVERIFY(run && run->formulation == f);
+      QVERIFY(!lecture()->hasTrace());
+      QVERIFY(!dock()->forwardAction()->isEnabled());
+      QVERIFY(dock()->equationHtml().contains("Not steppable yet"));
+      if (!run->error.isEmpty()) continue;  // e.g. a formulation for revolute and prismatic joints only
+      // Independent of the inspector: the default algorithm on its own Data.
+      const dyn::TraceInput in = lecture()->currentInput();
+      dyn::Data d(lecture()->model());
+      const Eigen::MatrixXd plain = f->problem == dyn::Problem::InverseDynamics
+                                        ? Eigen::MatrixXd(dyn::rnea(lecture()->model(), d, in.q, in.qd, in.qdd))
+                                    : f->problem == dyn::Problem::MassMatrix
+                                        ? Eigen::MatrixXd(dyn::crba(lecture()->model(), d, in.q))
+                                        : Eigen::MatrixXd(dyn::aba(lecture()->model(), d, in.q, in.qd, in.tau));
+      QVERIFY2((run->result - plain).cwiseAbs().maxCoeff() < 1e-8 * (1 + plain.cwiseAbs().maxCoeff()), qPrintable(key));
+      QVERIFY(run->count.algorithm.muls > 0);
+      QVERIFY(dock()->countsText().contains(QString::number(run->count.algorithm.muls)));
+      if (key == "id:denoc") grab(w->grab().toImage(), "lecture_denoc_whole_run.png");
+    }
+    lecture()->setAlgorithm("rnea");
+    lecture()->retraceNow();
+    QVERIFY(lecture()->hasTrace() && !lecture()->wholeRun());
   }
 
   void closingTheInspectorEndsLectureMode() {

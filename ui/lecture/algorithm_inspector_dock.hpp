@@ -18,6 +18,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -69,6 +70,7 @@ class AlgorithmInspectorDock : public QDockWidget {
   QLabel* m_position;
   QLabel* m_pass;
   QLabel* m_counts;
+  QSplitter* m_split;
   QTextBrowser* m_equations;
   QTabWidget* m_tabs;
   QTableView* m_table;

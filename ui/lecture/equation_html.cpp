@@ -16,6 +16,12 @@ const char* kCross = "#eef0f0";
 const char* kPlain = "#f2f2f2";
 const char* kResult = "#fff4b8";  // written by the step
 
+// Serif, as the papers set their equations; DejaVu Sans (the usual default here) puts the combining
+// dot of q̇ and q̈ beside the q instead of above it.
+constexpr double kRoundOff = 1e-9;
+
+const char* kMathFamilies = "'DejaVu Serif', 'Liberation Serif', serif";
+
 QString pt(double p) { return QString::number(p, 'f', 1) + "pt"; }
 
 bool spatialRows(dyn::ValueKind k) {
@@ -158,7 +164,9 @@ QString markup(const std::string& textIn) {
 
 QString number(double x) {
   if (std::isnan(x)) return "·";
-  if (x == 0) return "0";
+  // Round-off (cos(π/2) = 6e-17 in a rotation, 5e-20 in H) reads as noise on the board: 0. Every
+  // quantity shown is in SI units, where 1e-9 is far below anything physical in a robot.
+  if (std::abs(x) < kRoundOff) return "0";
   QString s = QString::number(x, 'g', 4);
   if (s.startsWith('-')) s = QString(QChar(0x2212)) + s.mid(1);
   return s;
@@ -236,7 +244,8 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
 }
 
 QString page(const QString& body, const Style& style) {
-  return QString("<html><body style=\"font-size:%1;\">%2</body></html>").arg(pt(style.numberPt), body);
+  return QString("<html><body style=\"font-size:%1; font-family:%2;\">%3</body></html>")
+      .arg(pt(style.numberPt), kMathFamilies, body);
 }
 
 }  // namespace lecture_html

@@ -19,7 +19,8 @@ struct Style {
 
 // Markup (algorithm_trace.hpp: **bold**, _{sub}, ^{sup}) as HTML, escaped.
 QString markup(const std::string& text);
-// A number as the panel prints it: 4 significant digits, a real minus sign, "·" for not computed.
+// A number as the panel prints it: 4 significant digits, a real minus sign, "·" for not computed,
+// 0 for round-off (|x| < 1e-9).
 QString number(double x);
 // One value with its symbol below.
 QString term(const dyn::TraceTerm& t, const Style& style);

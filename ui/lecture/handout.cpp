@@ -34,7 +34,8 @@ QString build(const Content& c, bool embed, std::map<int, QImage>* images) {
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
       "<title>" +
       QObject::tr("%1 on %2 — Dynscope handout").arg(a ? a->name : "", c.robotName).toHtmlEscaped() +
-      "</title><style>body{font-family:'DejaVu Sans',Arial,sans-serif;max-width:1100px;margin:auto;color:#1c2230;}"
+      "</title><style>body{font-family:'DejaVu Serif','Liberation "
+      "Serif',serif;max-width:1100px;margin:auto;color:#1c2230;}"
       "section{page-break-inside:avoid;border-top:1px solid #ccd;margin-top:18px;padding-top:6px;}"
       "img{max-width:100%;border:1px solid #ccd;}td{font-variant-numeric:tabular-nums;}"
       ".legend{white-space:pre-line;color:#404858;font-size:9pt;}</style></head><body>\n";

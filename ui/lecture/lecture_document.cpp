@@ -4,6 +4,7 @@
 
 #include <QTimer>
 #include <algorithm>
+#include <stdexcept>
 
 #include "document/robot_document.hpp"
 #include "trajectory/trajectory_document.hpp"
@@ -35,6 +36,7 @@ LectureDocument::LectureDocument(RobotDocument* robot, TrajectoryDocument* traje
 LectureDocument::~LectureDocument() = default;
 
 const dyn::TraceableAlgorithm* LectureDocument::algorithmInfo() const {
+  // nullptr for a formulation that runs whole
   return dyn::findTraceableAlgorithm(m_algorithm.toStdString());
 }
 
@@ -46,8 +48,30 @@ void LectureDocument::setActive(bool on) {
   emit activeChanged(on);
 }
 
+QString LectureDocument::formulationKey(const dyn::Formulation& f) {
+  return QString("%1:%2").arg(dyn::problemName(f.problem), QString::fromStdString(f.name));
+}
+
+const dyn::Formulation* LectureDocument::formulationOf(const QString& key) {
+  const int colon = key.indexOf(':');
+  if (colon < 0) return nullptr;
+  const auto problem = dyn::problemByName(key.left(colon).toStdString());
+  return problem ? dyn::findFormulation(*problem, key.mid(colon + 1).toStdString()) : nullptr;
+}
+
+std::vector<const dyn::Formulation*> LectureDocument::wholeRunFormulations() {
+  std::vector<const dyn::Formulation*> list;
+  for (const dyn::Formulation& f : dyn::formulations()) {
+    const bool traced = (f.problem == dyn::Problem::InverseDynamics && f.name == "rnea") ||
+                        (f.problem == dyn::Problem::MassMatrix && f.name == "crba") ||
+                        (f.problem == dyn::Problem::ForwardDynamics && (f.name == "aba" || f.name == "crba"));
+    if (!traced) list.push_back(&f);
+  }
+  return list;
+}
+
 void LectureDocument::setAlgorithm(const QString& name) {
-  if (name == m_algorithm || !dyn::findTraceableAlgorithm(name.toStdString())) return;
+  if (name == m_algorithm || (!dyn::findTraceableAlgorithm(name.toStdString()) && !formulationOf(name))) return;
   m_algorithm = name;
   m_position = 0;  // another algorithm starts from the beginning
   setPlaying(false);
@@ -121,8 +145,12 @@ void LectureDocument::retraceNow() {
   m_model = std::make_shared<dyn::Model>(use);
   m_error.clear();
   m_trace.reset();
+  m_whole.reset();
+  const dyn::Formulation* whole = formulationOf(m_algorithm);
   if (!m_robot->hasModel() || use.N == 0) {
     m_error = tr("No robot with moving joints");
+  } else if (whole) {
+    runWhole(use, *whole);
   } else if (const auto* a = algorithmInfo(); a && a->needs == dyn::TraceNeeds::Forces && !use.immobileBodies.empty()) {
     m_error = QString::fromStdString(dyn::forwardDynamicsRefusal(use));
   } else {
@@ -138,6 +166,39 @@ void LectureDocument::retraceNow() {
   if (!m_trace) setPlaying(false);
   emit traceChanged();
   emit positionChanged(m_position);
+}
+
+void LectureDocument::runWhole(const dyn::Model& model, const dyn::Formulation& f) {
+  WholeRun run;
+  run.formulation = &f;
+  const dyn::TraceInput in = currentInput();
+  try {
+    if (f.problem == dyn::Problem::ForwardDynamics && !model.immobileBodies.empty())
+      throw std::invalid_argument(dyn::forwardDynamicsRefusal(model));
+    const dyn::BoundFormulation<double> bound = f.bind(model);
+    const dyn::Formulation& plain = dyn::formulation(f.problem, dyn::formulationNames(f.problem).front());
+    const dyn::BoundFormulation<double> reference = plain.bind(model);
+    switch (f.problem) {
+      case dyn::Problem::InverseDynamics:
+        run.result = bound.inverseDynamics(in.q, in.qd, in.qdd);
+        run.reference = reference.inverseDynamics(in.q, in.qd, in.qdd);
+        run.count = dyn::countOperations(f, model, in.q, in.qd, in.qdd);
+        break;
+      case dyn::Problem::MassMatrix:
+        run.result = bound.massMatrix(in.q);
+        run.reference = reference.massMatrix(in.q);
+        run.count = dyn::countOperations(f, model, in.q, in.qd, in.qdd);
+        break;
+      case dyn::Problem::ForwardDynamics:
+        run.result = bound.forwardDynamics(in.q, in.qd, in.tau);
+        run.reference = reference.forwardDynamics(in.q, in.qd, in.tau);
+        run.count = dyn::countOperations(f, model, in.q, in.qd, in.tau);
+        break;
+    }
+  } catch (const std::exception& e) {
+    run.error = QString::fromStdString(e.what());
+  }
+  m_whole = std::move(run);
 }
 
 const dyn::TraceStepRecord* LectureDocument::currentStep() const {

@@ -15,6 +15,7 @@
 
 #include <array>
 
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 
@@ -38,7 +39,24 @@ class LectureDocument : public QObject {
 
   QString algorithm() const { return m_algorithm; }
   const dyn::TraceableAlgorithm* algorithmInfo() const;
-  void setAlgorithm(const QString& name);  // a registry name: rnea, crba, aba, crba-ltl
+  // A traceable name (rnea, crba, aba, crba-ltl), or "problem:name" of another formulation of the
+  // engine's registry ("id:denoc", "fd:denoc", "id:lagrange-4x4"): those are not steppable yet and
+  // run whole (wholeRun()).
+  void setAlgorithm(const QString& name);
+  static QString formulationKey(const dyn::Formulation& f);
+  static const dyn::Formulation* formulationOf(const QString& key);  // nullptr for a traceable name
+  // The registry's formulations other than the traceable ones (rnea, crba, aba, crba + LᵀL).
+  static std::vector<const dyn::Formulation*> wholeRunFormulations();
+
+  // A formulation run whole at the current input: its result, its operation count, and the
+  // default algorithm's result for the same problem (rnea, crba or aba) to compare.
+  struct WholeRun {
+    const dyn::Formulation* formulation = nullptr;
+    Eigen::MatrixXd result, reference;  // tau / M / qdd, and the default algorithm's
+    dyn::OpTally count;
+    QString error;  // e.g. a joint type the formulation refuses
+  };
+  const WholeRun* wholeRun() const { return m_whole ? &*m_whole : nullptr; }
 
   InputSource inputSource() const { return m_source; }
   void setInputSource(InputSource source);
@@ -113,6 +131,8 @@ class LectureDocument : public QObject {
   Eigen::VectorXd m_qd, m_qdd, m_tau;
   std::shared_ptr<const dyn::Model> m_model;
   std::unique_ptr<dyn::AlgorithmTrace> m_trace;
+  std::optional<WholeRun> m_whole;
+  void runWhole(const dyn::Model& model, const dyn::Formulation& f);
   dyn::TraceState m_state;
   QString m_error;
   int m_position = 0;

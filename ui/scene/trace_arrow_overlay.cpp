@@ -62,6 +62,9 @@ void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d
   actor->SetUserMatrix(m);
 }
 
+// Magnitudes below this (in SI units) are round-off, not motion or force.
+constexpr double kNegligible = 1e-9;
+
 // The largest of 1, 2, 5 x 10^k not above x.
 double roundDown125(double x) {
   if (!(x > 0) || !std::isfinite(x)) return 1;
@@ -153,6 +156,18 @@ void TraceArrowOverlay::onStart(vtkObject*, unsigned long, void* self, void*) {
 void TraceArrowOverlay::syncCamera() {
   overlay_->GetActiveCamera()->DeepCopy(scene_->GetActiveCamera());
   overlay_->ResetCameraClippingRange();
+  placeLegend();
+}
+
+// The legend's lines from the top, one font height and a bit apart in pixels (a small picture,
+// e.g. a handout's, must not pile them on top of each other).
+void TraceArrowOverlay::placeLegend() {
+  const int* size = overlay_->GetSize();
+  const double height = size && size[1] > 0 ? size[1] : 600;
+  const double step = legend_[0]->GetTextProperty()->GetFontSize() * 1.45 / height;
+  int line = 0;
+  for (const auto& t : legend_)
+    if (t->GetVisibility()) t->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
 }
 
 Eigen::Vector3d TraceArrowOverlay::colour(dyn::ArrowKind kind) {
@@ -236,7 +251,9 @@ void TraceArrowOverlay::autoScale(const std::vector<dyn::TraceArrow>& all, doubl
   std::array<double, kKinds> largest{};
   for (const auto& a : all) largest[int(a.kind)] = std::max(largest[int(a.kind)], a.vector.norm());
   for (int k = 0; k < kKinds; ++k)
-    base_[k] = largest[k] > 0 && std::isfinite(largest[k]) ? roundDown125(length / largest[k]) : roundDown125(length);
+    // Round-off (a body at rest: a - a_g + a_g ~ 1e-15) is no magnitude to scale to.
+    base_[k] = largest[k] > kNegligible && std::isfinite(largest[k]) ? roundDown125(length / largest[k])
+                                                                     : roundDown125(length);
   apply();
 }
 
@@ -277,13 +294,10 @@ void TraceArrowOverlay::updateLegend() {
   std::array<bool, kKinds> present{};
   for (const Arrow& a : arrows_) present[int(a.arrow.kind)] = present[int(a.arrow.kind)] || kindOn_[int(a.arrow.kind)];
   const int font = presentation_ ? 24 : 14;
-  const double step = presentation_ ? 0.05 : 0.032;
-  int line = 0;
   const auto put = [&](vtkTextActor* t, const std::string& text, const Eigen::Vector3d& c) {
     t->SetInput(text.c_str());
     t->GetTextProperty()->SetFontSize(font);
     t->GetTextProperty()->SetColor(c.x(), c.y(), c.z());
-    t->GetPositionCoordinate()->SetValue(0.01, 0.96 - step * line++);
     t->SetVisibility(visible_);
   };
   bool any = false;
@@ -307,6 +321,7 @@ void TraceArrowOverlay::updateLegend() {
     put(t, symbol + description(kind) + ":  1 " + dyn::arrowUnit(kind) + " = " + formatScale(scale(kind)) + " m",
         colour(kind));
   }
+  placeLegend();
 }
 
 vtkActor* TraceArrowOverlay::actorFor(int body, dyn::ArrowKind kind) const {

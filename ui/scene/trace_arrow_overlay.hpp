@@ -69,6 +69,7 @@ class TraceArrowOverlay {
   void syncCamera();
   void apply();
   void updateLegend();
+  void placeLegend();
   vtkActor* actorAt(size_t k, bool angular);
 
   vtkRenderer* scene_;

@@ -22,8 +22,9 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
-#include "lecture/algorithm_inspector_dock.hpp"
 #include "document/save_file.hpp"
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -124,7 +125,12 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // QWidget's destructor closes the window and hides the docks after our members are gone: the
+  // inspector's visibilityChanged must not reach lecture mode (and its arrows) any more.
+  if (m_inspectorDock && m_lecture) QObject::disconnect(m_inspectorDock, nullptr, m_lecture, nullptr);
+  if (m_lecture) m_lecture->disconnect(this);
+}
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
@@ -358,6 +364,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
+    arrangeLectureDocks();
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
@@ -380,6 +387,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
+    arrangeLectureDocks();
     m_arrows->setPresentation(false);
     if (m_wasMaximized) {
       showMaximized();

@@ -193,6 +193,7 @@ class MainWindow : public QMainWindow {
   // main_window_lecture.cpp
   void createLectureUi();
   void updateLectureView();
+  void arrangeLectureDocks();  // room for the inspector's equations (more in presentation mode)
   void exportHandoutWithDialog();
 
   Settings m_settings;

@@ -10,9 +10,11 @@
 #include <QMenuBar>
 #include <QProgressDialog>
 #include <QStatusBar>
+#include <QTimer>
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
@@ -70,9 +72,10 @@ double robotSize(const dyn::Model& model, const dyn::Data& data) {
 void MainWindow::createLectureUi() {
   m_lecture = new LectureDocument(m_doc, m_traj, this);
   m_inspectorDock = new AlgorithmInspectorDock(m_lecture, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
-  // Below the right-hand tab group, so that the mass-matrix dock can be watched while CRBA fills it.
-  splitDockWidget(m_jointsDock, m_inspectorDock, Qt::Vertical);
+  // Below the right-hand tab group (joints, trajectory, simulation, mass matrix), not a tab of it:
+  // the mass-matrix dock stays in view while CRBA fills it. (splitDockWidget on a tabbed dock
+  // would add a tab.)
+  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock, Qt::Vertical);
   m_inspectorDock->hide();  // opened from the Lecture menu
   m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
   m_arrows->setVisible(false);
@@ -91,9 +94,7 @@ void MainWindow::createLectureUi() {
   connect(inspector, &QAction::triggered, this, [this](bool on) {
     if (!on) return;
     m_inspectorDock->raise();
-    // Room for the equations: about 40 % of the window.
-    if (m_inspectorDock->width() < width() * 35 / 100)
-      resizeDocks({m_inspectorDock}, {width() * 40 / 100}, Qt::Horizontal);
+    arrangeLectureDocks();
   });
   lecture->addAction(inspector);
   QMenu* algorithms = lecture->addMenu(tr("&Algorithm"));
@@ -107,9 +108,21 @@ void MainWindow::createLectureUi() {
     group->addAction(act);
     connect(act, &QAction::triggered, this, [this, name] { m_lecture->setAlgorithm(name); });
   }
+  algorithms->addSeparator();
+  QMenu* whole = algorithms->addMenu(tr("&Other formulations (whole run, not steppable)"));
+  for (const dyn::Formulation* f : LectureDocument::wholeRunFormulations()) {
+    const QString key = LectureDocument::formulationKey(*f);
+    QAction* act =
+        whole->addAction(QString("%1 (%2)").arg(QString::fromStdString(f->title), dyn::problemTitle(f->problem)));
+    act->setObjectName("lectureAlgorithm_" + key);
+    act->setCheckable(true);
+    group->addAction(act);
+    connect(act, &QAction::triggered, this, [this, key] { m_lecture->setAlgorithm(key); });
+  }
   connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
     if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
     if (name.startsWith("crba")) m_massDock->raise();  // watch H fill column by column
+    arrangeLectureDocks();
   });
   lecture->addSeparator();
   for (QAction* a : m_inspectorDock->navigationActions()) lecture->addAction(a);
@@ -154,6 +167,25 @@ void MainWindow::createLectureUi() {
   });
 }
 
+void MainWindow::arrangeLectureDocks() {
+  const auto arrange = [this] {
+    if (!m_inspectorDock->isVisible() || m_inspectorDock->isFloating()) return;
+    // Most of the right-hand column's height for the equations (the tab group above keeps the
+    // mass matrix in view), and 40 % of the width; half the screen in presentation mode.
+    // CRBA: an even split, so that H can be watched filling column by column.
+    const bool crba = m_lecture->algorithm().startsWith("crba");
+    const int heightShare = crba ? (m_presentation ? 58 : 50) : (m_presentation ? 75 : 62);
+    const int widthShare = m_presentation ? 50 : 40;
+    resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
+    if (m_inspectorDock->width() < width() * (widthShare - 5) / 100)
+      resizeDocks({m_inspectorDock}, {width() * widthShare / 100}, Qt::Horizontal);
+  };
+  arrange();
+  // Again once posted font changes and a full-screen geometry have settled the layout.
+  QTimer::singleShot(0, this, arrange);
+  QTimer::singleShot(300, this, arrange);
+}
+
 void MainWindow::updateLectureView() {
   const bool on = m_lecture->isActive() && m_lecture->hasTrace();
   if (!on) {
@@ -192,7 +224,10 @@ void MainWindow::updateLectureView() {
 
 bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   if (!m_lecture->isActive() || !m_lecture->hasTrace()) {
-    showError(tr("Export handout"), tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
+    showError(tr("Export handout"), m_lecture->wholeRun()
+                                        ? tr("The handout walks through the steps: choose RNEA, CRBA, ABA or CRBA + "
+                                             "LᵀL (the other formulations run whole).")
+                                        : tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
     return false;
   }
   const int before = m_lecture->position();
