@@ -11,6 +11,8 @@
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
 #include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/loops/loop_inverse_dynamics.hpp"
+#include "dynscope/loops/loop_trajectory.hpp"
 #include "dynscope/model/names.hpp"
 
 namespace {
@@ -262,8 +264,14 @@ void TrajectoryDocument::recomputeNow() {
   auto model =
       std::make_shared<dyn::Model>(m_payload ? dyn::withPayload(m_robot->model(), *m_payload) : m_robot->model());
   if (m_gravity) model->gravity.v = *m_gravity;
+  m_assembler.reset();  // refer to the old model
+  m_loopData.reset();
   m_dynModel = model;
   m_data = std::make_unique<dyn::Data>(*model);
+  if (model->hasLoops()) {
+    m_assembler = std::make_unique<dyn::Assembler>(*model);
+    m_loopData = std::make_unique<dyn::LoopData>(*model);
+  }
   resample();
   recomputeDynamics();
   // The values at the current time follow; the robot keeps its pose until the time moves (adding
@@ -271,7 +279,7 @@ void TrajectoryDocument::recomputeNow() {
   if (hasTrajectory()) {
     m_time = std::clamp(m_time, m_samples.startTime(), m_samples.endTime());
     m_samples.interpolate(*model, m_time, m_q, m_qd, m_qdd);
-    m_tau = dyn::rnea(*model, *m_data, m_q, m_qd, m_qdd);
+    torquesAtState();
   }
   emit trajectoryChanged();
   emit dynamicsChanged();
@@ -290,6 +298,16 @@ void TrajectoryDocument::resample() {
     } else if (m_source == Source::Csv || m_source == Source::Demo || m_source == Source::Simulation) {
       m_imported.validate(m_robot->model());
       m_samples = m_imported;
+    }
+    // A closed-loop mechanism follows its independent coordinates: the dependent ones of every
+    // sample are solved for (assembly, phi' qd = 0, phi' qdd = c), so that playback, plots and the
+    // actuator torques all belong to motions the mechanism can make.
+    if (m_robot->model().hasLoops() && m_samples.samples() > 0) {
+      const dyn::LoopTrajectoryReport r = dyn::closeTrajectory(m_robot->model(), m_samples);
+      if (!r.ok()) {
+        m_problem = tr("the loops cannot close along the trajectory, at %1").arg(QString::fromStdString(r.message));
+        m_samples = {};
+      }
     }
   } catch (const std::exception& e) {
     m_problem = QString::fromUtf8(e.what());
@@ -338,8 +356,25 @@ void TrajectoryDocument::updateAtTime() {
   m_qd.resize(m.nv);
   m_qdd.resize(m.nv);
   m_samples.interpolate(m, m_time, m_q, m_qd, m_qdd);
-  m_tau = dyn::rnea(m, *m_data, m_q, m_qd, m_qdd);
+  torquesAtState();
   m_robot->setQ(m_q);
+}
+
+void TrajectoryDocument::torquesAtState() {
+  const dyn::Model& m = *m_dynModel;
+  if (!m.hasLoops() || !m_assembler) {
+    m_tau = dyn::rnea(m, *m_data, m_q, m_qd, m_qdd);
+    return;
+  }
+  // Between samples the interpolated state is closed again (the samples are) before the
+  // closed-loop inverse dynamics gives the actuator torques.
+  Eigen::VectorXd q = m_q, qd = m_qd, qdd = m_qdd;
+  if (dyn::closeState(m, *m_assembler, *m_data, *m_loopData, q, qd, qdd)) {
+    m_q = q;
+    m_qd = qd;
+    m_qdd = qdd;
+  }
+  m_tau = dyn::loopInverseDynamics(m, *m_data, *m_loopData, m_q, m_qd, m_qdd);
 }
 
 std::vector<int> TrajectoryDocument::overLimitDofsAtTime() const {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "dynscope/loops/assembly.hpp"
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
 
@@ -112,6 +113,7 @@ class TrajectoryDocument : public QObject {
   void recomputeDynamics();
   void onModelChanged();
   void updateAtTime();
+  void torquesAtState();  // m_tau at (m_q, m_qd, m_qdd): RNEA, or closed-loop ID for a mechanism
 
   RobotDocument* m_robot;
   Source m_source = Source::None;
@@ -140,4 +142,8 @@ class TrajectoryDocument : public QObject {
   double m_time = 0;
   Eigen::VectorXd m_q, m_qd, m_qdd, m_tau;
   std::unique_ptr<dyn::Data> m_data;
+  // Closed loops (for *m_dynModel; declared after it, destroyed first): samples made consistent,
+  // actuator torques from the closed-loop inverse dynamics.
+  std::unique_ptr<dyn::Assembler> m_assembler;
+  std::unique_ptr<dyn::LoopData> m_loopData;
 };
