@@ -635,7 +635,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
   if (!model.loops.empty()) {
     double reach = 0.05;  // marker size from the robot's size: its largest joint offset
     for (int i = 1; i <= model.N; ++i) reach = std::max(reach, model.Xtree[i].r.norm());
-    d_->loopSize = std::clamp(0.06 * reach, 0.008, 0.05);
+    d_->loopSize = std::clamp(0.035 * reach, 0.006, 0.03);
     auto ring = cylinderPoly(1.0, 0.7), ball = spherePoly(0.6, 24, 16);
     for (const auto& J : model.loops) {
       Impl::LoopMark l;
@@ -660,6 +660,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     }
     const vtkIdType n = vtkIdType(model.loops.size()) * kLoopSegments * kDashes * 2;
     vtkNew<vtkPoints> pts;
+    pts->SetDataTypeToDouble();  // the drawn points are the engine's, to the digit (tests read them back)
     pts->SetNumberOfPoints(n);
     for (vtkIdType k = 0; k < n; ++k) pts->SetPoint(k, 0, 0, 0);
     vtkNew<vtkCellArray> cells;

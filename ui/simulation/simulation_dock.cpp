@@ -214,7 +214,7 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_projection->setChecked(defaults.projection);
   m_projection->setToolTip(tr("q back onto φ(q) = 0 (Newton), q̇ onto φ'q̇ = 0 (mass-weighted: never adds energy)"));
   lform->addRow(m_projection);
-  col->addWidget(m_loopGroup);
+  col->insertWidget(col->indexOf(integration) + 1, m_loopGroup);  // next to the integration: what solves the step
 
   // Energy monitor.
   m_plots = new QTabWidget(body);
