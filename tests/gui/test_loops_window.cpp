@@ -35,6 +35,8 @@
 #include "document/robot_document.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
 #include "dynscope/simulation/simulator.hpp"
+#include "massmatrix/global_matrices_view.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "plots/time_series_plot.hpp"
 #include "scene/robot_scene.hpp"
 #include "simulation/simulation_dock.hpp"
@@ -373,6 +375,81 @@ class TestLoopsWindow : public QObject {
     QCOMPARE(sim()->settings().baumgarteBeta, 7.0);
     QVERIFY(!sim()->settings().projection);
     sim()->projectionBox()->setChecked(true);
+  }
+
+  // A trajectory planned with waypoints over every joint is closed sample by sample (the crank's
+  // motion kept) and its torques are the actuator torques: zero on the passive joints, and the
+  // crank's power equal to the rate of the mechanism's energy (the constraints do no work).
+  void trajectoryTorquesAreActuatorTorques() {
+    QVERIFY(open("fourbar.urdf"));
+    const dyn::Model& m = doc()->model();
+    TrajectoryDocument* traj = m_window->trajectory();
+    const int crank = qIndex("crank_joint");
+    Eigen::VectorXd q1 = m.home(), q2 = m.home();
+    q2[crank] += 1.2;  // the dependent entries left as at home: not closed
+    traj->setWaypoints({{0.0, q1}, {1.0, q2}});
+    traj->recomputeNow();
+    QVERIFY2(traj->hasTrajectory(), qPrintable(traj->problem()));
+    const dyn::SampledTrajectory& s = traj->samples();
+    QVERIFY(s.samples() > 50);
+    QCOMPARE(s.q(crank, s.samples() - 1), q2[crank]);
+    for (int k = 0; k < s.samples(); k += 10) QVERIFY(phiAt(s.q.col(k)) < 1e-9);
+    traj->ensureDetails();
+    const dyn::TrajectoryDynamics& d = traj->dynamics();
+    for (int v = 0; v < m.nv; ++v)
+      if (!m.isActuated(v)) QCOMPARE(d.tau.row(v).cwiseAbs().maxCoeff(), 0.0);
+    double worst = 0, scale = 0;
+    for (int k = 1; k + 1 < s.samples(); ++k) {
+      const double dEdt = (d.total[k + 1] - d.total[k - 1]) / (s.t[k + 1] - s.t[k - 1]);
+      worst = std::max(worst, std::abs(d.power.col(k).sum() - dEdt));
+      scale = std::max(scale, std::abs(dEdt));
+    }
+    QVERIFY2(scale > 1e-3 && worst < 2e-2 * scale, qPrintable(QString("|P - dE/dt| %1 of %2").arg(worst).arg(scale)));
+    traj->setTime(0.5);  // the scrubbed state is closed, its torque the crank's alone
+    QVERIFY(phiAt(doc()->q()) < 1e-9);
+    for (int v = 0; v < m.nv; ++v)
+      if (!m.isActuated(v)) QCOMPARE(traj->tauAtTime()[v], 0.0);
+  }
+
+  // The mass-matrix dock's global (6N) pictures of §3.5 beside H: their shapes and patterns follow
+  // from the tree (I block diagonal, P with one -1 block per parent, P⁻¹ one block per ancestor),
+  // the system of eq. 27 has 6N + (6N - n + n_c) rows, and Sᵀ I S is CRBA's H.
+  void massMatrixDockShowsGlobalMatrices() {
+    QVERIFY(open("fourbar.urdf"));
+    MassMatrixDock* mass = m_window->massMatrixDock();
+    mass->show();
+    mass->raise();
+    mass->setShowGlobal(true);
+    dyn::testing::settle(60);
+    mass->recomputeNow();
+    const GlobalMatricesView* g = mass->globalView();
+    QVERIFY(g->isVisibleTo(mass));
+    const dyn::Model& m = doc()->model();
+    const int six = 6 * m.N;
+    QCOMPARE(int(g->pictures().size()), 5);
+    const auto& pics = g->pictures();
+    QCOMPARE(pics[0].name, QString("I"));
+    for (int k : {0, 2, 3}) QCOMPARE(int(pics[size_t(k)].nonZero.rows()), six);
+    QCOMPARE(int(pics[1].nonZero.rows()), six);
+    QCOMPARE(int(pics[1].nonZero.cols()), m.nv);
+    for (int r = 0; r < six; ++r)  // I: nothing outside the 6 x 6 diagonal blocks
+      for (int c = 0; c < six; ++c)
+        if (r / 6 != c / 6) QVERIFY(!pics[0].nonZero(r, c));
+    int parents = 0, path = 0;
+    for (int i = 1; i <= m.N; ++i) {
+      parents += m.parent[i] > 0;
+      for (int j = i; j > 0; j = m.parent[j]) ++path;
+    }
+    QCOMPARE(pics[2].nonZeros, six + 6 * parents);  // P: identity blocks and -1 blocks
+    QCOMPARE(pics[3].nonZeros, 6 * path);           // P⁻¹: an identity block per ancestor
+    int treeConstraints = 0;
+    for (int i = 1; i <= m.N; ++i) treeConstraints += 6 - m.joints[i].nv;
+    QCOMPARE(int(pics[4].nonZero.rows()), six + treeConstraints + m.loopRank);
+    QVERIFY(g->reductionError() < 1e-12);
+    QVERIFY(g->summary().contains("6N"));
+    mass->grab().save(QDir(m_shots).filePath("fourbar_mass_matrix_global.png"));
+    mass->setShowGlobal(false);
+    QVERIFY(!g->isVisibleTo(mass));
   }
 
   // The delta robot: three loops drawn, closed at home; moving a motor re-assembles all three.
