@@ -2,6 +2,8 @@
 // assembled reference configuration and the choice of actuated and independent coordinates.
 #include "loop_closures.hpp"
 
+#include "canonical_frame.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,16 +20,6 @@ namespace dyn {
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-// A rotation (vector-rotating) whose third column is the unit vector u (the builder's canonical frames).
-Mat3<double> rotationTakingZTo(const Vec3<double>& u) {
-  const Vec3<double> z = Vec3<double>::UnitZ();
-  const double c = z.dot(u);
-  if (c > 1 - 1e-15) return Mat3<double>::Identity();
-  if (c < -1 + 1e-15) return Vec3<double>(1, -1, -1).asDiagonal();  // half turn about x
-  const Vec3<double> k = z.cross(u).normalized();
-  return rotAxis<double>(k, std::acos(std::clamp(c, -1.0, 1.0))).transpose();
-}
 
 std::optional<LoopJointType> loopType(JointKind kind) {
   switch (kind) {
@@ -107,8 +99,8 @@ SpanningTree spanningTree(const RobotDescription& robot) {
   // Reported for the first such link; the walk marks positions, so it stays linear in the file.
   for (int start = 0; start < nl; ++start) {
     if (reached[size_t(start)]) continue;
-    std::vector<int> joints;                      // parent joints met walking up by each link's first one
-    std::vector<int> position(size_t(nl), -1);    // a link's place in the walk
+    std::vector<int> joints;                    // parent joints met walking up by each link's first one
+    std::vector<int> position(size_t(nl), -1);  // a link's place in the walk
     int l = start;
     while (position[size_t(l)] < 0) {
       position[size_t(l)] = int(joints.size());
@@ -354,9 +346,9 @@ void addLoopClosures(Model& model, const RobotDescription& robot, const Spanning
     const int actuated = model.nv - int(model.passiveDofs.size());
     if (actuated < mobility)
       b.note(Severity::Warning, "loop.underactuated", 0, "actuated joints", "",
-           std::to_string(actuated) + " joints are marked actuated, fewer than the mechanism's mobility of " +
-               std::to_string(mobility) + ": inverse dynamics can only match some motions",
-           "Mark as many joints actuated as the mechanism has degrees of freedom (docs/loops.md).");
+             std::to_string(actuated) + " joints are marked actuated, fewer than the mechanism's mobility of " +
+                 std::to_string(mobility) + ": inverse dynamics can only match some motions",
+             "Mark as many joints actuated as the mechanism has degrees of freedom (docs/loops.md).");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "canonical_frame.hpp"
 #include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
@@ -19,16 +20,6 @@ namespace dyn {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// A rotation (vector-rotating) whose third column is the unit vector u; identity when u = z.
-Mat3<double> rotationTakingZTo(const Vec3<double>& u) {
-  const Vec3<double> z = Vec3<double>::UnitZ();
-  const double c = z.dot(u);
-  if (c > 1 - 1e-15) return Mat3<double>::Identity();
-  if (c < -1 + 1e-15) return Vec3<double>(1, -1, -1).asDiagonal();  // half turn about x
-  const Vec3<double> k = z.cross(u).normalized();
-  return rotAxis<double>(k, std::acos(std::clamp(c, -1.0, 1.0))).transpose();
-}
 
 struct Builder {
   const RobotDescription& robot;
@@ -60,12 +51,18 @@ struct Builder {
 
   static JointType jointType(JointKind k) {
     switch (k) {
-      case JointKind::Prismatic: return JointType::Prismatic;
-      case JointKind::Helical: return JointType::Helical;
-      case JointKind::Planar: return JointType::Planar;
-      case JointKind::Spherical: return JointType::Spherical;
-      case JointKind::Floating: return JointType::Floating;
-      default: return JointType::Revolute;
+      case JointKind::Prismatic:
+        return JointType::Prismatic;
+      case JointKind::Helical:
+        return JointType::Helical;
+      case JointKind::Planar:
+        return JointType::Planar;
+      case JointKind::Spherical:
+        return JointType::Spherical;
+      case JointKind::Floating:
+        return JointType::Floating;
+      default:
+        return JointType::Revolute;
     }
   }
 
@@ -155,8 +152,8 @@ struct Builder {
       const LinkDesc& ld = robot.links[l];
       model.frames.push_back(Frame<double>{ld.name, bodyOfLink[l], linkInBody[l]});
       auto addGeom = [&](const Geometry& g, bool collision) {
-        model.geometries.push_back(GeometryObject{ld.name, bodyOfLink[l], g.origin.transform() * linkInBody[l],
-                                                  g.shape, g.material, collision});
+        model.geometries.push_back(GeometryObject{ld.name, bodyOfLink[l], g.origin.transform() * linkInBody[l], g.shape,
+                                                  g.material, collision});
       };
       for (const auto& g : ld.visuals) addGeom(g, false);
       for (const auto& g : ld.collisions) addGeom(g, true);
@@ -215,8 +212,9 @@ struct Builder {
       }
       if (jd.mimic) {
         const int m = jointIndex(jd.mimic->joint);
-        if (m < 0) fail(jd.line, "joint '" + jd.name + "' <mimic>", "mimicked joint '" + jd.mimic->joint +
-                                                                        "' is not a movable joint");
+        if (m < 0)
+          fail(jd.line, "joint '" + jd.name + "' <mimic>",
+               "mimicked joint '" + jd.mimic->joint + "' is not a movable joint");
         model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
       }
     }
@@ -248,7 +246,8 @@ struct Builder {
         fail(line(linkLine, f.name), "frame '" + f.name + "'", "its placement is not finite (offsets too large)");
     for (const auto& g : model.geometries)
       if (!finite(g.placement))
-        fail(line(linkLine, g.link), "link '" + g.link + "' geometry", "its placement is not finite (offsets too large)");
+        fail(line(linkLine, g.link), "link '" + g.link + "' geometry",
+             "its placement is not finite (offsets too large)");
   }
 
   Model build(const BuildOptions& opt) {
@@ -265,8 +264,8 @@ struct Builder {
     linkInBody.assign(robot.links.size(), Transform<double>::Identity());
     bodyOfLink[root] = 0;
     if (opt.floatingBase) {
-      bodyOfLink[root] = addBody(0, "root_joint", robot.links[root].name, JointType::Floating,
-                                 Vec3<double>::UnitZ(), 0, false, Transform<double>::Identity());
+      bodyOfLink[root] = addBody(0, "root_joint", robot.links[root].name, JointType::Floating, Vec3<double>::UnitZ(), 0,
+                                 false, Transform<double>::Identity());
       model.floatingBase = true;
     }
     visit(root);
@@ -290,9 +289,7 @@ struct Builder {
   }
 };
 
-bool looksLikeDh(const std::string& path) {
-  return std::filesystem::path(path).extension() == ".dh";
-}
+bool looksLikeDh(const std::string& path) { return std::filesystem::path(path).extension() == ".dh"; }
 
 }  // namespace
 

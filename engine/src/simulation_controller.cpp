@@ -38,7 +38,7 @@ void replayTorque(const TorqueReplay& r, double t, Eigen::VectorXd& tau) {
     tau = r.tau.col(n - 1);
   } else {
     const double s = (t - r.t[k - 1]) / (r.t[k] - r.t[k - 1]);
-    tau = (1 - s) * r.tau.col(k - 1) + s * r.tau.col(k);
+    tau = r.tau.col(k - 1) + s * (r.tau.col(k) - r.tau.col(k - 1));  // exact on a constant stretch
   }
 }
 

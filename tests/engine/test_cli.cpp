@@ -19,12 +19,15 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "cli_json.hpp"
 #include "csv_rows.hpp"
 #include "run_cli.hpp"
 
 #include "dynscope/dynscope.hpp"
 #include "dynscope/model/names.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
+
+using dyn::testing::joined;
 
 namespace {
 
@@ -37,16 +40,6 @@ QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" +
 
 dyn::Model load(const QString& file, bool floating) {
   return dyn::loadModel(robot(file).toStdString(), dyn::BuildOptions{.floatingBase = floating});
-}
-
-QString joined(const Eigen::VectorXd& v) {
-  QStringList parts;
-  char buf[32];
-  for (Eigen::Index k = 0; k < v.size(); ++k) {
-    std::snprintf(buf, sizeof buf, "%.17g", v[k]);
-    parts << buf;
-  }
-  return parts.join(',');
 }
 
 Eigen::VectorXd randomVector(int n, std::mt19937& rng) {

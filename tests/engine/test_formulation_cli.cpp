@@ -11,58 +11,24 @@
 #include <random>
 #include <string>
 
+#include "cli_json.hpp"
 #include "csv_rows.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "run_cli.hpp"
 
 using dyn::testing::CliRun;
+using dyn::testing::joined;
 using dyn::testing::runCli;
+using dyn::testing::runJson;
+using dyn::testing::toMatrix;
+using dyn::testing::toVector;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 namespace {
 
 QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
-
-QString joined(const VectorXd& v) {
-  QStringList parts;
-  char buf[32];
-  for (Eigen::Index k = 0; k < v.size(); ++k) {
-    std::snprintf(buf, sizeof buf, "%.17g", v[k]);
-    parts << buf;
-  }
-  return parts.join(',');
-}
-
-VectorXd toVector(const QJsonValue& value) {
-  const QJsonArray a = value.toArray();
-  VectorXd v(a.size());
-  for (int k = 0; k < a.size(); ++k) v[k] = a[k].toDouble(NAN);
-  return v;
-}
-
-MatrixXd toMatrix(const QJsonValue& value) {
-  const QJsonArray rows = value.toArray();
-  MatrixXd m(rows.size(), rows.isEmpty() ? 0 : rows[0].toArray().size());
-  for (int r = 0; r < rows.size(); ++r) m.row(r) = toVector(rows[r]).transpose();
-  return m;
-}
-
-// The printed numbers (17 digits) equal the engine's to rounding.
-bool same(const MatrixXd& a, const MatrixXd& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || (a - b).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, b.cwiseAbs().maxCoeff()));
-}
-
-QJsonObject runJson(const QStringList& args) {
-  const CliRun r = runCli(args);
-  if (r.crashed || r.status != 0) {
-    qWarning("dynscope-cli %s: status %d: %s", qPrintable(args.join(' ')), r.status, r.err.constData());
-    return {};
-  }
-  return QJsonDocument::fromJson(r.out).object();
-}
 
 }  // namespace
 
@@ -92,20 +58,20 @@ class TestFormulationCli : public QObject {
       QCOMPARE(o["algorithm"].toString(), QString(a));
       const VectorXd expected = QByteArray(a) == "denoc" ? dyn::denocInverseDynamics(m, ws, q, qd, qdd)
                                                          : dyn::newtonEuler3(m, ne, q, qd, qdd);
-      QVERIFY2(same(toVector(o["tau"]), expected), a);
+      QVERIFY2(dyn::testing::sameNumbers(toVector(o["tau"]), expected), a);
     }
     const QJsonObject mass = runJson({"mass", robot(file), "--algorithm", "denoc", "--q", joined(q)});
     QCOMPARE(mass["algorithm"].toString(), QString("denoc"));
-    QVERIFY(same(toMatrix(mass["mass_matrix"]), dyn::denocGeneralizedInertia(m, ws, q)));
+    QVERIFY(dyn::testing::sameNumbers(toMatrix(mass["mass_matrix"]), dyn::denocGeneralizedInertia(m, ws, q)));
     const QJsonObject fd =
         runJson(QStringList{"fd", robot(file), "--algorithm", "denoc", "--tau", joined(qdd)} + state);
     QCOMPARE(fd["algorithm"].toString(), QString("denoc"));
-    QVERIFY(same(toVector(fd["qdd"]), dyn::denocForwardDynamics(m, ws, q, qd, qdd)));
+    QVERIFY(dyn::testing::sameNumbers(toVector(fd["qdd"]), dyn::denocForwardDynamics(m, ws, q, qd, qdd)));
     // the defaults are unchanged: rnea, crba, aba
     dyn::Data d(m);
     const QJsonObject id = runJson(QStringList{"id", robot(file), "--qdd", joined(qdd)} + state);
     QCOMPARE(id["algorithm"].toString(), QString("rnea"));
-    QVERIFY(same(toVector(id["tau"]), dyn::rnea(m, d, q, qd, qdd)));
+    QVERIFY(dyn::testing::sameNumbers(toVector(id["tau"]), dyn::rnea(m, d, q, qd, qdd)));
     QCOMPARE(runJson({"mass", robot(file)})["algorithm"].toString(), QString("crba"));
   }
 
@@ -131,7 +97,7 @@ class TestFormulationCli : public QObject {
     for (int k = 0; k < traj.samples(); ++k) {
       const VectorXd printed = Eigen::Map<const VectorXd>(rows[k].data() + 1, m.nv);
       tau.col(k) = printed;
-      QVERIFY2(same(printed, dyn::rnea(m, d, traj.q.col(k), traj.qd.col(k), traj.qdd.col(k))),
+      QVERIFY2(dyn::testing::sameNumbers(printed, dyn::rnea(m, d, traj.q.col(k), traj.qd.col(k), traj.qdd.col(k))),
                qPrintable(QString("row %1").arg(k)));
     }
     // forward dynamics of those torques gives the trajectory's accelerations back
@@ -228,7 +194,8 @@ class TestFormulationCli : public QObject {
     QTest::addColumn<QString>("fragment");
     const QString ur5 = robot("ur5.urdf");
     QTest::newRow("unknown id algorithm")
-        << QStringList{"id", ur5, "--algorithm", "kane"} << 2 << "valid: rnea, denoc or newton-euler-3";
+        << QStringList{"id", ur5, "--algorithm", "kane"} << 2
+        << "valid: rnea, denoc, newton-euler-3, uicker-kahn, waters, lagrange-4x4, lagrange-3x3 or configuration-space";
     QTest::newRow("unknown mass algorithm")
         << QStringList{"mass", ur5, "--algorithm", "aba"} << 2 << "valid: crba or denoc";
     QTest::newRow("unknown fd algorithm")
@@ -247,7 +214,8 @@ class TestFormulationCli : public QObject {
         << "--decompose is computed with rnea";
     QTest::newRow("opcount without algorithm") << QStringList{"opcount", "--chain", "6"} << 2 << "needs --algorithm";
     QTest::newRow("opcount unknown") << QStringList{"opcount", "--chain", "6", "--algorithm", "x"} << 2
-                                     << "valid: rnea, denoc, newton-euler-3, crba, aba";
+                                     << "valid: rnea, denoc, newton-euler-3, uicker-kahn, waters, lagrange-4x4, "
+                                        "lagrange-3x3, configuration-space, crba, aba";
     QTest::newRow("opcount wrong problem")
         << QStringList{"opcount", "--chain", "6", "--algorithm", "aba", "--problem", "id"} << 2
         << "not an algorithm for inverse dynamics";

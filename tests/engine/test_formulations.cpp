@@ -159,7 +159,9 @@ class TestFormulations : public QObject {
   void registryIsComplete() {
     // the names the CLI and the issue promise, each once per problem, each with a callable
     const auto has = [](dyn::Problem p, const char* name) { return dyn::findFormulation(p, name) != nullptr; };
-    for (const char* n : {"rnea", "denoc", "newton-euler-3"}) QVERIFY2(has(dyn::Problem::InverseDynamics, n), n);
+    for (const char* n : {"rnea", "denoc", "newton-euler-3", "uicker-kahn", "waters", "lagrange-4x4", "lagrange-3x3",
+                          "configuration-space"})
+      QVERIFY2(has(dyn::Problem::InverseDynamics, n), n);
     for (const char* n : {"crba", "denoc"}) QVERIFY2(has(dyn::Problem::MassMatrix, n), n);
     for (const char* n : {"aba", "crba", "denoc"}) QVERIFY2(has(dyn::Problem::ForwardDynamics, n), n);
     for (const dyn::Formulation& f : dyn::formulations()) {

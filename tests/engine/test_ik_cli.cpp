@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <random>
 
+#include "cli_json.hpp"
 #include "dynscope/dynscope.hpp"
+
+using dyn::testing::joined;
 
 namespace {
 
@@ -31,16 +34,6 @@ Run runCli(const QStringList& args) {
 }
 
 QString robot(const char* file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
-
-QString joined(const Eigen::VectorXd& v) {
-  QStringList parts;
-  char buf[32];
-  for (Eigen::Index k = 0; k < v.size(); ++k) {
-    std::snprintf(buf, sizeof buf, "%.17g", v[k]);
-    parts << buf;
-  }
-  return parts.join(',');
-}
 
 Eigen::VectorXd toVector(const QJsonValue& value) {
   const QJsonArray a = value.toArray();
