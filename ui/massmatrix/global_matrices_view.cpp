@@ -52,22 +52,28 @@ bool GlobalMatricesView::compute(const dyn::Model& model, const Eigen::VectorXd&
     dyn::crba(model, data, q);
     m_reductionError = (gd.M - data.M).cwiseAbs().maxCoeff();
     const int six = 6 * model.N, t = gd.t;
-    m_pictures.push_back(picture("I", tr("I: body inertias, %1 × %1, block diagonal (eq. 23)").arg(six), gd.I));
-    m_pictures.push_back(picture("S", tr("S = P⁻¹H: joint motions, %1 × %2 (eq. 24)").arg(six).arg(model.nv), gd.Sg));
-    m_pictures.push_back(picture("P", tr("P: incidence, %1 × %1 (eq. 29)").arg(six), gd.P));
-    m_pictures.push_back(picture("P⁻¹", tr("P⁻¹: paths to the root, %1 × %1").arg(six), gd.Pinv));
-    m_pictures.push_back(picture("[I T; Tᵀ 0]",
-                                 tr("[I T; Tᵀ 0] of eq. 27, %1 × %1 (%2 constraint forces%3)")
-                                     .arg(six + t)
-                                     .arg(t)
-                                     .arg(model.hasLoops() ? tr(", loop rows included") : QString()),
-                                 gd.system.topLeftCorner(six + t, six + t)));
+    m_pictures.push_back(picture("I", tr("I  %1×%1").arg(six), gd.I));
+    m_pictures.push_back(picture("S", tr("S = P⁻¹H  %1×%2").arg(six).arg(model.nv), gd.Sg));
+    m_pictures.push_back(picture("P", tr("P  %1×%1").arg(six), gd.P));
+    m_pictures.push_back(picture("P⁻¹", tr("P⁻¹  %1×%1").arg(six), gd.Pinv));
+    m_pictures.push_back(
+        picture("[I T; Tᵀ 0]", tr("eq. 27  %1×%1").arg(six + t), gd.system.topLeftCorner(six + t, six + t)));
     int nnz = 0;
     long long size = 0;
     for (const Picture& p : m_pictures) {
       nnz += p.nonZeros;
       size += (long long)p.nonZero.rows() * p.nonZero.cols();
     }
+    setToolTip(tr("<p>The global (6N) formulation of Orin &amp; Featherstone's review, §3.5: every body a free "
+                  "rigid body, held together by its joints' constraint forces. Black: a non-zero entry.</p>"
+                  "<p><b>I</b>: the body inertias in world coordinates, block diagonal (eq. 23); <b>S = P⁻¹H</b>: "
+                  "the joint motion subspaces propagated to the bodies (eq. 24); <b>P</b>: the incidence matrix of "
+                  "eq. 29 (identity blocks, −1 blocks at the parents); <b>P⁻¹</b>: the paths to the root; "
+                  "<b>eq. 27</b>: [I T; Tᵀ 0] with %1 constraint-force columns in T%2.</p>"
+                  "<p>H(q) = Sᵀ I S to %3</p>")
+                   .arg(t)
+                   .arg(model.hasLoops() ? tr(" (the loop joints' rows included)") : QString())
+                   .arg(m_reductionError, 0, 'e', 1));
     m_summary = tr("Global form (6N = %1): %2 % of its entries are non-zero; Sᵀ I S = H(q) to %3")
                     .arg(six)
                     .arg(size ? 100.0 * nnz / double(size) : 0.0, 0, 'f', 1)
@@ -108,9 +114,8 @@ void GlobalMatricesView::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(cell.left() + 4, cell.top(), cell.width() - 8, line), Qt::AlignLeft,
                fm.elidedText(pic.title, Qt::ElideRight, int(cell.width()) - 8));
     p.drawText(QRectF(cell.left() + 4, cell.top() + line, cell.width() - 8, line), Qt::AlignLeft,
-               tr("%1 non-zero of %2 (%3 %)")
+               tr("%1 nz (%2 %)")
                    .arg(pic.nonZeros)
-                   .arg(pic.nonZero.size())
                    .arg(pic.nonZero.size() ? 100.0 * pic.nonZeros / double(pic.nonZero.size()) : 0.0, 0, 'f', 1));
     p.fillRect(box, QColor(250, 250, 250));
     const QColor ink(20, 20, 40);
