@@ -275,6 +275,14 @@ class TestLoopsWindow : public QObject {
     QVERIFY(std::abs(doc()->q()[qIndex("crank_joint")]) < 1e-15);
     doc()->goHome();
     QVERIFY((doc()->q() - doc()->model().home()).norm() < 1e-12);
+    // What IK dragging and playback hand the document: a pose of the tree that does not close.
+    // It is assembled with the independent coordinate (the crank) as given.
+    Eigen::VectorXd torn = doc()->q();
+    torn.array() += 0.3;
+    QVERIFY(phiAt(torn) > 1e-3);
+    QVERIFY(doc()->setQ(torn));
+    QVERIFY(phiAt(doc()->q()) < 1e-9);
+    QCOMPARE(doc()->q()[qIndex("crank_joint")], torn[qIndex("crank_joint")]);
   }
 
   // With the rocker as the actuated (independent) joint, the rocker can swing only between its
