@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "dynscope/algorithms/energy.hpp"
 #include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/loops/loop_inverse_dynamics.hpp"
 
 namespace dyn {
 namespace {
@@ -25,14 +27,25 @@ void shape(Eigen::VectorXd& v, int size, bool wanted) {
   if (v.size() != (wanted ? size : 0)) v.resize(wanted ? size : 0);
 }
 
-// One worker's share: samples [begin, end) with its own Data.
+// One worker's share: samples [begin, end) with its own Data (and LoopData for closed loops).
 void processSamples(const Model& model, const SampledTrajectory& traj, const TrajectoryDynamicsOptions& options,
-                    Data& data, const Eigen::VectorXd& zero, int begin, int end, TrajectoryDynamics& out) {
+                    Data& data, LoopData* ld, const Eigen::VectorXd& zero, int begin, int end,
+                    TrajectoryDynamics& out) {
   for (int k = begin; k < end; ++k) {
     const auto q = traj.q.col(k);
     const auto qd = traj.qd.col(k);
     const auto qdd = traj.qdd.col(k);
-    if (options.decompose) {
+    if (ld) {  // closed loops: the actuator torques of the closed-loop inverse dynamics (affine in q̈ too)
+      if (options.decompose) {
+        out.gravity.col(k) = loopInverseDynamics(model, data, *ld, q, zero, zero);  // g_a(q)
+        out.coriolis.col(k) = loopInverseDynamics(model, data, *ld, q, qd, zero);   // c_a + g_a for now
+        if (!options.tauGiven) out.tau.col(k) = loopInverseDynamics(model, data, *ld, q, qd, qdd);
+        out.inertial.col(k) = out.tau.col(k) - out.coriolis.col(k);
+        out.coriolis.col(k) -= out.gravity.col(k);
+      } else if (!options.tauGiven) {
+        out.tau.col(k) = loopInverseDynamics(model, data, *ld, q, qd, qdd, options.fext);
+      }
+    } else if (options.decompose) {
       out.gravity.col(k) = rnea(model, data, q, zero, zero);                  // g(q)
       out.coriolis.col(k) = rnea(model, data, q, qd, zero);                   // c + g for now
       if (!options.tauGiven) out.tau.col(k) = rnea(model, data, q, qd, qdd);  // tau
@@ -100,6 +113,7 @@ void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& traj
   auto work = [&](bool caller) {
     try {
       Data data(model);
+      std::unique_ptr<LoopData> ld = model.hasLoops() ? std::make_unique<LoopData>(model) : nullptr;
       const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
       for (;;) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) stop = true;
@@ -107,7 +121,7 @@ void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& traj
         const int c = next.fetch_add(1);
         if (c >= chunks) return;
         const int begin = c * chunk, end = std::min(n, begin + chunk);
-        processSamples(model, traj, options, data, zero, begin, end, out);
+        processSamples(model, traj, options, data, ld.get(), zero, begin, end, out);
         const int total = done.fetch_add(end - begin) + (end - begin);
         if (caller && options.progress) options.progress(double(total) / n);
       }

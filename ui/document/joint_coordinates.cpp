@@ -123,10 +123,20 @@ Eigen::Vector4d rpyToQuaternion(const Eigen::Vector3d& r) {
 
 double coordinateValue(const JointCoordinate& c, const Eigen::VectorXd& q) {
   switch (c.kind) {
-    case JointCoordinate::Kind::Scalar: return q[c.qIndex];
-    case JointCoordinate::Kind::Roll: return quaternionToRpy(q.segment<4>(c.qIndex)).x();
-    case JointCoordinate::Kind::Pitch: return quaternionToRpy(q.segment<4>(c.qIndex)).y();
-    case JointCoordinate::Kind::Yaw: return quaternionToRpy(q.segment<4>(c.qIndex)).z();
+    case JointCoordinate::Kind::Scalar:
+      return q[c.qIndex];
+    case JointCoordinate::Kind::Roll:
+      return quaternionToRpy(q.segment<4>(c.qIndex)).x();
+    case JointCoordinate::Kind::Pitch:
+      return quaternionToRpy(q.segment<4>(c.qIndex)).y();
+    case JointCoordinate::Kind::Yaw:
+      return quaternionToRpy(q.segment<4>(c.qIndex)).z();
   }
   return 0;
+}
+
+int coordinateDof(const dyn::Model& m, const JointCoordinate& c) {
+  const dyn::JointModel<double>& J = m.joints[c.body];
+  if (c.kind != JointCoordinate::Kind::Scalar) return J.idx_v + int(c.kind) - int(JointCoordinate::Kind::Roll);
+  return J.idx_v + c.qIndex - J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0);
 }

@@ -12,13 +12,13 @@
 struct JointCoordinate {
   enum class Kind { Scalar, Roll, Pitch, Yaw };  // Scalar: q[qIndex]; RPY: of the quaternion at q[qIndex..+3]
   Kind kind = Kind::Scalar;
-  int body = 0;     // body whose joint owns the coordinate
-  int qIndex = 0;   // Scalar: the q entry; Roll/Pitch/Yaw: first entry of the quaternion (x y z w)
+  int body = 0;    // body whose joint owns the coordinate
+  int qIndex = 0;  // Scalar: the q entry; Roll/Pitch/Yaw: first entry of the quaternion (x y z w)
   QString jointName, jointType;
-  QString label;    // "" for single-DOF joints, else "x", "roll", ...
+  QString label;  // "" for single-DOF joints, else "x", "roll", ...
   bool angular = true;
-  bool wraps = false;     // continuous joints and roll/yaw: the value lives on a circle
-  bool limited = false;   // lower/upper come from the model (else a default editing range); may be equal
+  bool wraps = false;           // continuous joints and roll/yaw: the value lives on a circle
+  bool limited = false;         // lower/upper come from the model (else a default editing range); may be equal
   double lower = 0, upper = 0;  // SI units (rad, m)
 };
 
@@ -33,3 +33,7 @@ Eigen::Vector4d rpyToQuaternion(const Eigen::Vector3d& rpy);
 
 // The value of a coordinate in q (RPY coordinates read their quaternion).
 double coordinateValue(const JointCoordinate& c, const Eigen::VectorXd& q);
+
+// The dof (index into v) a coordinate moves: the row's own entry for 1-dof and planar joints; for
+// spherical and floating joints, whose velocities are [w; v], roll/pitch/yaw take w and x/y/z take v.
+int coordinateDof(const dyn::Model& m, const JointCoordinate& c);

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QSignalBlocker>
 #include <QThread>
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,16 @@
 #include "document/robot_loader.hpp"
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
+#include "dynscope/loops/assembly.hpp"
+#include "dynscope/loops/loop_constraints.hpp"
 #include "scene/mesh_loader.hpp"
 
 namespace {
+
+// A pose counts as assembled when every loop error is below this (m, rad); assembly itself goes to
+// kAssemblyTolerance, far below what can be seen or what the dynamics notice.
+constexpr double kClosedTolerance = 1e-9;
+constexpr double kAssemblyTolerance = 1e-12;
 
 // A valid Model with no moving bodies, so model()/data() are usable before the first load.
 std::shared_ptr<const dyn::Model> emptyModel() {
@@ -88,7 +96,10 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   const std::string oldSelected =
       m_selectedBody >= 0 && m_selectedBody <= old->N ? old->bodyNames[m_selectedBody] : std::string();
 
+  m_assembler.reset();  // refers to the old model
   m_model = r.model;
+  if (m_model->hasLoops()) m_assembler = std::make_unique<dyn::Assembler>(*m_model);
+  m_loopMessage.clear();
   m_meshes = r.meshes;
   m_lastLoadMs = r.milliseconds;
   m_lastLoadWasReload = keep;
@@ -100,6 +111,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   for (const JointCoordinate& c : jointCoordinates(*m_model))
     if (c.kind == JointCoordinate::Kind::Scalar && c.limited)
       m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
+  if (m_model->hasLoops()) m_q = m_model->home();  // the assembled reference configuration
   m_home = m_q;
   m_constantTorques = Eigen::VectorXd::Zero(m_model->nv);
 
@@ -113,6 +125,14 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
       if (oldTorques.size() == old->nv)
         m_constantTorques.segment(m_model->joints[i].idx_v, nv) = oldTorques.segment(old->joints[j].idx_v, nv);
     }
+  }
+  if (keep && m_model->hasLoops()) {  // the carried-over values, closed; else the reference pose
+    Eigen::VectorXd q = m_q;
+    if (assemble(q, true, tr("the reloaded pose")))
+      m_q = q;
+    else
+      m_q = m_model->home();
+    m_loopMessage.clear();
   }
   m_selectedBody = keep && !oldSelected.empty() ? m_model->bodyIndex(oldSelected) : -1;
   updateKinematics();
@@ -180,15 +200,59 @@ void RobotDocument::updateKinematics() {
   dyn::forwardKinematics(*m_model, m_data, m_q);
   dyn::updateFrames(*m_model, m_data);
   m_lastKinematicsMs = timer.nsecsElapsed() / 1e6;
+  if (m_assembler) {  // what the window reports as the loops' closure
+    m_assembler->evaluate(m_q);
+    m_loopResidual = dyn::maxAbs(m_assembler->loopData().phi);
+  } else {
+    m_loopResidual = 0;
+  }
+}
+
+bool RobotDocument::isDependentDof(int dof) const {
+  return m_model->hasLoops() && dof >= 0 && dof < m_model->nv && !m_model->isIndependent(dof);
+}
+
+bool RobotDocument::assemble(Eigen::VectorXd& q, bool restarts, const QString& what) {
+  m_assembler->evaluate(q);
+  if (dyn::maxAbs(m_assembler->loopData().phi) <= kClosedTolerance) {  // closed already (playback, simulation)
+    m_assemblyIterations = 0;
+    m_loopMessage.clear();
+    return true;
+  }
+  dyn::AssemblyOptions options;
+  options.held = m_model->independentDofs();
+  options.tolerance = kAssemblyTolerance;
+  // First without restarts: a slider dragged stays on the branch the mechanism is on.
+  options.restarts = 0;
+  const dyn::AssemblyResult* r = &m_assembler->solve(q, options);
+  if (!r->converged && restarts) {
+    options.restarts = 8;
+    r = &m_assembler->solve(q, options);
+  }
+  m_assemblyIterations = r->iterations;
+  if (!r->converged || !r->q.allFinite()) {
+    m_loopMessage = tr("The loops cannot close at %1: %2. The mechanism keeps its last assembled pose.")
+                        .arg(what, QString::fromStdString(r->message));
+    emit loopClosureFailed(m_loopMessage);
+    return false;
+  }
+  q = r->q;
+  m_loopMessage.clear();
+  return true;
+}
+
+bool RobotDocument::commitQ(Eigen::VectorXd q, bool restarts, const QString& what) {
+  sanitize(q);
+  if (m_assembler && !assemble(q, restarts, what)) return false;
+  m_q = q;
+  updateKinematics();
+  emit poseChanged();
+  return true;
 }
 
 bool RobotDocument::setQ(const Eigen::VectorXd& q) {
   if (q.size() != m_model->nq || !q.allFinite()) return false;
-  m_q = q;
-  sanitize(m_q);
-  updateKinematics();
-  emit poseChanged();
-  return true;
+  return commitQ(q, true, tr("the requested pose"));
 }
 
 bool RobotDocument::setJointValue(int qIndex, double value) {
@@ -196,6 +260,21 @@ bool RobotDocument::setJointValue(int qIndex, double value) {
   const double lo = m_model->lowerLimit[qIndex], hi = m_model->upperLimit[qIndex];
   if (std::isfinite(lo) && std::isfinite(hi) && hi >= lo) value = std::clamp(value, lo, hi);
   if (m_q[qIndex] == value) return true;  // sliders and spin boxes echo; skip the redundant frame
+  if (m_assembler) {                      // closed loops: only independent coordinates move; the dependent ones follow
+    int body = 1;
+    while (body < m_model->N && qIndex >= m_model->joints[body].idx_q + m_model->joints[body].nq) ++body;
+    JointCoordinate c;
+    c.body = body;
+    c.qIndex = qIndex;
+    if (isDependentDof(coordinateDof(*m_model, c))) return false;
+    Eigen::VectorXd q = m_q;
+    q[qIndex] = value;
+    const QString name = QString::fromStdString(m_model->jointNames[body]);
+    const bool angular = m_model->joints[body].type != dyn::JointType::Prismatic;
+    return commitQ(q, false,
+                   angular ? tr("%1 = %2°").arg(name).arg(value * 180 / M_PI, 0, 'f', 2)
+                           : tr("%1 = %2 m").arg(name).arg(value, 0, 'f', 4));
+  }
   m_q[qIndex] = value;
   sanitize(m_q);
   updateKinematics();
@@ -207,6 +286,13 @@ bool RobotDocument::setJointRpy(int body, const Eigen::Vector3d& rpy) {
   if (body < 1 || body > m_model->N || !rpy.allFinite()) return false;
   const auto& J = m_model->joints[body];
   if (J.type != dyn::JointType::Spherical && J.type != dyn::JointType::Floating) return false;
+  if (m_assembler) {
+    for (int k = 0; k < 3; ++k)
+      if (isDependentDof(J.idx_v + k)) return false;
+    Eigen::VectorXd q = m_q;
+    q.segment<4>(J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0)) = rpyToQuaternion(rpy);
+    return commitQ(q, false, tr("the orientation of %1").arg(QString::fromStdString(m_model->jointNames[body])));
+  }
   m_q.segment<4>(J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0)) = rpyToQuaternion(rpy);
   updateKinematics();
   emit poseChanged();
@@ -236,6 +322,27 @@ void RobotDocument::randomize() {
     if (m_model->joints[c.body].type == dyn::JointType::Floating) continue;
     if (!c.limited && !c.angular) continue;  // an unlimited slide has no range to sample
     q[c.qIndex] = c.lower + (c.upper - c.lower) * unit(m_rng);
+  }
+  if (m_assembler) {  // a random pose of the independent coordinates that closes: a few draws
+    for (int attempt = 0; attempt < 10; ++attempt) {
+      Eigen::VectorXd closed = q;
+      sanitize(closed);
+      bool closes = false;
+      {
+        const QSignalBlocker quiet(this);  // only the last draw's failure is worth reporting
+        closes = assemble(closed, true, QString());
+      }
+      if (closes) {
+        commitQ(closed, false, QString());
+        return;
+      }
+      for (const JointCoordinate& c : jointCoordinates(*m_model))
+        if (c.kind == JointCoordinate::Kind::Scalar && !isDependentDof(coordinateDof(*m_model, c)) &&
+            (c.limited || c.angular))
+          q[c.qIndex] = c.lower + (c.upper - c.lower) * unit(m_rng);
+    }
+    commitQ(q, true, tr("a random pose"));
+    return;
   }
   setQ(q);
 }

@@ -1,6 +1,13 @@
 // The robot the window shows: the engine's Model and Data, the configuration q and the selected
 // body. Every change of q runs forwardKinematics + updateFrames before poseChanged() is emitted,
 // so listeners can read data().oMf directly. Files are parsed and built on a worker thread.
+//
+// Closed kinematic loops (docs/loops.md): q is always an assembled configuration, phi(q) = 0. A
+// mechanism opens in the model's assembled reference pose; every change of q goes through the
+// engine's assembly (dynscope/loops/assembly.hpp) with the independent coordinates held at their
+// new values, so the dependent ones follow. Dependent coordinates cannot be set directly. A value
+// at which the loops cannot close leaves the last assembled pose and reports why
+// (loopClosureFailed), never a torn-apart mechanism.
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
@@ -11,6 +18,10 @@
 
 #include "dynscope/io/fixups.hpp"
 #include "dynscope/model/data.hpp"
+
+namespace dyn {
+class Assembler;
+}
 
 class MeshLibrary;
 class QThread;
@@ -73,6 +84,13 @@ class RobotDocument : public QObject {
 
   void setSelectedBody(int body);  // -1: none
 
+  // Closed loops. isDependentDof: a dof (index into v) the assembly solves for; false for trees.
+  bool hasLoops() const { return m_model->hasLoops(); }
+  bool isDependentDof(int dof) const;
+  double loopResidual() const { return m_loopResidual; }           // max |phi(q)| of the pose shown (0: tree)
+  QString loopMessage() const { return m_loopMessage; }            // why the last change was refused; "" when it closed
+  int assemblyIterations() const { return m_assemblyIterations; }  // Newton steps of the last assembly
+
   // The simulation's "constant per joint" torques (issue 5), one per dof (size nv; N·m or N):
   // typed in the joints dock, read by the simulation dock. Zero after a load; a reload keeps
   // them where joint name and type are unchanged.
@@ -88,14 +106,24 @@ class RobotDocument : public QObject {
   void selectedBodyChanged(int body);
   void constantTorquesChanged();
   void fixupsChanged();  // setFixups changed the list (the next load uses it)
+  // A change of q was refused because the loops cannot close there; q is unchanged.
+  void loopClosureFailed(const QString& message);
 
  private:
   void finishLoad(const RobotLoadResult& result, const QString& path, bool keepJointValues);
   void sanitize(Eigen::VectorXd& q) const;
   void updateKinematics();
   bool waitForLoad(QString* error);
+  // Closed loops: assembles `q` in place with the independent coordinates held (first on q's
+  // branch; then, when `restarts`, from perturbed starts). False with m_loopMessage set.
+  bool assemble(Eigen::VectorXd& q, bool restarts, const QString& what);
+  bool commitQ(Eigen::VectorXd q, bool restarts, const QString& what);  // sanitize, assemble, pose
 
   std::shared_ptr<const dyn::Model> m_model;
+  std::unique_ptr<dyn::Assembler> m_assembler;  // closed loops only; refers to *m_model (declared after it)
+  double m_loopResidual = 0;
+  QString m_loopMessage;
+  int m_assemblyIterations = 0;
   std::shared_ptr<const MeshLibrary> m_meshes;
   dyn::Data m_data;
   Eigen::VectorXd m_q, m_home;

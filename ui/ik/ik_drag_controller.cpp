@@ -461,6 +461,9 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   dyn::difference(m, q0, q, v);
   const double biggest = v.lpNorm<Eigen::Infinity>();
   if (biggest > kMaxMoveStep) dyn::integrate(m, q0, v, kMaxMoveStep / biggest, q);
+  // Closed loops: the tree's IK pose is re-assembled by the document (independent coordinates
+  // held, the dependent ones solved; refused when a loop cannot close there), so the mechanism is
+  // never torn apart; the next mouse move starts from the assembled pose.
   doc_->setQ(q);
 
   const bool out = r.positionError > kReachPosition || (!posOnly && r.rotationError > kReachRotation);
@@ -473,6 +476,8 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   reported_ = out;
   readout_.valid = true;
   readout_.positionError = r.positionError;
+  if (m.hasLoops())  // where the frame is after the assembly, not where the tree's IK put it
+    readout_.positionError = (doc_->data().oMf[frame_].translation() - p).norm();
   readout_.rotationError = r.rotationError;
   readout_.pinError = r.pinError;
   readout_.iterations = r.iterations;

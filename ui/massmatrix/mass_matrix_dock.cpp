@@ -14,8 +14,9 @@
 #include <cstdio>
 
 #include "document/robot_document.hpp"
-#include "lecture/lecture_document.hpp"
 #include "document/save_file.hpp"
+#include "lecture/lecture_document.hpp"
+#include "massmatrix/global_matrices_view.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
 #include "plots/csv_export.hpp"
 
@@ -56,6 +57,11 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_labels = new QCheckBox(tr("Labels"), body);
   m_labels->setObjectName("massMatrixLabels");
   m_labels->setChecked(true);
+  m_globalBox = new QCheckBox(tr("Global 6N (§3.5)"), body);
+  m_globalBox->setObjectName("massMatrixGlobal");
+  m_globalBox->setToolTip(
+      tr("Show the global (6N) matrices of Orin & Featherstone's §3.5 beside H(q): "
+         "large but sparse; H = Sᵀ I S"));
   auto* png = new QPushButton(tr("PNG\u2026"), body);
   auto* csv = new QPushButton(tr("CSV\u2026"), body);
   png->setToolTip(tr("Save the picture as PNG"));
@@ -73,6 +79,7 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   toggles->addWidget(m_breadthFirst);
   toggles->addWidget(m_log);
   toggles->addWidget(m_labels);
+  toggles->addWidget(m_globalBox);
   toggles->addStretch();
   layout->addLayout(controls);
   layout->addLayout(toggles);
@@ -80,7 +87,12 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_map = new MatrixHeatMap(body);
   m_map->setObjectName("massMatrixHeatMap");
   m_map->setHoverTextProvider([this](int r, int c) { return describeCell(r, c); });
-  layout->addWidget(m_map, 1);
+  m_global = new GlobalMatricesView(body);
+  m_global->setVisible(false);
+  auto* pictures = new QHBoxLayout;
+  pictures->addWidget(m_map, 1);
+  pictures->addWidget(m_global, 1);
+  layout->addLayout(pictures, 1);
   m_readout = new QLabel(body);
   m_readout->setObjectName("massMatrixReadout");
   m_readout->setWordWrap(true);
@@ -101,6 +113,7 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   connect(m_breadthFirst, &QCheckBox::toggled, this, &MassMatrixDock::setBreadthFirst);
   connect(m_log, &QCheckBox::toggled, this, &MassMatrixDock::setLogMagnitude);
   connect(m_labels, &QCheckBox::toggled, this, &MassMatrixDock::setShowLabels);
+  connect(m_globalBox, &QCheckBox::toggled, this, &MassMatrixDock::setShowGlobal);
   connect(png, &QPushButton::clicked, this, &MassMatrixDock::exportPngDialog);
   connect(csv, &QPushButton::clicked, this, &MassMatrixDock::exportCsvDialog);
   connect(m_map, &MatrixHeatMap::cellClicked, this, &MassMatrixDock::onCellClicked);
@@ -162,8 +175,23 @@ void MassMatrixDock::recompute() {
     h.view = MassMatrixView::H;
     m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
   }
+  if (showsGlobal()) m_global->compute(model, m_doc->q());
   showContent();
 }
+
+void MassMatrixDock::setShowGlobal(bool on) {
+  if (m_globalBox->isChecked() != on) {
+    m_globalBox->setChecked(on);  // toggled() comes back here
+    return;
+  }
+  m_global->setVisible(on);
+  if (on) {
+    m_dirty = true;
+    if (isVisible()) recompute();
+  }
+}
+
+bool MassMatrixDock::showsGlobal() const { return m_globalBox->isChecked(); }
 
 void MassMatrixDock::showContent() {
   m_lectureFill = false;
@@ -194,8 +222,7 @@ void MassMatrixDock::showContent() {
   }
   // Lecture mode: H as far as CRBA has got (same colour range as the complete H).
   const dyn::TraceTerm* H = m_lecture && m_lecture->isActive() && m_lecture->hasTrace() &&
-                                    a.settings.view == MassMatrixView::H &&
-                                    m_lecture->model().nv == a.nv
+                                    a.settings.view == MassMatrixView::H && m_lecture->model().nv == a.nv
                                 ? m_lecture->state().find("H", -1)
                                 : nullptr;
   if (H) {

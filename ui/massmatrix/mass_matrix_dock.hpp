@@ -1,6 +1,7 @@
 // The mass-matrix dock: a live heat map of H(q) (or of its factor L) for the document's robot,
 // with branch-induced zeros, fill-in, condition number and diagonal (issue 5). Recomputed at
-// most once per event-loop turn after poseChanged, and only while visible.
+// most once per event-loop turn after poseChanged, and only while visible. "Global 6N" adds the
+// sparsity pictures of the review's global analysis (§3.5: I, S, P, P⁻¹, eq. 27's system) beside H.
 //
 // Wiring in the main window (see docs/mass-matrix.md):
 //   auto* mass = new MassMatrixDock(m_doc, this);
@@ -13,6 +14,7 @@
 
 #include "massmatrix/mass_matrix_analysis.hpp"
 
+class GlobalMatricesView;
 class MatrixHeatMap;
 class QCheckBox;
 class QComboBox;
@@ -28,6 +30,10 @@ class MassMatrixDock : public QDockWidget {
   explicit MassMatrixDock(RobotDocument* doc, QWidget* parent = nullptr);
 
   MatrixHeatMap* heatMap() const { return m_map; }
+  // The global (6N) matrices of §3.5 beside H(q) (off by default).
+  GlobalMatricesView* globalView() const { return m_global; }
+  void setShowGlobal(bool on);
+  bool showsGlobal() const;
   const MassMatrixAnalysis& analysis() const { return m_analysis; }
   QString statusText() const;
   QString readoutText() const;
@@ -85,6 +91,8 @@ class MassMatrixDock : public QDockWidget {
   QCheckBox* m_breadthFirst;
   QCheckBox* m_log;
   QCheckBox* m_labels;
+  QCheckBox* m_globalBox;
+  GlobalMatricesView* m_global;
   QLabel* m_status;
   QLabel* m_readout;
   QString m_error;

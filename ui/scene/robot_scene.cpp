@@ -234,6 +234,20 @@ bool inertiaBox(const dyn::Inertia<double>& I, Vec3& center, Mat3& R, Vec3& dims
 
 double comRadius(double mass) { return std::clamp(0.018 * std::cbrt(mass), 0.006, 0.05); }
 
+// Loop-closure joints: per joint, four dashed segments (predecessor origin to F1, successor origin
+// to F2, the joint axis through F1, the gap F1-F2) of kDashes dashes each.
+constexpr int kLoopSegments = 4, kDashes = 9;
+constexpr std::array<double, 3> kLoopColor{0.85, 0.1, 0.75}, kGapColor{0.95, 0.1, 0.1};
+
+// Dashes of the segment a-b into points [first, first + 2 kDashes): dash j covers [j, j + 0.55] / kDashes.
+void setDashes(vtkPoints* pts, vtkIdType first, const Vec3& a, const Vec3& b) {
+  for (int j = 0; j < kDashes; ++j) {
+    const Vec3 p0 = a + (b - a) * (j / double(kDashes)), p1 = a + (b - a) * ((j + 0.55) / kDashes);
+    pts->SetPoint(first + 2 * j, p0.x(), p0.y(), p0.z());
+    pts->SetPoint(first + 2 * j + 1, p1.x(), p1.y(), p1.z());
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -268,6 +282,16 @@ struct RobotScene::Impl {
   QHash<vtkActor*, int> geomOfActor;
   std::vector<Posed> frames, jointAxes, coms, inertiaBoxes, inertiaEllipsoids;
   std::vector<Label> labels;
+  struct LoopMark {  // a loop-closure joint: F1 on body p, F2 on body s
+    int p = 0, s = 0;
+    Tf Xp, Xs;  // F1_X_p, F2_X_s
+    vtkSmartPointer<vtkActor> ring, ball;
+    vtkSmartPointer<vtkMatrix4x4> ringMatrix, ballMatrix;
+  };
+  std::vector<LoopMark> loops;
+  vtkSmartPointer<vtkPolyData> loopLines;  // kLoopSegments dashed segments per loop joint
+  vtkSmartPointer<vtkActor> loopLinesActor;
+  double loopSize = 0.02;  // marker radius (m), from the robot's size
   vtkSmartPointer<vtkActor> robotCom, robotComLine;
   vtkSmartPointer<vtkMatrix4x4> robotComMatrix, robotComLineMatrix;
   vtkSmartPointer<vtkActor> grid;
@@ -294,6 +318,11 @@ struct RobotScene::Impl {
     for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes, &inertiaEllipsoids})
       for (auto& p : *list) ours.insert(p.actor);
     for (auto& l : labels) ours.insert(l.actor);
+    for (auto& l : loops) {
+      ours.insert(l.ring);
+      ours.insert(l.ball);
+    }
+    if (loopLinesActor) ours.insert(loopLinesActor);
     if (robotCom) ours.insert(robotCom);
     if (robotComLine) ours.insert(robotComLine);
     if (!ours.empty()) {
@@ -313,6 +342,9 @@ struct RobotScene::Impl {
     inertiaBoxes.clear();
     inertiaEllipsoids.clear();
     labels.clear();
+    loops.clear();
+    loopLines = nullptr;
+    loopLinesActor = nullptr;
     robotCom = robotComLine = nullptr;
     built = posed = false;
     nBodies = 0;
@@ -599,6 +631,64 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     d_->renderer->AddActor(d_->robotComLine);
   }
 
+  // Loop-closure joints (markers at their two frames, dashed lines; see the header).
+  if (!model.loops.empty()) {
+    double reach = 0.05;  // marker size from the robot's size: its largest joint offset
+    for (int i = 1; i <= model.N; ++i) reach = std::max(reach, model.Xtree[i].r.norm());
+    d_->loopSize = std::clamp(0.035 * reach, 0.006, 0.03);
+    auto ring = cylinderPoly(1.0, 0.7), ball = spherePoly(0.6, 24, 16);
+    for (const auto& J : model.loops) {
+      Impl::LoopMark l;
+      l.p = J.predecessor;
+      l.s = J.successor;
+      l.Xp = J.Xp;
+      l.Xs = J.Xs;
+      for (auto* which : {&l.ring, &l.ball}) {
+        *which = makeActor(which == &l.ring ? ring.Get() : ball.Get());
+        auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
+        (*which)->SetUserMatrix(matrix);
+        (which == &l.ring ? l.ringMatrix : l.ballMatrix) = matrix;
+        (*which)->PickableOff();
+        (*which)->VisibilityOff();
+        vtkProperty* prop = (*which)->GetProperty();
+        prop->SetColor(kLoopColor[0], kLoopColor[1], kLoopColor[2]);
+        prop->SetAmbient(0.35);
+        prop->SetOpacity(which == &l.ring ? 0.55 : 0.9);
+        d_->addProp(*which);
+      }
+      d_->loops.push_back(l);
+    }
+    const vtkIdType n = vtkIdType(model.loops.size()) * kLoopSegments * kDashes * 2;
+    vtkNew<vtkPoints> pts;
+    pts->SetDataTypeToDouble();  // the drawn points are the engine's, to the digit (tests read them back)
+    pts->SetNumberOfPoints(n);
+    for (vtkIdType k = 0; k < n; ++k) pts->SetPoint(k, 0, 0, 0);
+    vtkNew<vtkCellArray> cells;
+    for (vtkIdType k = 0; k < n; k += 2) {
+      const vtkIdType ids[2] = {k, k + 1};
+      cells->InsertNextCell(2, ids);
+    }
+    d_->loopLines = vtkSmartPointer<vtkPolyData>::New();
+    d_->loopLines->SetPoints(pts);
+    d_->loopLines->SetLines(cells);
+    setPointColor(d_->loopLines, kLoopColor);
+    auto* colors = d_->loopLines->GetPointData()->GetScalars();
+    const unsigned char red[3] = {static_cast<unsigned char>(kGapColor[0] * 255),
+                                  static_cast<unsigned char>(kGapColor[1] * 255),
+                                  static_cast<unsigned char>(kGapColor[2] * 255)};
+    for (size_t k = 0; k < model.loops.size(); ++k)  // the gap segment (the last of each joint) in red
+      for (int j = 0; j < 2 * kDashes; ++j)
+        static_cast<vtkUnsignedCharArray*>(colors)->SetTypedTuple(
+            vtkIdType(k) * kLoopSegments * kDashes * 2 + (kLoopSegments - 1) * kDashes * 2 + j, red);
+    d_->loopLinesActor = makeActor(d_->loopLines, true);
+    d_->loopLinesActor->PickableOff();
+    d_->loopLinesActor->VisibilityOff();
+    vtkProperty* prop = d_->loopLinesActor->GetProperty();
+    prop->SetLineWidth(3.0);
+    prop->LightingOff();
+    d_->addProp(d_->loopLinesActor);
+  }
+
   // Link names at the link frames of the bodies.
   for (int i = model.floatingBase ? 1 : 0; i <= model.N; ++i) {
     Impl::Label l;
@@ -665,6 +755,25 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
         l.frame >= 0 ? (model.frames[l.frame].placement * data.X0[model.frames[l.frame].body]).r : data.X0[l.body].r;
     l.actor->GetPositionCoordinate()->SetValue(p.x(), p.y(), p.z());
   }
+  if (!d_->loops.empty() && d_->loops.size() == model.loops.size()) {
+    vtkPoints* pts = d_->loopLines->GetPoints();
+    vtkIdType first = 0;
+    for (auto& l : d_->loops) {
+      const Tf X1 = l.Xp * data.X0[l.p], X2 = l.Xs * data.X0[l.s];  // F1_X_0, F2_X_0
+      poseToMatrix(X1.E.transpose(), X1.r, d_->loopSize, m);
+      l.ringMatrix->DeepCopy(m);
+      poseToMatrix(X2.E.transpose(), X2.r, d_->loopSize, m);
+      l.ballMatrix->DeepCopy(m);
+      const Vec3 axis = X1.E.row(2).transpose() * (3.0 * d_->loopSize);  // F1's z in world coordinates
+      setDashes(pts, first, data.X0[l.p].r, X1.r);
+      setDashes(pts, first + 2 * kDashes, data.X0[l.s].r, X2.r);
+      setDashes(pts, first + 4 * kDashes, X1.r - axis, X1.r + axis);
+      setDashes(pts, first + 6 * kDashes, X1.r, X2.r);
+      first += kLoopSegments * kDashes * 2;
+    }
+    pts->Modified();
+    d_->loopLines->Modified();
+  }
   if (d_->robotCom) {
     const Vec3 c = dyn::centerOfMass(model, data);
     poseToMatrix(Mat3::Identity(), c, 1.0, m);
@@ -706,6 +815,27 @@ QList<vtkActor*> RobotScene::actorsOfLink(const QString& link) const {
   return out;
 }
 
+int RobotScene::loopJointCount() const { return int(d_->loops.size()); }
+
+std::array<double, 6> RobotScene::loopJointEnds(int k) const {
+  std::array<double, 6> out{};
+  if (k < 0 || k >= int(d_->loops.size())) return out;
+  for (int e = 0; e < 2; ++e) {
+    vtkMatrix4x4* m = e == 0 ? d_->loops[size_t(k)].ringMatrix : d_->loops[size_t(k)].ballMatrix;
+    for (int r = 0; r < 3; ++r) out[size_t(3 * e + r)] = m->GetElement(r, 3);
+  }
+  return out;
+}
+
+QList<vtkActor*> RobotScene::loopActors() const {
+  QList<vtkActor*> out;
+  for (const auto& l : d_->loops) out << l.ring.Get() << l.ball.Get();
+  if (d_->loopLinesActor) out << d_->loopLinesActor.Get();
+  return out;
+}
+
+vtkPolyData* RobotScene::loopLines() const { return d_->loopLines.Get(); }
+
 QList<vtkActor*> RobotScene::geometryActors() const {
   QList<vtkActor*> out;
   for (const auto& g : d_->geoms) out << g.actor.Get();
@@ -734,6 +864,11 @@ void RobotScene::applyVisibility() {
   for (auto& e : d_->inertiaEllipsoids)
     e.actor->SetVisibility(posed && showInertia_ && inertiaShape_ == InertiaShape::Ellipsoid);
   for (auto& l : d_->labels) l.actor->SetVisibility(posed && showNames_);
+  for (auto& l : d_->loops) {
+    l.ring->SetVisibility(posed && showLoops_);
+    l.ball->SetVisibility(posed && showLoops_);
+  }
+  if (d_->loopLinesActor) d_->loopLinesActor->SetVisibility(posed && showLoops_);
   if (d_->robotCom) d_->robotCom->SetVisibility(posed && showCom_);
   if (d_->robotComLine) d_->robotComLine->SetVisibility(posed && showCom_);
   if (d_->grid) d_->grid->SetVisibility(showGrid_);
@@ -870,6 +1005,12 @@ void RobotScene::setShowGrid(bool on) {
 }
 void RobotScene::setShowWorldAxes(bool on) {
   showWorldAxes_ = on;
+  applyVisibility();
+  requestRender();
+}
+
+void RobotScene::setShowLoopJoints(bool on) {
+  showLoops_ = on;
   applyVisibility();
   requestRender();
 }

@@ -3,6 +3,12 @@
 // names, ground grid, world axes). The scene only reads Model and Data: the caller runs the
 // engine's forwardKinematics and then updatePose().
 //
+// Closed kinematic loops (docs/loops.md): each loop-closure joint is drawn apart from the tree,
+// in magenta: a ring about its axis at the frame F1 on its predecessor, a ball at the frame F2 on
+// its successor (they coincide when the loop is closed), dashed lines from both bodies' origins to
+// those frames (the cut edges of the joint graph), a dashed axis line and, red, the gap F1-F2 when
+// the loop is open.
+//
 // Poses: a geometry actor's user matrix is the world pose of `placement * X0[body]` (engine
 // composition, exactly); shape details (URDF mesh scale, the cylinder's z axis) are baked into
 // the actor's polydata. Every change requests a repaint through the render window's
@@ -13,12 +19,14 @@
 #include <QPoint>
 #include <QString>
 #include <QStringList>
+#include <array>
 #include <memory>
 #include <vector>
 
 #include "scene/mesh_loader.hpp"
 
 class vtkActor;
+class vtkPolyData;
 class vtkRenderer;
 class VtkViewport;
 
@@ -58,6 +66,12 @@ class RobotScene : public QObject {
   bool isPlaceholder(vtkActor* actor) const;                 // drawn instead of a missing mesh
   QList<vtkActor*> inertiaActors() const;                    // of the current shape, in body order
   QStringList problems() const;                              // everything reported via message()
+  // Closed loops, as drawn: the number of loop-closure joints, the world origins of loop joint k's
+  // two frames read back from its markers (F1 then F2), its marker actors, and the dashed lines.
+  int loopJointCount() const;
+  std::array<double, 6> loopJointEnds(int k) const;
+  QList<vtkActor*> loopActors() const;  // per loop joint: ring, ball; then the lines' actor
+  vtkPolyData* loopLines() const;       // dashes as line cells (points in world coordinates)
 
   // Display toggles.
   void setShowVisual(bool on);
@@ -71,6 +85,7 @@ class RobotScene : public QObject {
   void setShowLinkNames(bool on);
   void setShowGrid(bool on);
   void setShowWorldAxes(bool on);
+  void setShowLoopJoints(bool on);  // the loop-closure joints' markers and dashed lines (default on)
   void setOpacity(double opacity);  // visual geometry, 0..1
   void setSelectedBody(int body);   // highlight (-1: none)
   // Bodies drawn in warning red (e.g. whose joint exceeds its effort limit now); the selection
@@ -90,6 +105,7 @@ class RobotScene : public QObject {
   bool showLinkNames() const { return showNames_; }
   bool showGrid() const { return showGrid_; }
   bool showWorldAxes() const { return showWorldAxes_; }
+  bool showLoopJoints() const { return showLoops_; }
   double opacity() const { return opacity_; }
   int selectedBody() const { return selectedBody_; }
   const std::vector<int>& warningBodies() const { return warningBodies_; }
@@ -118,7 +134,7 @@ class RobotScene : public QObject {
   std::unique_ptr<Impl> d_;
   bool showVisual_ = true, showCollision_ = false, showFrames_ = false, showJointAxes_ = false;
   bool showCom_ = false, showInertia_ = false, showNames_ = false, showGrid_ = true, showWorldAxes_ = true;
-  bool autoFit_ = true;
+  bool autoFit_ = true, showLoops_ = true;
   InertiaShape inertiaShape_ = InertiaShape::Box;
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
   bool groundFixed_ = false;

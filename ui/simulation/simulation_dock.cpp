@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "document/robot_document.hpp"
@@ -178,6 +179,43 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   pform->addRow(tr("Limit stiffness"), m_limitStiffness);
   col->addWidget(passive);
 
+  // Closed loops: method and stabilization (review §3.4).
+  m_loopGroup = new QGroupBox(tr("Closed loops"), body);
+  m_loopGroup->setObjectName("simulationLoops");
+  auto* lform = new QFormLayout(m_loopGroup);
+  m_loopMethod = new QComboBox(m_loopGroup);
+  m_loopMethod->setObjectName("simulationLoopMethod");
+  m_loopMethod->addItem(tr("1 · augmented system (eq. 20)"), int(dyn::LoopMethod::Augmented));
+  m_loopMethod->addItem(tr("2 · constraint forces first (eq. 21)"), int(dyn::LoopMethod::Multipliers));
+  m_loopMethod->addItem(tr("3 · null-space projection (eq. 22)"), int(dyn::LoopMethod::NullSpace));
+  m_loopMethod->setCurrentIndex(1);
+  m_loopMethod->setToolTip(
+      tr("How the constrained forward dynamics is solved (Orin & Featherstone's review, §3.4):\n"
+         "1: [M L^T; L 0] [q̈; −λ] = [τ − C; c], one dense solve, O((n + n_c)³)\n"
+         "2: λ from L M⁻¹ L^T λ = c − L M⁻¹(τ − C) with the tree's factor, O(n n_c² + n_c³)\n"
+         "3: q̈ = K y + q̈₀ in the null space K of L, O(n³)\nThey agree to rounding."));
+  lform->addRow(tr("Method"), m_loopMethod);
+  m_baumgarte = new QCheckBox(tr("Baumgarte stabilization"), m_loopGroup);
+  m_baumgarte->setObjectName("simulationBaumgarte");
+  m_baumgarte->setChecked(true);
+  m_baumgarte->setToolTip(tr("φ̈ + 2α φ̇ + β² φ = 0 instead of φ̈ = 0, which alone lets φ drift"));
+  lform->addRow(m_baumgarte);
+  const dyn::SimulationSettings defaults;
+  m_alpha = spin(0, 1e4, 1, defaults.baumgarteAlpha, tr(" 1/s"), m_loopGroup);
+  m_alpha->setObjectName("simulationBaumgarteAlpha");
+  m_beta = spin(0, 1e4, 1, defaults.baumgarteBeta, tr(" 1/s"), m_loopGroup);
+  m_beta->setObjectName("simulationBaumgarteBeta");
+  m_alpha->setToolTip(tr("α: damping of the constraint error (α = β: critically damped)"));
+  m_beta->setToolTip(tr("β: stiffness of the constraint error"));
+  lform->addRow(tr("α"), m_alpha);
+  lform->addRow(tr("β"), m_beta);
+  m_projection = new QCheckBox(tr("Project onto the constraints after each step"), m_loopGroup);
+  m_projection->setObjectName("simulationProjection");
+  m_projection->setChecked(defaults.projection);
+  m_projection->setToolTip(tr("q back onto φ(q) = 0 (Newton), q̇ onto φ'q̇ = 0 (mass-weighted: never adds energy)"));
+  lform->addRow(m_projection);
+  col->insertWidget(col->indexOf(integration) + 1, m_loopGroup);  // next to the integration: what solves the step
+
   // Energy monitor.
   m_plots = new QTabWidget(body);
   m_plots->setObjectName("simulationPlots");
@@ -187,6 +225,10 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_plots->addTab(m_energyPlot, tr("energy"));
   m_plots->addTab(m_driftPlot, tr("drift"));
   m_plots->addTab(m_diffPlot, tr("ABA − CRBA"));
+  m_constraintPlot = new TimeSeriesPlot(m_plots);
+  m_constraintPlot->setObjectName("simulationConstraintPlot");
+  m_plots->addTab(m_constraintPlot, tr("constraints"));
+  m_plots->setTabToolTip(3, tr("Closed loops: log₁₀ of the constraint violation |φ(q)| (m, rad) and of |φ'(q) q̇|"));
   m_plots->setTabToolTip(0, tr("Total energy, kinetic + potential"));
   m_plots->setTabToolTip(1, tr("Relative energy drift (E − E₀)/|E₀|: bounded for the symplectic integrator"));
   m_plots->setTabToolTip(2, tr("Largest difference of the joint accelerations between ABA and CRBA (with Compare)"));
@@ -205,10 +247,15 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
       applySettings();
     });
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { emit torqueSourceChanged(torqueSource()); });
-  for (QDoubleSpinBox* s : {m_dt, m_kp, m_kd, m_limitStiffness})
+  for (QDoubleSpinBox* s : {m_dt, m_kp, m_kd, m_limitStiffness, m_alpha, m_beta})
     connect(s, &QDoubleSpinBox::valueChanged, this, &SimulationDock::applySettings);
-  for (QCheckBox* c : {m_compare, m_damping, m_friction, m_limits})
+  for (QCheckBox* c : {m_compare, m_damping, m_friction, m_limits, m_baumgarte, m_projection})
     connect(c, &QCheckBox::toggled, this, &SimulationDock::applySettings);
+  connect(m_loopMethod, &QComboBox::currentIndexChanged, this, &SimulationDock::applySettings);
+  connect(m_baumgarte, &QCheckBox::toggled, this, [this](bool on) {
+    m_alpha->setEnabled(on);
+    m_beta->setEnabled(on);
+  });
   connect(m_robot, &RobotDocument::constantTorquesChanged, this, [this] {
     updateTorqueHint();
     if (torqueSource() == Source::Constant) applySettings();
@@ -220,8 +267,24 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
     // The last run's numbers belong to the previous robot.
     m_status->setText(tr("Not started: Run simulates %1 from the current pose.")
                           .arg(m_robot->hasModel() ? QString::fromStdString(m_robot->model().name) : tr("the robot")));
+    updateLoopControls();
   });
   updateSourceControls();
+  updateLoopControls();
+}
+
+void SimulationDock::updateLoopControls() {
+  const bool loops = m_robot->hasModel() && m_robot->model().hasLoops();
+  m_loopGroup->setVisible(loops);
+  m_plots->setTabVisible(3, loops);
+  // The tree algorithms (ABA, CRBA) are for trees; a mechanism uses its loop method, and Compare
+  // checks method 2 against method 1 (the others against method 2).
+  m_algorithm->setEnabled(!loops);
+  m_algorithm->setToolTip(loops ? tr("A closed-loop mechanism is solved by the loop method below") : QString());
+  m_compare->setText(loops ? tr("Compare with another loop method at every step")
+                           : tr("Compare ABA and CRBA at every step"));
+  m_plots->setTabText(2, loops ? tr("method difference") : tr("ABA − CRBA"));
+  if (!loops) m_constraintPlot->clear();
 }
 
 SimulationDock::~SimulationDock() { m_runner->pause(); }
@@ -250,6 +313,11 @@ dyn::SimulationSettings SimulationDock::settings() const {
     s.recordLimit = std::max(2000, int(kRecordBytes / bytesPerSample));
   }
   s.energy = true;
+  s.loopMethod = dyn::LoopMethod(m_loopMethod->currentData().toInt());
+  s.baumgarte = m_baumgarte->isChecked();
+  s.baumgarteAlpha = m_alpha->value();
+  s.baumgarteBeta = m_beta->value();
+  s.projection = m_projection->isChecked();
   return s;
 }
 
@@ -460,6 +528,8 @@ void SimulationDock::updateStatus() {
   if (m_runner->isRunning()) text += tr(" · %1× real time").arg(s.ratio, 0, 'f', 2);
   text += tr(" · E = %1 J · drift %2").arg(s.energy, 0, 'g', 6).arg(s.drift, 0, 'e', 2);
   if (m_compare->isChecked()) text += tr(" · max |Δ acceleration| %1").arg(s.fdDifference, 0, 'e', 1);
+  if (m_robot->hasModel() && m_robot->model().hasLoops())
+    text += tr(" · |φ| %1 · |φ'q̇| %2").arg(s.constraintError, 0, 'e', 1).arg(s.constraintRateError, 0, 'e', 1);
   text += tr(" · %n step(s)", nullptr, int(s.steps));
   if (s.status == dyn::SimulationStatus::Diverged) text += tr("\nStopped: %1").arg(s.error);
   m_status->setText(text);
@@ -468,7 +538,7 @@ void SimulationDock::updateStatus() {
 void SimulationDock::updatePlots() {
   const SimulationRunner::History h = m_runner->history();
   if (h.t.size() < 2) {
-    for (TimeSeriesPlot* p : {m_energyPlot, m_driftPlot, m_diffPlot}) p->clear();
+    for (TimeSeriesPlot* p : {m_energyPlot, m_driftPlot, m_diffPlot, m_constraintPlot}) p->clear();
     return;
   }
   const Eigen::Index n = Eigen::Index(h.t.size());
@@ -481,4 +551,16 @@ void SimulationDock::updatePlots() {
   m_driftPlot->setData(toStd(h.t), row(h.drift), {tr("(E − E₀)/|E₀|")}, tr("relative drift"));
   if (m_compare->isChecked())
     m_diffPlot->setData(toStd(h.t), row(h.fdDifference), {tr("max |acceleration ABA − CRBA|")}, tr("[rad/s² | m/s²]"));
+  if (!h.constraintError.empty() && h.constraintError.size() == h.t.size() &&
+      h.constraintRateError.size() == h.t.size()) {
+    // log10: the violation spans from rounding (1e-15) to a visible drift (1e-3); floor at 1e-17.
+    Eigen::MatrixXd m(2, n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      m(0, k) = std::log10(std::max(h.constraintError[size_t(k)], 1e-17));
+      m(1, k) = std::log10(std::max(h.constraintRateError[size_t(k)], 1e-17));
+      if (!std::isfinite(m(0, k))) m(0, k) = 0;
+      if (!std::isfinite(m(1, k))) m(1, k) = 0;
+    }
+    m_constraintPlot->setData(toStd(h.t), m, {tr("log₁₀ |φ(q)|"), tr("log₁₀ |φ'(q) q̇|")}, tr("log₁₀ violation"));
+  }
 }

@@ -5,6 +5,9 @@
 // joint-acceleration difference when comparing) plotted live. The robot in the 3D view follows the simulation at
 // the display rate; a paused or stopped run becomes the trajectory (scrub, plot, export).
 // Constant per-joint torques are the RobotDocument's (typed in the joints dock's τ column).
+// A closed-loop mechanism (docs/loops.md) gets the loop group: the solution method of the review's
+// §3.4 (1 augmented, 2 multipliers, 3 null space), Baumgarte's stabilization with its gains and the
+// projection onto the constraints; and a plot of the constraint violation |φ| and |φ'q̇|.
 #pragma once
 #include <QDockWidget>
 #include <functional>
@@ -16,6 +19,7 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -54,6 +58,15 @@ class SimulationDock : public QDockWidget {
   TimeSeriesPlot* energyPlot() const { return m_energyPlot; }
   TimeSeriesPlot* driftPlot() const { return m_driftPlot; }
   TimeSeriesPlot* differencePlot() const { return m_diffPlot; }
+  // Closed loops (shown only for a mechanism with loop-closure joints).
+  QGroupBox* loopGroup() const { return m_loopGroup; }
+  QComboBox* loopMethodBox() const { return m_loopMethod; }
+  QCheckBox* baumgarteBox() const { return m_baumgarte; }
+  QDoubleSpinBox* baumgarteAlphaBox() const { return m_alpha; }
+  QDoubleSpinBox* baumgarteBetaBox() const { return m_beta; }
+  QCheckBox* projectionBox() const { return m_projection; }
+  TimeSeriesPlot* constraintPlot() const { return m_constraintPlot; }
+  QTabWidget* plotTabs() const { return m_plots; }
   void setReplayFile(const QString& path);
 
  public slots:
@@ -82,6 +95,7 @@ class SimulationDock : public QDockWidget {
   void updatePlots();
   void updateTorqueHint();
   void updateSourceControls();
+  void updateLoopControls();  // the loop group and plot for the model shown
 
   RobotDocument* m_robot;
   std::function<bool()> m_newRunGuard;
@@ -120,4 +134,11 @@ class SimulationDock : public QDockWidget {
   TimeSeriesPlot* m_energyPlot;
   TimeSeriesPlot* m_driftPlot;
   TimeSeriesPlot* m_diffPlot;
+  QGroupBox* m_loopGroup;
+  QComboBox* m_loopMethod;
+  QCheckBox* m_baumgarte;
+  QDoubleSpinBox* m_alpha;
+  QDoubleSpinBox* m_beta;
+  QCheckBox* m_projection;
+  TimeSeriesPlot* m_constraintPlot;
 };

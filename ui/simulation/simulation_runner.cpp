@@ -128,6 +128,8 @@ void SimulationRunner::publish() {
   s.samples = r.samples();
   s.drift = r.energy.empty() ? 0.0 : r.relativeEnergyDrift(r.samples() - 1);
   s.fdDifference = r.fdDifference.empty() ? 0.0 : r.fdDifference.back();
+  s.constraintError = r.constraintError.empty() ? 0.0 : r.constraintError.back();
+  s.constraintRateError = r.constraintRateError.empty() ? 0.0 : r.constraintRateError.back();
   s.ratio = m_ratio;
   s.status = m_sim->status();
   s.error = QString::fromStdString(m_sim->lastError());
@@ -145,6 +147,8 @@ void SimulationRunner::publish() {
     m_history.energy.push_back(r.energy.empty() ? NAN : r.energy[k]);
     m_history.drift.push_back(r.energy.empty() ? NAN : r.relativeEnergyDrift(k));
     m_history.fdDifference.push_back(k < int(r.fdDifference.size()) ? r.fdDifference[k] : NAN);
+    if (k < int(r.constraintError.size())) m_history.constraintError.push_back(r.constraintError[k]);
+    if (k < int(r.constraintRateError.size())) m_history.constraintRateError.push_back(r.constraintRateError[k]);
   }
   if (m_eventsSeen > r.limitEvents.size()) m_eventsSeen = 0;
   for (; m_eventsSeen < r.limitEvents.size(); ++m_eventsSeen) m_newEvents.push_back(r.limitEvents[m_eventsSeen]);

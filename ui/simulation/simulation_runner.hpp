@@ -24,6 +24,7 @@ class SimulationRunner : public QObject {
     double t = 0;
     Eigen::VectorXd q, qd, tau;
     double energy = 0, drift = 0, fdDifference = 0;
+    double constraintError = 0, constraintRateError = 0;  // closed loops: |phi(q)|, |phi' qd| of the last sample
     double ratio = 0;  // simulated seconds per wall second over the last ~0.5 s of running
     int samples = 0;   // recorded samples so far
     dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
@@ -54,6 +55,7 @@ class SimulationRunner : public QObject {
   // The energy monitor's series so far (small: three numbers per recorded sample).
   struct History {
     std::vector<double> t, energy, drift, fdDifference;
+    std::vector<double> constraintError, constraintRateError;  // closed loops: |phi|, |phi' qd| (else empty)
   };
   History history() const;
   // Limit hits since the last call.

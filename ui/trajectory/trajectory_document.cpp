@@ -10,6 +10,9 @@
 
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
+#include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/loops/loop_inverse_dynamics.hpp"
+#include "dynscope/loops/loop_trajectory.hpp"
 #include "dynscope/model/names.hpp"
 
 namespace {
@@ -280,9 +283,15 @@ void TrajectoryDocument::recomputeNow() {
   auto model =
       std::make_shared<dyn::Model>(m_payload ? dyn::withPayload(m_robot->model(), *m_payload) : m_robot->model());
   if (m_gravity) model->gravity.v = *m_gravity;
+  m_assembler.reset();  // refer to the old model
+  m_loopData.reset();
   m_dynModel = model;
   m_data = std::make_unique<dyn::Data>(*model);
   const bool fellBack = !bindAlgorithms(*model);
+  if (model->hasLoops()) {
+    m_assembler = std::make_unique<dyn::Assembler>(*model);
+    m_loopData = std::make_unique<dyn::LoopData>(*model);
+  }
   resample();
   recomputeDynamics();
   // The values at the current time follow; the robot keeps its pose until the time moves (adding
@@ -314,6 +323,16 @@ void TrajectoryDocument::resample() {
     } else if (m_source == Source::Csv || m_source == Source::Demo || m_source == Source::Simulation) {
       m_imported.validate(m_robot->model());
       m_samples = m_imported;
+    }
+    // A closed-loop mechanism follows its independent coordinates: the dependent ones of every
+    // sample are solved for (assembly, phi' qd = 0, phi' qdd = c), so that playback, plots and the
+    // actuator torques all belong to motions the mechanism can make.
+    if (m_robot->model().hasLoops() && m_samples.samples() > 0) {
+      const dyn::LoopTrajectoryReport r = dyn::closeTrajectory(m_robot->model(), m_samples);
+      if (!r.ok()) {
+        m_problem = tr("the loops cannot close along the trajectory, at %1").arg(QString::fromStdString(r.message));
+        m_samples = {};
+      }
     }
   } catch (const std::exception& e) {
     m_problem = QString::fromUtf8(e.what());
@@ -380,9 +399,24 @@ void TrajectoryDocument::updateAtTime() {
 
 void TrajectoryDocument::computeLiveDynamics() {
   const dyn::Model& m = dynamicsModel();
-  if (m_q.size() != m.nq || m_qd.size() != m.nv || m_qdd.size() != m.nv || !m_id.inverseDynamics) return;
-  m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);       // τ = ID(q, q̇, q̈), the chosen formulation
-  m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+  if (m_q.size() != m.nq || m_qd.size() != m.nv || m_qdd.size() != m.nv) return;
+  if (m.hasLoops() && m_assembler && m_loopData) {
+    // Closed loops: between samples the interpolated state is closed again (the samples are), then
+    // the closed-loop inverse dynamics gives the actuator torques (the registry's formulations are
+    // for trees).
+    Eigen::VectorXd q = m_q, qd = m_qd, qdd = m_qdd;
+    if (dyn::closeState(m, *m_assembler, *m_data, *m_loopData, q, qd, qdd)) {
+      m_q = q;
+      m_qd = qd;
+      m_qdd = qdd;
+    }
+    m_tau = dyn::loopInverseDynamics(m, *m_data, *m_loopData, m_q, m_qd, m_qdd);
+    m_qddForward = m_qdd;  // consistent with the loops by construction
+  } else {
+    if (!m_id.inverseDynamics) return;
+    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);         // τ = ID(q, q̇, q̈), the chosen formulation
+    m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+  }
   emit liveDynamicsChanged();
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dynscope/formulations/registry.hpp"
+#include "dynscope/loops/assembly.hpp"
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
 
@@ -131,7 +132,7 @@ class TrajectoryDocument : public QObject {
   void recomputeDynamics();
   void onModelChanged();
   void updateAtTime();
-  void computeLiveDynamics();  // τ and the forward q̈ at (m_q, m_qd, m_qdd)
+  void computeLiveDynamics();                    // τ and the forward q̈ at (m_q, m_qd, m_qdd)
   bool bindAlgorithms(const dyn::Model& model);  // false: a default took over (m_algorithmNote says why)
 
   RobotDocument* m_robot;
@@ -165,4 +166,8 @@ class TrajectoryDocument : public QObject {
   QString m_idName = QStringLiteral("rnea"), m_fdName = QStringLiteral("aba");
   dyn::BoundFormulation<double> m_id, m_fd;  // bound to the dynamics model
   QString m_algorithmNote;
+  // Closed loops (for *m_dynModel; declared after it, destroyed first): samples made consistent,
+  // actuator torques from the closed-loop inverse dynamics.
+  std::unique_ptr<dyn::Assembler> m_assembler;
+  std::unique_ptr<dyn::LoopData> m_loopData;
 };

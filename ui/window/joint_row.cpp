@@ -77,6 +77,9 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   else
     tip += "\nno limits in the file; editing range shown";
   m_name->setToolTip(tip);
+  m_roleLabel = new QLabel(this);
+  m_roleLabel->setObjectName("loopRole:" + id);
+  m_roleLabel->setVisible(false);
   m_slider = new QSlider(Qt::Horizontal, this);
   m_slider->setObjectName("slider:" + id);
   m_slider->setRange(0, kSliderSteps);
@@ -118,6 +121,7 @@ JointRow::JointRow(const JointCoordinate& c, QWidget* parent) : QWidget(parent),
   // Limits of no width: nothing to slide (the spin box shows the one value).
   m_slider->setEnabled(!(c.limited && c.upper == c.lower));
   layout->addWidget(m_name);
+  layout->addWidget(m_roleLabel);
   layout->addWidget(m_slider, 1);
   layout->addWidget(m_spin);
   layout->addWidget(m_torque);
@@ -200,4 +204,33 @@ double JointRow::torque() const { return m_torque->value(); }
 void JointRow::setTorqueVisible(bool visible) {
   m_torque->setVisible(visible);
   m_slider->setMinimumWidth(visible ? kSliderMinWidthWithTorque : kSliderMinWidth);  // the τ column takes room
+}
+
+void JointRow::setLoopRole(LoopRole role, bool actuated) {
+  m_role = role;
+  m_roleLabel->setVisible(role != LoopRole::None);
+  const bool dependent = role == LoopRole::Dependent;
+  // A dependent coordinate is solved for by the assembly: shown, never edited.
+  const bool movable = !dependent && !(m_c.limited && m_c.upper == m_c.lower);
+  m_slider->setEnabled(movable);
+  m_spin->setReadOnly(dependent);
+  m_spin->setButtonSymbols(dependent ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
+  m_spin->setFocusPolicy(dependent ? Qt::NoFocus : Qt::StrongFocus);
+  m_spin->setEnabled(!dependent);
+  QFont f = m_name->font();
+  f.setItalic(dependent);
+  m_name->setFont(f);
+  if (role == LoopRole::None) return;
+  const QString power = actuated ? tr("actuated") : tr("passive");
+  if (dependent) {
+    m_roleLabel->setText(QStringLiteral("<span style='color:#777'>dep</span>"));
+    m_roleLabel->setToolTip(tr("Dependent coordinate (%1): the loop-closure assembly solves for it from the "
+                               "independent ones; it follows them and cannot be set here.")
+                                .arg(power));
+  } else {
+    m_roleLabel->setText(QStringLiteral("<b style='color:#1f5fbf'>ind</b>"));
+    m_roleLabel->setToolTip(tr("Independent coordinate (%1): moving it re-assembles the closed loops, the "
+                               "dependent joints follow.")
+                                .arg(power));
+  }
 }

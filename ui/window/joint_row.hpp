@@ -1,7 +1,8 @@
 // One editable coordinate in the joints dock: name, slider and spin box within the limits, a lock
 // toggle (the joint keeps its value while IK dragging) and, when the simulation uses constant
 // joint torques, the τ of the dof this row drives. Values in and out are SI (rad, m; N·m, N);
-// the row shows degrees when asked. Continuous joints wrap.
+// the row shows degrees when asked. Continuous joints wrap. In a closed-loop mechanism a row is
+// marked independent (moving it re-assembles the loops) or dependent (read-only: it follows).
 #pragma once
 #include <QWidget>
 
@@ -17,6 +18,11 @@ class JointRow : public QWidget {
 
  public:
   JointRow(const JointCoordinate& coordinate, QWidget* parent = nullptr);
+
+  enum class LoopRole { None, Independent, Dependent };
+  void setLoopRole(LoopRole role, bool actuated);
+  LoopRole loopRole() const { return m_role; }
+  QLabel* roleLabel() const { return m_roleLabel; }
 
   const JointCoordinate& coordinate() const { return m_c; }
   void setDegrees(bool degrees);
@@ -52,6 +58,8 @@ class JointRow : public QWidget {
 
   JointCoordinate m_c;
   QLabel* m_name;
+  QLabel* m_roleLabel;
+  LoopRole m_role = LoopRole::None;
   QSlider* m_slider;
   QDoubleSpinBox* m_spin;
   QToolButton* m_lock;

@@ -20,18 +20,6 @@
 #include "window/app_settings.hpp"
 #include "window/joint_row.hpp"
 
-namespace {
-
-// The dof (index into v) a row's τ acts on: the row's own entry for 1-dof and planar joints; for
-// spherical and floating joints, whose velocities are [w; v], roll/pitch/yaw take w and x/y/z take v.
-int dofOf(const dyn::Model& m, const JointCoordinate& c) {
-  const dyn::JointModel<double>& J = m.joints[c.body];
-  if (c.kind != JointCoordinate::Kind::Scalar) return J.idx_v + int(c.kind) - int(JointCoordinate::Kind::Roll);
-  return J.idx_v + c.qIndex - J.idx_q + (J.type == dyn::JointType::Floating ? 3 : 0);
-}
-
-}  // namespace
-
 JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(tr("Joints"), parent), m_doc(document) {
   setObjectName("jointsDock");
   auto* body = new QWidget(this);
@@ -77,6 +65,11 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   m_torqueHint->setToolTip(tr("Used while the Simulation dock's torque source is “Constant per joint”"));
   m_torqueHint->setVisible(false);
   layout->addWidget(m_torqueHint);
+  m_loopLabel = new QLabel(body);
+  m_loopLabel->setObjectName("jointLoopStatus");
+  m_loopLabel->setWordWrap(true);
+  m_loopLabel->setVisible(false);
+  layout->addWidget(m_loopLabel);
 
   auto* scroll = new QScrollArea(body);
   scroll->setWidgetResizable(true);
@@ -102,6 +95,10 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   connect(m_doc, &RobotDocument::modelChanged, this, &JointsDock::rebuild);
   connect(m_doc, &RobotDocument::poseChanged, this, &JointsDock::refresh);
   connect(m_doc, &RobotDocument::constantTorquesChanged, this, &JointsDock::refreshTorques);
+  connect(m_doc, &RobotDocument::loopClosureFailed, this, [this](const QString& why) {
+    m_loopLabel->setText(QStringLiteral("<span style='color:#b02020'>%1</span>").arg(why.toHtmlEscaped()));
+    m_loopLabel->setToolTip(why);
+  });
   rebuild();
 }
 
@@ -160,9 +157,12 @@ void JointsDock::rebuild() {
     previousJoint = c.jointName;
     auto* r = new JointRow(c, m_rowsHost);
     r->setDegrees(m_degrees);
-    const int dof = dofOf(model, c);
+    const int dof = coordinateDof(model, c);
     r->setTorqueDof(dof, QString::fromStdString(dofNames[size_t(dof)]));
     r->setTorqueVisible(m_showTorques);
+    if (model.hasLoops())
+      r->setLoopRole(m_doc->isDependentDof(dof) ? JointRow::LoopRole::Dependent : JointRow::LoopRole::Independent,
+                     model.isActuated(dof));
     connect(r, &JointRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
     connect(r, &JointRow::lockToggled, this, [this, body = c.body](bool on) {
       setJointLocked(body, on);  // the joint's other rows
@@ -223,15 +223,35 @@ void JointsDock::changeEvent(QEvent* event) {
 }
 
 void JointsDock::refresh() {
-  if (m_editing) return;
+  refreshLoopStatus();
   const Eigen::VectorXd& q = m_doc->q();
   if (q.size() != m_doc->model().nq) return;
-  for (JointRow* r : m_rows) r->setValue(coordinateValue(r->coordinate(), q));
+  for (JointRow* r : m_rows) {  // the joint being edited keeps what the user holds (no echo, no RPY round trip)
+    if (m_editing && r->coordinate().body == m_editingRow->coordinate().body) continue;
+    r->setValue(coordinateValue(r->coordinate(), q));
+  }
+}
+
+void JointsDock::refreshLoopStatus() {
+  const dyn::Model& m = m_doc->model();
+  m_loopLabel->setVisible(m.hasLoops());
+  if (!m.hasLoops()) return;
+  const int independent = m.nv - int(m.dependentDofs.size());
+  const QString text = tr("Closed loops: %n loop joint(s); %1 independent coordinate(s) (ind), the dependent "
+                          "ones (dep) follow by assembly · max |φ| = %2",
+                          "", int(m.loops.size()))
+                           .arg(independent)
+                           .arg(m_doc->loopResidual(), 0, 'e', 1);
+  m_loopLabel->setText(text.toHtmlEscaped());
+  m_loopLabel->setToolTip(
+      tr("φ(q): the loop-closure errors (m, rad). Dragging an independent slider solves "
+         "φ(q) = 0 for the dependent joints; a value where a loop cannot close is refused."));
 }
 
 void JointsDock::onRowEdited(JointRow* row, double value) {
   const JointCoordinate& c = row->coordinate();
   m_editing = true;
+  m_editingRow = row;
   if (c.kind == JointCoordinate::Kind::Scalar) {
     m_doc->setJointValue(c.qIndex, value);
   } else {  // the three RPY rows of this joint, as the user sees them (no round trip through the quaternion)
@@ -242,6 +262,8 @@ void JointsDock::onRowEdited(JointRow* row, double value) {
     m_doc->setJointRpy(c.body, rpy);
   }
   m_editing = false;
-  // Clamping may have changed the value (spin boxes already stay in range; kept for safety).
+  m_editingRow = nullptr;
+  // Clamping (or a loop that cannot close there) may have changed the value (spin boxes already stay in range; kept for
+  // safety).
   if (c.kind == JointCoordinate::Kind::Scalar && m_doc->q()[c.qIndex] != value) row->setValue(m_doc->q()[c.qIndex]);
 }

@@ -27,6 +27,7 @@ class JointsDock : public QDockWidget {
   void setFilter(const QString& text);
   // Width that shows every row without cutting off names or spin boxes (follows the font).
   int preferredWidth() const;
+  QLabel* loopStatusLabel() const { return m_loopLabel; }
 
   // IK locks by joint (body index 1..N); no jointLockToggled.
   void setJointLocked(int body, bool locked);
@@ -43,9 +44,10 @@ class JointsDock : public QDockWidget {
 
  private:
   void rebuild();
-  void fitNameWidth();    // the name column of the rows, for the current font
-  void refresh();         // rows from the document's q
-  void refreshTorques();  // τ boxes from the document
+  void fitNameWidth();       // the name column of the rows, for the current font
+  void refresh();            // rows from the document's q
+  void refreshTorques();     // τ boxes from the document
+  void refreshLoopStatus();  // closed loops: the roles' legend and |phi|
   void onRowEdited(JointRow* row, double value);
 
   RobotDocument* m_doc;
@@ -55,6 +57,8 @@ class JointsDock : public QDockWidget {
   QCheckBox* m_degreesBox;
   QLabel* m_summary;
   QLabel* m_torqueHint;
+  QLabel* m_loopLabel;  // closed loops: status, or why the last move was refused
+  JointRow* m_editingRow = nullptr;
   std::vector<JointRow*> m_rows;
   std::vector<QWidget*> m_headers;  // "name (floating)" lines above multi-coordinate joints
   bool m_degrees = true;

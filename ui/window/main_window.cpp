@@ -117,6 +117,14 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
     m_scene->setSelectedBody(body);
     m_viewport->update();
   });
+  // Closed loops: a move refused because a loop cannot close there says why; logged once per
+  // refused stretch of a drag (the status bar shows each).
+  connect(m_doc, &RobotDocument::loopClosureFailed, this, [this](const QString& why) {
+    statusBar()->showMessage(why, 8000);
+    if (!m_loopRefused) m_logDock->append(why, LogDock::Level::Warning);
+    m_loopRefused = true;
+  });
+  connect(m_doc, &RobotDocument::poseChanged, this, [this] { m_loopRefused = false; });
   connect(m_scene, &RobotScene::message, this,
           [this](const QString& text) { m_logDock->append(text, LogDock::Level::Warning); });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);

@@ -269,6 +269,7 @@ class MainWindow : public QMainWindow {
     QElapsedTimer labelShown;
   } m_clock;
   bool m_presentation = false;
+  bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there
   bool m_wasMaximized = false;
   QRect m_normalGeometry;         // restored after presentation mode when no window manager does it
   int m_jointsDockWidth = 0;      // before presentation mode widened it for the larger font

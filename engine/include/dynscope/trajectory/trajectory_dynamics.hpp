@@ -5,6 +5,9 @@
 //   g = RNEA(q, 0, 0),  c = RNEA(q, q̇, 0) - g,  M q̈ = tau - RNEA(q, q̇, 0)
 // (RNEA is affine in q̈, so tau - RNEA(q, q̇, 0) is M q̈; taking it as the difference makes the
 // three terms sum to tau up to rounding by construction).
+// Closed-loop mechanisms (model.hasLoops()): tau is the actuator torque of the closed-loop inverse
+// dynamics (dynscope/loops/loop_inverse_dynamics.hpp; zero on passive dofs) and the three terms are
+// its parts, taken the same way; the trajectory must be consistent (closeTrajectory).
 #pragma once
 #include <atomic>
 #include <functional>
