@@ -30,20 +30,19 @@ void crbaComposite(TraceRecorder& rec, StepBuilder& b, int i) {
 }
 
 // Fig. 7 lines 9-16 for body i: f = IC_i S_i, H_ii, then up the tree H_ij = f^T S_j (eqs. 47-48).
+// The step writes the entries of H it computed (a patch); the walk shows its first ancestors.
 void crbaColumn(TraceRecorder& rec, StepBuilder& b, int i) {
   const Model& m = rec.model();
   const Data& d = rec.data();
   const JointModel<double>& Ji = m.joints[i];
   const int tIC = b.show(inertiaTerm(compositeSymbol(i), d.IC[i].toMatrix(), TraceFrame::Link));
   const int tSi = b.show(subspaceTerm(indexed("**S**", i), &d.S[Ji.idx_v], Ji.nv, TraceFrame::Link));
-  const TraceTerm* before = rec.previous("H", -1);
-  Eigen::MatrixXd H = before ? before->value : Eigen::MatrixXd(d.M);
+  std::vector<std::pair<int, int>> entries;
   // The locals are the force f after each move, in order: at body i for each of its columns, then
   // at every ancestor j.
-  const std::vector<TraceTerm>& locals = rec.locals();
-  int column = -1;
+  int column = -1, shown = 0, hidden = 0;
   std::vector<StepBuilder::Token> walk;
-  for (const TraceTerm& local : locals) {
+  for (const TraceTerm& local : rec.locals()) {
     const int j = local.index;
     const Force<double> f = Force<double>::fromVector(local.value);
     if (j == i) {  // a new column of joint i
@@ -51,7 +50,7 @@ void crbaColumn(TraceRecorder& rec, StepBuilder& b, int i) {
       const int row = Ji.idx_v + column;
       const int tf =
           b.show(forceTerm("^{" + std::to_string(i) + "}**f**_{" + std::to_string(i) + "}", f, TraceFrame::Link));
-      for (int l = 0; l < Ji.nv; ++l) H(Ji.idx_v + l, row) = d.M(Ji.idx_v + l, row);
+      for (int l = 0; l < Ji.nv; ++l) entries.emplace_back(Ji.idx_v + l, row);
       const int tH = b.show(scalarTerm(entrySymbol(row, row), d.M(row, row)));
       b.line("**f** = **I**^{c}_{i} **S**_{i},   H_{ii} = **f**^{T} **S**_{i}",
              "Featherstone Part 2, eq. 47 (^{i}**f**_{i} = **I**^{c}_{i} **s**_{i}), eq. 48 (Fig. 7 lines 9–10)",
@@ -60,13 +59,18 @@ void crbaColumn(TraceRecorder& rec, StepBuilder& b, int i) {
     }
     const int row = Ji.idx_v + column;
     const JointModel<double>& Jj = m.joints[j];
+    for (int l = 0; l < Jj.nv; ++l) {
+      entries.emplace_back(row, Jj.idx_v + l);
+      entries.emplace_back(Jj.idx_v + l, row);
+    }
+    if (shown >= kShownAtMost) {
+      ++hidden;
+      continue;
+    }
+    ++shown;
     const int tf =
         b.show(forceTerm("^{" + std::to_string(j) + "}**f**_{" + std::to_string(i) + "}", f, TraceFrame::Link));
     const int tSj = b.show(subspaceTerm(indexed("**S**", j), &d.S[Jj.idx_v], Jj.nv, TraceFrame::Link));
-    for (int l = 0; l < Jj.nv; ++l) {
-      H(row, Jj.idx_v + l) = d.M(row, Jj.idx_v + l);
-      H(Jj.idx_v + l, row) = d.M(Jj.idx_v + l, row);
-    }
     const int tH =
         b.show(scalarTerm(entrySymbol(row, Jj.idx_v) + " = " + entrySymbol(Jj.idx_v, row), d.M(row, Jj.idx_v)));
     if (!walk.empty()) walk.push_back("\n");
@@ -75,12 +79,13 @@ void crbaColumn(TraceRecorder& rec, StepBuilder& b, int i) {
           StepBuilder::Token(tf), StepBuilder::Token("ᵀ"), StepBuilder::Token(tSj)})
       walk.push_back(t);
   }
+  if (hidden > 0) walk.insert(walk.end(), {"\n", moreAncestors(hidden)});
   if (!walk.empty())
     b.line("**f** = ^{λ(j)}**X**_{j}^{*} **f**,  j = λ(j),  H_{ij} = **f**^{T} **S**_{j},  H_{ji} = H_{ij}",
            "Featherstone Part 2, eqs. 47–48 (Fig. 7 lines 12–17: the walk to the root)", walk);
   else
     b.line("λ(i) = 0: the walk ends at once (no ancestor)", "Featherstone Part 2, Fig. 7 line 12", {});
-  b.write(matrixTerm("**H**", H, "H", -1));
+  b.write(patchTerm("**H**", "H", -1, std::move(entries), d.M));
 }
 
 }  // namespace dyn::trace_capture

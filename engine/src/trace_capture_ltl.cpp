@@ -10,12 +10,6 @@ std::string entry(const char* name, int r, int c) {
   return std::string(name) + "_{" + dofLabel(r) + "," + dofLabel(c) + "}";
 }
 
-Eigen::MatrixXd localMatrix(const TraceRecorder& rec, const char* name) {
-  for (const TraceTerm& t : rec.locals())
-    if (t.quantity == name) return t.value;
-  return {};
-}
-
 // The dof's ancestors (lambda(k), lambda(lambda(k)), ...), nearest first.
 std::vector<int> ancestors(const Model& m, int k) {
   std::vector<int> a;
@@ -35,47 +29,55 @@ void fdRightHandSide(TraceRecorder& rec, StepBuilder& b, int) {
          "Featherstone Part 2, eqs. 36–37 (C from the RNEA steps with q̈ = 0)", {tb, "=", ttau, "−", tC});
 }
 
+// Step k writes row k of L and updates the block of its ancestors: a patch of those entries.
 void ltlFactor(TraceRecorder& rec, StepBuilder& b, int k) {
   const Model& m = rec.model();
-  Eigen::MatrixXd L = localMatrix(rec, "L");
+  const Eigen::Map<const Eigen::MatrixXd> L = rec.view("L");
   const TraceTerm* before = rec.previous("L", -1);
-  for (int r = 0; r < L.rows(); ++r)
-    for (int c = r + 1; c < L.cols(); ++c) L(r, c) = std::numeric_limits<double>::quiet_NaN();
   const double Hkk = before ? before->value(k, k) : L(k, k) * L(k, k);
   const int tHkk = b.show(scalarTerm(entry("H", k, k), Hkk));
   const int tLkk = b.show(scalarTerm(entry("L", k, k), L(k, k)));
   b.line("L_{kk} = √H_{kk}", "Featherstone 2005, LᵀL factorisation (tips first)", {tLkk, "=", "√", tHkk});
   const std::vector<int> up = ancestors(m, k);
+  std::vector<std::pair<int, int>> entries{{k, k}};
+  for (size_t a = 0; a < up.size(); ++a) {
+    entries.emplace_back(k, up[a]);
+    for (size_t c = a; c < up.size(); ++c) entries.emplace_back(up[a], up[c]);  // H_ij, j an ancestor of i
+  }
   if (up.empty()) {
     b.line("λ(k) = −1: dof k has no ancestor, its row of L is complete", "", {});
   } else {
     std::vector<StepBuilder::Token> row;
-    for (int i : up) {
+    for (size_t a = 0; a < up.size() && a < size_t(kShownAtMost); ++a) {
       if (!row.empty()) row.push_back(",");
-      row.push_back(b.show(scalarTerm(entry("L", k, i), L(k, i))));
+      row.push_back(b.show(scalarTerm(entry("L", k, up[a]), L(k, up[a]))));
     }
+    if (up.size() > size_t(kShownAtMost)) row.insert(row.end(), {"\n", moreAncestors(int(up.size()) - kShownAtMost)});
     b.line("L_{ki} = H_{ki} / L_{kk}   for i = λ(k), λ(λ(k)), …", "Featherstone 2005 (no fill-in: ancestors only)",
            row);
     b.line("H_{ij} = H_{ij} − L_{ki} L_{kj}   for the ancestors i, j of k (j an ancestor of i)",
            "Featherstone 2005: the remaining block, updated in place", {});
   }
-  b.write(matrixTerm("**L**", L, "L", -1));
+  b.write(patchTerm("**L**", "L", -1, std::move(entries), L));
 }
 
+// x_i, then x_j for the ancestors j of i.
 void ltlSolveTranspose(TraceRecorder& rec, StepBuilder& b, int i) {
-  const Eigen::MatrixXd x = localMatrix(rec, "x");
+  const Eigen::Map<const Eigen::MatrixXd> x = rec.view("x");
   const int txi = b.show(scalarTerm("x_{" + dofLabel(i) + "}", x(i, 0)));
   b.line("x_{i} = x_{i} / L_{ii},   x_{j} = x_{j} − L_{ij} x_{i}   for j = λ(i), λ(λ(i)), …",
          "Featherstone 2005, back-substitution Lᵀ**y** = **b** (from the last dof to the first)", {txi});
-  b.write(vectorTerm("**x**", x.col(0), "x", -1));
+  std::vector<std::pair<int, int>> entries{{i, 0}};
+  for (int j : ancestors(rec.model(), i)) entries.emplace_back(j, 0);
+  b.write(patchTerm("**x**", "x", -1, std::move(entries), x));
 }
 
 void ltlSolve(TraceRecorder& rec, StepBuilder& b, int i) {
-  const Eigen::MatrixXd x = localMatrix(rec, "x");
+  const Eigen::Map<const Eigen::MatrixXd> x = rec.view("x");
   const int txi = b.show(scalarTerm("q̈_{" + dofLabel(i) + "} = x_{" + dofLabel(i) + "}", x(i, 0)));
   b.line("x_{i} = (x_{i} − Σ_{j} L_{ij} x_{j}) / L_{ii}   over j = λ(i), λ(λ(i)), …",
          "Featherstone 2005, forward substitution L**x** = **y** (from the first dof to the last); **x** = q̈", {txi});
-  b.write(vectorTerm("**x**", x.col(0), "x", -1));
+  b.write(patchTerm("**x**", "x", -1, {{i, 0}}, x));
 }
 
 }  // namespace dyn::trace_capture

@@ -34,6 +34,54 @@ trace_capture::Capture captureFor(StepKind kind) {
       return trace_capture::ltlSolveTranspose;
     case StepKind::LtlSolve:
       return trace_capture::ltlSolve;
+    case StepKind::DenocTwist:
+      return trace_capture::denocTwist;
+    case StepKind::DenocWrench:
+      return trace_capture::denocWrench;
+    case StepKind::DenocComposite:
+      return trace_capture::denocComposite;
+    case StepKind::DenocGimColumn:
+      return trace_capture::denocGimColumn;
+    case StepKind::DenocFdPhi:
+      return trace_capture::denocPhi;
+    case StepKind::DenocFdStep1:
+      return trace_capture::denocStep1;
+    case StepKind::DenocFdStep2:
+      return trace_capture::denocStep2;
+    case StepKind::DenocFdStep3:
+      return trace_capture::denocStep3;
+    case StepKind::NeForward:
+      return trace_capture::newtonEulerForward;
+    case StepKind::NeBackward:
+      return trace_capture::newtonEulerBackward;
+    case StepKind::Lagrange4Forward:
+      return trace_capture::lagrange4Forward;
+    case StepKind::Lagrange4Backward:
+      return trace_capture::lagrange4Backward;
+    case StepKind::Lagrange3Forward:
+      return trace_capture::lagrange3Forward;
+    case StepKind::Lagrange3Backward:
+      return trace_capture::lagrange3Backward;
+    case StepKind::WatersRecurrence:
+      return trace_capture::watersRecurrence;
+    case StepKind::WatersSum:
+      return trace_capture::watersSum;
+    case StepKind::UkPoses:
+      return trace_capture::ukPoses;
+    case StepKind::UkFirstDerivatives:
+      return trace_capture::ukFirstDerivatives;
+    case StepKind::UkSecondFactors:
+      return trace_capture::ukSecondFactors;
+    case StepKind::UkSecondDerivatives:
+      return trace_capture::ukSecondDerivatives;
+    case StepKind::UkSum:
+      return trace_capture::ukSum;
+    case StepKind::CsTabulate:
+      return trace_capture::csTabulate;
+    case StepKind::CsVelocityProducts:
+      return trace_capture::csVelocityProducts;
+    case StepKind::CsRow:
+      return trace_capture::csRow;
   }
   throw std::logic_error("trace: a step kind without a capture");
 }
@@ -83,6 +131,20 @@ TraceTerm subspaceTerm(std::string symbol, const Motion<double>* columns, int co
 }
 TraceTerm matrixTerm(std::string symbol, const Eigen::MatrixXd& M, std::string quantity, int index) {
   return makeTerm(std::move(symbol), ValueKind::Matrix, M, std::move(quantity), index);
+}
+
+TraceTerm patchTerm(std::string symbol, std::string quantity, int index, std::vector<std::pair<int, int>> entries,
+                    const Eigen::Ref<const Eigen::MatrixXd>& source) {
+  Eigen::MatrixXd values(Eigen::Index(entries.size()), 1);
+  for (size_t k = 0; k < entries.size(); ++k) values(Eigen::Index(k), 0) = source(entries[k].first, entries[k].second);
+  TraceTerm t = makeTerm(std::move(symbol), ValueKind::Matrix, std::move(values), std::move(quantity), index);
+  t.patch = true;
+  t.entries = std::move(entries);
+  return t;
+}
+TraceTerm vector3Term(std::string symbol, const Eigen::Vector3d& x, TraceFrame frame, TraceRole role,
+                      std::string quantity, int index) {
+  return makeTerm(std::move(symbol), ValueKind::Vector, x, std::move(quantity), index, frame, role);
 }
 
 std::string indexed(const std::string& name, int i) { return name + "_{" + std::to_string(i) + "}"; }
@@ -140,7 +202,24 @@ const TraceTerm* TraceRecorder::previous(const std::string& quantity, int index)
   return state_.find(quantity, index);
 }
 
-void TraceRecorder::apply(const TraceTerm& written) { state_.values[{written.quantity, written.index}] = written; }
+Eigen::Map<const Eigen::MatrixXd> TraceRecorder::view(const std::string& name) const {
+  const auto it = views_.find(name);
+  if (it == views_.end()) throw std::logic_error("trace: the algorithm reported no " + name);
+  return {it->second.data, it->second.rows, it->second.cols};
+}
+
+void TraceRecorder::apply(const TraceTerm& written) { state_.apply(written); }
+
+Eigen::MatrixXd TraceRecorder::unknownMassMatrix() const {
+  const int nv = model_.nv;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Constant(nv, nv, kNaN);  // NaN: not computed yet
+  for (int r = 0; r < nv; ++r)
+    for (int c = 0; c < nv; ++c) {
+      const int a = model_.dofBody[r], b = model_.dofBody[c];
+      if (!model_.isAncestor(a, b) && !model_.isAncestor(b, a)) H(r, c) = 0;  // branch-induced zero
+    }
+  return H;
+}
 
 void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::MatrixXd>& values,
                             const std::vector<Force<double>>* fext) {
@@ -167,15 +246,82 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
       for (int i = 1; i <= N; ++i)
         initial(
             inertiaTerm("**I**^{c}_{" + std::to_string(i) + "}", model_.I[i].toMatrix(), TraceFrame::Link, "IC", i));
-      Eigen::MatrixXd H = Eigen::MatrixXd::Constant(nv, nv, kNaN);  // NaN: not computed yet
-      for (int r = 0; r < nv; ++r)
-        for (int c = 0; c < nv; ++c) {
-          const int a = model_.dofBody[r], b = model_.dofBody[c];
-          if (!model_.isAncestor(a, b) && !model_.isAncestor(b, a)) H(r, c) = 0;  // branch-induced zero
-        }
-      initial(matrixTerm("**H**", H, "H", -1));
+      initial(matrixTerm("**H**", unknownMassMatrix(), "H", -1));
       pendingLines_.push_back({"**H** = **0**,  **I**^{c}_{i} = **I**_{i}  (i = 1 … N)",
                                "Featherstone Part 2, Fig. 7 lines 1–4 (eq. 44 starts from the bodies' own inertias)",
+                               {}});
+      break;
+    }
+    case TraceAlgorithm::DenocGim: {
+      for (int i = 1; i <= N; ++i)
+        initial(inertiaTerm(indexed("**M̃**", i), model_.I[i].toMatrix(), TraceFrame::Link, "M̃", i));
+      // Quantity "H": the mass-matrix dock fills it in as it does for CRBA; Saha names it I.
+      initial(matrixTerm("**I**", unknownMassMatrix(), "H", -1));
+      pendingLines_.push_back({"**M̃**_{i} = **M**_{i}  (i = 1 … n), then the composite bodies from the last link",
+                               "Saha 1999, eq. 23b (M̃_{n} = M_{n}); M_{i} about the link origin O_{i}",
+                               {}});
+      break;
+    }
+    case TraceAlgorithm::DenocId: {
+      q_ = values.at(0);
+      qd_ = values.at(1);
+      x_ = values.at(2);
+      fext_ = nullptr;
+      initial(motionTerm(indexed("**t**", 0), Motion<double>::Zero(), TraceFrame::Link, TraceRole::Velocity, "t", 0));
+      initial(motionTerm(indexed("**ṫ**", 0), Motion<double>(Eigen::Vector3d::Zero(), -ag.v), TraceFrame::Link,
+                         TraceRole::TwistRate, "ṫ", 0));
+      pendingLines_.push_back({"**t**_{0} = **0**,  **ṫ**_{0} = [**0**; −**g**]",
+                               "Saha 1999, eq. 32: gravity as an acceleration of the base",
+                               {}});
+      break;
+    }
+    case TraceAlgorithm::DenocFd:
+      break;  // its inverse dynamics begins next (DenocId)
+    case TraceAlgorithm::DenocElimination: {
+      for (int i = 1; i <= N; ++i) {
+        initial(inertiaTerm(indexed("**M̂**", i), model_.I[i].toMatrix(), TraceFrame::Link, "M̂", i));
+        initial(forceTerm(indexed("**η**", i), Force<double>::Zero(), TraceFrame::Link, TraceRole::None, "η", i));
+      }
+      pendingLines_.push_back({"**M̂**_{i} = **M**_{i},  **η**_{i} = **0**  (i = 1 … n)",
+                               "Saha 1999, Appendix B, eq. 50 (M̂_{n} = M_{n}); eq. 35 (η_{n,n+1} = 0)",
+                               {}});
+      break;
+    }
+    case TraceAlgorithm::NewtonEuler3: {
+      q_ = values.at(0);
+      qd_ = values.at(1);
+      x_ = values.at(2);
+      using R = TraceRole;
+      const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+      initial(vector3Term(indexed("ω", 0), zero, TraceFrame::Link, R::AngularVelocity, "ω", 0));
+      initial(vector3Term(indexed("ω̇", 0), zero, TraceFrame::Link, R::AngularAcceleration, "ω̇", 0));
+      initial(vector3Term(indexed("p̈", 0), -ag.v, TraceFrame::Link, R::OriginAcceleration, "p̈", 0));
+      pendingLines_.push_back({"ω_{0} = ω̇_{0} = 0,  p̈_{0} = −g",
+                               "Hollerbach 1980 (Luh, Walker and Paul): gravity as an acceleration of the base",
+                               {}});
+      break;
+    }
+    case TraceAlgorithm::RecursiveLagrangian4x4:
+    case TraceAlgorithm::RecursiveLagrangian3x3:
+    case TraceAlgorithm::Waters:
+    case TraceAlgorithm::UickerKahn:
+    case TraceAlgorithm::ConfigurationSpace: {
+      q_ = values.at(0);
+      qd_ = values.at(1);
+      x_ = values.at(2);
+      // The sums add to one vector F (zero first); the configuration-space rows fill it in.
+      if (algorithm == TraceAlgorithm::Waters || algorithm == TraceAlgorithm::UickerKahn)
+        initial(vectorTerm("**F**", Eigen::VectorXd::Zero(nv), "tau", -1));
+      if (algorithm == TraceAlgorithm::ConfigurationSpace)
+        initial(vectorTerm("**F**", Eigen::VectorXd::Constant(nv, kNaN), "tau", -1));
+      if (algorithm == TraceAlgorithm::UickerKahn || algorithm == TraceAlgorithm::ConfigurationSpace) break;
+      const int n = algorithm == TraceAlgorithm::RecursiveLagrangian3x3 ? 3 : 4;
+      const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(n, n), zero = Eigen::MatrixXd::Zero(n, n);
+      initial(matrixTerm(indexed("W", 0), one, "W", 0));
+      initial(matrixTerm(indexed("Ẇ", 0), zero, "Ẇ", 0));
+      initial(matrixTerm(indexed("Ẅ", 0), zero, "Ẅ", 0));
+      pendingLines_.push_back({"W_{0} = 1,  Ẇ_{0} = Ẅ_{0} = 0" + std::string(n == 3 ? ",  p̈_{0} = 0" : ""),
+                               "Hollerbach 1980, eqs. 8–10: the base does not move (gravity enters through g)",
                                {}});
       break;
     }
@@ -231,9 +377,11 @@ void TraceRecorder::step(StepKind kind, int index) {
 // ---- the counting recorder ------------------------------------------------------------------
 
 namespace {
-OpTally plus(const OpTally& a, const OpTally& b) { return {a.algorithm + b.algorithm, a.jointTransforms + b.jointTransforms}; }
+OpTally plus(const OpTally& a, const OpTally& b) {
+  return {a.algorithm + b.algorithm, a.jointTransforms + b.jointTransforms, a.tabulation + b.tabulation};
+}
 OpTally minus(const OpTally& a, const OpTally& b) {
-  return {a.algorithm - b.algorithm, a.jointTransforms - b.jointTransforms};
+  return {a.algorithm - b.algorithm, a.jointTransforms - b.jointTransforms, a.tabulation - b.tabulation};
 }
 }  // namespace
 
@@ -290,5 +438,9 @@ Motion<double> combine(const Motion<double>* S, const Eigen::VectorXd& x) {
 }
 
 std::string dofLabel(int dof) { return std::to_string(dof + 1); }
+
+std::string moreAncestors(int hidden) {
+  return "… and " + std::to_string(hidden) + " more (every entry is in the matrix and the table)";
+}
 
 }  // namespace dyn::trace_capture

@@ -67,6 +67,9 @@ MatrixXd plainResult(const Model& model, const std::string& algorithm, const Tra
   return dyn::forwardDynamicsCrba(model, d, in.q, in.qd, in.tau);
 }
 
+// The other formulations: test_trace_formulations.cpp.
+const char* const kFeatherstone[] = {"rnea", "crba", "aba", "crba-ltl"};
+
 }  // namespace
 
 class TestTrace : public QObject {
@@ -82,6 +85,7 @@ class TestTrace : public QObject {
   void operationCountsSoFar();
   void stepsReportTheirBodyAndPass();
   void backwardThenForward();
+  void stepsStoreOnlyWhatTheyWrite();
   void substitutedEquationsHoldTheirNumbers();
   void pendulumArrows();
   void pendulumArrowsWorldCoordinatesAgree();
@@ -132,12 +136,12 @@ void TestTrace::resultIsThePlainAlgorithms() {
   const Model model = modelFor(source);
   for (unsigned seed : {1u, 2u}) {
     const TraceInput in = randomInput(model, seed);
-    for (const auto& a : dyn::traceableAlgorithms()) {
-      const AlgorithmTrace t = dyn::traceAlgorithm(model, a.name, in);
-      const MatrixXd plain = plainResult(model, a.name, in);
-      QVERIFY2(plain.allFinite(), a.name);
+    for (const char* name : kFeatherstone) {
+      const AlgorithmTrace t = dyn::traceAlgorithm(model, name, in);
+      const MatrixXd plain = plainResult(model, name, in);
+      QVERIFY2(plain.allFinite(), name);
       QVERIFY2(bitEqual(t.result, plain),
-               qPrintable(QString("%1 on %2: traced result differs from the plain one").arg(a.name, source)));
+               qPrintable(QString("%1 on %2: traced result differs from the plain one").arg(name, source)));
     }
   }
 }
@@ -258,21 +262,22 @@ void TestTrace::stepsReportTheirBodyAndPass() {
     QCOMPARE(parentWritten, model.parent[step.body] > 0);
   }
   // Every step has an equation with a reference into a seed.
-  for (const auto& a : dyn::traceableAlgorithms()) {
-    const AlgorithmTrace t = dyn::traceAlgorithm(model, a.name, in);
+  for (const char* name : kFeatherstone) {
+    const AlgorithmTrace t = dyn::traceAlgorithm(model, name, in);
     for (const auto& s : t.steps) {
       QVERIFY(!s.lines.empty());
       bool seed = false;
       for (const auto& l : s.lines) seed = seed || l.reference.find("Featherstone") != std::string::npos;
-      QVERIFY2(seed, a.name);
+      QVERIFY2(seed, name);
     }
   }
 }
 
-// The state at a position does not depend on how it was reached.
+// The state at a position does not depend on how it was reached: a cursor stepping forward and
+// back (undoing each step's writes) and jumping about passes through the states built from the
+// start, and each step changes exactly what it wrote.
 void TestTrace::backwardThenForward() {
   const Model model = dyn::loadModel(DYNSCOPE_ROBOTS_DIR "/quadruped.urdf");
-  const AlgorithmTrace t = dyn::traceAlgorithm(model, "aba", randomInput(model, 9));
   const auto same = [](const dyn::TraceState& a, const dyn::TraceState& b) {
     if (a.values.size() != b.values.size() || a.changed != b.changed) return false;
     for (const auto& [key, term] : a.values) {
@@ -281,18 +286,65 @@ void TestTrace::backwardThenForward() {
     }
     return true;
   };
-  for (int k : {1, 5, int(t.steps.size()) / 2, int(t.steps.size())}) {
-    const dyn::TraceState forward = dyn::traceState(t, k);
-    const dyn::TraceState back = dyn::traceState(t, k - 1);
-    QVERIFY(!same(forward, back));
-    QVERIFY(same(forward, dyn::traceState(t, k)));
-    // The step's written quantities are what changed between the two.
-    for (const auto& key : forward.changed) {
-      const dyn::TraceTerm* before = back.find(key.first, key.second);
-      QVERIFY(!before || !bitEqual(before->value, forward.find(key.first, key.second)->value) || key.first == "IA" ||
-              key.first == "pA");  // a child may add zero
+  for (const char* name : kFeatherstone) {
+    const AlgorithmTrace t = dyn::traceAlgorithm(model, name, randomInput(model, 9));
+    const int n = int(t.steps.size());
+    std::vector<dyn::TraceState> fresh;
+    for (int k = 0; k <= n; ++k) fresh.push_back(dyn::traceState(t, k));
+    dyn::TraceCursor cursor(t);
+    for (int k = 1; k <= n; ++k) {  // forward, one step at a time
+      cursor.seek(k);
+      QVERIFY2(same(cursor.state(), fresh[size_t(k)]), qPrintable(QString("%1 forward to %2").arg(name).arg(k)));
+      QVERIFY(!same(fresh[size_t(k)], fresh[size_t(k) - 1]));
+    }
+    for (int k = n - 1; k >= 0; --k) {  // and back: every write undone
+      cursor.seek(k);
+      QVERIFY2(same(cursor.state(), fresh[size_t(k)]), qPrintable(QString("%1 back to %2").arg(name).arg(k)));
+    }
+    std::mt19937 rng(3);
+    for (int jump = 0; jump < 20; ++jump) {  // jumps in both directions
+      const int k = std::uniform_int_distribution<int>(0, n)(rng);
+      cursor.seek(k);
+      QVERIFY2(same(cursor.state(), fresh[size_t(k)]), qPrintable(QString("%1 jump to %2").arg(name).arg(k)));
+    }
+    // What changed between k - 1 and k is what step k wrote, and nothing else.
+    for (int k = 1; k <= n; ++k) {
+      std::set<std::pair<std::string, int>> differ;
+      for (const auto& [key, term] : fresh[size_t(k)].values) {
+        const dyn::TraceTerm* before = fresh[size_t(k) - 1].find(key.first, key.second);
+        if (!before || !bitEqual(before->value, term.value)) differ.insert(key);
+      }
+      const std::set<std::pair<std::string, int>> written(fresh[size_t(k)].changed.begin(),
+                                                          fresh[size_t(k)].changed.end());
+      for (const auto& key : differ) QVERIFY2(written.count(key), qPrintable(QString::fromStdString(key.first)));
     }
   }
+}
+
+// A step stores what it writes: CRBA's column walk the entries of H it computed (a column and a
+// row of a one-dof joint: 2 per ancestor and the diagonal), LᵀL's factor step row k and the block of
+// k's ancestors, never a copy of an nv x nv matrix.
+void TestTrace::stepsStoreOnlyWhatTheyWrite() {
+  const Model model = dyn::generalChain(40);
+  const TraceInput in = randomInput(model, 2);
+  const AlgorithmTrace fd = dyn::traceAlgorithm(model, "crba-ltl", in);
+  int patches = 0, whole = 0;
+  for (const auto& s : fd.steps)
+    for (int w : s.written) {
+      const dyn::TraceTerm& t = s.terms[size_t(w)];
+      whole += t.value.size() >= model.nv * model.nv;
+      if (!t.patch) continue;
+      ++patches;
+      QCOMPARE(t.value.rows(), Eigen::Index(t.entries.size()));
+      int depth = 0;
+      for (int j = model.parent[s.body]; j > 0; j = model.parent[j]) ++depth;
+      if (s.kind == StepKind::CrbaColumn) QCOMPARE(int(t.entries.size()), 2 * depth + 1);
+      if (s.kind == StepKind::LtlFactor) QCOMPARE(int(t.entries.size()), 1 + depth + depth * (depth + 1) / 2);
+      if (s.kind == StepKind::LtlSolveTranspose) QCOMPARE(int(t.entries.size()), 1 + depth);
+      if (s.kind == StepKind::LtlSolve) QCOMPARE(int(t.entries.size()), 1);
+    }
+  QCOMPARE(patches, model.N + 3 * model.nv);  // every column walk and every LᵀL step
+  QCOMPARE(whole, 2);                         // H before CRBA's first step, L before the factorisation's
 }
 
 // The substituted lines show the actual numbers: in RNEA's a-line the displayed terms add up to a_i.

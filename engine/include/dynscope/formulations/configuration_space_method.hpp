@@ -21,6 +21,7 @@
 
 #include "../algorithms/rnea.hpp"
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 
 namespace dyn {
 
@@ -83,27 +84,35 @@ void configurationSpaceTabulate(const ModelTpl<S>& model, ConfigurationSpaceWork
 }
 
 // F = G + J q̈ + q̇ᵀ C q̇ from the tables of the last configurationSpaceTabulate (the cost Hollerbach counts).
-template <class S, class Vd, class Ad>
+// trace: the products q̇_j q̇_k, then one step per row i (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& configurationSpaceEvaluate(const ModelTpl<S>& model, ConfigurationSpaceWorkspace<S>& ws,
-                                          const Eigen::MatrixBase<Vd>& qd, const Eigen::MatrixBase<Ad>& qdd) {
+                                          const Eigen::MatrixBase<Vd>& qd, const Eigen::MatrixBase<Ad>& qdd,
+                                          Trace&& trace = Trace{}) {
   checkSize("the configuration-space workspace (degrees of freedom)", ws.n, model.nv);
   checkSize("qd", qd.size(), model.nv);
   checkSize("qdd", qdd.size(), model.nv);
   const int n = ws.n;
   for (int j = 0; j < n; ++j)  // q̇_j q̇_k, formed once for all i
     for (int k = 0; k < n; ++k) ws.qdqd[long(j) * n + k] = S(qd[j]) * S(qd[k]);
-  for (int i = 0; i < n; ++i)  // F_i = G_i + Σ_j J_ij q̈_j + Σ_j Σ_k C_ijk q̇_j q̇_k
+  trace.step(StepKind::CsVelocityProducts, 0);
+  for (int i = 0; i < n; ++i) {  // F_i = G_i + Σ_j J_ij q̈_j + Σ_j Σ_k C_ijk q̇_j q̇_k
     ws.tau[i] = ws.G[i] + ws.J.row(i).dot(qdd.template cast<S>()) + ws.C.row(i).dot(ws.qdqd);
+    trace.step(StepKind::CsRow, i);
+  }
   return ws.tau;
 }
 
 // Inverse dynamics by the method: tabulate at q, then evaluate (only the evaluation is the method's counted cost).
-template <class S, class Q, class Vd, class Ad>
+// trace: the tabulation as one step, then the evaluation's.
+template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& configurationSpaceInverseDynamics(const ModelTpl<S>& model, ConfigurationSpaceWorkspace<S>& ws,
                                                  const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
-                                                 const Eigen::MatrixBase<Ad>& qdd) {
+                                                 const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
+  trace.begin(TraceAlgorithm::ConfigurationSpace, q, qd, qdd);
   configurationSpaceTabulate(model, ws, q);
-  return configurationSpaceEvaluate(model, ws, qd, qdd);
+  trace.step(StepKind::CsTabulate, 0);
+  return configurationSpaceEvaluate(model, ws, qd, qdd, trace);
 }
 
 }  // namespace dyn

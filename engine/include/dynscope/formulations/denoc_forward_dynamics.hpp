@@ -55,17 +55,23 @@ Mat6<S> articulatedToParent(const JointModel<S>& J, const Transform<S>& A, const
   return shiftedBlocksToA(A.r, a, b, c);
 }
 
-template <class S, class Q, class V, class T>
+// trace: the steps of the DeNOC inverse dynamics for phi, phi itself, then one step per body (or
+// dof) in each of the three steps of section 5.2 (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class V, class T, class Trace = NoTrace>
 const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws, const Eigen::MatrixBase<Q>& q,
-                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau) {
+                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<T>& tau,
+                                    Trace&& trace = Trace{}) {
   checkSize("tau", tau.size(), model.nv);
+  trace.begin(TraceAlgorithm::DenocFd, q, qd, tau);
   // phi = tau - (C th' + gravity) = tau - ID(th, th', 0); this also leaves the joint transforms in ws.A
-  denocInverseDynamics(model, ws, q, qd, ws.zero);
+  denocInverseDynamics(model, ws, q, qd, ws.zero, trace);
   for (int k = 0; k < model.nv; ++k) ws.phi[k] = S(tau[k]) - ws.tau[k];
+  trace.step(StepKind::DenocFdPhi, 0);
   for (int i = 1; i <= model.N; ++i) {
     ws.Mhat[i] = model.I[i].toMatrix();  // M^_i = M_i, then the articulated descendants are added
     ws.eta[i].setZero();
   }
+  trace.begin(TraceAlgorithm::DenocElimination);
   // Reverse Gaussian elimination (UDU^T) and step 1, from the last link to the first.
   for (int i = model.N; i >= 1; --i) {
     const JointModel<S>& J = model.joints[i];
@@ -78,13 +84,18 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     const S th = ws.tauHat[k] =
         ws.phi[k] - jointComponent(J, ws.eta[i]);  // tau^_i = phi_i - p_i^T eta_{i,i+1}   (eq. 34)
     ws.eta[i] += ws.psiHat[i] * th;                // eta_i = psi^_i tau^_i + eta_{i,i+1}   (eq. 35)
-    if (l == 0) continue;
-    // M^_l += B_{i,l}^T Mbar_i B_{i,l},  Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
-    ws.Mhat[l] += articulatedToParent(J, ws.A[i], Mh, psi, psiHat);
-    ws.eta[l] += ws.A[i].applyTranspose(ws.eta[i]);  // eta_{l,i} = B_{i,l}^T eta_i   (eq. 35)
+    if (l > 0) {
+      // M^_l += B_{i,l}^T Mbar_i B_{i,l},  Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
+      ws.Mhat[l] += articulatedToParent(J, ws.A[i], Mh, psi, psiHat);
+      ws.eta[l] += ws.A[i].applyTranspose(ws.eta[i]);  // eta_{l,i} = B_{i,l}^T eta_i   (eq. 35)
+    }
+    trace.step(StepKind::DenocFdStep1, i);
   }
   // Step 2: taubar = D^-1 tau^.
-  for (int k = 0; k < model.nv; ++k) ws.tauBar[k] = ws.tauHat[k] / ws.mhat[k];
+  for (int k = 0; k < model.nv; ++k) {
+    ws.tauBar[k] = ws.tauHat[k] / ws.mhat[k];
+    trace.step(StepKind::DenocFdStep2, k);
+  }
   // Step 3: th'' = U^-T taubar, from the first link to the last.
   ws.mu[0].setZero();
   for (int i = 1; i <= model.N; ++i) {
@@ -94,6 +105,7 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     ws.qdd[k] = ws.tauBar[k] - ws.psiHat[i].dot(mul);             // th''_i = taubar_i - psi^_i^T mu_{i,i-1}   (eq. 36)
     ws.mu[i] = mul;
     addJointRate(J, ws.mu[i], ws.qdd[k]);  // mu_i = p_i th''_i + mu_{i,i-1}   (eq. 37)
+    trace.step(StepKind::DenocFdStep3, i);
   }
   return ws.qdd;
 }

@@ -28,12 +28,14 @@
 namespace dyn {
 
 // The GIM I(th) of eq. 24 into ws.I (returned). O(n) composite bodies, then O(n d) elements (d: depth).
-template <class S, class Q>
+// trace: a composite-body step and a column walk per body, as CRBA's (trace/trace_policy.hpp).
+template <class S, class Q, class Trace = NoTrace>
 const MatX<S>& denocGeneralizedInertia(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws,
-                                       const Eigen::MatrixBase<Q>& q) {
+                                       const Eigen::MatrixBase<Q>& q, Trace&& trace = Trace{}) {
   requireRevolutePrismatic(model, "the DeNOC generalized inertia matrix");
   checkDenocWorkspace(model, ws);
   checkSize("q", q.size(), model.nq);
+  trace.begin(TraceAlgorithm::DenocGim, q);
   for (int i = 1; i <= model.N; ++i) {
     {
       const OpCountScope<S> jointWork(OpCategory::JointTransforms);
@@ -41,11 +43,15 @@ const MatX<S>& denocGeneralizedInertia(const ModelTpl<S>& model, DenocWorkspaceT
       jcalcPosition(model.joints[i], q, model.Xtree[i], ws.A[i], &pi);  // A_i
     }
     ws.Mtilde[i] = model.I[i];  // M~_i = M_i, then the descendants are added
+    trace.ahead(i);
   }
   for (int i = model.N; i >= 1; --i) {
     const JointModel<S>& Ji = model.joints[i];
     const int l = model.parent[i];
-    if (l > 0) ws.Mtilde[l] += ws.Mtilde[i].transformToA(ws.A[i]);        // M~_l += B_{i,l}^T M~_i B_{i,l}   (eq. 23b)
+    if (l > 0) {
+      ws.Mtilde[l] += ws.Mtilde[i].transformToA(ws.A[i]);  // M~_l += B_{i,l}^T M~_i B_{i,l}   (eq. 23b)
+      trace.step(StepKind::DenocComposite, i);
+    }
     Force<S> psi = inertiaTimesS(Ji, ws.Mtilde[i], jointRateVector(Ji));  // M~_i p_i
     const int col = Ji.idx_v;
     ws.I(col, col) = jointComponent(Ji, psi);  // I_ii = p_i^T M~_i p_i   (eq. 24)
@@ -57,6 +63,7 @@ const MatX<S>& denocGeneralizedInertia(const ModelTpl<S>& model, DenocWorkspaceT
       ws.I(col, Jj.idx_v) = Iij;
       ws.I(Jj.idx_v, col) = Iij;
     }
+    trace.step(StepKind::DenocGimColumn, i);
   }
   return ws.I;
 }

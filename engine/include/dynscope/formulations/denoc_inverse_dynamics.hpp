@@ -17,6 +17,7 @@
 #pragma once
 #include "../algorithms/check.hpp"
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "denoc_workspace.hpp"
 
 namespace dyn {
@@ -45,14 +46,17 @@ void denocTwists(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws, const Eigen
 }
 
 // tau = ID(q, qd, qdd) by the DeNOC two-step algorithm. Results in ws.tau (returned).
-template <class S, class Q, class V, class Acc>
+// trace: one step per body in each recursion (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class V, class Acc, class Trace = NoTrace>
 const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws, const Eigen::MatrixBase<Q>& q,
-                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<Acc>& qdd) {
+                                    const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<Acc>& qdd,
+                                    Trace&& trace = Trace{}) {
   requireRevolutePrismatic(model, "DeNOC inverse dynamics");
   checkDenocWorkspace(model, ws);
   checkSize("q", q.size(), model.nq);
   checkSize("qd", qd.size(), model.nv);
   checkSize("qdd", qdd.size(), model.nv);
+  trace.begin(TraceAlgorithm::DenocId, q, qd, qdd);
   ws.t[0].setZero();
   ws.tdot[0] = Motion<S>(Vec3<S>::Zero(), -model.gravity.v);  // t'_0 = [0; -g]   (eq. 32)
   // Forward recursion: twists, twist rates and the links' wrenches.
@@ -89,6 +93,7 @@ const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     // w_i = M_i t'_i + W_i M_i E_i t_i = M_i t'_i + [w_i x I_i w_i; w_i x (w_i x m_i d_i)]   (eq. 7)
     const Inertia<S>& M = model.I[i];
     ws.w[i] = M * td + Force<S>(t.w.cross(M.Ibar * t.w), t.w.cross(t.w.cross(M.h)));
+    trace.step(StepKind::DenocTwist, i);
   }
   // Backward recursion: composite wrenches and joint torques.
   for (int i = model.N; i >= 1; --i) {
@@ -96,6 +101,7 @@ const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     ws.tau[J.idx_v] = jointComponent(J, ws.w[i]);  // tau_i = p_i^T w~_i   (eq. 30)
     const int l = model.parent[i];
     if (l > 0) ws.w[l] += ws.A[i].applyTranspose(ws.w[i]);  // w~_{i-1} = w_{i-1} + B_{i,i-1}^T w~_i   (eq. 30)
+    trace.step(StepKind::DenocWrench, i);
   }
   return ws.tau;
 }

@@ -24,6 +24,7 @@
 
 #include "../algorithms/check.hpp"
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "joint_requirements.hpp"
 
 namespace dyn {
@@ -66,15 +67,18 @@ struct NewtonEuler3WorkspaceTpl {
 using NewtonEuler3Workspace = NewtonEuler3WorkspaceTpl<double>;
 
 // tau = ID(q, qd, qdd). The workspace must have been built from this model (its link parameters).
-template <class S, class Q, class V, class Acc>
+// trace: one step per link in each recursion (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class V, class Acc, class Trace = NoTrace>
 const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S>& ws, const Eigen::MatrixBase<Q>& q,
-                            const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<Acc>& qdd) {
+                            const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<Acc>& qdd,
+                            Trace&& trace = Trace{}) {
   requireRevolutePrismatic(model, "the Newton-Euler (3-vector) formulation");
   if (ws.N != model.N || ws.nv != model.nv)
     throw std::invalid_argument("the Newton-Euler workspace was built for another model");
   checkSize("q", q.size(), model.nq);
   checkSize("qd", qd.size(), model.nv);
   checkSize("qdd", qdd.size(), model.nv);
+  trace.begin(TraceAlgorithm::NewtonEuler3, q, qd, qdd);
   ws.w[0].setZero();
   ws.wd[0].setZero();
   ws.pdd[0] = -model.gravity.v;  // p''_0 = -g: gravity as an acceleration of the base
@@ -113,6 +117,7 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
     // N_i = I_i w'_i + w_i x (I_i w_i), then the moment about O_i: N_i + r*_i x F_i
     const Mat3<S>& I = ws.Ic[i];
     ws.n[i] = I * wd + w.cross(I * w) + s.cross(ws.f[i]);
+    trace.step(StepKind::NeForward, i);
   }
   // Backward recursion, link n to 1.
   for (int i = model.N; i >= 1; --i) {
@@ -120,11 +125,13 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
     // tau_i = z . n_i (revolute) or z . f_i (prismatic)
     ws.tau[J.idx_v] = J.type == JointType::Revolute ? ws.n[i].z() : ws.f[i].z();
     const int l = model.parent[i];
-    if (l == 0) continue;
-    const Mat3<S>& E = ws.A[i].E;
-    const Vec3<S> fi = E.transpose() * ws.f[i];                // f_{i+1} in link-(i-1) axes
-    ws.f[l] += fi;                                             // f_i = F_i + f_{i+1}
-    ws.n[l] += E.transpose() * ws.n[i] + ws.A[i].r.cross(fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
+    if (l > 0) {
+      const Mat3<S>& E = ws.A[i].E;
+      const Vec3<S> fi = E.transpose() * ws.f[i];                // f_{i+1} in link-(i-1) axes
+      ws.f[l] += fi;                                             // f_i = F_i + f_{i+1}
+      ws.n[l] += E.transpose() * ws.n[i] + ws.A[i].r.cross(fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
+    }
+    trace.step(StepKind::NeBackward, i);
   }
   return ws.tau;
 }

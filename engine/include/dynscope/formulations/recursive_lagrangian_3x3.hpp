@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "lagrangian_links.hpp"
 
 namespace dyn {
@@ -48,16 +49,20 @@ struct RecursiveLagrangian3x3Workspace {
   }
 };
 
-template <class S, class Q, class Vd, class Ad>
+// trace: one step per body in each direction (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& recursiveLagrangian3x3InverseDynamics(const ModelTpl<S>& model, RecursiveLagrangian3x3Workspace<S>& ws,
                                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
-                                                     const Eigen::MatrixBase<Ad>& qdd) {
+                                                     const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
   checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  trace.begin(TraceAlgorithm::RecursiveLagrangian3x3, q, qd, qdd);
   {  // A_i = R_i, ∂A_i/∂q_i, ∂²A_i/∂q_i², p*_i, ∂p*_i/∂q_i (not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);
-    for (int i = 1; i <= model.N; ++i)
+    for (int i = 1; i <= model.N; ++i) {
       linkMatrices3(model.joints[i], model.Xtree[i], S(q[model.joints[i].idx_q]), ws.R[i], ws.dR[i], ws.d2R[i],
                     ws.pstar[i], ws.dpstar[i]);
+      trace.ahead(i);
+    }
   }
   // Base to tip: W_i, Ẇ_i, Ẅ_i (10) and p̈_i (16); the own terms of D_i, e_i, c_i
   for (int i = 1; i <= model.N; ++i) {
@@ -103,6 +108,7 @@ const VecX<S>& recursiveLagrangian3x3InverseDynamics(const ModelTpl<S>& model, R
     ws.e[i] += I.m * ws.pdd[i];
     ws.c[i] = I.h;
     ws.M[i] = I.m;
+    trace.step(StepKind::Lagrange3Forward, i);
   }
   // Tip to base: F_i (B5), then fold i into its parent: D (B3), e (B4), c (13) and M
   const Vec3<S>& g = model.gravity.v;
@@ -121,6 +127,7 @@ const VecX<S>& recursiveLagrangian3x3InverseDynamics(const ModelTpl<S>& model, R
       ws.c[p] += ws.M[i] * ws.pstar[i];
       ws.M[p] += ws.M[i];
     }
+    trace.step(StepKind::Lagrange3Backward, i);
   }
   return ws.tau;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "lagrangian_links.hpp"
 
 namespace dyn {
@@ -33,15 +34,19 @@ struct RecursiveLagrangian4x4Workspace {
   }
 };
 
-template <class S, class Q, class Vd, class Ad>
+// trace: one step per body in each direction (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& recursiveLagrangian4x4InverseDynamics(const ModelTpl<S>& model, RecursiveLagrangian4x4Workspace<S>& ws,
                                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
-                                                     const Eigen::MatrixBase<Ad>& qdd) {
+                                                     const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
   checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  trace.begin(TraceAlgorithm::RecursiveLagrangian4x4, q, qd, qdd);
   {  // A_i, ∂A_i/∂q_i, ∂²A_i/∂q_i² (eq. 2; not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);
-    for (int i = 1; i <= model.N; ++i)
+    for (int i = 1; i <= model.N; ++i) {
       linkMatrices4(model.joints[i], model.Xtree[i], S(q[model.joints[i].idx_q]), ws.A[i], ws.dA[i], ws.d2A[i]);
+      trace.ahead(i);
+    }
   }
   // Base to tip: W_i, Ẇ_i, Ẅ_i and ∂W_i/∂q_i; the own terms of D_i and c_i
   for (int i = 1; i <= model.N; ++i) {
@@ -65,6 +70,7 @@ const VecX<S>& recursiveLagrangian4x4InverseDynamics(const ModelTpl<S>& model, R
     }
     ws.D[i].noalias() = pseudoInertia(model.I[i]) * ws.Wdd[i].transpose();  // D_i = J_i Ẅ_iᵀ + ...  (12)
     ws.c[i] = firstMoment4(model.I[i]);                                     // c_i = m_i ^ir_i + ...  (13)
+    trace.step(StepKind::Lagrange4Forward, i);
   }
   // Tip to base: F_i (14), then D_λ(i) += A_i D_i (12) and c_λ(i) += A_i c_i (13)
   const Vec4<S> g = gravity4(model);
@@ -75,6 +81,7 @@ const VecX<S>& recursiveLagrangian4x4InverseDynamics(const ModelTpl<S>& model, R
       ws.D[p].noalias() += ws.A[i] * ws.D[i];
       ws.c[p].noalias() += ws.A[i] * ws.c[i];
     }
+    trace.step(StepKind::Lagrange4Backward, i);
   }
   return ws.tau;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "lagrangian_links.hpp"
 
 namespace dyn {
@@ -60,18 +61,23 @@ struct UickerKahnWorkspace {
   }
 };
 
-template <class S, class Q, class Vd, class Ad>
+// trace: one step per body in each of the five loops: ^kW_j, U_jk, the factors of U_jkl, U_jkl, and
+// body j's terms of eq. 4 (the outer sum over j; trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWorkspace<S>& ws,
                                          const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
-                                         const Eigen::MatrixBase<Ad>& qdd) {
+                                         const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
   checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  trace.begin(TraceAlgorithm::UickerKahn, q, qd, qdd);
   const TreePaths& P = ws.paths;
   auto qdOf = [&](int k) { return S(qd[model.joints[k].idx_v]); };
   auto qddOf = [&](int k) { return S(qdd[model.joints[k].idx_v]); };
   {  // A_j, ∂A_j/∂q_j, ∂²A_j/∂q_j² (eq. 2; not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);
-    for (int j = 1; j <= model.N; ++j)
+    for (int j = 1; j <= model.N; ++j) {
       linkMatrices4(model.joints[j], model.Xtree[j], S(q[model.joints[j].idx_q]), ws.A[j], ws.dA[j], ws.d2A[j]);
+      trace.ahead(j);
+    }
   }
   // ^kW_j = ^kW_λ(j) A_j and W_j = W_λ(j) A_j (eq. 3), computed first and stored
   for (int j = 1; j <= model.N; ++j) {
@@ -79,6 +85,7 @@ const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWor
     ws.W[j] = p == 0 ? ws.A[j] : Mat4<S>(ws.W[p] * ws.A[j]);
     for (int a = 0; a + 1 < P.depth[j]; ++a)
       ws.kW[o + a] = a + 1 == P.depth[p] ? ws.A[j] : Mat4<S>(ws.kW[op + a] * ws.A[j]);  // ^pW_j = A_j
+    trace.step(StepKind::UkPoses, j);
   }
   // U_jk = W_λ(k) ∂A_k/∂q_k ^kW_j (eq. 5, first line); U_kk = W_λ(k) ∂A_k/∂q_k
   for (int j = 1; j <= model.N; ++j) {
@@ -88,12 +95,14 @@ const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWor
       const int k = P.at(j, a);
       ws.U[o + a] = ws.U[P.offset[k] + P.depth[k] - 1] * ws.kW[o + a];
     }
+    trace.step(StepKind::UkFirstDerivatives, j);
   }
   // H_kl = ∂W_λ(l)/∂q_k ∂A_l/∂q_l = W_λ(k) ∂A_k/∂q_k ^kW_λ(l) ∂A_l/∂q_l (k above l), and W_λ(k) ∂²A_k/∂q_k²
   for (int l = 1; l <= model.N; ++l) {
     const int p = model.parent[l];
     ws.G2[l] = p == 0 ? ws.d2A[l] : Mat4<S>(ws.W[p] * ws.d2A[l]);
     for (int a = 0; a + 1 < P.depth[l]; ++a) ws.H[P.offset[l] + a] = ws.U[P.offset[p] + a] * ws.dA[l];
+    trace.step(StepKind::UkSecondFactors, l);
   }
   // U_jkl = H_kl ^lW_j (k < l), W_λ(k) ∂²A_k/∂q_k² ^kW_j (k = l) (eq. 5, second and third lines), symmetric
   for (int j = 1; j <= model.N; ++j) {
@@ -107,6 +116,7 @@ const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWor
       }
       ws.V[ov + b * dj + b] = l == j ? ws.G2[l] : Mat4<S>(ws.G2[l] * ws.kW[o + b]);
     }
+    trace.step(StepKind::UkSecondDerivatives, j);
   }
   // F_i = Σ_j [ Σ_k tr(U_ji J_j U_jkᵀ) q̈_k + Σ_k Σ_l tr(U_ji J_j U_jklᵀ) q̇_k q̇_l - gᵀ U_ji m_j r_j ]   (eq. 4)
   ws.tau.setZero();
@@ -128,6 +138,7 @@ const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWor
       Fi -= g.dot(ws.U[o + a] * mr);  // m_j gᵀ U_ji r_j
       ws.tau[model.joints[i].idx_v] += Fi;
     }
+    trace.step(StepKind::UkSum, j);
   }
   return ws.tau;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../opcount/op_count_scope.hpp"
+#include "../trace/trace_policy.hpp"
 #include "lagrangian_links.hpp"
 
 namespace dyn {
@@ -33,15 +34,21 @@ struct WatersWorkspace {
   }
 };
 
-template <class S, class Q, class Vd, class Ad>
+// trace: one step per body j in each of the two loops, the recurrences and the sum of eq. 6
+// (trace/trace_policy.hpp; NoTrace compiles away).
+template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& watersInverseDynamics(const ModelTpl<S>& model, WatersWorkspace<S>& ws, const Eigen::MatrixBase<Q>& q,
-                                     const Eigen::MatrixBase<Vd>& qd, const Eigen::MatrixBase<Ad>& qdd) {
+                                     const Eigen::MatrixBase<Vd>& qd, const Eigen::MatrixBase<Ad>& qdd,
+                                     Trace&& trace = Trace{}) {
   checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  trace.begin(TraceAlgorithm::Waters, q, qd, qdd);
   const TreePaths& P = ws.paths;
   {  // A_j, ∂A_j/∂q_j, ∂²A_j/∂q_j² (eq. 2; not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);
-    for (int j = 1; j <= model.N; ++j)
+    for (int j = 1; j <= model.N; ++j) {
       linkMatrices4(model.joints[j], model.Xtree[j], S(q[model.joints[j].idx_q]), ws.A[j], ws.dA[j], ws.d2A[j]);
+      trace.ahead(j);
+    }
   }
   for (int j = 1; j <= model.N; ++j) {
     const int p = model.parent[j], o = P.offset[j], dj = P.depth[j];
@@ -62,6 +69,7 @@ const VecX<S>& watersInverseDynamics(const ModelTpl<S>& model, WatersWorkspace<S
     }
     // ∂W_j/∂q_i = ∂W_{j-1}/∂q_i A_j for the joints i above j
     for (int a = 0; a + 1 < dj; ++a) ws.U[o + a] = ws.U[P.offset[p] + a] * ws.A[j];
+    trace.step(StepKind::WatersRecurrence, j);
   }
   // F_i = Σ_j [ tr(∂W_j/∂q_i J_j Ẅ_jᵀ) - gᵀ ∂W_j/∂q_i m_j r_j ]   (6)
   ws.tau.setZero();
@@ -74,6 +82,7 @@ const VecX<S>& watersInverseDynamics(const ModelTpl<S>& model, WatersWorkspace<S
       const Mat4<S>& Uji = ws.U[o + a];
       ws.tau[model.joints[P.at(j, a)].idx_v] += traceOfProductTransposed(Uji, JWddT.transpose()) - g.dot(Uji * mr);
     }
+    trace.step(StepKind::WatersSum, j);
   }
   return ws.tau;
 }

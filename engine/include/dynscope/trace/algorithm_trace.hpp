@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../formulations/registry.hpp"
 #include "../model/model.hpp"
 #include "../opcount/counting_scalar.hpp"
 #include "trace_policy.hpp"
@@ -35,14 +36,24 @@ enum class ValueKind {
 // Coordinates of a spatial value.
 enum class TraceFrame { None, Link, World };
 
-// What a spatial value means physically (the 3D arrows are drawn from these).
+// What a value means physically (the 3D arrows are drawn from these, trace_arrows.hpp). "With
+// gravity": the algorithm gives the base the fictitious acceleration -g, and so do these values.
 enum class TraceRole {
   None,
-  Velocity,          // v: [w; v]
-  Acceleration,      // a, including the fictitious base acceleration -a_g of gravity
-  BiasAcceleration,  // c = v x S qd
-  Force,             // f: net force on the body (RNEA outward), then the joint force (inward)
-  BiasForce,         // pA: articulated-body bias force
+  Velocity,                // v: spatial motion [w; v] (Pluecker); also DeNOC's twist t_i = [w_i; o'_i] at O_i
+  Acceleration,            // a: spatial acceleration, with gravity
+  BiasAcceleration,        // c = v x S qd
+  Force,                   // f: spatial force [n; f] (net force on the body, then the joint force); DeNOC's w_i
+  BiasForce,               // pA: articulated-body bias force
+  TwistRate,               // DeNOC's t'_i = [w'_i; o''_i]: the classical acceleration of the origin, with gravity
+  AngularVelocity,         // 3-vector w_i
+  AngularAcceleration,     // 3-vector w'_i
+  OriginAcceleration,      // 3-vector: acceleration of the frame origin O_i, with gravity (Luh's p''_i)
+  OriginAccelerationTrue,  // 3-vector: acceleration of O_i without gravity (Hollerbach's 3x3 p''_i)
+  LinearForce,             // 3-vector force (Newton-Euler's F_i, then f_i)
+  MomentAboutOrigin,       // 3-vector moment about O_i (Newton-Euler's n_i)
+  PoseRate,                // W'_i: 4x4 homogeneous (or 3x3 rotation) rate of the link's pose, base coordinates
+  PoseAcceleration,        // W''_i: its second derivative (no gravity)
 };
 
 struct TraceTerm {
@@ -53,6 +64,11 @@ struct TraceTerm {
   TraceFrame frame = TraceFrame::None;
   TraceRole role = TraceRole::None;
   Eigen::MatrixXd value;  // NaN marks entries not computed yet (H, L while they fill)
+  // A patch of a matrix quantity (H, L, the GIM): the step wrote only the entries at `entries`
+  // (row, column), their values in `value` (one column); the state keeps the whole matrix. Steps
+  // store what they write, not copies of an nv x nv matrix.
+  bool patch = false;
+  std::vector<std::pair<int, int>> entries;
 };
 
 // One equation of a step: generic (with i, lambda(i)) and with the numbers substituted.
@@ -103,26 +119,58 @@ struct AlgorithmTrace {
 // The state after `position` steps (0: before the first, steps.size(): the end): every
 // quantity's latest value, keyed by (quantity, index).
 struct TraceState {
-  std::map<std::pair<std::string, int>, TraceTerm> values;
-  std::vector<std::pair<std::string, int>> changed;  // written by the last step taken
+  using Key = std::pair<std::string, int>;
+  std::map<Key, TraceTerm> values;
+  std::vector<Key> changed;  // written by the last step taken
   const TraceTerm* find(const std::string& quantity, int index) const {
     const auto it = values.find({quantity, index});
     return it == values.end() ? nullptr : &it->second;
   }
   bool wasChanged(const std::string& quantity, int index) const;
+  // Writes a term: replaces the value, or sets the entries of a patch in the whole matrix.
+  void apply(const TraceTerm& written);
 };
+
+// Walks a trace's states incrementally: seek() applies the steps between the current position and
+// the new one, or undoes them (each step taken keeps the values it replaced), so a key press costs
+// one step's writes, not a rebuild from the start. The trace must outlive the cursor.
+class TraceCursor {
+ public:
+  explicit TraceCursor(const AlgorithmTrace& trace);
+  int position() const { return position_; }
+  const TraceState& state() const { return state_; }
+  void seek(int position);  // clamped to 0 .. steps.size()
+
+ private:
+  struct Undo {
+    TraceState::Key key;
+    bool existed = false;
+    TraceTerm before;  // the replaced value; for a patch, the replaced entries (as a patch)
+  };
+  void forward();
+  void backward();
+  const AlgorithmTrace* trace_;
+  TraceState state_;
+  int position_ = 0;
+  std::vector<std::vector<Undo>> undo_;  // one list per step taken
+};
+
+// The state at a position, built from the start (TraceCursor does it incrementally).
 TraceState traceState(const AlgorithmTrace& trace, int position);
 
 // The algorithms the inspector and `dynscope-cli trace` can step through.
 enum class TraceNeeds { Positions, Accelerations, Forces };  // q; q, qd, qdd; q, qd, tau
 struct TraceableAlgorithm {
   const char* name;         // "rnea": the CLI's --algorithm
+  const char* label;        // short, for menus: "RNEA (inverse dynamics)"
   const char* title;        // "Recursive Newton–Euler algorithm (RNEA)"
   const char* source;       // "Featherstone Part 2, Fig. 5, eqs. 9–13"
   const char* coordinates;  // "link coordinates"
   TraceNeeds needs;
   const char* resultKey;  // the plain command's key: "tau", "qdd", "mass_matrix"
   AlgorithmTrace (*run)(const Model& model, const TraceInput& input);
+  const char* formulation;  // its name in the formulation registry (formulations/registry.hpp) ...
+  Problem problem;          // ... for this problem: the CLI's "id --algorithm denoc" is "trace --algorithm denoc-id"
 };
 const std::vector<TraceableAlgorithm>& traceableAlgorithms();
 const TraceableAlgorithm* findTraceableAlgorithm(const std::string& name);
@@ -135,6 +183,7 @@ AlgorithmTrace traceAlgorithm(const Model& model, const std::string& algorithm, 
 // Markup without its marks, for plain text ("**a**_{3}" -> "a_3").
 std::string plainMarkup(const std::string& markup);
 // Short names for the CLI and the handout.
+const char* stepKindName(StepKind k);  // "rnea_outward", "denoc_twist", ...
 const char* traceFrameName(TraceFrame f);
 const char* traceRoleName(TraceRole r);
 const char* valueKindName(ValueKind k);

@@ -8,7 +8,11 @@
 // fills a StepBuilder; list it in captureFor() (engine/src/trace_recorder.cpp).
 #pragma once
 #include <initializer_list>
+#include <map>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 #include "../model/data.hpp"
@@ -53,6 +57,12 @@ TraceTerm inertiaTerm(std::string symbol, const Mat6<double>& I, TraceFrame fram
 TraceTerm transformTerm(std::string symbol, const Transform<double>& X);
 TraceTerm subspaceTerm(std::string symbol, const Motion<double>* columns, int count, TraceFrame frame);
 TraceTerm matrixTerm(std::string symbol, const Eigen::MatrixXd& M, std::string quantity = {}, int index = -1);
+// A patch of a matrix quantity: the entries (row, column) of `source` (algorithm_trace.hpp).
+TraceTerm patchTerm(std::string symbol, std::string quantity, int index, std::vector<std::pair<int, int>> entries,
+                    const Eigen::Ref<const Eigen::MatrixXd>& source);
+// A 3-vector (Newton-Euler, the Lagrangian p'' and c) with its role in the 3D view.
+TraceTerm vector3Term(std::string symbol, const Eigen::Vector3d& x, TraceFrame frame, TraceRole role = TraceRole::None,
+                      std::string quantity = {}, int index = -1);
 // "**a**_{3}", "^{3}**X**_{2}", "^{2}**X**_{3}^{*}"
 std::string indexed(const std::string& name, int i);
 std::string transformSymbol(int to, int from, bool dual = false);
@@ -73,10 +83,24 @@ class TraceRecorder {
   }
   template <class T>
   void local(const char* name, int index, const T& value) {
+    if constexpr (requires { value.derived().data(); }) {
+      using D = std::decay_t<decltype(value.derived())>;
+      if constexpr (std::is_same_v<D, Eigen::MatrixXd> || std::is_same_v<D, Eigen::VectorXd>) {
+        // A whole matrix or vector that the algorithm updates in place (L, x): seen, not copied.
+        views_[name] = {value.derived().data(), value.rows(), value.cols()};
+        return;
+      }
+    }
     locals_.push_back(localTerm(name, index, value));
   }
   void ahead(int) {}
   void step(StepKind kind, int index);
+  // The workspace of a formulation that does not run on Data (DeNOC, the Lagrangian family, ...).
+  template <class W>
+  void setWorkspace(const W& ws) {
+    workspace_ = &ws;
+    workspaceType_ = &typeid(W);
+  }
 
   // --- for the captures ---
   const Model& model() const { return model_; }
@@ -92,6 +116,14 @@ class TraceRecorder {
   const TraceTerm* previous(const std::string& quantity, int index) const;
   // The locals reported since the last step, in order.
   const std::vector<TraceTerm>& locals() const { return locals_; }
+  // A matrix or vector reported by local() that the algorithm keeps updating (its current values).
+  Eigen::Map<const Eigen::MatrixXd> view(const std::string& name) const;
+  // The formulation's workspace (setWorkspace); throws std::logic_error for another type.
+  template <class W>
+  const W& workspace() const {
+    if (!workspaceType_ || *workspaceType_ != typeid(W)) throw std::logic_error("trace: no workspace of that type");
+    return *static_cast<const W*>(workspace_);
+  }
 
  private:
   template <class D>
@@ -112,6 +144,7 @@ class TraceRecorder {
   void onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::MatrixXd>& values,
                const std::vector<Force<double>>* fext);
   void apply(const TraceTerm& written);
+  Eigen::MatrixXd unknownMassMatrix() const;  // NaN where not computed yet, 0 where two branches meet
 
   const Model& model_;
   const Data& data_;
@@ -122,6 +155,13 @@ class TraceRecorder {
   std::vector<std::pair<TraceAlgorithm, std::vector<Eigen::MatrixXd>>> arguments_;
   Eigen::VectorXd q_, qd_, x_;
   const std::vector<Force<double>>* fext_ = nullptr;
+  struct View {
+    const double* data = nullptr;
+    Eigen::Index rows = 0, cols = 0;
+  };
+  std::map<std::string, View> views_;
+  const void* workspace_ = nullptr;
+  const std::type_info* workspaceType_ = nullptr;
 };
 
 // The counting policy on CountingScalar: the tally after every step, with the work done ahead
@@ -142,6 +182,13 @@ class OpCountRecorder {
   void local(const char*, int, const T&) {}
   void ahead(int body);
   void step(StepKind kind, int index);  // index: the body, or the dof of a per-dof step
+  // A formulation's workspace is built (from the counting model) before the algorithm runs: its
+  // construction (e.g. the Newton-Euler link parameters) is no part of the count, as in a bound call.
+  template <class W>
+  void setWorkspace(const W&) {
+    CountingScalar::reset();
+    last_ = OpTally{};
+  }
 
  private:
   const std::vector<int>& dofBody_;
