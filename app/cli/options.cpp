@@ -30,7 +30,7 @@ const OptionSpec kOptions[] = {
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
-    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; trace: rnea | crba | aba | crba-ltl | ...; default: rnea, crba, aba)"},
+    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; trace: rnea | crba | aba | crba-ltl | denoc-id | ...; default: rnea, crba, aba)"},
     {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
     {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
@@ -249,7 +249,8 @@ const std::vector<CommandSpec>& commands() {
        "the controller drives the actuated joints only (gravity and computed-torque by closed-loop ID)."},
       {Command::Trace,
        "trace",
-       "step through RNEA, CRBA, ABA or CRBA + L^T L: every step's equation, values and operation count",
+       "step through an algorithm (RNEA, CRBA, ABA, DeNOC, the Lagrangian family...): every step's equation, "
+       "values and operation count",
        {"--algorithm", "--q", "--qd", "--qdd", "--tau", "--out"},
        "One entry per elementary step, as the workbench's lecture mode shows them: RNEA 2 per body\n"
        "(outward, inward), ABA 3 per body (three passes), CRBA one per composite-inertia step and one per\n"
@@ -260,6 +261,11 @@ const std::vector<CommandSpec>& commands() {
        "measured on the counting scalar (joint transforms apart). Inputs: rnea --q --qd --qdd; aba and\n"
        "crba-ltl --q --qd --tau; crba --q. The result is under the plain command's key (tau, qdd,\n"
        "mass_matrix) and equals it bit for bit; null marks an entry of H or L not computed yet.\n"
+       "The engine's other formulations step too (revolute and prismatic joints, except\n"
+       "configuration-space): denoc-id, newton-euler-3, lagrange-4x4, lagrange-3x3 2 per body (the two\n"
+       "recursions), waters 2 per body (its recurrences, its sum), uicker-kahn 5 per body (its five loops),\n"
+       "configuration-space the tables, the products q'q' and one per row; denoc-gim as CRBA; denoc-fd\n"
+       "DeNOC's inverse dynamics for phi, phi, then 3 per body (steps 1-3 of Saha's section 5.2).\n"
        "Details: docs/lecture-mode.md."},
       {Command::Ik,
        "ik",

@@ -7,34 +7,6 @@
 namespace cli {
 namespace {
 
-const char* stepKindName(dyn::StepKind k) {
-  switch (k) {
-    case dyn::StepKind::RneaOutward:
-      return "rnea_outward";
-    case dyn::StepKind::RneaInward:
-      return "rnea_inward";
-    case dyn::StepKind::CrbaComposite:
-      return "crba_composite_inertia";
-    case dyn::StepKind::CrbaColumn:
-      return "crba_column";
-    case dyn::StepKind::AbaVelocities:
-      return "aba_pass1";
-    case dyn::StepKind::AbaInertias:
-      return "aba_pass2";
-    case dyn::StepKind::AbaAccelerations:
-      return "aba_pass3";
-    case dyn::StepKind::FdRightHandSide:
-      return "fd_right_hand_side";
-    case dyn::StepKind::LtlFactor:
-      return "ltl_factor";
-    case dyn::StepKind::LtlSolveTranspose:
-      return "ltl_solve_transpose";
-    case dyn::StepKind::LtlSolve:
-      return "ltl_solve";
-  }
-  return "";
-}
-
 const char* directionName(dyn::TracePass::Direction d) {
   switch (d) {
     case dyn::TracePass::Direction::Outward:
@@ -70,11 +42,18 @@ void writeValue(const Eigen::MatrixXd& v, JsonWriter& json) {
     json.matrix(v);
 }
 
+// A patch (the entries of H or L a step wrote) is printed as the whole matrix it leaves in `after`,
+// the state after the step, null where not computed yet.
+const dyn::TraceTerm& asWritten(const dyn::TraceTerm& t, const dyn::TraceState* after) {
+  const dyn::TraceTerm* whole = t.patch && after ? after->find(t.quantity, t.index) : nullptr;
+  return whole ? *whole : t;
+}
+
 void writeTerms(const Session& s, const std::vector<dyn::TraceTerm>& terms, const std::vector<int>& which,
-                JsonWriter& json) {
+                JsonWriter& json, const dyn::TraceState* after = nullptr) {
   json.beginArray();
   for (int k : which) {
-    const dyn::TraceTerm& t = terms[k];
+    const dyn::TraceTerm& t = asWritten(terms[k], after);
     json.beginObject();
     json.field("quantity", t.quantity);
     json.field("symbol", dyn::plainMarkup(t.symbol));
@@ -135,12 +114,14 @@ void writeTrace(const Session& s, JsonWriter& json) {
   writeTerms(s, trace.initial, all(trace.initial.size()), json);
   json.key("steps");
   json.beginArray();
+  dyn::TraceCursor cursor(trace);
   for (size_t k = 0; k < trace.steps.size(); ++k) {
     const dyn::TraceStepRecord& step = trace.steps[k];
+    cursor.seek(int(k) + 1);
     json.beginObject();
     json.field("index", int(k));
     json.field("pass", trace.passes[step.pass].name);
-    json.field("kind", stepKindName(step.kind));
+    json.field("kind", dyn::stepKindName(step.kind));
     json.field("body", s.model.bodyNames[step.body]);
     json.field("body_index", step.body);
     if (step.dof >= 0) json.field("dof", s.vNames[step.dof]);
@@ -154,7 +135,7 @@ void writeTrace(const Session& s, JsonWriter& json) {
     }
     json.endArray();
     json.key("written");
-    writeTerms(s, step.terms, step.written, json);
+    writeTerms(s, step.terms, step.written, json, &cursor.state());
     json.key("operations_so_far");
     writeCounts(step.counts, json);
     json.endObject();

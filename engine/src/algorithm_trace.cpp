@@ -81,7 +81,7 @@ PassInfo passInfo(StepKind k) {
       return {"DeNOC step 1 with the UDUᵀ elimination: τ̂ = U⁻¹φ, from the last link to the first",
               "Saha 1999, section 5.2, eqs. 34–35; Appendix B, eqs. 47–50", D::Inward};
     case StepKind::DenocFdStep2:
-      return {"DeNOC step 2: τ̄ = D⁻¹τ̂", "Saha 1999, section 5.2 (D = diag(m̂_{i}), eq. 54)", D::None};
+      return {"DeNOC step 2: τ̄ = D⁻¹τ̂", "Saha 1999, section 5.2 (D = diag(m̂), eq. 54)", D::None};
     case StepKind::DenocFdStep3:
       return {"DeNOC step 3: θ̈ = U⁻ᵀτ̄, from the first link to the last", "Saha 1999, section 5.2, eqs. 36–37",
               D::Outward};
@@ -94,33 +94,31 @@ PassInfo passInfo(StepKind k) {
               "Hollerbach 1980, 'Recursive Newton-Euler dynamics' (Luh, Walker and Paul), in link coordinates",
               D::Inward};
     case StepKind::Lagrange4Forward:
-      return {"recursive Lagrangian (4×4), base to tip: W_{i}, Ẇ_{i}, Ẅ_{i}",
+      return {"recursive Lagrangian (4×4), base to tip: W, Ẇ and Ẅ of each link",
               "Hollerbach 1980, eqs. 8–10 (and the own terms of eqs. 12–13)", D::Outward};
     case StepKind::Lagrange4Backward:
-      return {"recursive Lagrangian (4×4), tip to base: D_{i}, c_{i} and F_{i}", "Hollerbach 1980, eqs. 12–14",
-              D::Inward};
+      return {"recursive Lagrangian (4×4), tip to base: D, c and the generalized force F",
+              "Hollerbach 1980, eqs. 12–14", D::Inward};
     case StepKind::Lagrange3Forward:
-      return {"recursive Lagrangian (3×3), base to tip: W_{i}, Ẇ_{i}, Ẅ_{i} and p̈_{i}",
+      return {"recursive Lagrangian (3×3), base to tip: W, Ẇ, Ẅ and p̈ of each link",
               "Hollerbach 1980, eqs. 10 and 16 (and the own terms of eqs. 18, 13)", D::Outward};
     case StepKind::Lagrange3Backward:
-      return {"recursive Lagrangian (3×3), tip to base: D_{i}, e_{i}, c_{i} and F_{i}",
+      return {"recursive Lagrangian (3×3), tip to base: D, e, c and the generalized force F",
               "Hollerbach 1980, eqs. 17–18; Appendix B, eqs. B3–B5", D::Inward};
     case StepKind::WatersRecurrence:
-      return {"Waters: the recurrences for W_{j}, Ẇ_{j}, Ẅ_{j} and ∂W_{j}/∂q_{i}, base to tip",
-              "Hollerbach 1980, eqs. 8–10", D::Outward};
+      return {"Waters: the recurrences for W, Ẇ, Ẅ and ∂W/∂q of each link, base to tip", "Hollerbach 1980, eqs. 8–10",
+              D::Outward};
     case StepKind::WatersSum:
       return {"Waters: the generalized forces, the terms of body j", "Hollerbach 1980, eq. 6", D::Outward};
     case StepKind::UkPoses:
-      return {"Uicker/Kahn: the transforms W_{j} and ^{k}W_{j}, computed first and stored", "Hollerbach 1980, eq. 3",
-              D::Outward};
+      return {"Uicker/Kahn: each link's transforms from the base and from the joints above it, stored",
+              "Hollerbach 1980, eq. 3", D::Outward};
     case StepKind::UkFirstDerivatives:
-      return {"Uicker/Kahn: the first derivatives U_{jk} = ∂W_{j}/∂q_{k}, stored", "Hollerbach 1980, eq. 5",
-              D::Outward};
+      return {"Uicker/Kahn: the first derivatives ∂W/∂q of each link, stored", "Hollerbach 1980, eq. 5", D::Outward};
     case StepKind::UkSecondFactors:
-      return {"Uicker/Kahn: the factors W_{l−1} ∂²A_{l}/∂q_{l}² and ∂W_{l−1}/∂q_{k} ∂A_{l}/∂q_{l}",
-              "Hollerbach 1980, eq. 5", D::Outward};
+      return {"Uicker/Kahn: the factors of the second derivatives, link by link", "Hollerbach 1980, eq. 5", D::Outward};
     case StepKind::UkSecondDerivatives:
-      return {"Uicker/Kahn: the second derivatives U_{jkl} = ∂²W_{j}/∂q_{k}∂q_{l}, stored", "Hollerbach 1980, eq. 5",
+      return {"Uicker/Kahn: the second derivatives ∂²W/∂q∂q of each link, stored", "Hollerbach 1980, eq. 5",
               D::Outward};
     case StepKind::UkSum:
       return {"Uicker/Kahn: the generalized forces, the terms of body j (the outer sum over j)",
@@ -129,10 +127,11 @@ PassInfo passInfo(StepKind k) {
       return {"configuration space method: the tables G(q), J(q), C(q), off-line",
               "Hollerbach 1980, 'Configuration space method' (Horn and Raibert 1978)", D::None};
     case StepKind::CsVelocityProducts:
-      return {"configuration space method: the products q̇_{j} q̇_{k}", "Hollerbach 1980, 'Configuration space method'",
+      return {"configuration space method: the velocity products q̇ q̇ᵀ", "Hollerbach 1980, 'Configuration space method'",
               D::None};
     case StepKind::CsRow:
-      return {"configuration space method: F_{i} row by row", "Hollerbach 1980, 'Configuration space method'", D::None};
+      return {"configuration space method: the generalized forces F, row by row",
+              "Hollerbach 1980, 'Configuration space method'", D::None};
   }
   return {"", "", D::None};
 }

@@ -37,7 +37,7 @@ void denocTwist(TraceRecorder& rec, StepBuilder& b, int i) {
       "(prismatic)",
       "Saha 1999, eqs. 12–13 and 15, with twists at the link origin O_{i} (the twist propagation matrix as the "
       "joint transform)",
-      {tA, tp});
+      {tA, ",", tp});
 
   const int tBt = b.show(motionTerm(denocB(i, l, false) + " " + indexed("**t**", l), A.apply(tl), F::Link));
   const int tqd = b.show(scalarTerm(indexed("θ̇", i), thd));

@@ -29,21 +29,17 @@ void fdRightHandSide(TraceRecorder& rec, StepBuilder& b, int) {
          "Featherstone Part 2, eqs. 36–37 (C from the RNEA steps with q̈ = 0)", {tb, "=", ttau, "−", tC});
 }
 
-// Step k writes row k of L and updates the block of its ancestors: a patch of those entries.
+// Step k writes row k of L (a patch of those entries; it also updates the block of k's ancestors in
+// place, shown in words: on a chain that is O(n^2) numbers per step).
 void ltlFactor(TraceRecorder& rec, StepBuilder& b, int k) {
   const Model& m = rec.model();
   const Eigen::Map<const Eigen::MatrixXd> L = rec.view("L");
-  const TraceTerm* before = rec.previous("L", -1);
-  const double Hkk = before ? before->value(k, k) : L(k, k) * L(k, k);
-  const int tHkk = b.show(scalarTerm(entry("H", k, k), Hkk));
+  const int tHkk = b.show(scalarTerm(entry("H", k, k), rec.locals().at(0).value(0, 0)));
   const int tLkk = b.show(scalarTerm(entry("L", k, k), L(k, k)));
   b.line("L_{kk} = √H_{kk}", "Featherstone 2005, LᵀL factorisation (tips first)", {tLkk, "=", "√", tHkk});
   const std::vector<int> up = ancestors(m, k);
   std::vector<std::pair<int, int>> entries{{k, k}};
-  for (size_t a = 0; a < up.size(); ++a) {
-    entries.emplace_back(k, up[a]);
-    for (size_t c = a; c < up.size(); ++c) entries.emplace_back(up[a], up[c]);  // H_ij, j an ancestor of i
-  }
+  for (int i : up) entries.emplace_back(k, i);
   if (up.empty()) {
     b.line("λ(k) = −1: dof k has no ancestor, its row of L is complete", "", {});
   } else {

@@ -184,6 +184,7 @@ void StepBuilder::line(std::string equation, std::string reference, std::initial
 TraceRecorder::TraceRecorder(const Model& model, const Data& data, AlgorithmTrace& out)
     : model_(model), data_(data), out_(out) {}
 
+TraceTerm TraceRecorder::localTerm(const char* name, int index, double x) { return scalarTerm(name, x, name, index); }
 TraceTerm TraceRecorder::localTerm(const char* name, int index, const Force<double>& f) {
   return forceTerm(name, f, TraceFrame::None, TraceRole::None, name, index);
 }
@@ -212,12 +213,9 @@ void TraceRecorder::apply(const TraceTerm& written) { state_.apply(written); }
 
 Eigen::MatrixXd TraceRecorder::unknownMassMatrix() const {
   const int nv = model_.nv;
-  Eigen::MatrixXd H = Eigen::MatrixXd::Constant(nv, nv, kNaN);  // NaN: not computed yet
-  for (int r = 0; r < nv; ++r)
-    for (int c = 0; c < nv; ++c) {
-      const int a = model_.dofBody[r], b = model_.dofBody[c];
-      if (!model_.isAncestor(a, b) && !model_.isAncestor(b, a)) H(r, c) = 0;  // branch-induced zero
-    }
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(nv, nv);  // zero where two branches meet (eq. 45) ...
+  for (int c = 0; c < nv; ++c)
+    for (int r = c; r >= 0; r = model_.dofParent[r]) H(r, c) = H(c, r) = kNaN;  // ... NaN: not computed yet
   return H;
 }
 
@@ -326,7 +324,9 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
       break;
     }
     case TraceAlgorithm::FactorLTL: {
-      Eigen::MatrixXd L = values.at(0);
+      // Row k of L is final after step k; the updates of the ancestors' block in between (O(n³)
+      // numbers on a chain) are not kept: L fills row by row from NaN, not computed yet.
+      Eigen::MatrixXd L = unknownMassMatrix();  // no fill-in: L has H's structural zeros
       for (int r = 0; r < nv; ++r)
         for (int c = r + 1; c < nv; ++c) L(r, c) = kNaN;  // only the lower triangle takes part
       initial(matrixTerm("**L**", L, "L", -1));

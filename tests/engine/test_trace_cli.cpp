@@ -33,6 +33,7 @@ class TestTraceCli : public QObject {
  private slots:
   void rneaSteps();
   void resultMatchesThePlainCommands();
+  void otherFormulations();
   void treeStepCounts();
   void outFile();
   void errors();
@@ -115,6 +116,59 @@ void TestTraceCli::resultMatchesThePlainCommands() {
   QVERIFY(H[5].toArray()[0].isDouble());  // the walk to the root
 }
 
+// Every formulation of the registry steps: the documented step counts on the Stanford arm (revolute
+// and prismatic joints) and the result under the plain command's key, digit for digit.
+void TestTraceCli::otherFormulations() {
+  const QString arm = robot("stanford_arm.dh");
+  const QStringList q = {"--q", "0.1,-1.2,0.3,0.4,-0.5,0.6"}, qd = {"--qd", "0.3,-0.2,0.1,0.5,-0.4,0.2"};
+  const QStringList qdd = {"--qdd", "1,0.5,0,0,0,-1"}, tau = {"--tau", "10,-20,5,1,0.5,0.1"};
+  const int n = 6;
+  const struct {
+    const char* name;
+    const char* command;  // the plain command
+    const char* registry;
+    int steps;
+  } cases[] = {
+      {"denoc-id", "id", "denoc", 2 * n},
+      {"newton-euler-3", "id", "newton-euler-3", 2 * n},
+      {"lagrange-4x4", "id", "lagrange-4x4", 2 * n},
+      {"lagrange-3x3", "id", "lagrange-3x3", 2 * n},
+      {"waters", "id", "waters", 2 * n},
+      {"uicker-kahn", "id", "uicker-kahn", 5 * n},
+      {"configuration-space", "id", "configuration-space", n + 2},
+      {"denoc-gim", "mass", "denoc", 2 * n - 1},
+      {"denoc-fd", "fd", "denoc", 5 * n + 1},
+  };
+  for (const auto& c : cases) {
+    const QString command(c.command);
+    const QStringList inputs = command == "mass" ? q : command == "id" ? q + qd + qdd : q + qd + tau;
+    const auto trace = runCli(QStringList{"trace", arm, "--algorithm", c.name} + inputs);
+    QVERIFY2(trace.status == 0, trace.err.constData());
+    const QJsonObject t = parse(trace.out);
+    const QJsonArray steps = t["steps"].toArray();
+    QVERIFY2(steps.size() == c.steps, qPrintable(QString("%1: %2 steps").arg(c.name).arg(steps.size())));
+    const auto plain = runCli(QStringList{c.command, arm, "--algorithm", c.registry} + inputs);
+    QVERIFY2(plain.status == 0, plain.err.constData());
+    const char* key = command == "mass" ? "mass_matrix" : command == "id" ? "tau" : "qdd";
+    QVERIFY2(t[key].toArray() == parse(plain.out)[key].toArray(), c.name);
+    QVERIFY(!steps[0].toObject()["equations"].toArray().isEmpty());
+    QCOMPARE(steps.last().toObject()["operations_so_far"].toObject()["muls"].toInt(),
+             t["operations"].toObject()["muls"].toInt());
+  }
+  // DeNOC's first step writes the twist, its rate and the wrench of link 1; the GIM fills I.
+  const auto denoc = runCli(QStringList{"trace", arm, "--algorithm", "denoc-id"} + q + qd + qdd);
+  const QJsonObject first = parse(denoc.out)["steps"].toArray()[0].toObject();
+  QCOMPARE(first["kind"].toString(), QString("denoc_twist"));
+  QStringList written;
+  for (const auto& w : first["written"].toArray()) written << w.toObject()["quantity"].toString();
+  QCOMPARE(written, (QStringList{"t", "ṫ", "w"}));
+  QVERIFY(first["equations"].toArray()[1].toObject()["label"].toString().contains("Saha 1999, eq. 12"));
+  const auto gim = runCli(QStringList{"trace", arm, "--algorithm", "denoc-gim"} + q);
+  const QJsonArray gimSteps = parse(gim.out)["steps"].toArray();
+  const QJsonArray I = gimSteps[1].toObject()["written"].toArray().last().toObject()["value"].toArray();
+  QVERIFY(I[5].toArray()[5].isDouble() && I[0].toArray()[0].isNull());  // column 6 first, the rest pending
+}
+
 void TestTraceCli::treeStepCounts() {
   const dyn::Model model = dyn::loadModel(robot("humanoid.urdf").toStdString());
   int roots = 0;
@@ -146,9 +200,11 @@ void TestTraceCli::errors() {
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.contains(message), r.err.constData());
   };
-  expect({"trace", ur5}, "trace needs --algorithm NAME (rnea, crba, aba, crba-ltl)");
-  expect({"trace", ur5, "--algorithm", "denavit"},
-         "--algorithm must be one of rnea, crba, aba, crba-ltl, not 'denavit'");
+  expect({"trace", ur5}, "trace needs --algorithm NAME (rnea, crba, aba, crba-ltl, denoc-id, newton-euler-3, ");
+  expect({"trace", ur5, "--algorithm", "denavit"}, "--algorithm must be one of rnea, crba, aba, crba-ltl, denoc-id");
+  expect({"trace", ur5, "--algorithm", "denavit"}, "denoc-gim, denoc-fd, not 'denavit'");
+  expect({"trace", ur5, "--algorithm", "denoc-fd", "--qdd", "1,2,3,4,5,6"}, "--qdd is not an input of denoc-fd");
+  expect({"trace", ur5, "--algorithm", "denoc-gim", "--qd", "1,2,3,4,5,6"}, "--qd is not an input of denoc-gim");
   expect({"trace", ur5, "--algorithm", "rnea", "--tau", "1,2,3,4,5,6"}, "--tau is not an input of rnea");
   expect({"trace", ur5, "--algorithm", "aba", "--qdd", "1,2,3,4,5,6"}, "--qdd is not an input of aba");
   expect({"trace", ur5, "--algorithm", "crba", "--qd", "1,2,3,4,5,6"}, "--qd is not an input of crba");

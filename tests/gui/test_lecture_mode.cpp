@@ -2,9 +2,12 @@
 // pass by pass, highlight the body in the 3D view and the model tree, show the step's equation with
 // its numbers and the running operation count, and act only while the inspector is open; stepping
 // back then forward returns to the same state; ABA on a tree (the quadruped) in three passes with
-// the bias-force arrows; CRBA fills the mass-matrix dock column by column; the arrows of a swinging
-// pendulum read back from the scene's actors point the right way with the stated length; presentation
-// mode makes the equations projector-sized; the handout has a section and a picture per step.
+// the bias-force arrows; CRBA (and Saha's GIM) fill the mass-matrix dock column by column; the pass
+// arrow points outward, then inward; the arrows of a swinging pendulum read back from the scene's
+// actors point the right way with the stated length; F11 makes the equations projector-sized at
+// 1920 x 1080; the handout has a section and a picture per step, the arrows in the pictures; every
+// formulation of the engine steps on the Stanford arm to the plain function's result; the user's
+// body selection comes back when lecture mode ends.
 // With DYNSCOPE_GRAB_DIR set, screenshots for a human to judge.
 #include <vtkActor.h>
 #include <vtkMatrix4x4.h>
@@ -13,6 +16,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFontMetricsF>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -263,6 +269,19 @@ class TestLectureMode : public QObject {
     QVERIFY((pass.origin - from).norm() < 1e-9);
     QVERIFY(std::abs(pass.length - (to - from).norm()) < 1e-9);
     QVERIFY(QString::fromStdString(o->legendText()).contains("1 m/s = "));
+    // Inward: from the body to its parent.
+    key(Qt::Key_Right, Qt::ShiftModifier);  // the end of the outward pass
+    key(Qt::Key_Right);                     // the first inward step: the last body
+    QCOMPARE(lecture()->currentPass()->direction, dyn::TracePass::Direction::Inward);
+    QCOMPARE(w->document()->selectedBody(), m.N);
+    QVERIFY(o->passArrow()->GetVisibility());
+    const ReadArrow inward = readArrow(o->passArrow());
+    const Vector3d child = dyn::arrowPoint(m, d, m.N, dyn::ArrowPoint::CenterOfMass);
+    const Vector3d parent = dyn::arrowPoint(m, d, m.parent[m.N], dyn::ArrowPoint::CenterOfMass);
+    QVERIFY((inward.origin - child).norm() < 1e-9);
+    QVERIFY(inward.axis.dot((parent - child).normalized()) > 1 - 1e-9);
+    QVERIFY(std::abs(inward.length - (parent - child).norm()) < 1e-9);
+    lecture()->setPosition(3);
     const QImage img = w->viewport()->grabImage(960, 600);
     grab(img, "lecture_rnea_ur5_step3.png");
     QVERIFY2(pixelsNear(img, TraceArrowOverlay::colour(dyn::ArrowKind::Force)) > 30, "no red force arrow");
@@ -284,8 +303,14 @@ class TestLectureMode : public QObject {
     }());
   }
 
+  void crbaFillsTheMassMatrix_data() {
+    QTest::addColumn<QString>("algorithm");
+    QTest::newRow("crba") << "crba";
+    QTest::newRow("denoc-gim") << "denoc-gim";  // Saha's GIM fills the same H (his I)
+  }
   void crbaFillsTheMassMatrix() {
-    openInspector("crba");
+    QFETCH(QString, algorithm);
+    openInspector(algorithm);
     MassMatrixDock* mass = w->massMatrixDock();
     mass->raise();
     QTRY_VERIFY(mass->isVisible());
@@ -302,16 +327,17 @@ class TestLectureMode : public QObject {
     for (int k = 0; k < lecture()->stepCount(); ++k) {
       key(Qt::Key_Right);
       const int now = pending();
-      const bool column = lecture()->currentStep()->kind == dyn::StepKind::CrbaColumn;
+      const dyn::StepKind kind = lecture()->currentStep()->kind;
+      const bool column = kind == dyn::StepKind::CrbaColumn || kind == dyn::StepKind::DenocGimColumn;
       QVERIFY2(column ? now < last : now == last, "a column walk fills entries, a composite step none");
       last = now;
-      if (k == 3) grab(w->grab().toImage(), "lecture_crba_ur5_filling.png");
+      if (k == 3) grab(w->grab().toImage(), "lecture_" + algorithm + "_ur5_filling.png");
     }
     QCOMPARE(pending(), 0);
     // Complete: the values of CRBA.
     dyn::Data data(w->document()->model());
     const Eigen::MatrixXd H = dyn::crba(w->document()->model(), data, w->document()->q());
-    QVERIFY((mass->heatMap()->content().values - H).cwiseAbs().maxCoeff() == 0);
+    QVERIFY((mass->heatMap()->content().values - H).cwiseAbs().maxCoeff() < (algorithm == "crba" ? 1e-300 : 1e-12));
     w->jointsDock()->raise();
   }
 
@@ -395,29 +421,51 @@ class TestLectureMode : public QObject {
     grab(w->viewport()->grabImage(), "lecture_pendulum.png");
   }
 
-  void presentationMode() {
+  // F11 (the key, as the lecturer presses it): full screen at the suites' 1920 x 1080, the inspector
+  // about half of it, and every text of the equation panel at 24 pt or more.
+  void presentationModeByF11() {
     open(robot("ur5.urdf"));
     openInspector("rnea");
     key(Qt::Key_Right);
-    w->setPresentationMode(true);
-    QTest::qWait(300);
-    QVERIFY(dock()->presentationMode());
-    QVERIFY(dock()->equationPanel()->document()->defaultFont().pointSizeF() >= 24);
+    key(Qt::Key_F11);
+    QTRY_VERIFY(dock()->presentationMode());
+    QTest::qWait(400);
+    QCOMPARE(w->geometry().size(), w->screen()->geometry().size());
+    QCOMPARE(w->screen()->geometry().size(), QSize(1920, 1080));  // xvfb-run -s "-screen 0 1920x1080x24"
+    QVERIFY2(dock()->width() >= 1920 * 40 / 100, qPrintable(QString::number(dock()->width())));
+    const QFont font = dock()->equationPanel()->document()->defaultFont();
+    QVERIFY(font.pointSizeF() >= 24);
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
-    QVERIFY(!html.contains("font-size:9.0pt") && !html.contains("font-size:10.0pt"));
-    QTest::qWait(400);
+    const QRegularExpression size("font-size:([0-9.]+)pt");
+    int texts = 0;
+    for (auto m = size.globalMatch(html); m.hasNext();) {
+      const double pt = m.next().captured(1).toDouble();
+      if (pt <= 2) continue;  // the empty spacer row between the halves of a 6-vector
+      QVERIFY2(pt >= 24, qPrintable(QString("%1 pt in presentation mode").arg(pt)));
+      ++texts;
+    }
+    QVERIFY(texts > 10);
+    // As drawn: at least 24 pt of the screen's resolution.
+    const QFontMetricsF metrics(font, dock()->equationPanel());
+    QVERIFY(metrics.ascent() + metrics.descent() >= 24.0 / 72.0 * dock()->equationPanel()->logicalDpiY());
     QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
     grab(w->grab().toImage(), "lecture_presentation.png");
-    w->setPresentationMode(false);
+    key(Qt::Key_F11);
+    QTRY_VERIFY(!dock()->presentationMode());
     QTest::qWait(300);
-    QVERIFY(!dock()->presentationMode());
   }
 
   void handout() {
     openInspector("rnea");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::Constant(m.nv, 1.0), Eigen::VectorXd::Constant(m.nv, 1.0),
+                          Eigen::VectorXd::Zero(m.nv));
+    lecture()->retraceNow();
+    lecture()->toStart();
     const QString html = tmp.filePath("handout.html");
-    QVERIFY(w->exportHandout(html, QSize(320, 200)));
+    QVERIFY(w->exportHandout(html, QSize(480, 300)));
     QFile f(html);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString page = QString::fromUtf8(f.readAll());
@@ -426,6 +474,23 @@ class TestLectureMode : public QObject {
     QCOMPARE(page.count("src=\"data:image/png;base64,"), n + 1);
     QVERIFY(page.contains("eq. 10") && page.contains("Operations so far"));
     QCOMPARE(lecture()->position(), 0);  // the inspector is where it was
+    // The pictures show the arrows: none at the start, the velocity (blue) and force (red) arrows of
+    // the bodies reached after the outward pass.
+    const auto picture = [&](int k) {
+      int at = -1;
+      for (int n = 0; n <= k; ++n) at = page.indexOf("src=\"data:image/png;base64,", at + 1);
+      const int from = at + int(qstrlen("src=\"data:image/png;base64,"));
+      return QImage::fromData(QByteArray::fromBase64(page.mid(from, page.indexOf('"', from) - from).toLatin1()));
+    };
+    const QImage start = picture(0), outward = picture(m.N);
+    QVERIFY(!start.isNull() && !outward.isNull());
+    grab(outward, "lecture_handout_picture.png");
+    for (dyn::ArrowKind k : {dyn::ArrowKind::Velocity, dyn::ArrowKind::Force}) {
+      const int before = pixelsNear(start, TraceArrowOverlay::colour(k)),
+                after = pixelsNear(outward, TraceArrowOverlay::colour(k));
+      QVERIFY2(after > 30 && after > 4 * before,
+               qPrintable(QString("%1: %2 pixels, %3 at the start").arg(dyn::arrowName(k)).arg(after).arg(before)));
+    }
     const QString pdf = tmp.filePath("handout.pdf");
     QVERIFY(w->exportHandout(pdf, QSize(320, 200)));
     QFile p(pdf);
@@ -441,9 +506,11 @@ class TestLectureMode : public QObject {
     }
   }
 
-  // The engine's other formulations are listed and run whole (not stepped): the result agrees
-  // with the default algorithm's, the panel says so plainly, the step keys are off.
-  void otherFormulationsRunWhole() {
+  // Every formulation of the engine steps, on the Stanford arm (revolute and prismatic joints): the
+  // combo box and the menu list it, the keys walk it, the equations name its seed with the numbers,
+  // the table shows its quantities, and the result at the end is the plain function's bit for bit.
+  void everyFormulationSteps() {
+    open(robot("stanford_arm.dh"));
     openInspector("rnea");
     const dyn::Model& m = w->document()->model();
     lecture()->setInputSource(LectureDocument::InputSource::Entered);
@@ -451,36 +518,68 @@ class TestLectureMode : public QObject {
                           Eigen::VectorXd::LinSpaced(m.nv, 5, -3));
     auto* combo = dock()->findChild<QComboBox*>("lectureAlgorithm");
     QVERIFY(combo);
-    const auto whole = LectureDocument::wholeRunFormulations();
-    QVERIFY(whole.size() >= 3);  // DeNOC for each problem at least
-    for (const dyn::Formulation* f : whole) {
-      const QString key = LectureDocument::formulationKey(*f);
-      QVERIFY2(combo->findData(key) >= 0, qPrintable(key));
-      QVERIFY2(w->findChild<QAction*>("lectureAlgorithm_" + key), qPrintable(key));
-      lecture()->setAlgorithm(key);
-      lecture()->retraceNow();
-      const LectureDocument::WholeRun* run = lecture()->wholeRun();
-      QVERIFY(run && run->formulation == f);
-      QVERIFY(!lecture()->hasTrace());
-      QVERIFY(!dock()->forwardAction()->isEnabled());
-      QVERIFY(dock()->equationHtml().contains("Not steppable yet"));
-      if (!run->error.isEmpty()) continue;  // e.g. a formulation for revolute and prismatic joints only
-      // Independent of the inspector: the default algorithm on its own Data.
+    for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) {
+      const QString name = QString::fromUtf8(a.name);
+      QVERIFY2(w->findChild<QAction*>("lectureAlgorithm_" + name), a.name);
+      QVERIFY2(combo->findData(name) >= 0, a.name);
+      combo->setCurrentIndex(combo->findData(name));  // as the lecturer picks it
+      QCOMPARE(lecture()->algorithm(), name);
+      QVERIFY2(lecture()->hasTrace(), qPrintable(lecture()->error()));
+      lecture()->toStart();
+      key(Qt::Key_Right);
+      QCOMPARE(lecture()->position(), 1);
+      QVERIFY(dock()->forwardAction()->isEnabled());
+      const QString seed = name.startsWith("denoc")                                        ? "Saha 1999"
+                           : std::string(a.source).find("Hollerbach") != std::string::npos ? "Hollerbach 1980"
+                                                                                           : "Featherstone";
+      QVERIFY2(dock()->equationHtml().contains(seed), a.name);
+      QVERIFY2(dock()->tableModel()->columnCount() > 0, a.name);
+      QVERIFY(w->document()->selectedBody() == lecture()->currentBody() || lecture()->currentBody() == 0);
+      if (name == "denoc-id" || name == "lagrange-4x4" || name == "lagrange-3x3" || name == "denoc-fd") {
+        lecture()->setPosition(3);
+        grab(w->grab().toImage(), "lecture_" + name + "_stanford_step3.png");
+        key(Qt::Key_Right, Qt::ShiftModifier);
+        key(Qt::Key_Right);  // into the next pass
+        grab(w->grab().toImage(), "lecture_" + name + "_stanford_next_pass.png");
+      }
+      key(Qt::Key_End);
+      QCOMPARE(lecture()->position(), lecture()->stepCount());
+      // The plain function, bound by the registry (its own copy of the model and workspace).
+      const dyn::Formulation& f = dyn::formulation(a.problem, a.formulation);
+      const dyn::BoundFormulation<double> plain = f.bind(lecture()->model());
       const dyn::TraceInput in = lecture()->currentInput();
-      dyn::Data d(lecture()->model());
-      const Eigen::MatrixXd plain = f->problem == dyn::Problem::InverseDynamics
-                                        ? Eigen::MatrixXd(dyn::rnea(lecture()->model(), d, in.q, in.qd, in.qdd))
-                                    : f->problem == dyn::Problem::MassMatrix
-                                        ? Eigen::MatrixXd(dyn::crba(lecture()->model(), d, in.q))
-                                        : Eigen::MatrixXd(dyn::aba(lecture()->model(), d, in.q, in.qd, in.tau));
-      QVERIFY2((run->result - plain).cwiseAbs().maxCoeff() < 1e-8 * (1 + plain.cwiseAbs().maxCoeff()), qPrintable(key));
-      QVERIFY(run->count.algorithm.muls > 0);
-      QVERIFY(dock()->countsText().contains(QString::number(run->count.algorithm.muls)));
-      if (key == "id:denoc") grab(w->grab().toImage(), "lecture_denoc_whole_run.png");
+      const Eigen::MatrixXd result =
+          a.problem == dyn::Problem::InverseDynamics ? Eigen::MatrixXd(plain.inverseDynamics(in.q, in.qd, in.qdd))
+          : a.problem == dyn::Problem::MassMatrix    ? Eigen::MatrixXd(plain.massMatrix(in.q))
+                                                     : Eigen::MatrixXd(plain.forwardDynamics(in.q, in.qd, in.tau));
+      QVERIFY2(result == lecture()->trace().result, a.name);
+      QVERIFY2(dock()->equationHtml().contains("Result"), a.name);
     }
     lecture()->setAlgorithm("rnea");
-    lecture()->retraceNow();
-    QVERIFY(lecture()->hasTrace() && !lecture()->wholeRun());
+    open(robot("ur5.urdf"));
+  }
+
+  // Lecture mode selects the body of each step; the user's own selection comes back at the start
+  // (Home) and when lecture mode ends.
+  void lectureModeGivesTheSelectionBack() {
+    if (dock()->isVisible()) dock()->close();
+    QTRY_VERIFY(!lecture()->isActive());
+    ModelTreeDock* tree = w->modelTreeDock();
+    tree->tree()->setCurrentItem(tree->itemForBody(3));  // the user picks body 3 in the model tree
+    QCOMPARE(w->document()->selectedBody(), 3);
+    openInspector("rnea");
+    QCOMPARE(w->document()->selectedBody(), 3);  // nothing processed yet
+    key(Qt::Key_Right);
+    QCOMPARE(w->document()->selectedBody(), 1);
+    key(Qt::Key_Home);
+    QCOMPARE(w->document()->selectedBody(), 3);
+    key(Qt::Key_Right);
+    key(Qt::Key_Right);
+    QCOMPARE(w->document()->selectedBody(), 2);
+    dock()->close();
+    QTRY_VERIFY(!lecture()->isActive());
+    QCOMPARE(w->document()->selectedBody(), 3);
+    QCOMPARE(tree->tree()->currentItem(), tree->itemForBody(3));
   }
 
   void closingTheInspectorEndsLectureMode() {

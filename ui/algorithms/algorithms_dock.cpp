@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableWidget>
@@ -130,7 +131,13 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
   layout->addWidget(split, 1);
-  setWidget(body);
+  // Scrolled: the table's and the figure's minimum heights (1.5 times larger in presentation mode)
+  // must not set the height of the dock group, or the window outgrows a 1080-pixel screen.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(body);
+  setWidget(scroll);
 
   m_debounce = new QTimer(this);
   m_debounce->setSingleShot(true);

@@ -23,88 +23,12 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "dynscope/formulations/registry.hpp"
 #include "dynscope/model/names.hpp"
 #include "lecture/equation_html.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture/trace_table_model.hpp"
 
 namespace {
-
-const char* shortTitle(const std::string& name) {
-  if (name == "rnea") return "RNEA (inverse dynamics)";
-  if (name == "crba") return "CRBA (mass matrix H)";
-  if (name == "aba") return "ABA (forward dynamics)";
-  if (name == "crba-ltl") return "CRBA + LᵀL (forward dynamics)";
-  return nullptr;
-}
-
-QString vectorHtml(const Eigen::MatrixXd& x) {
-  QStringList parts;
-  for (int k = 0; k < x.size(); ++k) parts << lecture_html::number(x(k));
-  return "[" + parts.join(", ") + "]";
-}
-
-QString countHtml(const dyn::OpCounts& c) { return QString("%1 × and %2 +").arg(c.muls).arg(c.adds); }
-
-// The panel for a formulation run whole: what it is, its result beside the default algorithm's,
-// its operation count beside the paper's, and plainly that it is not stepped.
-QString wholeRunBody(const LectureDocument& lecture, const lecture_html::Style& s) {
-  const LectureDocument::WholeRun& run = *lecture.wholeRun();
-  const dyn::Formulation& f = *run.formulation;
-  const auto pt = [](double p) { return QString::number(p, 'f', 1) + "pt"; };
-  QString h = QString("<p style=\"font-size:%1;\"><b>%2</b></p>")
-                  .arg(pt(s.headingPt), QString::fromStdString(f.title).toHtmlEscaped());
-  h += QString("<p style=\"font-size:%1; color:#5a6270;\">%2<br>%3 · engine/include/dynscope/%4</p>")
-           .arg(pt(s.captionPt), QString::fromStdString(f.description).toHtmlEscaped(),
-                QString::fromStdString(f.reference).toHtmlEscaped(), QString::fromStdString(f.header).toHtmlEscaped());
-  h += QString("<p style=\"font-size:%1; background:#fff4b8;\">%2</p>")
-           .arg(pt(s.numberPt),
-                QObject::tr("Not steppable yet: the inspector steps through RNEA, CRBA, ABA and CRBA + LᵀL. This "
-                            "formulation runs whole on the same input; its result and operation count are below."));
-  if (!run.error.isEmpty())
-    return h +
-           QString("<p style=\"font-size:%1; color:#a01010;\">%2</p>").arg(pt(s.numberPt), run.error.toHtmlEscaped());
-  const dyn::TraceInput in = lecture.currentInput();
-  h += QString("<table style=\"font-size:%1;\" cellspacing=\"2\">").arg(pt(s.numberPt));
-  const auto row = [&](const QString& name, const QString& value) {
-    h += "<tr><td>" + name + "</td><td>" + value + "</td></tr>";
-  };
-  row("q", vectorHtml(in.q));
-  if (f.problem != dyn::Problem::MassMatrix) row("q̇", vectorHtml(in.qd));
-  if (f.problem == dyn::Problem::InverseDynamics) row("q̈", vectorHtml(in.qdd));
-  if (f.problem == dyn::Problem::ForwardDynamics) row("τ", vectorHtml(in.tau));
-  const char* key = f.problem == dyn::Problem::InverseDynamics ? "τ"
-                    : f.problem == dyn::Problem::MassMatrix    ? "H"
-                                                               : "q̈";
-  if (run.result.cols() == 1) {
-    row(QString("<b>%1</b>").arg(key), "<b>" + vectorHtml(run.result) + "</b>");
-  } else {
-    QString m = "<table cellspacing=\"0\" cellpadding=\"2\">";
-    for (int r = 0; r < run.result.rows(); ++r) {
-      m += "<tr>";
-      for (int c = 0; c < run.result.cols(); ++c)
-        m += "<td align=\"right\" bgcolor=\"#f2f2f2\">" + lecture_html::number(run.result(r, c)) + "</td>";
-      m += "</tr>";
-    }
-    row(QString("<b>%1</b>").arg(key), m + "</table>");
-  }
-  const double diff = (run.result - run.reference).cwiseAbs().maxCoeff();
-  const char* plain = f.problem == dyn::Problem::InverseDynamics ? "RNEA"
-                      : f.problem == dyn::Problem::MassMatrix    ? "CRBA"
-                                                                 : "ABA";
-  row(QObject::tr("vs %1").arg(plain), QObject::tr("largest difference %1").arg(QString::number(diff, 'g', 3)));
-  row(QObject::tr("Operations"), QObject::tr("%1 (joint transforms apart: %2)")
-                                     .arg(countHtml(run.count.algorithm), countHtml(run.count.jointTransforms)));
-  h += "</table>";
-  for (const dyn::PaperCount& c : f.paperCounts)
-    h += QString("<p style=\"font-size:%1; color:#303848;\">%2: %3 ×, %4 + — %5</p>")
-             .arg(pt(s.captionPt), QString::fromStdString(c.source).toHtmlEscaped(),
-                  QString::fromStdString(c.mulsFormula).toHtmlEscaped(),
-                  QString::fromStdString(c.addsFormula).toHtmlEscaped(),
-                  QString::fromStdString(c.basis).toHtmlEscaped());
-  return h;
-}
 
 // The size slider: 0..100 maps to a factor 1/8 .. 8 on a log scale, 50 = 1.
 double factorOf(int slider) { return std::pow(2.0, (slider - 50) / 50.0 * 3.0); }
@@ -123,20 +47,12 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   auto* top = new QHBoxLayout;
   m_algorithm = new QComboBox(body);
   m_algorithm->setObjectName("lectureAlgorithm");
+  // Featherstone's algorithms first, then the engine's other formulations (DeNOC, Newton-Euler with
+  // 3-vectors, the Lagrangian family, the configuration-space method): every one steps.
   for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) {
-    const char* t = shortTitle(a.name);
-    m_algorithm->addItem(t ? QString::fromUtf8(t) : QString::fromUtf8(a.title), QString::fromUtf8(a.name));
+    if (std::string(a.name) == "denoc-id") m_algorithm->insertSeparator(m_algorithm->count());
+    m_algorithm->addItem(QString::fromUtf8(a.label), QString::fromUtf8(a.name));
     m_algorithm->setItemData(m_algorithm->count() - 1, QString::fromUtf8(a.title) + "\n" + a.source, Qt::ToolTipRole);
-  }
-  // The engine's other formulations (DeNOC, the Lagrangian family, ...): run whole, not stepped.
-  m_algorithm->insertSeparator(m_algorithm->count());
-  for (const dyn::Formulation* f : LectureDocument::wholeRunFormulations()) {
-    m_algorithm->addItem(tr("%1 — whole run").arg(QString::fromStdString(f->title)),
-                         LectureDocument::formulationKey(*f));
-    m_algorithm->setItemData(m_algorithm->count() - 1,
-                             QString::fromStdString(f->description + "\n" + f->reference) +
-                                 tr("\nNot steppable yet: the inspector shows its result and operation count."),
-                             Qt::ToolTipRole);
   }
   m_source = new QComboBox(body);
   m_source->setObjectName("lectureInputSource");
@@ -405,21 +321,6 @@ void AlgorithmInspectorDock::refresh() {
   updateEnabled();
   const lecture_html::Style style =
       m_presentation ? lecture_html::Style::presentation() : lecture_html::Style::normal();
-  if (m_lecture->wholeRun()) {
-    m_position->setText(tr("whole run"));
-    m_pass->clear();
-    const dyn::OpTally& c = m_lecture->wholeRun()->count;
-    m_counts->setText(m_lecture->wholeRun()->error.isEmpty()
-                          ? tr("Operations of the whole run: %1 × and %2 + (joint transforms apart: %3 ×, %4 +)")
-                                .arg(c.algorithm.muls)
-                                .arg(c.algorithm.adds)
-                                .arg(c.jointTransforms.muls)
-                                .arg(c.jointTransforms.adds)
-                          : QString());
-    m_html = lecture_html::page(wholeRunBody(*m_lecture, style), style);
-    m_equations->setHtml(m_html);
-    return;
-  }
   if (!m_lecture->hasTrace()) {
     m_position->setText(tr("—"));
     m_pass->clear();

@@ -1,5 +1,6 @@
-// The Algorithm inspector (lecture mode, issue 15): choose RNEA, CRBA, ABA or CRBA + LᵀL, step
-// through it body by body and pass by pass, and read each step's equation in the paper's notation
+// The Algorithm inspector (lecture mode, issue 15): choose RNEA, CRBA, ABA, CRBA + LᵀL or any other
+// formulation of the engine (DeNOC, the Lagrangian family, ...), step through it body by body and
+// pass by pass, and read each step's equation in the paper's notation
 // with the numbers substituted, the running operation count and a table of the per-body
 // quantities. Everything it shows is LectureDocument's; it never computes dynamics.
 //

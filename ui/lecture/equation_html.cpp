@@ -224,7 +224,7 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
   QString who;
   if (step.dof >= 0)
     who = QObject::tr("k = %1 (dof of body %2)").arg(step.dof + 1).arg(bodyLabel(model, step.body));
-  else if (step.kind == dyn::StepKind::FdRightHandSide)
+  else if (dyn::isWholeStep(step.kind))
     who = QObject::tr("all dofs at once");
   else
     who = QObject::tr("i = %1,  λ(i) = %2").arg(bodyLabel(model, step.body), bodyLabel(model, model.parent[step.body]));

@@ -2,6 +2,7 @@
 
 #include "dynscope/io/model_check.hpp"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <algorithm>
 #include <stdexcept>
@@ -10,8 +11,21 @@
 #include "trajectory/trajectory_document.hpp"
 
 LectureDocument::LectureDocument(RobotDocument* robot, TrajectoryDocument* trajectory, QObject* parent)
-    : QObject(parent), m_robot(robot), m_trajectory(trajectory), m_player(new QTimer(this)) {
+    : QObject(parent),
+      m_robot(robot),
+      m_trajectory(trajectory),
+      m_retrace(new QTimer(this)),
+      m_player(new QTimer(this)) {
   m_model = std::make_shared<dyn::Model>(robot->model());
+  m_retrace->setSingleShot(true);
+  connect(m_retrace, &QTimer::timeout, this, [this] {
+    if (!m_mustRetrace && m_trace) {  // the same input: nothing to do
+      const dyn::TraceInput now = currentInput();
+      const dyn::TraceInput& was = m_trace->input;
+      if (now.q == was.q && now.qd == was.qd && now.qdd == was.qdd && now.tau == was.tau) return;
+    }
+    retraceNow();
+  });
   m_player->setInterval(m_paceMs);
   connect(m_player, &QTimer::timeout, this, [this] {
     if (m_position >= stepCount()) {
@@ -22,13 +36,13 @@ LectureDocument::LectureDocument(RobotDocument* robot, TrajectoryDocument* traje
     if (m_position >= stepCount()) setPlaying(false);
   });
   connect(robot, &RobotDocument::modelChanged, this, &LectureDocument::onModelChanged);
-  connect(robot, &RobotDocument::poseChanged, this, &LectureDocument::scheduleRetrace);
+  connect(robot, &RobotDocument::poseChanged, this, [this] { scheduleRetrace(true); });
   connect(robot, &RobotDocument::constantTorquesChanged, this, [this] {
-    if (m_source == InputSource::RobotAndTrajectory) scheduleRetrace();
+    if (m_source == InputSource::RobotAndTrajectory) scheduleRetrace(true);
   });
   if (trajectory) {
-    connect(trajectory, &TrajectoryDocument::timeChanged, this, &LectureDocument::scheduleRetrace);
-    connect(trajectory, &TrajectoryDocument::dynamicsChanged, this, &LectureDocument::scheduleRetrace);
+    connect(trajectory, &TrajectoryDocument::timeChanged, this, [this] { scheduleRetrace(true); });
+    connect(trajectory, &TrajectoryDocument::dynamicsChanged, this, [this] { scheduleRetrace(); });
   }
   onModelChanged();
 }
@@ -36,42 +50,26 @@ LectureDocument::LectureDocument(RobotDocument* robot, TrajectoryDocument* traje
 LectureDocument::~LectureDocument() = default;
 
 const dyn::TraceableAlgorithm* LectureDocument::algorithmInfo() const {
-  // nullptr for a formulation that runs whole
   return dyn::findTraceableAlgorithm(m_algorithm.toStdString());
 }
 
 void LectureDocument::setActive(bool on) {
   if (on == m_active) return;
   m_active = on;
-  if (!on) setPlaying(false);
+  if (!on) {
+    setPlaying(false);
+    m_retrace->stop();
+  }
   if (on) retraceNow();
   emit activeChanged(on);
 }
 
-QString LectureDocument::formulationKey(const dyn::Formulation& f) {
-  return QString("%1:%2").arg(dyn::problemName(f.problem), QString::fromStdString(f.name));
-}
-
-const dyn::Formulation* LectureDocument::formulationOf(const QString& key) {
-  const int colon = key.indexOf(':');
-  if (colon < 0) return nullptr;
-  const auto problem = dyn::problemByName(key.left(colon).toStdString());
-  return problem ? dyn::findFormulation(*problem, key.mid(colon + 1).toStdString()) : nullptr;
-}
-
-std::vector<const dyn::Formulation*> LectureDocument::wholeRunFormulations() {
-  std::vector<const dyn::Formulation*> list;
-  for (const dyn::Formulation& f : dyn::formulations()) {
-    const bool traced = (f.problem == dyn::Problem::InverseDynamics && f.name == "rnea") ||
-                        (f.problem == dyn::Problem::MassMatrix && f.name == "crba") ||
-                        (f.problem == dyn::Problem::ForwardDynamics && (f.name == "aba" || f.name == "crba"));
-    if (!traced) list.push_back(&f);
-  }
-  return list;
+bool LectureDocument::fillsMassMatrix() const {
+  return m_algorithm == "crba" || m_algorithm == "crba-ltl" || m_algorithm == "denoc-gim";
 }
 
 void LectureDocument::setAlgorithm(const QString& name) {
-  if (name == m_algorithm || (!dyn::findTraceableAlgorithm(name.toStdString()) && !formulationOf(name))) return;
+  if (name == m_algorithm || !dyn::findTraceableAlgorithm(name.toStdString())) return;
   m_algorithm = name;
   m_position = 0;  // another algorithm starts from the beginning
   setPlaying(false);
@@ -109,6 +107,8 @@ void LectureDocument::onModelChanged() {
   scheduleRetrace();
 }
 
+const dyn::TraceState& LectureDocument::state() const { return m_cursor ? m_cursor->state() : m_noState; }
+
 dyn::TraceInput LectureDocument::currentInput() const {
   const dyn::Model& m = m_robot->model();
   dyn::TraceInput in;
@@ -128,29 +128,33 @@ dyn::TraceInput LectureDocument::currentInput() const {
   return in;
 }
 
-void LectureDocument::scheduleRetrace() {
-  if (!m_active || m_scheduled) return;
-  m_scheduled = true;
-  QTimer::singleShot(0, this, [this] {
-    if (m_scheduled) retraceNow();
-  });
+void LectureDocument::scheduleRetrace(bool inputMayBeUnchanged) {
+  if (!inputMayBeUnchanged) m_mustRetrace = true;
+  if (!m_active) return;
+  // Restarted by every change: a slow trace waits until the changes pause.
+  m_retrace->start(int(std::min<qint64>(500, m_lastTraceMs)));
 }
 
 void LectureDocument::retraceNow() {
-  m_scheduled = false;
+  m_retrace->stop();
+  m_mustRetrace = false;
+  QElapsedTimer clock;
+  clock.start();
   // The dynamics model of the trajectory (payload, gravity) when it matches the robot.
   const dyn::Model& robot = m_robot->model();
   const dyn::Model& dynamics = m_trajectory ? m_trajectory->dynamicsModel() : robot;
   const dyn::Model& use = dynamics.nq == robot.nq && dynamics.N == robot.N ? dynamics : robot;
   m_model = std::make_shared<dyn::Model>(use);
   m_error.clear();
+  m_cursor.reset();
   m_trace.reset();
-  m_whole.reset();
-  const dyn::Formulation* whole = formulationOf(m_algorithm);
   if (!m_robot->hasModel() || use.N == 0) {
     m_error = tr("No robot with moving joints");
-  } else if (whole) {
-    runWhole(use, *whole);
+  } else if (use.N > kMaxBodies) {
+    m_error = tr("%1 bodies: lecture mode steps through models of up to %2 bodies (every step of the "
+                 "walk-through is kept; docs/lecture-mode.md)")
+                  .arg(use.N)
+                  .arg(kMaxBodies);
   } else if (const auto* a = algorithmInfo(); a && a->needs == dyn::TraceNeeds::Forces && !use.immobileBodies.empty()) {
     m_error = QString::fromStdString(dyn::forwardDynamicsRefusal(use));
   } else {
@@ -158,47 +162,18 @@ void LectureDocument::retraceNow() {
       m_trace =
           std::make_unique<dyn::AlgorithmTrace>(dyn::traceAlgorithm(use, m_algorithm.toStdString(), currentInput()));
     } catch (const std::exception& e) {
-      m_error = QString::fromStdString(e.what());
+      m_error = QString::fromStdString(e.what());  // e.g. a joint the formulation does not handle, named
     }
   }
   m_position = std::clamp(m_position, 0, stepCount());
-  m_state = m_trace ? dyn::traceState(*m_trace, m_position) : dyn::TraceState{};
+  if (m_trace) {
+    m_cursor = std::make_unique<dyn::TraceCursor>(*m_trace);
+    m_cursor->seek(m_position);
+  }
   if (!m_trace) setPlaying(false);
+  m_lastTraceMs = clock.elapsed();
   emit traceChanged();
   emit positionChanged(m_position);
-}
-
-void LectureDocument::runWhole(const dyn::Model& model, const dyn::Formulation& f) {
-  WholeRun run;
-  run.formulation = &f;
-  const dyn::TraceInput in = currentInput();
-  try {
-    if (f.problem == dyn::Problem::ForwardDynamics && !model.immobileBodies.empty())
-      throw std::invalid_argument(dyn::forwardDynamicsRefusal(model));
-    const dyn::BoundFormulation<double> bound = f.bind(model);
-    const dyn::Formulation& plain = dyn::formulation(f.problem, dyn::formulationNames(f.problem).front());
-    const dyn::BoundFormulation<double> reference = plain.bind(model);
-    switch (f.problem) {
-      case dyn::Problem::InverseDynamics:
-        run.result = bound.inverseDynamics(in.q, in.qd, in.qdd);
-        run.reference = reference.inverseDynamics(in.q, in.qd, in.qdd);
-        run.count = dyn::countOperations(f, model, in.q, in.qd, in.qdd);
-        break;
-      case dyn::Problem::MassMatrix:
-        run.result = bound.massMatrix(in.q);
-        run.reference = reference.massMatrix(in.q);
-        run.count = dyn::countOperations(f, model, in.q, in.qd, in.qdd);
-        break;
-      case dyn::Problem::ForwardDynamics:
-        run.result = bound.forwardDynamics(in.q, in.qd, in.tau);
-        run.reference = reference.forwardDynamics(in.q, in.qd, in.tau);
-        run.count = dyn::countOperations(f, model, in.q, in.qd, in.tau);
-        break;
-    }
-  } catch (const std::exception& e) {
-    run.error = QString::fromStdString(e.what());
-  }
-  m_whole = std::move(run);
 }
 
 const dyn::TraceStepRecord* LectureDocument::currentStep() const {
@@ -222,7 +197,7 @@ void LectureDocument::setPosition(int position) {
   position = std::clamp(position, 0, stepCount());
   if (position == m_position) return;
   m_position = position;
-  m_state = dyn::traceState(*m_trace, m_position);
+  m_cursor->seek(m_position);  // applies or undoes the steps in between: no rebuild from the start
   emit positionChanged(m_position);
 }
 

@@ -10,12 +10,9 @@
 #include <Eigen/Core>
 #include <QObject>
 #include <QString>
-#include <memory>
-#include <optional>
-
 #include <array>
+#include <memory>
 
-#include "dynscope/formulations/registry.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 
@@ -39,24 +36,11 @@ class LectureDocument : public QObject {
 
   QString algorithm() const { return m_algorithm; }
   const dyn::TraceableAlgorithm* algorithmInfo() const;
-  // A traceable name (rnea, crba, aba, crba-ltl), or "problem:name" of another formulation of the
-  // engine's registry ("id:denoc", "fd:denoc", "id:lagrange-4x4"): those are not steppable yet and
-  // run whole (wholeRun()).
+  // A traceable name (dyn::traceableAlgorithms(): rnea, crba, aba, crba-ltl, denoc-id, ...).
   void setAlgorithm(const QString& name);
-  static QString formulationKey(const dyn::Formulation& f);
-  static const dyn::Formulation* formulationOf(const QString& key);  // nullptr for a traceable name
-  // The registry's formulations other than the traceable ones (rnea, crba, aba, crba + LᵀL).
-  static std::vector<const dyn::Formulation*> wholeRunFormulations();
-
-  // A formulation run whole at the current input: its result, its operation count, and the
-  // default algorithm's result for the same problem (rnea, crba or aba) to compare.
-  struct WholeRun {
-    const dyn::Formulation* formulation = nullptr;
-    Eigen::MatrixXd result, reference;  // tau / M / qdd, and the default algorithm's
-    dyn::OpTally count;
-    QString error;  // e.g. a joint type the formulation refuses
-  };
-  const WholeRun* wholeRun() const { return m_whole ? &*m_whole : nullptr; }
+  // Whether the algorithm fills the joint-space inertia matrix (CRBA, CRBA + LᵀL, the DeNOC GIM):
+  // the mass-matrix dock then shows it filling column by column.
+  bool fillsMassMatrix() const;
 
   InputSource inputSource() const { return m_source; }
   void setInputSource(InputSource source);
@@ -73,14 +57,20 @@ class LectureDocument : public QObject {
   const dyn::AlgorithmTrace& trace() const { return *m_trace; }
   const dyn::Model& model() const { return *m_model; }  // the model traced (robot + payload + gravity)
   QString error() const { return m_error; }
-  // Runs the algorithm now (also done at the next event-loop turn after any change).
+  // Runs the algorithm now. After a change of the pose, the time or the inputs it runs again by
+  // itself once the changes pause (at once for a quick trace; after up to half a second for a slow
+  // one, so that dragging a slider over a large robot does not trace every intermediate pose), and
+  // only if the input did change.
   void retraceNow();
+  // Stepping keeps every step of the walk-through: models up to this many bodies (a 1000-body chain
+  // is measured in docs/lecture-mode.md).
+  static constexpr int kMaxBodies = 2000;
 
   int position() const { return m_position; }
   int stepCount() const { return m_trace ? int(m_trace->steps.size()) : 0; }
   const dyn::TraceStepRecord* currentStep() const;  // nullptr at the start
   const dyn::TracePass* currentPass() const;        // of the current step (the first pass at the start)
-  const dyn::TraceState& state() const { return m_state; }
+  const dyn::TraceState& state() const;
   // The body the current step processes (-1 at the start).
   int currentBody() const;
 
@@ -120,7 +110,7 @@ class LectureDocument : public QObject {
   void arrowSettingsChanged();
 
  private:
-  void scheduleRetrace();
+  void scheduleRetrace(bool inputMayBeUnchanged = false);
   void onModelChanged();
 
   RobotDocument* m_robot;
@@ -131,12 +121,13 @@ class LectureDocument : public QObject {
   Eigen::VectorXd m_qd, m_qdd, m_tau;
   std::shared_ptr<const dyn::Model> m_model;
   std::unique_ptr<dyn::AlgorithmTrace> m_trace;
-  std::optional<WholeRun> m_whole;
-  void runWhole(const dyn::Model& model, const dyn::Formulation& f);
-  dyn::TraceState m_state;
+  std::unique_ptr<dyn::TraceCursor> m_cursor;  // the state at the position, walked step by step
+  dyn::TraceState m_noState;
   QString m_error;
   int m_position = 0;
-  bool m_scheduled = false;
+  bool m_mustRetrace = true;  // something besides the input changed (model, algorithm, dynamics)
+  QTimer* m_retrace;          // debounces the automatic retrace
+  qint64 m_lastTraceMs = 0;
   QTimer* m_player;
   int m_paceMs = 1200;
   ArrowSettings m_arrows;

@@ -42,7 +42,10 @@ QString compact(const dyn::TraceTerm& t) {
     }
     default: {
       if (v.cols() == 1) return "[" + list(v, 0, int(v.rows())) + "]";
-      return QString("%1×%2").arg(v.rows()).arg(v.cols());
+      if (v.rows() > 4 || v.cols() > 4) return QString("%1×%2").arg(v.rows()).arg(v.cols());
+      QStringList rows;  // the Lagrangian 3x3 and 4x4 matrices: row by row
+      for (int r = 0; r < v.rows(); ++r) rows << list(v.row(r).transpose(), 0, int(v.cols()));
+      return "[" + rows.join("; ") + "]";
     }
   }
 }
@@ -73,13 +76,20 @@ TraceTableModel::TraceTableModel(LectureDocument* lecture, QObject* parent)
 void TraceTableModel::rebuild() {
   beginResetModel();
   m_columns.clear();
+  m_overDofs.clear();
   m_rows = 0;
   if (m_lecture->hasTrace()) {
     m_rows = m_lecture->model().N;
+    const int nv = m_lecture->model().nv;
     const dyn::AlgorithmTrace& t = m_lecture->trace();
     const auto note = [&](const dyn::TraceTerm& term) {
-      if (term.index >= 1 && std::find(m_columns.begin(), m_columns.end(), term.quantity) == m_columns.end())
+      const bool overDofs = term.index == -1 && !term.patch && term.value.cols() == 1 && term.value.rows() == nv &&
+                            (term.kind == dyn::ValueKind::Vector || term.kind == dyn::ValueKind::Scalar);
+      if ((term.index >= 1 || overDofs) &&
+          std::find(m_columns.begin(), m_columns.end(), term.quantity) == m_columns.end()) {
         m_columns.push_back(term.quantity);
+        m_overDofs.push_back(overDofs);
+      }
     };
     for (const auto& term : t.initial) note(term);
     for (const auto& step : t.steps)
@@ -88,26 +98,59 @@ void TraceTableModel::rebuild() {
   endResetModel();
 }
 
+// The cell's term; for a column over the dofs, the whole vector and the body's entries.
+const dyn::TraceTerm* TraceTableModel::valueAt(int row, int column, Eigen::MatrixXd& entries) const {
+  const int b = body(row);
+  if (!m_overDofs[column]) {
+    const dyn::TraceTerm* t = m_lecture->state().find(m_columns[column], b);
+    if (t) entries = t->value;
+    return t;
+  }
+  const dyn::TraceTerm* t = m_lecture->state().find(m_columns[column], -1);
+  const auto& J = m_lecture->model().joints[b];
+  if (t) entries = t->value.block(J.idx_v, 0, J.nv, 1);
+  return t;
+}
+
 int TraceTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_rows; }
 int TraceTableModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : int(m_columns.size());
 }
 
 bool TraceTableModel::isChanged(int row, int column) const {
-  return column >= 0 && column < int(m_columns.size()) && m_lecture->state().wasChanged(m_columns[column], body(row));
+  if (column < 0 || column >= int(m_columns.size())) return false;
+  if (!m_overDofs[column]) return m_lecture->state().wasChanged(m_columns[column], body(row));
+  // A vector over the dofs: the body's entries, if the step wrote them (all of them, or a patch).
+  const dyn::TraceStepRecord* step = m_lecture->currentStep();
+  if (!step) return false;
+  const auto& J = m_lecture->model().joints[body(row)];
+  for (int w : step->written) {
+    const dyn::TraceTerm& t = step->terms[w];
+    if (t.quantity != m_columns[column] || t.index != -1) continue;
+    if (!t.patch) return true;
+    for (const auto& [r, c] : t.entries)
+      if (r >= J.idx_v && r < J.idx_v + J.nv) return true;
+  }
+  return false;
 }
 
 QColor TraceTableModel::changedColour() { return QColor(255, 222, 89); }
 
 QVariant TraceTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || !m_lecture->hasTrace()) return {};
-  const dyn::TraceTerm* t = m_lecture->state().find(m_columns[index.column()], body(index.row()));
+  Eigen::MatrixXd entries;
+  const dyn::TraceTerm* t = valueAt(index.row(), index.column(), entries);
   const bool changed = isChanged(index.row(), index.column());
+  const bool pending = t && entries.size() > 0 && entries.array().isNaN().all();
   switch (role) {
     case Qt::DisplayRole:
-      return t ? compact(*t) : QString();
+      if (!t || pending) return QString();
+      return m_overDofs[index.column()] ? "[" + list(entries, 0, int(entries.rows())) + "]" : compact(*t);
     case Qt::ToolTipRole:
-      return t ? full(*t) : tr("not computed yet");
+      if (!t || pending) return tr("not computed yet");
+      return m_overDofs[index.column()] ? QString::fromStdString(dyn::plainMarkup(t->symbol)) +
+                                              " (this joint's entries): " + list(entries, 0, int(entries.rows()))
+                                        : full(*t);
     case Qt::BackgroundRole:
       if (changed) return changedColour();
       if (body(index.row()) == m_lecture->currentBody()) return QColor(235, 242, 255);

@@ -1071,6 +1071,12 @@ int RobotScene::pickBody(const QPoint& pos, VtkViewport* viewport) const {
 
 void RobotScene::handleClick(const QPoint& pos, VtkViewport* viewport) { emit picked(pickBody(pos, viewport)); }
 
+double RobotScene::robotExtent() const {
+  double b[6];
+  if (!d_->robotBounds(b, true)) return 0;
+  return std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]));
+}
+
 void RobotScene::fitToRobot() {
   vtkCamera* cam = d_->renderer->GetActiveCamera();
   // The corners of every geometry's own (oriented) bounding box: much tighter than the robot's

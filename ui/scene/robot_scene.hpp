@@ -118,6 +118,8 @@ class RobotScene : public QObject {
 
   // Camera.
   void fitToRobot();
+  // The diagonal of the visible geometry's bounding box (metres; 0 without geometry).
+  double robotExtent() const;
   void setViewPreset(ViewPreset preset);
   void setParallelProjection(bool on);
 

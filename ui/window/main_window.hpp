@@ -195,6 +195,9 @@ class MainWindow : public QMainWindow {
   void updateLectureView();
   void arrangeLectureDocks();  // room for the inspector's equations (more in presentation mode)
   void exportHandoutWithDialog();
+  // The body of the step shown, selected in the 3D view and the model tree; -1: the user's own
+  // selection again (at the start, and when lecture mode ends).
+  void showLectureBody(int body);
 
   Settings m_settings;
   RobotDocument* m_doc;
@@ -220,6 +223,8 @@ class MainWindow : public QMainWindow {
   AlgorithmInspectorDock* m_inspectorDock = nullptr;
   AlgorithmsDock* m_algorithmsDock = nullptr;
   std::unique_ptr<TraceArrowOverlay> m_arrows;
+  int m_userSelectedBody = -1;      // the user's latest choice (not lecture mode's)
+  bool m_lectureSelecting = false;  // lecture mode is selecting a step's body
   QAction* m_saveProjectAction = nullptr;
   QString m_projectFile;   // the open project, empty when none
   struct PendingProject {  // applied when its robot has loaded

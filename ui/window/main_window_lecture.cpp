@@ -14,7 +14,6 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
-#include "dynscope/formulations/registry.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
@@ -31,29 +30,9 @@
 
 namespace {
 
-// The quantity behind an arrow kind (its arrow is "current" when the step wrote it).
-const char* quantityOf(dyn::ArrowKind k) {
-  switch (k) {
-    case dyn::ArrowKind::AngularVelocity:
-    case dyn::ArrowKind::Velocity:
-      return "v";
-    case dyn::ArrowKind::AngularAcceleration:
-    case dyn::ArrowKind::Acceleration:
-      return "a";
-    case dyn::ArrowKind::Moment:
-    case dyn::ArrowKind::Force:
-      return "f";
-    case dyn::ArrowKind::BiasForce:
-    case dyn::ArrowKind::BiasMoment:
-      return "pA";
-    case dyn::ArrowKind::Count:
-      break;
-  }
-  return "";
-}
-
-// The robot's size: twice the largest distance of a body origin or COM from their centre (>= 0.2 m).
-double robotSize(const dyn::Model& model, const dyn::Data& data) {
+// The robot's size: twice the largest distance of a body origin or COM from their centre, or the
+// extent of its geometry if larger (the Stanford arm's boom reaches far beyond its frames), >= 0.2 m.
+double robotSize(const dyn::Model& model, const dyn::Data& data, double geometryExtent) {
   std::vector<Eigen::Vector3d> points{Eigen::Vector3d::Zero()};
   for (int i = 1; i <= model.N; ++i) {
     points.push_back(dyn::arrowPoint(model, data, i, dyn::ArrowPoint::FrameOrigin));
@@ -64,7 +43,7 @@ double robotSize(const dyn::Model& model, const dyn::Data& data) {
   c /= double(points.size());
   double r = 0;
   for (const auto& p : points) r = std::max(r, (p - c).norm());
-  return std::max(0.2, 2 * r);
+  return std::max({0.2, 2 * r, geometryExtent});
 }
 
 }  // namespace
@@ -90,7 +69,7 @@ void MainWindow::createLectureUi() {
   inspector->setText(tr("Algorithm &inspector"));
   inspector->setObjectName("lectureInspectorAction");
   inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
-  setToolTipWithShortcut(inspector, tr("Step through RNEA, CRBA or ABA on the robot"));
+  setToolTipWithShortcut(inspector, tr("Step through RNEA, CRBA, ABA or another formulation on the robot"));
   connect(inspector, &QAction::triggered, this, [this](bool on) {
     if (!on) return;
     m_inspectorDock->raise();
@@ -101,6 +80,7 @@ void MainWindow::createLectureUi() {
   auto* group = new QActionGroup(this);
   for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) {
     const QString name = QString::fromUtf8(a.name);
+    if (name == "denoc-id") algorithms->addSection(tr("The engine's other formulations"));
     QAction* act = algorithms->addAction(QString::fromUtf8(a.title));
     act->setObjectName("lectureAlgorithm_" + name);
     act->setCheckable(true);
@@ -108,21 +88,15 @@ void MainWindow::createLectureUi() {
     group->addAction(act);
     connect(act, &QAction::triggered, this, [this, name] { m_lecture->setAlgorithm(name); });
   }
-  algorithms->addSeparator();
-  QMenu* whole = algorithms->addMenu(tr("&Other formulations (whole run, not steppable)"));
-  for (const dyn::Formulation* f : LectureDocument::wholeRunFormulations()) {
-    const QString key = LectureDocument::formulationKey(*f);
-    QAction* act =
-        whole->addAction(QString("%1 (%2)").arg(QString::fromStdString(f->title), dyn::problemTitle(f->problem)));
-    act->setObjectName("lectureAlgorithm_" + key);
-    act->setCheckable(true);
-    group->addAction(act);
-    connect(act, &QAction::triggered, this, [this, key] { m_lecture->setAlgorithm(key); });
-  }
   connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
     if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
-    if (name.startsWith("crba")) m_massDock->raise();  // watch H fill column by column
+    if (m_lecture->fillsMassMatrix()) m_massDock->raise();  // watch H fill column by column
     arrangeLectureDocks();
+  });
+  // The user's own selection, given back when lecture mode ends (and shown at its start).
+  m_userSelectedBody = m_doc->selectedBody();
+  connect(m_doc, &RobotDocument::selectedBodyChanged, this, [this](int body) {
+    if (!m_lectureSelecting) m_userSelectedBody = body;
   });
   lecture->addSeparator();
   for (QAction* a : m_inspectorDock->navigationActions()) lecture->addAction(a);
@@ -147,7 +121,7 @@ void MainWindow::createLectureUi() {
     // New numbers (or a new pose): the scales follow the whole run, so they stay put while stepping.
     if (m_lecture->hasTrace()) {
       const dyn::AlgorithmTrace& t = m_lecture->trace();
-      const double size = robotSize(m_lecture->model(), m_doc->data());
+      const double size = robotSize(m_lecture->model(), m_doc->data(), m_scene->robotExtent());
       const auto all = dyn::traceArrows(m_lecture->model(), m_doc->data(), dyn::traceState(t, int(t.steps.size())),
                                         m_lecture->arrowSettings().point);
       m_arrows->autoScale(all, size / 3);
@@ -173,7 +147,7 @@ void MainWindow::arrangeLectureDocks() {
     // Most of the right-hand column's height for the equations (the tab group above keeps the
     // mass matrix in view), and 40 % of the width; half the screen in presentation mode.
     // CRBA: an even split, so that H can be watched filling column by column.
-    const bool crba = m_lecture->algorithm().startsWith("crba");
+    const bool crba = m_lecture->fillsMassMatrix();
     const int heightShare = crba ? (m_presentation ? 58 : 50) : (m_presentation ? 75 : 62);
     const int widthShare = m_presentation ? 50 : 40;
     resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
@@ -191,6 +165,7 @@ void MainWindow::updateLectureView() {
   if (!on) {
     m_arrows->clear();
     m_arrows->setVisible(false);
+    showLectureBody(-1);
     m_viewport->update();
     return;
   }
@@ -200,7 +175,7 @@ void MainWindow::updateLectureView() {
   const dyn::TraceState& state = m_lecture->state();
   std::vector<TraceArrowOverlay::Arrow> arrows;
   for (const dyn::TraceArrow& a : dyn::traceArrows(model, data, state, settings.point))
-    arrows.push_back({a, state.wasChanged(quantityOf(a.kind), a.body)});
+    arrows.push_back({a, state.wasChanged(a.quantity, a.body)});
   m_arrows->setVisible(settings.show);
   for (int k = 0; k < TraceArrowOverlay::kKinds; ++k) m_arrows->setKindVisible(dyn::ArrowKind(k), settings.kinds[k]);
   m_arrows->setSizeFactor(settings.size);
@@ -218,15 +193,23 @@ void MainWindow::updateLectureView() {
   } else {
     m_arrows->setPassArrow(false);
   }
-  m_doc->setSelectedBody(m_lecture->currentBody());  // highlighted in the 3D view and the model tree
+  const int body = m_lecture->currentBody();  // 0 for a step over all bodies (e.g. τ − C)
+  showLectureBody(body > 0 ? body : -1);      // highlighted in the 3D view and the model tree
   m_viewport->update();
+}
+
+void MainWindow::showLectureBody(int body) {
+  const int target = body >= 0 ? body : m_userSelectedBody;
+  if (m_doc->selectedBody() == target) return;
+  m_lectureSelecting = true;
+  m_doc->setSelectedBody(target);
+  m_lectureSelecting = false;
 }
 
 bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   if (!m_lecture->isActive() || !m_lecture->hasTrace()) {
-    showError(tr("Export handout"), m_lecture->wholeRun()
-                                        ? tr("The handout walks through the steps: choose RNEA, CRBA, ABA or CRBA + "
-                                             "LᵀL (the other formulations run whole).")
+    showError(tr("Export handout"), m_lecture->isActive() && !m_lecture->error().isEmpty()
+                                        ? m_lecture->error()
                                         : tr("Open the Algorithm inspector (Lecture menu) on a robot first."));
     return false;
   }

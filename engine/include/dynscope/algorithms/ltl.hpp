@@ -15,10 +15,11 @@ void factorLTL(const ModelTpl<S>& model, MatX<S>& H, Trace&& trace = Trace{}) {
   const std::vector<int>& lambda = model.dofParent;
   trace.begin(TraceAlgorithm::FactorLTL, H);
   for (int k = model.nv - 1; k >= 0; --k) {
-    H(k, k) = sqrt(H(k, k));                                               // L_kk = sqrt(H_kk)
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) H(k, i) /= H(k, k);     // L_ki = H_ki / L_kk
+    trace.local("H_kk", k, H(k, k));                                    // as the descendants left it
+    H(k, k) = sqrt(H(k, k));                                            // L_kk = sqrt(H_kk)
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) H(k, i) /= H(k, k);  // L_ki = H_ki / L_kk
     for (int i = lambda[k]; i >= 0; i = lambda[i])
-      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= H(k, i) * H(k, j); // H_ij -= L_ki L_kj
+      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= H(k, i) * H(k, j);  // H_ij -= L_ki L_kj
     trace.local("L", k, H);
     trace.step(StepKind::LtlFactor, k);
   }

@@ -135,6 +135,7 @@ class TraceRecorder {
                       const std::vector<Force<double>>* p) {
     fext = p;
   }
+  static TraceTerm localTerm(const char* name, int index, double x);
   static TraceTerm localTerm(const char* name, int index, const Force<double>& f);
   static TraceTerm localTerm(const char* name, int index, const Motion<double>& m);
   template <class D>
