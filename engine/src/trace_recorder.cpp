@@ -225,12 +225,15 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
   const int N = model_.N, nv = model_.nv;
   const auto initial = [&](TraceTerm t) { pendingWrites_.push_back(std::move(t)); };
   const Motion<double> ag = model_.gravity;  // a_g
+  const auto takeInputs = [&] {              // q, qd and qdd (or tau) of a dynamics algorithm
+    q_ = values.at(0);
+    qd_ = values.at(1);
+    x_ = values.at(2);
+  };
   switch (algorithm) {
     case TraceAlgorithm::Rnea:
     case TraceAlgorithm::Aba: {
-      q_ = values.at(0);
-      qd_ = values.at(1);
-      x_ = values.at(2);
+      takeInputs();
       fext_ = fext;
       const TraceFrame frame = algorithm == TraceAlgorithm::Rnea ? TraceFrame::Link : TraceFrame::World;
       initial(motionTerm(indexed("**v**", 0), Motion<double>::Zero(), frame, TraceRole::Velocity, "v", 0));
@@ -261,9 +264,7 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
       break;
     }
     case TraceAlgorithm::DenocId: {
-      q_ = values.at(0);
-      qd_ = values.at(1);
-      x_ = values.at(2);
+      takeInputs();
       fext_ = nullptr;
       initial(motionTerm(indexed("**t**", 0), Motion<double>::Zero(), TraceFrame::Link, TraceRole::Velocity, "t", 0));
       initial(motionTerm(indexed("**ṫ**", 0), Motion<double>(Eigen::Vector3d::Zero(), -ag.v), TraceFrame::Link,
@@ -286,9 +287,7 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
       break;
     }
     case TraceAlgorithm::NewtonEuler3: {
-      q_ = values.at(0);
-      qd_ = values.at(1);
-      x_ = values.at(2);
+      takeInputs();
       using R = TraceRole;
       const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
       initial(vector3Term(indexed("ω", 0), zero, TraceFrame::Link, R::AngularVelocity, "ω", 0));
@@ -304,9 +303,7 @@ void TraceRecorder::onBegin(TraceAlgorithm algorithm, const std::vector<Eigen::M
     case TraceAlgorithm::Waters:
     case TraceAlgorithm::UickerKahn:
     case TraceAlgorithm::ConfigurationSpace: {
-      q_ = values.at(0);
-      qd_ = values.at(1);
-      x_ = values.at(2);
+      takeInputs();
       // The sums add to one vector F (zero first); the configuration-space rows fill it in.
       if (algorithm == TraceAlgorithm::Waters || algorithm == TraceAlgorithm::UickerKahn)
         initial(vectorTerm("**F**", Eigen::VectorXd::Zero(nv), "tau", -1));

@@ -13,8 +13,8 @@
 #include "dynscope/dynscope.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
 #include "pendulum.hpp"
-#include "random_tree.hpp"
 #include "test_vectors.hpp"
+#include "trace_sources.hpp"
 
 using dyn::AlgorithmTrace;
 using dyn::Data;
@@ -27,35 +27,14 @@ using Eigen::VectorXd;
 
 namespace {
 
-Model modelFor(const QString& source) {
-  if (source.startsWith("random:")) {
-    const QStringList p = source.split(':');
-    return dyn::buildModel(dyn::testing::randomTree(p[1].toUInt(), p[2].toInt()));
-  }
-  if (source.startsWith("chain:")) return dyn::generalChain(source.mid(6).toInt());
-  return dyn::loadModel(QString(DYNSCOPE_ROBOTS_DIR "/" + source).toStdString());
-}
-
-TraceInput randomInput(const Model& model, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> U(-1, 1);
-  TraceInput in;
-  in.q = dyn::randomConfiguration(model, rng);
-  in.qd = VectorXd::NullaryExpr(model.nv, [&] { return 2 * U(rng); });
-  in.qdd = VectorXd::NullaryExpr(model.nv, [&] { return 3 * U(rng); });
-  in.tau = VectorXd::NullaryExpr(model.nv, [&] { return 10 * U(rng); });
-  return in;
-}
+Model modelFor(const QString& source) { return dyn::testing::traceModel(source); }
+TraceInput randomInput(const Model& model, unsigned seed) { return dyn::testing::randomTraceInput(model, seed); }
+using dyn::testing::bitEqual;
 
 int countKind(const AlgorithmTrace& t, StepKind k) {
   int n = 0;
   for (const auto& s : t.steps) n += s.kind == k;
   return n;
-}
-
-bool bitEqual(const MatrixXd& a, const MatrixXd& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * size_t(a.size())) == 0;
 }
 
 // The plain algorithm's result, on its own Data.

@@ -16,7 +16,7 @@
 #include "dynscope/formulations/newton_euler_3vector.hpp"
 #include "dynscope/formulations/recursive_lagrangian_4x4.hpp"
 #include "dynscope/trace/trace_arrows.hpp"
-#include "random_tree.hpp"
+#include "trace_sources.hpp"
 
 using dyn::AlgorithmTrace;
 using dyn::Model;
@@ -32,30 +32,10 @@ const char* const kFormulations[] = {"denoc-id",    "newton-euler-3",      "lagr
 
 Model modelFor(const QString& source) {
   using K = dyn::JointKind;
-  if (source.startsWith("random:")) {
-    const QStringList p = source.split(':');
-    return dyn::buildModel(
-        dyn::testing::randomTree(p[1].toUInt(), p[2].toInt(), {K::Revolute, K::Continuous, K::Prismatic, K::Fixed}));
-  }
-  if (source.startsWith("chain:")) return dyn::generalChain(source.mid(6).toInt());
-  return dyn::loadModel(QString(DYNSCOPE_ROBOTS_DIR "/" + source).toStdString());
+  return dyn::testing::traceModel(source, {K::Revolute, K::Continuous, K::Prismatic, K::Fixed});
 }
-
-TraceInput randomInput(const Model& model, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> U(-1, 1);
-  TraceInput in;
-  in.q = dyn::randomConfiguration(model, rng);
-  in.qd = VectorXd::NullaryExpr(model.nv, [&] { return 2 * U(rng); });
-  in.qdd = VectorXd::NullaryExpr(model.nv, [&] { return 3 * U(rng); });
-  in.tau = VectorXd::NullaryExpr(model.nv, [&] { return 10 * U(rng); });
-  return in;
-}
-
-bool bitEqual(const MatrixXd& a, const MatrixXd& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * size_t(a.size())) == 0;
-}
+TraceInput randomInput(const Model& model, unsigned seed) { return dyn::testing::randomTraceInput(model, seed); }
+using dyn::testing::bitEqual;
 
 const dyn::Formulation& registered(const std::string& name) {
   const dyn::TraceableAlgorithm* a = dyn::findTraceableAlgorithm(name);
