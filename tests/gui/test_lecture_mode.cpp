@@ -223,6 +223,30 @@ class TestLectureMode : public QObject {
     QCOMPARE(lecture()->position(), w->document()->model().N + 1);
   }
 
+  // A pose or time signal re-runs the algorithm only when the input changed, and keeps the step.
+  void retracesOnlyOnAChangedInput() {
+    openInspector("rnea");
+    key(Qt::Key_Right);
+    key(Qt::Key_Right);
+    int traces = 0;
+    const auto counter = connect(lecture(), &LectureDocument::traceChanged, this, [&] { ++traces; });
+    emit w->document()->poseChanged();  // the same pose (as a slider released where it was)
+    QTest::qWait(100);
+    QCOMPARE(traces, 0);
+    Eigen::VectorXd q = w->document()->q();
+    const Eigen::MatrixXd before = lecture()->trace().result;
+    q[1] += 0.2;
+    QVERIFY(w->document()->setQ(q));
+    QTRY_COMPARE(traces, 1);
+    QCOMPARE(lecture()->position(), 2);
+    QVERIFY(lecture()->trace().input.q == q);
+    QVERIFY(lecture()->trace().result != before);
+    disconnect(counter);
+    q[1] -= 0.2;
+    QVERIFY(w->document()->setQ(q));
+    QTRY_VERIFY(lecture()->trace().input.q == q);
+  }
+
   // P plays from the start to the end at the chosen pace, then stops; P again pauses.
   void playWalksToTheEnd() {
     openInspector("rnea");
