@@ -578,6 +578,15 @@ class TestLectureMode : public QObject {
                                                      : Eigen::MatrixXd(plain.forwardDynamics(in.q, in.qd, in.tau));
       QVERIFY2(result == lecture()->trace().result, a.name);
       QVERIFY2(dock()->equationHtml().contains("Result"), a.name);
+      // Beside the engine's default for the same problem: they agree.
+      if (std::string(a.formulation) != dyn::formulationNames(a.problem).front()) {
+        QVERIFY2(lecture()->referenceResult().size() == result.size(), a.name);
+        QVERIFY((lecture()->referenceResult() - result).cwiseAbs().maxCoeff() <
+                1e-8 * (1 + result.cwiseAbs().maxCoeff()));
+        QVERIFY2(dock()->equationHtml().contains("largest difference"), a.name);
+      } else {
+        QCOMPARE(lecture()->referenceResult().size(), Eigen::Index(0));
+      }
     }
     lecture()->setAlgorithm("rnea");
     open(robot("ur5.urdf"));

@@ -340,7 +340,15 @@ void AlgorithmInspectorDock::refresh() {
   m_pass->setText(pass && p > 0 ? QString::fromStdString(pass->name) + " — " + QString::fromStdString(pass->reference)
                                 : QString());
   m_counts->setText(lecture_html::countsLine(t, p));
-  m_html = lecture_html::page(lecture_html::stepBody(m_lecture->model(), t, p, style), style);
+  QString body = lecture_html::stepBody(m_lecture->model(), t, p, style);
+  const Eigen::MatrixXd& reference = m_lecture->referenceResult();
+  if (p == int(t.steps.size()) && reference.size() == t.result.size() && reference.size() > 0)
+    body += QString("<p style=\"font-size:%1pt; color:#303848;\">%2</p>")
+                .arg(style.numberPt, 0, 'f', 1)
+                .arg(tr("The engine's %1 at the same input: largest difference %2")
+                         .arg(m_lecture->referenceName())
+                         .arg(QString::number((t.result - reference).cwiseAbs().maxCoeff(), 'g', 3)));
+  m_html = lecture_html::page(body, style);
   m_equations->setHtml(m_html);
 }
 

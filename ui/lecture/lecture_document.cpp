@@ -1,5 +1,6 @@
 #include "lecture/lecture_document.hpp"
 
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/io/model_check.hpp"
 
 #include <QElapsedTimer>
@@ -9,6 +10,32 @@
 
 #include "document/robot_document.hpp"
 #include "trajectory/trajectory_document.hpp"
+
+namespace {
+
+// The engine's default formulation for the algorithm's problem (RNEA, CRBA, ABA) at the same input,
+// and its name; empty when the algorithm is that default or the default refuses the model.
+Eigen::MatrixXd defaultResult(const dyn::Model& model, const dyn::TraceableAlgorithm& a, const dyn::TraceInput& in,
+                              QString& name) {
+  const dyn::Formulation& plain = dyn::formulation(a.problem, dyn::formulationNames(a.problem).front());
+  if (plain.name == a.formulation) return {};
+  try {
+    const dyn::BoundFormulation<double> bound = plain.bind(model);
+    name = QString::fromStdString(plain.name).toUpper();
+    switch (a.problem) {
+      case dyn::Problem::InverseDynamics:
+        return bound.inverseDynamics(in.q, in.qd, in.qdd);
+      case dyn::Problem::MassMatrix:
+        return bound.massMatrix(in.q);
+      case dyn::Problem::ForwardDynamics:
+        return bound.forwardDynamics(in.q, in.qd, in.tau);
+    }
+  } catch (const std::exception&) {
+  }
+  return {};
+}
+
+}  // namespace
 
 LectureDocument::LectureDocument(RobotDocument* robot, TrajectoryDocument* trajectory, QObject* parent)
     : QObject(parent),
@@ -165,6 +192,10 @@ void LectureDocument::retraceNow() {
       m_error = QString::fromStdString(e.what());  // e.g. a joint the formulation does not handle, named
     }
   }
+  m_reference.resize(0, 0);
+  m_referenceName.clear();
+  if (const dyn::TraceableAlgorithm* a = algorithmInfo(); m_trace && a)
+    m_reference = defaultResult(use, *a, m_trace->input, m_referenceName);
   m_position = std::clamp(m_position, 0, stepCount());
   if (m_trace) {
     m_cursor = std::make_unique<dyn::TraceCursor>(*m_trace);

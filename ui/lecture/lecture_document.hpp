@@ -57,6 +57,11 @@ class LectureDocument : public QObject {
   const dyn::AlgorithmTrace& trace() const { return *m_trace; }
   const dyn::Model& model() const { return *m_model; }  // the model traced (robot + payload + gravity)
   QString error() const { return m_error; }
+  // For a formulation other than the engine's default for its problem (RNEA, CRBA, ABA): that
+  // default's result at the same input, and its name; empty otherwise. The lecture's point that
+  // they all agree is shown at the end of the walk-through.
+  const Eigen::MatrixXd& referenceResult() const { return m_reference; }
+  QString referenceName() const { return m_referenceName; }
   // Runs the algorithm now. After a change of the pose, the time or the inputs it runs again by
   // itself once the changes pause (at once for a quick trace; after up to half a second for a slow
   // one, so that dragging a slider over a large robot does not trace every intermediate pose), and
@@ -124,6 +129,8 @@ class LectureDocument : public QObject {
   std::unique_ptr<dyn::TraceCursor> m_cursor;  // the state at the position, walked step by step
   dyn::TraceState m_noState;
   QString m_error;
+  Eigen::MatrixXd m_reference;
+  QString m_referenceName;
   int m_position = 0;
   bool m_mustRetrace = true;  // something besides the input changed (model, algorithm, dynamics)
   QTimer* m_retrace;          // debounces the automatic retrace
