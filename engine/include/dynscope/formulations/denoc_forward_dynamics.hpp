@@ -17,6 +17,8 @@
 // its parent. A massless subtree makes m^_i = 0: the GIM is singular and th'' is not finite.
 // Revolute and prismatic joints only.
 #pragma once
+#include <utility>
+
 #include "denoc_inverse_dynamics.hpp"
 
 namespace dyn {
@@ -64,7 +66,8 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
   checkSize("tau", tau.size(), model.nv);
   trace.begin(TraceAlgorithm::DenocFd, q, qd, tau);
   // phi = tau - (C th' + gravity) = tau - ID(th, th', 0); this also leaves the joint transforms in ws.A
-  denocInverseDynamics(model, ws, q, qd, ws.zero, trace);
+  // (forwarded: a plain call uses the plain instance of the inverse dynamics, inlined as before)
+  denocInverseDynamics(model, ws, q, qd, ws.zero, std::forward<Trace>(trace));
   for (int k = 0; k < model.nv; ++k) ws.phi[k] = S(tau[k]) - ws.tau[k];
   trace.step(StepKind::DenocFdPhi, 0);
   for (int i = 1; i <= model.N; ++i) {
@@ -84,11 +87,13 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     const S th = ws.tauHat[k] =
         ws.phi[k] - jointComponent(J, ws.eta[i]);  // tau^_i = phi_i - p_i^T eta_{i,i+1}   (eq. 34)
     ws.eta[i] += ws.psiHat[i] * th;                // eta_i = psi^_i tau^_i + eta_{i,i+1}   (eq. 35)
-    if (l > 0) {
-      // M^_l += B_{i,l}^T Mbar_i B_{i,l},  Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
-      ws.Mhat[l] += articulatedToParent(J, ws.A[i], Mh, psi, psiHat);
-      ws.eta[l] += ws.A[i].applyTranspose(ws.eta[i]);  // eta_{l,i} = B_{i,l}^T eta_i   (eq. 35)
+    if (l == 0) {                                  // (the step ends here for a root: the same code as without the hook)
+      trace.step(StepKind::DenocFdStep1, i);
+      continue;
     }
+    // M^_l += B_{i,l}^T Mbar_i B_{i,l},  Mbar_i = M^_i - psi_i psi^_i^T   (eq. 50)
+    ws.Mhat[l] += articulatedToParent(J, ws.A[i], Mh, psi, psiHat);
+    ws.eta[l] += ws.A[i].applyTranspose(ws.eta[i]);  // eta_{l,i} = B_{i,l}^T eta_i   (eq. 35)
     trace.step(StepKind::DenocFdStep1, i);
   }
   // Step 2: taubar = D^-1 tau^.

@@ -125,12 +125,14 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
     // tau_i = z . n_i (revolute) or z . f_i (prismatic)
     ws.tau[J.idx_v] = J.type == JointType::Revolute ? ws.n[i].z() : ws.f[i].z();
     const int l = model.parent[i];
-    if (l > 0) {
-      const Mat3<S>& E = ws.A[i].E;
-      const Vec3<S> fi = E.transpose() * ws.f[i];                // f_{i+1} in link-(i-1) axes
-      ws.f[l] += fi;                                             // f_i = F_i + f_{i+1}
-      ws.n[l] += E.transpose() * ws.n[i] + ws.A[i].r.cross(fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
+    if (l == 0) {  // (the step ends here for a root: the same code as without the hook)
+      trace.step(StepKind::NeBackward, i);
+      continue;
     }
+    const Mat3<S>& E = ws.A[i].E;
+    const Vec3<S> fi = E.transpose() * ws.f[i];                // f_{i+1} in link-(i-1) axes
+    ws.f[l] += fi;                                             // f_i = F_i + f_{i+1}
+    ws.n[l] += E.transpose() * ws.n[i] + ws.A[i].r.cross(fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
     trace.step(StepKind::NeBackward, i);
   }
   return ws.tau;
