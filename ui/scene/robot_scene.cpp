@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <unordered_set>
 #include <vector>
 
@@ -299,6 +300,16 @@ struct RobotScene::Impl {
   vtkSmartPointer<vtkCellPicker> picker;
   vtkSmartPointer<vtkPolyData> triad, axisArrow, comMarker, robotComMarker;
 
+  // Primitive shapes by kind and size, shared by every actor of that shape: a generated chain of
+  // 1,000 equal links builds one cylinder, not 1,000 (geometry generation was a third of loading).
+  std::map<std::array<double, 4>, vtkSmartPointer<vtkPolyData>> shapes;
+  template <class Make>
+  vtkPolyData* shape(double kind, double a, double b, double c, Make make) {
+    auto& slot = shapes[{kind, a, b, c}];
+    if (!slot) slot = make();
+    return slot;
+  }
+
   int nBodies = 0;
   bool built = false, posed = false;
   QStringList problems;
@@ -334,6 +345,7 @@ struct RobotScene::Impl {
       renderer->RemoveAllViewProps();
       for (auto& p : keep) addProp(p);
     }
+    shapes.clear();
     geoms.clear();
     geomOfActor.clear();
     frames.clear();
@@ -477,13 +489,14 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     const dyn::Shape& s = go.shape;
     switch (s.kind) {
       case dyn::Shape::Kind::Box:
-        poly = boxPoly(s.size.x(), s.size.y(), s.size.z());
+        poly = d_->shape(0, s.size.x(), s.size.y(), s.size.z(),
+                         [&] { return boxPoly(s.size.x(), s.size.y(), s.size.z()); });
         break;
       case dyn::Shape::Kind::Cylinder:
-        poly = cylinderPoly(s.radius, s.length);
+        poly = d_->shape(1, s.radius, s.length, 0, [&] { return cylinderPoly(s.radius, s.length); });
         break;
       case dyn::Shape::Kind::Sphere:
-        poly = spherePoly(s.radius);
+        poly = d_->shape(2, s.radius, 0, 0, [&] { return spherePoly(s.radius); });
         break;
       case dyn::Shape::Kind::Mesh: {
         const QString uri = QString::fromStdString(s.meshUri);
@@ -581,7 +594,8 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     Vec3 center, dims;
     Mat3 R;
     if (equivalentSolid(I, kBoxFactor, center, R, dims)) {
-      Impl::Posed b = d_->addPosed(boxPoly(dims.x(), dims.y(), dims.z()), i, false);
+      Impl::Posed b = d_->addPosed(
+          d_->shape(0, dims.x(), dims.y(), dims.z(), [&] { return boxPoly(dims.x(), dims.y(), dims.z()); }), i, false);
       b.R = R;
       b.p = center;
       vtkProperty* prop = b.actor->GetProperty();
@@ -593,9 +607,13 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
       d_->inertiaBoxes.push_back(b);
     }
     if (equivalentSolid(I, kEllipsoidFactor, center, R, dims)) {
-      vtkNew<vtkTransform> t;  // unit sphere (with a ring on its equator) stretched to the semi-axes
-      t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
-      Impl::Posed e = d_->addPosed(transformed(spherePoly(1.0, 32, 19), t), i, false);
+      Impl::Posed e = d_->addPosed(d_->shape(3, dims.x(), dims.y(), dims.z(),
+                                             [&] {
+                                               vtkNew<vtkTransform> t;  // unit sphere stretched to the semi-axes
+                                               t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
+                                               return transformed(spherePoly(1.0, 32, 19), t);
+                                             }),
+                                   i, false);
       e.R = R;
       e.p = center;
       vtkProperty* prop = e.actor->GetProperty();
