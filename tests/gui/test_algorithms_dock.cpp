@@ -342,6 +342,42 @@ class TestAlgorithmsDock : public QObject {
     QCOMPARE(traj()->inverseDynamicsAlgorithm(), QString("rnea"));
     doc()->setFloatingBase(false);
   }
+
+  // A 300-link chain: the formulations whose one call would take too long are not run (Uicker/Kahn's
+  // n^4 would take hours), and say so with their estimate; the O(n) ones are run and agree.
+  void bigRobotsSkipTheCostlyFormulations() {
+    const dyn::Model chain = dyn::generalChain(300);
+    std::mt19937 rng(7);
+    const VectorXd q = dyn::randomConfiguration(chain, rng);
+    const VectorXd qd = VectorXd::Constant(chain.nv, 0.1), qdd = VectorXd::Constant(chain.nv, -0.2);
+    const std::vector<survey::Row> rows = survey::surveyModel(chain, q, qd, qdd, 1.0);
+    QCOMPARE(rows.size(), dyn::formulations().size());
+    int skipped = 0;
+    for (const survey::Row& row : rows) {
+      const dyn::Formulation& f = *row.formulation;
+      if (!row.refusal.empty()) {  // Uicker/Kahn's and the configuration-space tables: over their memory limits
+        QVERIFY2(f.degree >= 3 && (row.refusal.find("limit") != std::string::npos ||
+                                   row.refusal.find("at most") != std::string::npos),
+                 row.refusal.c_str());
+        continue;
+      }
+      // The estimate grows with the formulation's degree from its count on an 8-link chain.
+      const double ops8 = survey::estimatedOperations(f, 8);
+      QVERIFY(std::abs(row.estimatedOps / ops8 - std::pow(300.0 / 8, f.degree)) < 1e-9 * std::pow(300.0 / 8, f.degree));
+      if (row.estimatedOps > survey::kMaxTimedOps) {
+        ++skipped;
+        QVERIFY(QString::fromStdString(row.skipped).contains("not run"));
+        QVERIFY(std::isnan(row.microseconds));
+      } else {
+        QVERIFY(row.skipped.empty());
+        QVERIFY2(row.relDiff < 1e-8 || &f == &survey::reference(f.problem), f.name.c_str());
+        QVERIFY(row.microseconds > 0);
+      }
+      if (f.degree == 1) QVERIFY2(row.skipped.empty(), f.name.c_str());
+      if (f.degree >= 4) QVERIFY2(!row.skipped.empty(), f.name.c_str());
+    }
+    QVERIFY(skipped >= 1);  // the n^3 CRBA + Cholesky forward dynamics at n = 300
+  }
 };
 
 QTEST_MAIN(TestAlgorithmsDock)

@@ -38,7 +38,9 @@ QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignRight
   return it;
 }
 
-QString count(long long v) { return v < 0 ? QString() : QLocale::c().toString(v).replace(',', QChar(0x2009)); }
+QString count(long long v) {
+  return v < 0 ? QStringLiteral("—") : QLocale::c().toString(v).replace(',', QChar(0x2009));
+}
 
 }  // namespace
 
@@ -165,6 +167,9 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
     fillCombos();
     recompute();
   });
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible && m_stale) recompute();
+  });
   fillCombos();
   showLive();
   recompute();
@@ -227,6 +232,11 @@ void AlgorithmsDock::showLive() {
 
 void AlgorithmsDock::recompute() {
   m_debounce->stop();
+  if (!isVisible()) {  // nobody looks: no worker competing with the window for the CPU
+    m_stale = true;
+    return;
+  }
+  m_stale = false;
   startWork();
 }
 
@@ -312,11 +322,15 @@ void AlgorithmsDock::fillTable() {
     font.setBold(driving);
     title->setFont(font);
     m_table->setItem(r, NameColumn, title);
-    if (!row.refusal.empty()) {
-      auto* refusal =
-          item(tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal)), Qt::AlignLeft | Qt::AlignVCenter);
-      refusal->setForeground(QColor(160, 48, 0));
-      refusal->setToolTip(QString::fromStdString(row.refusal));
+    if (!row.refusal.empty() || !row.skipped.empty()) {
+      const bool refused = !row.refusal.empty();
+      auto* refusal = item(refused ? tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal))
+                                   : QString::fromStdString(row.skipped),
+                           Qt::AlignLeft | Qt::AlignVCenter);
+      refusal->setForeground(refused ? QColor(160, 48, 0) : QColor(110, 110, 110));
+      refusal->setToolTip(refused ? QString::fromStdString(row.refusal)
+                                  : tr("One call would take too long on this robot; the figure shows how its cost "
+                                       "grows with n."));
       m_table->setItem(r, DiffColumn, refusal);
       for (int c = DiffColumn + 1; c <= TimeColumn; ++c) m_table->setItem(r, c, item(QString()));
       m_table->setSpan(r, DiffColumn, 1, TimeColumn - DiffColumn + 1);

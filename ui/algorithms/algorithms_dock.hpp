@@ -85,4 +85,5 @@ class AlgorithmsDock : public QDockWidget {
   std::thread m_worker;
   std::atomic<bool> m_cancel{false};
   bool m_running = false, m_pending = false;
+  bool m_stale = false;  // the state changed while the dock was hidden: measured when it is shown
 };
