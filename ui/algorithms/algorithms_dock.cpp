@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableWidget>
@@ -74,7 +75,9 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   layout->addWidget(m_live);
 
-  auto* split = new QSplitter(Qt::Vertical, body);
+  // Table and figure side by side: the dock sits in the wide, low bottom area of the window.
+  auto* split = new QSplitter(Qt::Horizontal, body);
+  split->setChildrenCollapsible(false);
   auto* tablePane = new QWidget(split);
   auto* tableLayout = new QVBoxLayout(tablePane);
   tableLayout->setContentsMargins(0, 0, 0, 0);
@@ -105,7 +108,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
   m_table->setTextElideMode(Qt::ElideRight);
-  m_table->setMinimumHeight(8 * fontMetrics().height() + 40);
+  m_table->setMinimumHeight(4 * fontMetrics().height() + 30);  // scrolls; a laptop's bottom area is low
   tableLayout->addWidget(m_table);
 
   auto* figurePane = new QWidget(split);
@@ -121,7 +124,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   countRow->addStretch(1);
   figureLayout->addLayout(countRow);
   m_plot = new OperationCountPlot(figurePane);
-  m_plot->setMinimumHeight(260);
+  m_plot->setMinimumHeight(180);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
   m_figureNote->setObjectName("figureNote");
@@ -129,10 +132,14 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   figureLayout->addWidget(m_figureNote);
   split->addWidget(tablePane);
   split->addWidget(figurePane);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 1);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
   layout->addWidget(split, 1);
-  setWidget(body);
+  auto* scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(body);
+  setWidget(scroll);
 
   m_debounce = new QTimer(this);
   m_debounce->setSingleShot(true);

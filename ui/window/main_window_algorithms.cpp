@@ -1,19 +1,20 @@
-// The Algorithms dock (issue 14): beside the mass-matrix and IK docks, View > Algorithms
-// (Ctrl+Shift+F, "formulations") shows and raises it.
+// The Algorithms dock (issue 14): a tab of the wide bottom area beside the plots (its table and
+// log-log figure want width; a seventh tab on the right made that column too wide for a laptop).
+// View > Algorithms (Ctrl+Shift+F, "formulations") shows and raises it.
 #include <QAction>
 #include <QMenu>
 #include <QMenuBar>
 
 #include "algorithms/algorithms_dock.hpp"
-#include "massmatrix/mass_matrix_dock.hpp"
-#include "window/joints_dock.hpp"
+#include "trajectory/plots_dock.hpp"
 #include "window/main_window.hpp"
+#include "window/model_check_dock.hpp"
 
 void MainWindow::createAlgorithmsUi() {
   m_algorithmsDock = new AlgorithmsDock(m_traj, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_algorithmsDock);
-  tabifyDockWidget(m_massDock, m_algorithmsDock);
-  m_jointsDock->raise();
+  addDockWidget(Qt::BottomDockWidgetArea, m_algorithmsDock);
+  tabifyDockWidget(m_checkDock, m_algorithmsDock);
+  m_plotsDock->raise();
   // Shows and raises the dock (a toggle would hide a dock that is merely behind another tab).
   auto* show = new QAction(tr("&Algorithms"), this);
   show->setObjectName("showAlgorithmsAction");
@@ -22,6 +23,9 @@ void MainWindow::createAlgorithmsUi() {
   connect(show, &QAction::triggered, this, [this] {
     m_algorithmsDock->show();
     m_algorithmsDock->raise();
+    // Room for the table and the figure: the bottom area takes up to 45 % of the window's height.
+    const int wanted = height() * 45 / 100;
+    if (m_algorithmsDock->height() < wanted) resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
   });
   addAction(show);  // the shortcut works while the menu bar is hidden (presentation mode)
   if (QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu())) view->addAction(show);
