@@ -175,7 +175,9 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
     recompute();
   });
   connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-    if (visible && m_stale) recompute();
+    if (!visible || !m_stale) return;
+    m_stale = false;
+    startWork();  // not recompute(): the region on screen may not be laid out yet
   });
   fillCombos();
   showLive();
@@ -239,7 +241,9 @@ void AlgorithmsDock::showLive() {
 
 void AlgorithmsDock::recompute() {
   m_debounce->stop();
-  if (!isVisible()) {  // nobody looks: no worker competing with the window for the CPU
+  // Nobody looks (hidden, or a tab behind another: such a dock stays "visible" with nothing on
+  // screen): no worker competing with the window for the CPU until the dock is shown.
+  if (!isVisible() || visibleRegion().isEmpty()) {
     m_stale = true;
     return;
   }
