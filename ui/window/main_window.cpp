@@ -197,6 +197,11 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
                                  ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
                                  : QString();
     showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
+    if (m_pending && m_pending->restored)
+      m_logDock->append(tr("The autosave %1 was kept: its robot could not be loaded. It is offered again at the "
+                           "next start.")
+                            .arg(m_pending->autosave),
+                        LogDock::Level::Warning);
     m_pending.reset();
     return;
   }
