@@ -275,6 +275,35 @@ class TestLoopDynamics : public QObject {
     QVERIFY2(r.maxConstraintError() < 1e-8, qPrintable(QString("|phi| reached %1").arg(r.maxConstraintError())));
   }
 
+  // A projection that stops short of its tolerance is counted and its residual kept, not dropped:
+  // one Newton step per projection after coarse Euler steps leaves |phi| above 1e-12 (a Newton step
+  // squares the error, ~1e-4 -> ~1e-8); the default eight steps reach it.
+  void projectionShortfallIsReported() {
+    const dyn::Model m = dyn::testing::loadRobot("fourbar.urdf");
+    VectorXd qd = VectorXd::Zero(m.nv);
+    qd[m.independentDofs()[0]] = 5.0;
+    for (int iterations : {1, 8}) {
+      dyn::SimulationSettings s;
+      s.dt = 1e-2;
+      s.baumgarte = false;
+      s.projectionIterations = iterations;
+      dyn::Simulator sim(m, s);
+      sim.reset(m.home(), qd);
+      QCOMPARE(int(sim.advance(0.5)), int(dyn::SimulationStatus::Ok));
+      const dyn::SimulationStats& st = sim.stats();
+      if (iterations == 8) {
+        QCOMPARE(st.projectionFailures, 0L);
+        QCOMPARE(st.worstProjectionResidual, 0.0);
+        continue;
+      }
+      QVERIFY2(st.projectionFailures > 0, "no projection fell short");
+      QVERIFY(st.worstProjectionResidual > s.projectionTolerance);
+      // The recorded states kept that much (the record holds the 2-norm of phi, >= its largest entry).
+      QVERIFY(sim.record().maxConstraintError() > s.projectionTolerance);
+      QVERIFY(sim.record().maxConstraintError() <= std::sqrt(m.constraintRows) * st.worstProjectionResidual);
+    }
+  }
+
   void cyclesAreCutIntoLoopJoints() {
     // one loop: link b is also the child of a joint from c
     const std::string one = linkage(
