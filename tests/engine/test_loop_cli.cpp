@@ -151,6 +151,27 @@ class TestLoopCli : public QObject {
     }
   }
 
+  // fd --loop-method on a tree (no loops): every method is the tree's forward dynamics, ABA's q̈.
+  void loopMethodsOnATreeGiveAbasAcceleration() {
+    const dyn::Model m = dyn::testing::loadRobot("ur5.urdf");
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> U(-1, 1);
+    const VectorXd q = dyn::randomConfiguration(m, rng);
+    const VectorXd qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+    const VectorXd tau = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+    dyn::Data data(m);
+    const VectorXd ref = dyn::aba(m, data, q, qd, tau);
+    const QStringList state{"--q", joined(q), "--qd", joined(qd), "--tau", joined(tau)};
+    QVERIFY(dyn::testing::sameNumbers(toVector(runJson(QStringList{"fd", robotPath("ur5.urdf")} + state)["qdd"]), ref));
+    for (const char* method : {"1", "2", "3", "global", "global-26", "global-28"}) {
+      const VectorXd qdd =
+          toVector(runJson(QStringList{"fd", robotPath("ur5.urdf"), "--loop-method", method} + state)["qdd"]);
+      QCOMPARE(qdd.size(), ref.size());
+      const double d = (qdd - ref).cwiseAbs().maxCoeff() / (1 + ref.cwiseAbs().maxCoeff());
+      QVERIFY2(d < 1e-9, qPrintable(QString("--loop-method %1 on a tree: off by %2").arg(method).arg(d)));
+    }
+  }
+
   void inverseDynamicsGivesTheActuatorTorques() {
     const dyn::Model m = dyn::testing::loadRobot("fourbar.urdf");
     const VectorXd q = dyn::assemble(m, m.home()).q;

@@ -250,6 +250,35 @@ class TestLoopDynamics : public QObject {
     }
   }
 
+  // "For trees and loops": on a tree (no loop joint) every loop method and the global forms of §3.5
+  // are forward dynamics of the tree, so they must give ABA's q̈ (Featherstone's O(n) algorithm, an
+  // independent derivation) on random trees with every joint type and on the UR5.
+  void loopAndGlobalMethodsEqualAbaOnTrees() {
+    std::vector<dyn::Model> models;
+    for (unsigned seed = 1; seed <= 6; ++seed) models.push_back(dyn::buildModel(dyn::testing::randomTree(seed, 8)));
+    models.push_back(dyn::testing::loadRobot("ur5.urdf"));
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (const dyn::Model& m : models) {
+      QVERIFY(!m.hasLoops());
+      for (int trial = 0; trial < 3; ++trial) {
+        const VectorXd q = dyn::randomConfiguration(m, rng);
+        const VectorXd qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+        const VectorXd tau = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+        dyn::Data data(m);
+        const VectorXd ref = dyn::aba(m, data, q, qd, tau);
+        const auto results = allForwardDynamics(m, q, qd, tau);
+        QCOMPARE(int(results.size()), 6);
+        for (const auto& [name, qdd] : results) {
+          const double d = relDiff(qdd, ref);
+          QVERIFY2(
+              d < 1e-9,
+              qPrintable(QString("%1: %2 differs from ABA by %3").arg(QString::fromStdString(m.name), name).arg(d)));
+        }
+      }
+    }
+  }
+
   // A passive four-bar swinging under gravity for 10 s: energy kept to 1e-6, |φ| below 1e-8.
   void passiveFourBarConservesEnergy() {
     const dyn::Model m = dyn::testing::loadRobot("fourbar.urdf");
