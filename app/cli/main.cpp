@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "messages.hpp"
 #include "options.hpp"
 #include "session.hpp"
 
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
       json.beginObject();
       cli::writeHeader(session, json);
       runCommand(session, json);
+      if (!cli::warnings().empty()) json.arrayField("warnings", cli::warnings());  // also on stderr
       json.endObject();
       // info prints unlimited limits as null on purpose, trace the entries of H and L not computed
       // yet; elsewhere null means a singular computation (e.g. a massless body in forward dynamics).

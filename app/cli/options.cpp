@@ -102,6 +102,7 @@ void checkAlgorithm(Options& opts) {
     return std::nullopt;
   };
   const std::string given = opts.algorithm;
+  opts.algorithmGiven = !given.empty();
   if (opts.command == Command::Simulate) {
     if (given.empty()) opts.algorithm = "aba";
     if (opts.algorithm != "aba" && opts.algorithm != "crba")

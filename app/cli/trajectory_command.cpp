@@ -12,12 +12,11 @@
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "dynscope/trajectory/trajectory_dynamics.hpp"
+#include "messages.hpp"
 #include "project/project_setup.hpp"
 
 namespace cli {
 namespace {
-
-void note(const std::string& message) { std::fprintf(stderr, "dynscope-cli: note: %s\n", message.c_str()); }
 
 // "\rdynscope-cli: 45% (4500/10000 samples)" on stderr, redrawn when the percentage changes.
 class Progress {

@@ -213,8 +213,11 @@ LoopSettings Simulator::loopSettings(LoopMethod method) const {
 
 void Simulator::projectNewState() {
   if (!model_.hasLoops() || !settings_.projection) return;
-  projectPositions(model_, data_, ld_, qNew_, qProj_, dqProj_, settings_.projectionTolerance,
-                   settings_.projectionIterations);
+  if (projectPositions(model_, data_, ld_, qNew_, qProj_, dqProj_, settings_.projectionTolerance,
+                       settings_.projectionIterations) < 0) {  // reported, not dropped: see SimulationStats
+    ++stats_.projectionFailures;
+    stats_.worstProjectionResidual = std::max(stats_.worstProjectionResidual, maxAbs(ld_.phi));
+  }
   projectVelocities(model_, data_, ld_, qNew_, qdNew_);
 }
 

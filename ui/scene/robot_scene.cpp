@@ -47,6 +47,7 @@
 #include "dynscope/model/data.hpp"
 #include "dynscope/model/model.hpp"
 #include "scene/mesh_resolver.hpp"
+#include "scene/scene_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 
 namespace {
@@ -290,7 +291,8 @@ struct RobotScene::Impl {
     vtkSmartPointer<vtkMatrix4x4> ringMatrix, ballMatrix;
   };
   std::vector<LoopMark> loops;
-  vtkSmartPointer<vtkPolyData> loopLines;  // kLoopSegments dashed segments per loop joint
+  std::unique_ptr<SceneOverlay> loopOverlay;  // the loop marks, drawn over the robot (made on first use)
+  vtkSmartPointer<vtkPolyData> loopLines;     // kLoopSegments dashed segments per loop joint
   vtkSmartPointer<vtkActor> loopLinesActor;
   double loopSize = 0.02;  // marker radius (m), from the robot's size
   vtkSmartPointer<vtkActor> robotCom, robotComLine;
@@ -323,17 +325,18 @@ struct RobotScene::Impl {
     renderer->GetViewProps()->AddItem(prop);
     prop->AddConsumer(renderer);
   }
+  // Loop marks go over the robot: a pin inside a piston or a parallelogram's bar would hide them.
+  void addLoopProp(vtkProp* prop) {
+    if (!loopOverlay) loopOverlay = std::make_unique<SceneOverlay>(renderer);
+    loopOverlay->renderer()->AddViewProp(prop);
+  }
   void removeAll() {
+    if (loopOverlay) loopOverlay->renderer()->RemoveAllViewProps();
     std::unordered_set<vtkProp*> ours;
     for (auto& g : geoms) ours.insert(g.actor);
     for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes, &inertiaEllipsoids})
       for (auto& p : *list) ours.insert(p.actor);
     for (auto& l : labels) ours.insert(l.actor);
-    for (auto& l : loops) {
-      ours.insert(l.ring);
-      ours.insert(l.ball);
-    }
-    if (loopLinesActor) ours.insert(loopLinesActor);
     if (robotCom) ours.insert(robotCom);
     if (robotComLine) ours.insert(robotComLine);
     if (!ours.empty()) {
@@ -672,7 +675,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
         prop->SetColor(kLoopColor[0], kLoopColor[1], kLoopColor[2]);
         prop->SetAmbient(0.35);
         prop->SetOpacity(which == &l.ring ? 0.55 : 0.9);
-        d_->addProp(*which);
+        d_->addLoopProp(*which);
       }
       d_->loops.push_back(l);
     }
@@ -704,7 +707,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     vtkProperty* prop = d_->loopLinesActor->GetProperty();
     prop->SetLineWidth(3.0);
     prop->LightingOff();
-    d_->addProp(d_->loopLinesActor);
+    d_->addLoopProp(d_->loopLinesActor);
   }
 
   // Link names at the link frames of the bodies.

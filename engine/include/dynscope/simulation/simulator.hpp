@@ -30,6 +30,10 @@ struct SimulationStats {
   long rejected = 0;     // Dormand-Prince steps rejected by the error control (not those cut back
                          // to a joint-limit switch they passed, whose evaluations still count)
   long evaluations = 0;  // forward-dynamics evaluations
+  // Closed loops: accepted steps whose projection onto phi = 0 stopped above settings().projectionTolerance
+  // after settings().projectionIterations Newton steps, and the largest max |phi| they left.
+  long projectionFailures = 0;
+  double worstProjectionResidual = 0;
 };
 
 class Simulator {
