@@ -357,10 +357,11 @@ void checkNames(Context& c) {
     if (seen.insert(m.jointNames[i]).second) continue;
     Finding& f = c.add(Severity::Error, "names.duplicate");
     c.atJointOfBody(f, i);
-    f.message = "two joints are named " + quoted(m.jointNames[i]) +
-                ": joint values by name (projects, CSV "
-                "columns) cannot tell them apart";
-    f.hint = "Give every joint its own name.";
+    const bool root = m.floatingBase && m.jointNames[1] == m.jointNames[i];  // the free joint Dynscope adds
+    f.message = (root ? "the floating base's joint is named " + quoted(m.jointNames[i]) + ", and so is this joint"
+                      : "two joints are named " + quoted(m.jointNames[i])) +
+                ": joint values by name (projects, CSV columns) cannot tell them apart";
+    f.hint = root ? "Rename the file's joint, or load the robot with a fixed base." : "Give every joint its own name.";
   }
 }
 

@@ -71,7 +71,7 @@ void throwNonPositivePivot(const PivotContext& m, int body, int jointDof, int jo
                  "balance-inertias"
                : ". H(q) is singular: the joint moves nothing it can accelerate (a link without mass on a "
                  "prismatic joint, links without mass or inertia, or mass only on the joint's axis), so forward "
-                 "dynamics is undefined. Give the links their <inertial>, or apply the fix-up mass-massless-links";
+                 "dynamics is undefined. Give the links it moves their mass and inertia (<inertial>)";
   throw ForwardDynamicsError(what + why + explainingFindings(m, body, negative), body);
 }
 

@@ -79,7 +79,12 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   // positive definite (inconsistent inertias, a massless prismatic leaf).
   if (nv > 0) {
     factor_ = crba(model_, data_, model_.neutral());
-    factorLTL(model_, factor_);
+    try {
+      factorLTL(model_, factor_);
+    } catch (const ForwardDynamicsError& e) {
+      throw ForwardDynamicsError(std::string("the simulation cannot start (at the neutral pose): ") + e.what(),
+                                 e.body());
+    }
     for (int i = 0; i < nv; ++i) {
       dv_.setZero();
       dv_[i] = 1;
@@ -125,9 +130,14 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   fdDifference_ = 0;
   qNew_ = q_;
   qdNew_ = qd_;
-  if (!commit(0.0, false)) {  // the initial state itself is unusable (e.g. a NaN torque)
-    status_ = SimulationStatus::Diverged;
-    rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+  try {
+    if (!commit(0.0, false)) {  // the initial state itself is unusable (e.g. a NaN torque)
+      status_ = SimulationStatus::Diverged;
+      rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+    }
+  } catch (const ForwardDynamicsError& e) {
+    throw ForwardDynamicsError(std::string("the simulation cannot start (at the initial state): ") + e.what(),
+                               e.body());
   }
   updateEnergy();
   recordState();

@@ -745,6 +745,8 @@ void TestModelCheck::duplicateJointNameAtItsLine() {
   QCOMPARE(f->severity, Severity::Error);
   QCOMPARE(f->line, lineOf(text, "<joint name=\"root_joint\""));
   QCOMPARE(f->body, model.bodyIndex("thigh"));
+  QVERIFY2(f->message.find("the floating base's joint is named 'root_joint', and so is this joint") == 0,
+           f->message.c_str());
   const int hip = model.joints[model.bodyIndex("thigh")].idx_q;
   QCOMPARE(model.lowerLimit[hip], -1.2);
   QCOMPARE(model.upperLimit[hip], 1.2);
