@@ -2,16 +2,12 @@
 // failed, where, what it means, and which findings of the model check explain it.
 #include "dynscope/algorithms/pivot_check.hpp"
 
-#include <cstdio>
+#include "model_check_context.hpp"
 
 namespace dyn {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+using check_detail::num;
 
 bool inSubtree(const std::vector<int>& parent, int root, int body) {
   while (body > root) body = parent[size_t(body)];
@@ -49,9 +45,9 @@ void throwNonPositivePivot(const PivotContext& m, int body, int jointDof, int jo
                            PivotSource source) {
   const std::string joint = "joint '" + m.jointNames[size_t(body)] + "' (link '" + m.bodyNames[size_t(body)] + "')";
   const bool negative = pivot < 0;
-  const std::string value = jointDofs > 1 ? "not positive definite (pivot " + number(pivot) + " of its dof " +
+  const std::string value = jointDofs > 1 ? "not positive definite (pivot " + num(pivot) + " of its dof " +
                                                 std::to_string(jointDof + 1) + ")"
-                                          : number(pivot) + ", not positive";
+                                          : num(pivot) + ", not positive";
   std::string what;
   switch (source) {
     case PivotSource::Aba:
