@@ -103,7 +103,7 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
     dyn::aba(s.model, data, q, qd, tau, fextPtr);
   else
     data.qdd = bindFormulation(s, dyn::Problem::ForwardDynamics).forwardDynamics(q, qd, tau);
-  requireFinite(data.qdd, "forward dynamics");
+  requireFinite(s.model, data.qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("tau", tau);

@@ -127,7 +127,7 @@ void writeLoopForwardDynamics(const Session& s, JsonWriter& json) {
     qdd = dyn::loopForwardDynamics(m, data, ld, q, qd, tau, settings, fextPtr);
     name = std::string(method) + " (" + dyn::loopMethodName(settings.method) + ")";
   }
-  requireFinite(qdd, "forward dynamics");
+  requireFinite(m, qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("tau", tau);

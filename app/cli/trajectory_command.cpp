@@ -145,7 +145,7 @@ void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, co
     const Eigen::VectorXd& qdd = algorithm == "crba"  ? dyn::forwardDynamicsCrba(s.model, data, q, qd, tauk, fextPtr)
                                  : algorithm == "aba" ? dyn::aba(s.model, data, q, qd, tauk, fextPtr)
                                                       : other.forwardDynamics(q, qd, tauk);
-    requireFinite(qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
+    requireFinite(s.model, qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
     values.col(k).tail(s.model.nv) = qdd;
     progress.update(k + 1);
   }

@@ -455,7 +455,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     return robot.joints.back();
   };
 
-  addLink("base", 0);
+  addLink("base", t.rows.front().line);  // not written in the file: located at the table's first row
   int frameLink = 0;  // the link that is DH frame i-1 while row i is added
   if (t.base) {
     frameLink = addLink("base_dh", t.baseLine);
@@ -493,7 +493,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
 
     int fi = li;  // the link that is DH frame i
     if (t.modified) {
-      robot.frames.push_back(FrameDesc{frame, link, Pose{}});
+      robot.frames.push_back(FrameDesc{frame, link, Pose{}, r.line});
     } else {
       fi = addLink(frame, r.line);
       addJoint(link + "_dh_fixed", JointKind::Fixed, link, frame, toPose(jointToFrame), r.line);
@@ -552,7 +552,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
 
   LinkDesc& last = robot.links[frameLink];
   const Pose toolPose = t.tool ? directivePose(*t.tool) : Pose{};
-  robot.frames.push_back(FrameDesc{"tool", last.name, toolPose});
+  robot.frames.push_back(FrameDesc{"tool", last.name, toolPose, t.toolLine});
   Shape ball;
   ball.kind = Shape::Kind::Sphere;
   ball.radius = 0.5 * jr;

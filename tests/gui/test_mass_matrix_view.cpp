@@ -389,6 +389,15 @@ class TestMassMatrixView : public QObject {
     dyn::Data dm(m);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              analyseMassMatrix(m, dm, m.neutral(), {MassMatrixView::L, false, dyn::CholeskyForm::LLT}));
+    // The sparse L^T L in model order refuses at the zero pivot, naming the joint (no NaN factor).
+    try {
+      analyseMassMatrix(m, dm, m.neutral(), {MassMatrixView::L, false, dyn::CholeskyForm::LTL});
+      QFAIL("factorised a singular H");
+    } catch (const dyn::ForwardDynamicsError& e) {
+      QCOMPARE(e.body(), m.jointIndex("tip_joint"));
+      QVERIFY2(std::string(e.what()).find("joint 'tip_joint' (link 'tip') is 0, not positive") != std::string::npos,
+               e.what());
+    }
     const MassMatrixAnalysis h = analyseMassMatrix(m, dm, m.neutral(), {});
     QVERIFY(std::isinf(h.conditionNumber) || h.conditionNumber > 1e12);
   }

@@ -232,7 +232,10 @@ void AlgorithmsDock::showLive() {
   const QString where =
       m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3) : tr("at the current pose, at rest");
   QString text = tr("Live %1: τ = %2 by %3.").arg(where, vectorText(tau), m_traj->inverseDynamicsAlgorithm());
-  if (fd.size() == qdd.size() && qdd.size() > 0)
+  if (!m_traj->forwardRefusal().isEmpty())
+    text +=
+        " " + tr("FD(q, qd, τ) by %1 refuses: %2").arg(m_traj->forwardDynamicsAlgorithm(), m_traj->forwardRefusal());
+  else if (fd.size() == qdd.size() && qdd.size() > 0)
     text += " " + tr("FD(q, qd, τ) by %1 gives back the accelerations to %2.")
                       .arg(m_traj->forwardDynamicsAlgorithm())
                       .arg((fd - qdd).cwiseAbs().maxCoeff(), 0, 'e', 1);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "dynscope/dynscope.hpp"
 
@@ -88,8 +90,16 @@ std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, 
     return p == dyn::Problem::ForwardDynamics ? tau : qdd;
   };
   std::vector<std::pair<dyn::Problem, Eigen::MatrixXd>> refs;
-  for (dyn::Problem p : {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix, dyn::Problem::ForwardDynamics})
-    refs.emplace_back(p, call(reference(p).bind(model), p, q, qd, thirdFor(p)));
+  std::vector<std::string> refErrors;  // a reference that refuses this state (forward dynamics on a singular H)
+  for (dyn::Problem p : {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix, dyn::Problem::ForwardDynamics}) {
+    refErrors.emplace_back();
+    try {
+      refs.emplace_back(p, call(reference(p).bind(model), p, q, qd, thirdFor(p)));
+    } catch (const std::exception& e) {
+      refs.emplace_back(p, Eigen::MatrixXd());
+      refErrors.back() = e.what();
+    }
+  }
 
   for (const dyn::Formulation& f : dyn::formulations()) {
     if (cancelled(cancel)) break;
@@ -106,8 +116,9 @@ std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, 
       }
       const Eigen::VectorXd& third = thirdFor(f.problem);
       const Eigen::MatrixXd result = call(b, f.problem, q, qd, third);
-      const Eigen::MatrixXd& ref =
-          std::find_if(refs.begin(), refs.end(), [&](const auto& r) { return r.first == f.problem; })->second;
+      const auto r = std::find_if(refs.begin(), refs.end(), [&](const auto& x) { return x.first == f.problem; });
+      const Eigen::MatrixXd& ref = r->second;
+      if (ref.size() != result.size()) throw std::runtime_error(refErrors[size_t(r - refs.begin())]);
       row.maxDiff = (result - ref).cwiseAbs().maxCoeff();
       row.relDiff = row.maxDiff / std::max(ref.cwiseAbs().maxCoeff(), 1e-300);
       if (row.estimatedOps <= kMaxCountedOps) {  // else the counts stay unknown (-1): shown as "—"

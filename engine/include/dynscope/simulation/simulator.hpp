@@ -20,7 +20,8 @@ namespace dyn {
 
 enum class SimulationStatus {
   Ok,         // the step(s) were taken
-  Diverged,   // NaN/inf or a velocity above the bound: the state is the last good one
+  Diverged,   // NaN/inf, a velocity above the bound, or forward dynamics refused at a state (lastError()
+              // names the joint whose pivot is not positive): the state is the last good one
   Cancelled,  // advance() was cancelled; the state is consistent (whole steps only)
 };
 
@@ -38,8 +39,10 @@ struct SimulationStats {
 
 class Simulator {
  public:
-  // Copies the model. Throws std::invalid_argument for bad settings or controller, and
-  // std::runtime_error when the model has joints that move no mass (H(q) singular).
+  // Copies the model. Throws std::invalid_argument for bad settings or controller,
+  // std::runtime_error when the model has joints that move no mass (H(q) singular), and
+  // ForwardDynamicsError (algorithms/pivot_check.hpp) naming the joint where H(q) at the neutral pose
+  // or at the initial state is not positive definite (so does reset()).
   Simulator(const Model& model, const SimulationSettings& settings = {}, Controller controller = PassiveController{});
 
   // Back to t = 0 at (q0, qd0): sizes, finite values, non-zero quaternions checked (naming the
