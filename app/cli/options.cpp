@@ -282,8 +282,10 @@ const std::vector<CommandSpec>& commands() {
        "inertia non-zero). Prints, per problem the name has (or only --problem): muls (multiplications\n"
        "and divisions) and adds (additions and subtractions) of the formulation itself, functions (sin,\n"
        "cos, sqrt, ... by kind), the joint transforms (jcalc: rotations from q, their sines and cosines)\n"
-       "apart, the total, and each seed paper's formula, its value at this n, its tabulated values and\n"
-       "what the paper leaves out. The state is a fixed random one (the count does not depend on it)."},
+       "apart, the tabulation (the configuration-space method's tables G, J, C, computed off-line; the\n"
+       "papers count only the evaluation; 0 for the others), the total of the three, and each seed\n"
+       "paper's formula, its value at this n, its tabulated values and what the paper leaves out. The\n"
+       "state is a fixed random one (the count does not depend on it)."},
       {Command::Assemble,
        "assemble",
        "closed loops: the assembled configuration nearest to --q (phi(q) = 0)",
