@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
       if (!cli::warnings().empty()) json.arrayField("warnings", cli::warnings());  // also on stderr
       json.endObject();
       // info prints unlimited limits as null on purpose, trace the entries of H and L not computed
-      // yet; elsewhere null means a singular computation (e.g. a massless body in forward dynamics).
+      // yet (trace warns about a non-finite result itself); elsewhere null means a singular
+      // computation (e.g. a massless body in forward dynamics).
       if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info &&
           options->command != cli::Command::Trace)
         std::fprintf(stderr, "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",

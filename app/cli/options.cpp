@@ -260,7 +260,8 @@ const std::vector<CommandSpec>& commands() {
        "quantities it wrote (link coordinates; ABA in world coordinates) and the operation count so far,\n"
        "measured on the counting scalar (joint transforms apart). Inputs: rnea --q --qd --qdd; aba and\n"
        "crba-ltl --q --qd --tau; crba --q. The result is under the plain command's key (tau, qdd,\n"
-       "mass_matrix) and equals it bit for bit; null marks an entry of H or L not computed yet.\n"
+       "mass_matrix; CRBA's also under M) and equals it bit for bit; null marks an entry of H or L not\n"
+       "computed yet. A non-finite result (a singular ABA) is printed as null with a warning.\n"
        "Details: docs/lecture-mode.md."},
       {Command::Ik,
        "ik",
