@@ -100,8 +100,13 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
       ->setToolTip(tr("Largest difference from the engine's reference: τ from RNEA, M from CRBA, q̈ from ABA"));
   m_table->horizontalHeaderItem(MulsColumn)
       ->setToolTip(tr("Multiplications and divisions of one call, measured with the counting scalar (joint "
-                      "transforms apart, as in the papers)"));
+                      "transforms apart, as in the papers; for the configuration-space method the evaluation "
+                      "alone)"));
+  m_table->horizontalHeaderItem(TimeColumn)
+      ->setToolTip(tr("Measured time of one call on this machine; for the configuration-space method it "
+                      "includes tabulating G, J and C at q (marked “incl. tables”)"));
   m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // rows grow with the font (F11)
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setWordWrap(false);
@@ -332,9 +337,11 @@ void AlgorithmsDock::fillTable() {
     title->setToolTip(
         QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" + f.header));
     title->setData(Qt::UserRole, name);
-    QFont font = m_table->font();
-    font.setBold(driving);
-    title->setFont(font);
+    if (driving) {  // bold only: the size stays the table's (presentation mode enlarges it)
+      QFont bold;
+      bold.setBold(true);
+      title->setFont(bold);
+    }
     m_table->setItem(r, NameColumn, title);
     if (!row.refusal.empty() || !row.skipped.empty()) {
       const bool refused = !row.refusal.empty();
@@ -353,10 +360,22 @@ void AlgorithmsDock::fillTable() {
     const bool reference = &f == &survey::reference(f.problem);
     m_table->setItem(r, DiffColumn, item(reference ? tr("reference") : QString::number(row.maxDiff, 'e', 1)));
     m_table->setItem(r, RelColumn, item(reference ? QString() : QString::number(row.relDiff, 'e', 1)));
-    m_table->setItem(r, MulsColumn, item(count(row.muls)));
-    m_table->setItem(r, AddsColumn, item(count(row.adds)));
+    auto* muls = item(count(row.muls));
+    auto* adds = item(count(row.adds));
+    const QString time = QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1);
+    auto* timeItem = item(time);
+    if (row.tableMuls > 0) {  // the counts are the evaluation, the time includes the tabulation: say so
+      const QString why =
+          tr("The operation counts are the evaluation τ = G + J q̈ + q̇ᵀ C q̇ alone, as Hollerbach counts it; the "
+             "time of one call includes tabulating G, J and C at q (%1 mul / %2 add, off-line work in the method).")
+              .arg(count(row.tableMuls), count(row.tableAdds));
+      timeItem->setText(tr("%1 incl. tables").arg(time));
+      for (QTableWidgetItem* it : {muls, adds, timeItem}) it->setToolTip(why);
+    }
+    m_table->setItem(r, MulsColumn, muls);
+    m_table->setItem(r, AddsColumn, adds);
     m_table->setItem(r, JointColumn, item(count(row.jointMuls) + " / " + count(row.jointAdds)));
-    m_table->setItem(r, TimeColumn, item(QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1)));
+    m_table->setItem(r, TimeColumn, timeItem);
   }
 }
 

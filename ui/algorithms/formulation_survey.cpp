@@ -127,6 +127,8 @@ std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, 
         row.adds = t.algorithm.adds;
         row.jointMuls = t.jointTransforms.muls;
         row.jointAdds = t.jointTransforms.adds;
+        row.tableMuls = t.tabulation.muls;
+        row.tableAdds = t.tabulation.adds;
       }
       row.microseconds = timePerCall(b, f.problem, q, qd, third, timeBudgetMs, &row.calls);
     } catch (const std::exception& e) {

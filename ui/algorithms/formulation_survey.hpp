@@ -21,7 +21,8 @@ struct Row {
   double relDiff = NAN;            // maxDiff / max(|reference|, 1e-300)
   long long muls = -1, adds = -1;  // one call, the algorithm itself
   long long jointMuls = -1, jointAdds = -1;  // the joint transforms (the papers leave them out)
-  double microseconds = NAN;                 // measured time per call
+  long long tableMuls = -1, tableAdds = -1;  // the tabulation (configuration-space: G, J, C at q; 0 for the others)
+  double microseconds = NAN;                 // measured time per call (a tabulating formulation's includes it)
   int calls = 0;                             // calls timed
   // Non-empty: not run on this robot because one call would take too long (its cost grows as
   // n^degree); the estimate is said here. The figure still shows the formulation's growth.
