@@ -337,6 +337,7 @@ std::vector<Formulation> makeTable() {
       .reference = "Hollerbach (1980), 'Configuration space method' (seeds/hollerbach-recursive-lagrangian.txt)",
       .header = "formulations/configuration_space_method.hpp",
       .degree = 3,
+      .tabulates = true,
       .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Horn and Raibert' (evaluation only)",
                        .mulsFormula = "2n^3 + n^2",
                        .addsFormula = "n^3 + n^2 + 2n",

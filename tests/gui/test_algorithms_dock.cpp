@@ -4,7 +4,7 @@
 // that drives the live τ and q̈ (the live τ and the trajectory's τ are the chosen formulation's to
 // the last bit, and still equal RNEA / ABA), the log-log figure against counts taken here on the
 // same chains and the registry's paper polynomials, its PNG/SVG/CSV export, presentation mode
-// (fonts, rows, columns and the figure readable; the dock widened and given back its width),
+// (fonts, rows, columns, names and the figure readable and in view; the dock given its height back),
 // refusals of a floating base in the table, the combos and the document, and pictures of the
 // dock (DYNSCOPE_GRAB_DIR keeps them). Runs under Xvfb.
 #include <QtTest>
@@ -17,6 +17,7 @@
 #include <QImage>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardItemModel>
 #include <QTableWidget>
@@ -158,7 +159,8 @@ class TestAlgorithmsDock : public QObject {
       QCOMPARE(row.tableMuls, (long long)t.tabulation.muls);
       QCOMPARE(row.tableAdds, (long long)t.tabulation.adds);
       const QString time = dock()->table()->item(int(r), AlgorithmsDock::TimeColumn)->text();
-      QCOMPARE(time.contains("incl. tables"), t.tabulation.muls > 0);
+      QCOMPARE(time.contains("incl. tables"), f.tabulates);
+      QCOMPARE(f.tabulates, t.tabulation.muls > 0);
       tabulating += t.tabulation.muls > 0;
     }
     QCOMPARE(tabulating, 1);  // configuration-space
@@ -343,7 +345,7 @@ class TestAlgorithmsDock : public QObject {
     QVERIFY(choose(dock()->inverseDynamicsCombo(), "lagrange-3x3"));  // a bold driving row
     dock()->raise();
     settle(300);
-    const int normalWidth = dock()->width();
+    const int normalHeight = dock()->height();
     f11->trigger();
     QVERIFY(m_window->presentationMode());
     const double big = QApplication::font().pointSizeF();
@@ -352,6 +354,8 @@ class TestAlgorithmsDock : public QObject {
     dock()->raise();
     settle(800);  // the font change, the full-screen geometry and the docks' layout
     QVERIFY(dock()->isVisible());
+    const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");  // (a picture also when a check fails)
+    if (!dir.isEmpty()) QVERIFY(m_window->grab().save(QDir(dir).filePath("algorithms_presentation.png")));
     for (QWidget* w : dock()->findChildren<QWidget*>())
       if (w->isVisibleTo(dock()))
         QVERIFY2(w->font().pointSizeF() >= big - 1e-9,
@@ -379,19 +383,42 @@ class TestAlgorithmsDock : public QObject {
       }
     }
     QCOMPARE(bold, 2);                                      // the rows driving the live inverse and forward dynamics
-    QVERIFY2(table->horizontalScrollBar()->maximum() == 0,  // every column in view: the dock was widened
-             qPrintable(QString("the table scrolls sideways: %1 px of columns in a %2 px dock")
+    QVERIFY2(table->horizontalScrollBar()->maximum() == 0,  // every column in view
+             qPrintable(QString("the table scrolls sideways: %1 px of columns in %2 px")
                             .arg(table->horizontalHeader()->length())
-                            .arg(dock()->width())));
+                            .arg(table->viewport()->width())));
     QVERIFY2(table->viewport()->height() >= 4 * table->rowHeight(0),
              qPrintable(QString("the table shows %1 px").arg(table->viewport()->height())));
+    {  // the formulations' names in full (their titles may elide)
+      QFont bold = table->font();
+      bold.setBold(true);
+      for (const dyn::Formulation& f : dyn::formulations()) {
+        const int needed = QFontMetrics(bold).horizontalAdvance(QString::fromStdString("▶ " + f.name));
+        QVERIFY2(table->columnWidth(AlgorithmsDock::NameColumn) >= needed,
+                 qPrintable(QString("'%1' is cut: %2 px for %3")
+                                .arg(f.name.c_str())
+                                .arg(table->columnWidth(AlgorithmsDock::NameColumn))
+                                .arg(needed)));
+      }
+    }
+    // The dock shows its whole content: nothing scrolled out of view (its scroll area is for laptops).
+    auto* scroll = qobject_cast<QScrollArea*>(dock()->widget());
+    QVERIFY(scroll);
+    QVERIFY2(scroll->verticalScrollBar()->maximum() == 0 && scroll->horizontalScrollBar()->maximum() == 0,
+             qPrintable(QString("the dock scrolls: %1 x %2 px of content in %3 x %4")
+                            .arg(scroll->widget()->width())
+                            .arg(scroll->widget()->height())
+                            .arg(scroll->viewport()->width())
+                            .arg(scroll->viewport()->height())));
     OperationCountPlot* plot = dock()->plot();
-    QVERIFY2(plot->height() >= 250, qPrintable(QString("the figure is %1 px high").arg(plot->height())));
+    for (QWidget* part : {static_cast<QWidget*>(table), static_cast<QWidget*>(plot)}) {
+      const QRect shown(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
+      QVERIFY2(scroll->viewport()->rect().contains(shown), part->metaObject()->className());
+    }
+    QVERIFY2(plot->height() >= 200, qPrintable(QString("the figure is %1 px high").arg(plot->height())));
     const QRectF area = plot->canvas()->chart()->plotArea();
     QVERIFY2(area.height() >= 120 && area.width() >= 300,
              qPrintable(QString("plot area %1 x %2").arg(area.width()).arg(area.height())));
-    const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
-    if (!dir.isEmpty()) QVERIFY(m_window->grab().save(QDir(dir).filePath("algorithms_presentation.png")));
     f11->trigger();
     settle(800);
     QVERIFY(!m_window->presentationMode());
@@ -400,8 +427,8 @@ class TestAlgorithmsDock : public QObject {
       for (int c = 0; c < table->columnCount(); ++c)
         if (const QTableWidgetItem* it = table->item(r, c))
           QCOMPARE(it->font().resolve(table->font()).pointSizeF(), normal);
-    QVERIFY2(std::abs(dock()->width() - normalWidth) <= 2,  // its width back
-             qPrintable(QString("%1 px, was %2").arg(dock()->width()).arg(normalWidth)));
+    QVERIFY2(std::abs(dock()->height() - normalHeight) <= 2,  // its height back
+             qPrintable(QString("%1 px, was %2").arg(dock()->height()).arg(normalHeight)));
     QVERIFY(choose(dock()->inverseDynamicsCombo(), "rnea"));
   }
 

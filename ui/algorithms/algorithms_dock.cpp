@@ -6,8 +6,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -76,22 +78,24 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   layout->addWidget(m_live);
 
   // Table and figure side by side: the dock sits in the wide, low bottom area of the window.
-  auto* split = new QSplitter(Qt::Horizontal, body);
-  split->setChildrenCollapsible(false);
-  auto* tablePane = new QWidget(split);
-  auto* tableLayout = new QVBoxLayout(tablePane);
-  tableLayout->setContentsMargins(0, 0, 0, 0);
+  // What the table shows, across the dock (in the table's pane it wrapped into more lines than it got).
   auto* statusRow = new QHBoxLayout;
-  m_status = new QLabel(tablePane);
+  m_status = new QLabel(body);
   m_status->setObjectName("surveyStatus");
   m_status->setWordWrap(true);
-  auto* again = new QPushButton(tr("Measure again"), tablePane);
+  auto* again = new QPushButton(tr("Measure again"), body);
   again->setObjectName("measureAgainButton");
   again->setToolTip(tr("Recompute the table at the current state (F9)"));
   again->setShortcut(QKeySequence(Qt::Key_F9));
   statusRow->addWidget(m_status, 1);
   statusRow->addWidget(again);
-  tableLayout->addLayout(statusRow);
+  layout->addLayout(statusRow);
+
+  auto* split = new QSplitter(Qt::Horizontal, body);
+  split->setChildrenCollapsible(false);
+  auto* tablePane = new QWidget(split);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
   m_table = new QTableWidget(0, 8, tablePane);
   m_table->setObjectName("formulationTable");
   m_table->setHorizontalHeaderLabels({tr("problem"), tr("formulation"), tr("max |Δ|"), tr("relative"), tr("mul"),
@@ -130,6 +134,9 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   figureLayout->addLayout(countRow);
   m_plot = new OperationCountPlot(figurePane);
   m_plot->setMinimumHeight(180);
+  // The chart's size hint follows the size it last had (QGraphicsView: its scene rect): once shown
+  // large (floating, presentation mode) it would make the dock scroll for nothing. Its minimum holds.
+  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
   m_figureNote->setObjectName("figureNote");
@@ -137,14 +144,16 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   figureLayout->addWidget(m_figureNote);
   split->addWidget(tablePane);
   split->addWidget(figurePane);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  // The table keeps the width that shows all its columns and the formulations' names (fitTableWidth),
+  // the figure takes the rest: it is what gains from more room (presentation mode's large fonts).
+  split->setStretchFactor(0, 0);
+  split->setStretchFactor(1, 1);
   layout->addWidget(split, 1);
-  auto* scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidget(body);
-  setWidget(scroll);
+  m_scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setWidget(body);
+  setWidget(m_scroll);
 
   m_debounce = new QTimer(this);
   m_debounce->setSingleShot(true);
@@ -195,6 +204,35 @@ AlgorithmsDock::~AlgorithmsDock() {
 }
 
 QString AlgorithmsDock::liveText() const { return m_live->text(); }
+
+int AlgorithmsDock::preferredHeight() const {
+  return height() + m_scroll->verticalScrollBar()->maximum();  // what is scrolled out of view, added
+}
+
+void AlgorithmsDock::changeEvent(QEvent* event) {
+  QDockWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitTableWidth();
+}
+
+void AlgorithmsDock::fitTableWidth() {
+  // Each column as wide as its header and its cells (a refusal spanning the row's numbers is left
+  // out: it elides), the name column as wide as "▶ name" (the title after it may elide).
+  QHeaderView* header = m_table->horizontalHeader();
+  const int padding = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 4;
+  int width = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 8;
+  for (int c = 0; c < m_table->columnCount(); ++c) {
+    int column = header->sectionSizeHint(c);
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+      const QTableWidgetItem* it = m_table->item(r, c);
+      if (!it || m_table->columnSpan(r, c) > 1) continue;
+      QString text = it->text();
+      if (c == NameColumn) text = text.section(QStringLiteral(" · "), 0, 0);
+      column = std::max(column, QFontMetrics(it->font().resolve(m_table->font())).horizontalAdvance(text) + padding);
+    }
+    width += column;
+  }
+  m_table->setMinimumWidth(width);
+}
 QString AlgorithmsDock::noteText() const { return m_note->isVisible() ? m_note->text() : QString(); }
 
 void AlgorithmsDock::fillCombos() {
@@ -312,11 +350,10 @@ void AlgorithmsDock::surveyFinished(std::vector<survey::Row> rows) {
   ++m_surveys;
   fillTable();
   const dyn::Model& model = m_traj->dynamicsModel();
-  m_status->setText(
-      tr("%1 (n = %2) at the current state; max |Δ| from RNEA (τ), CRBA (M), ABA (accelerations); operations "
-         "of one call without the joint transforms; time per call on this machine.")
-          .arg(QString::fromStdString(model.name))
-          .arg(model.nv));
+  m_status->setText(tr("%1 (n = %2), current state: |Δ| from RNEA, CRBA, ABA; operations of one call, joint transforms "
+                       "apart; time on this machine.")
+                        .arg(QString::fromStdString(model.name))
+                        .arg(model.nv));
   m_plot->setMarkedN(m_robotN);
   if (m_curveRuns > 0) updateFigureNote();
 }
@@ -364,7 +401,7 @@ void AlgorithmsDock::fillTable() {
     auto* adds = item(count(row.adds));
     const QString time = QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1);
     auto* timeItem = item(time);
-    if (row.tableMuls > 0) {  // the counts are the evaluation, the time includes the tabulation: say so
+    if (f.tabulates) {  // the counts are the evaluation, the time includes the tabulation: say so
       const QString why =
           tr("The operation counts are the evaluation τ = G + J q̈ + q̇ᵀ C q̇ alone, as Hollerbach counts it; the "
              "time of one call includes tabulating G, J and C at q (%1 mul / %2 add, off-line work in the method).")
@@ -377,6 +414,7 @@ void AlgorithmsDock::fillTable() {
     m_table->setItem(r, JointColumn, item(count(row.jointMuls) + " / " + count(row.jointAdds)));
     m_table->setItem(r, TimeColumn, timeItem);
   }
+  fitTableWidth();
 }
 
 void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax) {
@@ -406,9 +444,8 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
 }
 
 void AlgorithmsDock::updateFigureNote() {
-  QString note = tr("Measured on general N-link revolute chains (dyn::generalChain), N = 1…%1, joint transforms "
-                    "excluded as in the papers; dashed: the papers' polynomials; ◇: the values they tabulate (n = 6, "
-                    "12); dotted: this robot's n = %2.")
+  QString note = tr("General N-link revolute chains, N = 1…%1, joint transforms apart; dashed: the papers' "
+                    "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2).")
                      .arg(m_curvesNMax)
                      .arg(m_robotN);
   if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));
