@@ -17,6 +17,7 @@
 #include "csv_rows.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
+#include "random_state.hpp"
 #include "run_cli.hpp"
 
 using dyn::testing::CliRun;
@@ -91,11 +92,7 @@ class TestFormulationCli : public QObject {
     QFETCH(QString, file);
     QFETCH(QString, algorithm);
     const dyn::Model m = dyn::loadModel(robot(file).toStdString());
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<double> U(-1, 1);
-    const VectorXd q = dyn::randomConfiguration(m, rng);
-    const VectorXd qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
-    const VectorXd qdd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+    const auto [q, qd, qdd] = dyn::testing::randomState(m, 11);
     const QJsonObject o = runJson(
         {"id", robot(file), "--algorithm", algorithm, "--q", joined(q), "--qd", joined(qd), "--qdd", joined(qdd)});
     QCOMPARE(o["algorithm"].toString(), algorithm);

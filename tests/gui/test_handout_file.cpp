@@ -2,16 +2,14 @@
 // window writes: HTML and PDF are complete documents, and a write that fails (a file-size limit
 // standing in for a full disk) leaves the previous file byte for byte, names the file and leaves
 // no temporary behind.
-#include <sys/resource.h>
-
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <csignal>
 #include <string>
 
 #include "dynscope/dynscope.hpp"
+#include "file_size_limit.hpp"
 #include "lecture/handout.hpp"
 
 namespace {
@@ -74,16 +72,11 @@ class TestHandoutFile : public QObject {
     for (const QString& path : {html, pdf}) writeFile(path, "the previous handout\n");
     QVERIFY(handout::html(content()).toUtf8().size() > 4096);  // both documents are over the limit
     QString htmlError, pdfError;
-    rlimit old{};
-    getrlimit(RLIMIT_FSIZE, &old);
-    rlimit limited = old;
-    limited.rlim_cur = 1024;
-    auto* previous = signal(SIGXFSZ, SIG_IGN);
-    setrlimit(RLIMIT_FSIZE, &limited);
-    const bool htmlWritten = handout::write(html, content(), &htmlError);
-    const bool pdfWritten = handout::write(pdf, content(), &pdfError);
-    setrlimit(RLIMIT_FSIZE, &old);
-    signal(SIGXFSZ, previous);
+    bool htmlWritten = true, pdfWritten = true;
+    dyn::testing::withFileSizeLimit(1024, [&] {
+      htmlWritten = handout::write(html, content(), &htmlError);
+      pdfWritten = handout::write(pdf, content(), &pdfError);
+    });
     QVERIFY(!htmlWritten);
     QVERIFY(!pdfWritten);
     QVERIFY2(htmlError.startsWith("Cannot write " + html), qPrintable(htmlError));

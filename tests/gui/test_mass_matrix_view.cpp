@@ -2,8 +2,6 @@
 // (coalesced), hover names the joints and their relation, clicks emit jointClicked, the status
 // reports the pattern's sparsity, the factor views reproduce H and show (or not) fill-in, and
 // PNG / CSV export. With DYNSCOPE_GRAB_DIR set, pictures of the dock for a human to judge.
-#include <signal.h>
-#include <sys/resource.h>
 
 #include <Eigen/Eigenvalues>
 #include <QDir>
@@ -18,6 +16,7 @@
 
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
+#include "file_size_limit.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
 
@@ -294,16 +293,11 @@ class TestMassMatrixView : public QObject {
       f.write("the previous export\n");
     }
     QString csvError, pngError;
-    rlimit old{};
-    getrlimit(RLIMIT_FSIZE, &old);
-    rlimit limited = old;
-    limited.rlim_cur = 1024;
-    auto* previous = signal(SIGXFSZ, SIG_IGN);
-    setrlimit(RLIMIT_FSIZE, &limited);
-    const bool csvWritten = m_dock->exportCsv(csv, &csvError);
-    const bool pngWritten = m_dock->exportPng(png, QSize(800, 700), 2, &pngError);
-    setrlimit(RLIMIT_FSIZE, &old);
-    signal(SIGXFSZ, previous);
+    bool csvWritten = true, pngWritten = true;
+    dyn::testing::withFileSizeLimit(1024, [&] {
+      csvWritten = m_dock->exportCsv(csv, &csvError);
+      pngWritten = m_dock->exportPng(png, QSize(800, 700), 2, &pngError);
+    });
     QVERIFY2(!csvWritten, qPrintable(csvError));
     QVERIFY2(!pngWritten, qPrintable(pngError));
     QVERIFY2(csvError.startsWith("Cannot write " + csv), qPrintable(csvError));
