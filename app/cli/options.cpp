@@ -261,7 +261,8 @@ const std::vector<CommandSpec>& commands() {
        "measured on the counting scalar (joint transforms apart). Inputs: rnea --q --qd --qdd; aba and\n"
        "crba-ltl --q --qd --tau; crba --q. The result is under the plain command's key (tau, qdd,\n"
        "mass_matrix; CRBA's also under M) and equals it bit for bit; null marks an entry of H or L not\n"
-       "computed yet. A non-finite result (a singular ABA) is printed as null with a warning.\n"
+       "computed yet. A singular H(q) is refused naming the joint, as fd does; a non-finite result\n"
+       "(inputs that overflow) is printed as null with a warning.\n"
        "Details: docs/lecture-mode.md."},
       {Command::Ik,
        "ik",

@@ -166,7 +166,7 @@ void writeTrace(const Session& s, JsonWriter& json) {
   json.key("operations");
   writeCounts(trace.total, json);
   // The result. The steps may print nulls on purpose (entries of H and L not computed yet), so main()
-  // does not warn about this command's nulls; a non-finite result (a singular ABA) is reported here.
+  // does not warn about this command's nulls; a non-finite result (inputs that overflow) is reported here.
   if (a.needs == dyn::TraceNeeds::Positions) {
     json.arrayField("columns", s.vNames);
     json.key("M");  // CRBA's result, as lecture mode names it; and under the plain mass command's key
