@@ -235,21 +235,25 @@ void checkMasses(Context& c) {
 void checkMasslessSubtrees(Context& c) {
   const Model& m = c.model;
   const std::vector<bool> immobile = immobileFlags(m);
+  // Bodies are numbered depth-first: the subtree of i is i..last[i] (an ancestor walk per body was
+  // quadratic on a long massless chain).
+  std::vector<int> last(m.N + 1);
+  for (int i = 0; i <= m.N; ++i) last[i] = i;
+  for (int i = m.N; i >= 1; --i) last[m.parent[i]] = std::max(last[m.parent[i]], last[i]);
   for (int i : m.immobileBodies) {
     if (immobile[m.parent[i]]) continue;  // reported with its topmost massless ancestor
-    std::vector<std::string> below;       // bodies are numbered depth-first: the subtree follows i
-    for (int j = i + 1; j <= m.N && m.isAncestor(i, j); ++j) below.push_back(m.jointNames[j]);
+    const int below = last[i] - i;        // the bodies beyond i: the first six named, all counted
     Finding& f = c.add(Severity::Warning, "mass.massless_subtree");
     c.atJointOfBody(f, i);
     std::string joints;
-    for (size_t k = 0; k < below.size() && k < 6; ++k) joints += (k ? ", " : "") + quoted(below[k]);
-    if (below.size() > 6) joints += ", ...";
-    f.message = "joint " + quoted(m.jointNames[i]) + " moves no mass or inertia: link " + quoted(m.bodyNames[i]) +
-                (below.empty() ? " has"
-                 : below.size() == 1
-                     ? " and the body beyond it (joint " + joints + ") have"
-                     : " and the " + std::to_string(below.size()) + " bodies beyond it (joints " + joints + ") have") +
-                " no mass and no rotational inertia";
+    for (int j = i + 1; j <= last[i] && j <= i + 6; ++j) joints += (j > i + 1 ? ", " : "") + quoted(m.jointNames[j]);
+    if (below > 6) joints += ", ...";
+    f.message =
+        "joint " + quoted(m.jointNames[i]) + " moves no mass or inertia: link " + quoted(m.bodyNames[i]) +
+        (below == 0   ? " has"
+         : below == 1 ? " and the body beyond it (joint " + joints + ") have"
+                      : " and the " + std::to_string(below) + " bodies beyond it (joints " + joints + ") have") +
+        " no mass and no rotational inertia";
     f.hint =
         "H(q) is singular, so forward dynamics and simulation are refused, naming this joint; inverse "
         "dynamics, kinematics and IK work. Give the links their <inertial>, or apply the fix-up "

@@ -50,9 +50,14 @@ inline MassMatrixSpectrum massMatrixSpectrum(const Model& model, Data& data, con
   s.lambdaMax = spectrum_detail::powerIteration(
       n, [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y = rnea(model, data, q, zero, x) - g; }, tolerance,
       maxSteps);
-  const double inverse = spectrum_detail::powerIteration(
-      n, [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y = aba(model, data, q, zero, x + g); }, tolerance,
-      maxSteps);
+  double inverse = 0;
+  try {
+    inverse = spectrum_detail::powerIteration(
+        n, [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y = aba(model, data, q, zero, x + g); }, tolerance,
+        maxSteps);
+  } catch (const ForwardDynamicsError&) {  // a pivot of H is not positive: singular (or indefinite)
+    inverse = 0;
+  }
   s.lambdaMin = inverse > 0 ? 1.0 / inverse : 0;  // NAN or <= 0: singular as far as ABA can tell
   return s;
 }
