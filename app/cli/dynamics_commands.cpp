@@ -1,6 +1,7 @@
 // id, mass, bias and fd at one state. --algorithm picks the formulation from the engine's registry
 // (dynscope/formulations/registry.hpp); rnea, crba and aba are called directly (they take --fext).
 #include "commands.hpp"
+#include "messages.hpp"
 
 namespace cli {
 namespace {
@@ -14,7 +15,12 @@ dyn::BoundFormulation<double> bindFormulation(const Session& s, dyn::Problem pro
 }  // namespace
 
 void writeInverseDynamics(const Session& s, JsonWriter& json) {
-  if (s.model.hasLoops()) return writeLoopInverseDynamics(s, json);
+  if (s.model.hasLoops()) {
+    if (s.options.algorithmGiven && s.options.algorithm != "rnea")
+      warn("--algorithm " + s.options.algorithm + " is ignored: " + s.model.name +
+           " has closed loops, whose inverse dynamics runs RNEA on the spanning tree (docs/loops.md)");
+    return writeLoopInverseDynamics(s, json);
+  }
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
@@ -72,7 +78,17 @@ void writeBias(const Session& s, JsonWriter& json) {
 }
 
 void writeForwardDynamics(const Session& s, JsonWriter& json) {
-  if (s.model.hasLoops() || s.options.loopMethod) return writeLoopForwardDynamics(s, json);
+  if (s.model.hasLoops() || s.options.loopMethod) {
+    if (s.options.algorithmGiven)
+      warn("--algorithm " + s.options.algorithm + " is ignored: " +
+           (s.model.hasLoops() ? s.model.name + " has closed loops, whose forward dynamics --loop-method chooses"
+                               : std::string("--loop-method chooses the forward dynamics")) +
+           " (1, 2, 3 or global; here " + s.options.loopMethod.value_or("2") + ")");
+    return writeLoopForwardDynamics(s, json);
+  }
+  if (s.options.baumgarte)
+    warn("--baumgarte is ignored: " + s.model.name +
+         " has no closed loops and no --loop-method was given (the stabilization acts on loop constraints)");
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");
@@ -87,7 +103,7 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
     dyn::aba(s.model, data, q, qd, tau, fextPtr);
   else
     data.qdd = bindFormulation(s, dyn::Problem::ForwardDynamics).forwardDynamics(q, qd, tau);
-  requireFinite(data.qdd, "forward dynamics");
+  requireFinite(s.model, data.qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("tau", tau);

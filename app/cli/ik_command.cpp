@@ -1,4 +1,6 @@
-// ik: the engine's IkSolver from --q0 (default neutral) to --target, with pins and locked joints.
+// ik: the engine's IkSolver from --q0 (default neutral; closed loops: the assembled reference) to
+// --target, with pins and locked joints. On a closed-loop mechanism the solver moves along the loop
+// constraints (dynscope/ik/ik_solver.hpp), so the result is assembled.
 #include <cmath>
 
 #include "commands.hpp"
@@ -72,6 +74,7 @@ void writeInverseKinematics(const Session& s, JsonWriter& json) {
   json.field("position", r.positionError);
   json.field("rotation", r.rotationError);
   json.field("pins", r.pinError);
+  if (s.model.hasLoops()) json.field("loops", r.constraintError);  // max |phi|: the solver keeps the loops closed
   json.endObject();
   std::vector<std::string> limited;
   for (int v : r.limitedDofs) limited.push_back(s.vNames[v]);

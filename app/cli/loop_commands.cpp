@@ -1,5 +1,6 @@
 // Closed kinematic loops (docs/loops.md): the loop section of info, fd and id of closed-loop
 // mechanisms (review §3.4, and the global form of §3.5), and the assemble command.
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -8,12 +9,10 @@
 #include "dynscope/loops/global_analysis.hpp"
 #include "dynscope/loops/loop_forward_dynamics.hpp"
 #include "dynscope/loops/loop_inverse_dynamics.hpp"
+#include "messages.hpp"
 
 namespace cli {
 namespace {
-
-void note(const std::string& message) { std::fprintf(stderr, "dynscope-cli: note: %s\n", message.c_str()); }
-void warn(const std::string& message) { std::fprintf(stderr, "dynscope-cli: warning: %s\n", message.c_str()); }
 
 std::vector<std::string> dofNames(const Session& s, const std::vector<int>& dofs) {
   std::vector<std::string> names;
@@ -41,6 +40,21 @@ void checkState(const Session& s, dyn::Data& data, dyn::LoopData& ld, const Eige
          s.model.loops[size_t(dyn::worstLoop(s.model, ld.phi))].name +
          "'); 'dynscope-cli assemble' finds the nearest assembled configuration");
   if (phid > 1e-6) warn("qd does not satisfy the loop constraints: max |phi' qd| = " + formatJsonNumber(phid));
+}
+
+// id takes the independent entries of --qd / --qdd and solves the dependent ones from the loops
+// (phi' qd = 0, phi' qdd = c): a warning names each given dependent entry that differed.
+void warnReplaced(const Session& s, const char* option, bool given, const Eigen::VectorXd& in,
+                  const Eigen::VectorXd& used) {
+  if (!given) return;
+  std::string changed;
+  for (int v : s.model.dependentDofs)
+    if (std::abs(in[v] - used[v]) > 1e-9 * (1 + std::abs(used[v])))
+      changed += (changed.empty() ? "" : ", ") + s.vNames[size_t(v)] + " " + formatJsonNumber(in[v]) + " -> " +
+                 formatJsonNumber(used[v]);
+  if (!changed.empty())
+    warn(std::string(option) + ": the dependent coordinates' entries were replaced by those the loop constraints " +
+         "give with the independent entries as given (" + changed + ")");
 }
 
 void writeStateNorms(const dyn::LoopData& ld, JsonWriter& json) {
@@ -113,7 +127,7 @@ void writeLoopForwardDynamics(const Session& s, JsonWriter& json) {
     qdd = dyn::loopForwardDynamics(m, data, ld, q, qd, tau, settings, fextPtr);
     name = std::string(method) + " (" + dyn::loopMethodName(settings.method) + ")";
   }
-  requireFinite(qdd, "forward dynamics");
+  requireFinite(m, qdd, "forward dynamics");
   json.arrayField("q", q);
   json.arrayField("qd", qd);
   json.arrayField("tau", tau);
@@ -144,12 +158,15 @@ void writeLoopInverseDynamics(const Session& s, JsonWriter& json) {
   if (dyn::maxAbs(ld.phi) > 1e-10) {  // assemble with the independent coordinates as given
     const dyn::AssemblyResult a = dyn::assemble(m, q, {m.independentDofs(), 1e-12, 100});
     if (!a.converged) throw std::runtime_error("q cannot be assembled: " + a.message);
-    note("q was not assembled (max |phi| = " + formatJsonNumber(dyn::maxAbs(ld.phi)) +
+    warn("q was not assembled (max |phi| = " + formatJsonNumber(dyn::maxAbs(ld.phi)) +
          "): the dependent coordinates were solved from the independent ones");
     q = a.q;
   }
+  const Eigen::VectorXd qdGiven = qd;
   dyn::loopDependentVelocities(m, data, ld, q, qd);  // only the independent entries of qd and qdd are used
   dyn::loopInverseDynamics(m, data, ld, q, qd, qdd, forces.empty() ? nullptr : &fext);
+  warnReplaced(s, "--qd", s.options.qd.has_value(), qdGiven, qd);
+  warnReplaced(s, "--qdd", s.options.qdd.has_value(), qdd, ld.qdd);
   if (ld.residual > 1e-8 * (1 + data.tau.norm()))
     warn("the actuated joints cannot produce this motion: a generalized force of size " +
          formatJsonNumber(ld.residual) + " is left over (fewer actuated joints than the mechanism's mobility?)");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "messages.hpp"
 #include "options.hpp"
 #include "session.hpp"
 
@@ -76,9 +77,11 @@ int main(int argc, char** argv) {
       json.beginObject();
       cli::writeHeader(session, json);
       runCommand(session, json);
+      if (!cli::warnings().empty()) json.arrayField("warnings", cli::warnings());  // also on stderr
       json.endObject();
       // info prints unlimited limits as null on purpose, trace the entries of H and L not computed
-      // yet; elsewhere null means a singular computation (e.g. a massless body in forward dynamics).
+      // yet (trace warns about a non-finite result itself); elsewhere null means a singular
+      // computation (e.g. a massless body in forward dynamics).
       if (json.nonFiniteCount() > 0 && options->command != cli::Command::Info &&
           options->command != cli::Command::Trace)
         std::fprintf(stderr, "dynscope-cli: warning: %d result values are NaN or infinite (printed as null)\n",

@@ -90,11 +90,13 @@ void writeOperationCounts(const Session& s, JsonWriter& json) {
     json.field("title", f.title);
     json.field("reference", f.reference);
     json.field("complexity", f.degree == 1 ? std::string("O(n)") : "O(n^" + std::to_string(f.degree) + ")");
-    // the formulation's own arithmetic (the basis of Hollerbach's tables), then the joint transforms
+    // the formulation's own arithmetic (the basis of Hollerbach's tables), the joint transforms, the off-line
+    // tabulation (the configuration-space tables; zero for every other formulation), and their sum
     json.field("muls", (long long)tally.algorithm.muls);
     json.field("adds", (long long)tally.algorithm.adds);
     writeFunctions(tally.algorithm, json);
     writeCounts("joint_transforms", tally.jointTransforms, json);
+    writeCounts("tabulation", tally.tabulation, json);
     writeCounts("total", tally.total(), json);
     json.key("paper");
     json.beginArray();

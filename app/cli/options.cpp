@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "dynscope/io/fixups.hpp"
 #include "dynscope/formulations/registry.hpp"
+#include "dynscope/io/fixups.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
 
 namespace cli {
@@ -30,7 +30,9 @@ const OptionSpec kOptions[] = {
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
-    {"--algorithm", "NAME", "the formulation (listed above; simulate: aba | crba; trace: rnea | crba | aba | crba-ltl | denoc-id | ...; default: rnea, crba, aba)"},
+    {"--algorithm", "NAME",
+     "the formulation (listed above; simulate: aba | crba; trace: rnea | crba | aba | crba-ltl | denoc-id | ...; "
+     "default: rnea, crba, aba)"},
     {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
     {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
@@ -102,6 +104,7 @@ void checkAlgorithm(Options& opts) {
     return std::nullopt;
   };
   const std::string given = opts.algorithm;
+  opts.algorithmGiven = !given.empty();
   if (opts.command == Command::Simulate) {
     if (given.empty()) opts.algorithm = "aba";
     if (opts.algorithm != "aba" && opts.algorithm != "crba")
@@ -260,7 +263,9 @@ const std::vector<CommandSpec>& commands() {
        "quantities it wrote (link coordinates; ABA in world coordinates) and the operation count so far,\n"
        "measured on the counting scalar (joint transforms apart). Inputs: rnea --q --qd --qdd; aba and\n"
        "crba-ltl --q --qd --tau; crba --q. The result is under the plain command's key (tau, qdd,\n"
-       "mass_matrix) and equals it bit for bit; null marks an entry of H or L not computed yet.\n"
+       "mass_matrix; CRBA's also under M) and equals it bit for bit; null marks an entry of H or L not\n"
+       "computed yet. A singular H(q) is refused naming the joint, as fd does; a non-finite result\n"
+       "(inputs that overflow) is printed as null with a warning.\n"
        "The engine's other formulations step too (revolute and prismatic joints, except\n"
        "configuration-space): denoc-id, newton-euler-3, lagrange-4x4, lagrange-3x3 2 per body (the two\n"
        "recursions), waters 2 per body (its recurrences, its sum), uicker-kahn 5 per body (its five loops),\n"
@@ -287,8 +292,10 @@ const std::vector<CommandSpec>& commands() {
        "inertia non-zero). Prints, per problem the name has (or only --problem): muls (multiplications\n"
        "and divisions) and adds (additions and subtractions) of the formulation itself, functions (sin,\n"
        "cos, sqrt, ... by kind), the joint transforms (jcalc: rotations from q, their sines and cosines)\n"
-       "apart, the total, and each seed paper's formula, its value at this n, its tabulated values and\n"
-       "what the paper leaves out. The state is a fixed random one (the count does not depend on it)."},
+       "apart, the tabulation (the configuration-space method's tables G, J, C, computed off-line; the\n"
+       "papers count only the evaluation; 0 for the others), the total of the three, and each seed\n"
+       "paper's formula, its value at this n, its tabulated values and what the paper leaves out. The\n"
+       "state is a fixed random one (the count does not depend on it)."},
       {Command::Assemble,
        "assemble",
        "closed loops: the assembled configuration nearest to --q (phi(q) = 0)",
@@ -641,10 +648,13 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     if (!a) throw UsageError("--algorithm must be one of " + names + ", not '" + opts.algorithm + "'");
     const bool id = a->needs == dyn::TraceNeeds::Accelerations, fd = a->needs == dyn::TraceNeeds::Forces;
     if (opts.qdd && !id)
-      throw UsageError(std::string("--qdd is not an input of ") + a->name + (fd ? " (forward dynamics: give --tau)" : " (it needs only --q)"));
+      throw UsageError(std::string("--qdd is not an input of ") + a->name +
+                       (fd ? " (forward dynamics: give --tau)" : " (it needs only --q)"));
     if (opts.tau && !fd)
-      throw UsageError(std::string("--tau is not an input of ") + a->name + (id ? " (inverse dynamics: give --qdd)" : " (it needs only --q)"));
-    if (opts.qd && !id && !fd) throw UsageError(std::string("--qd is not an input of ") + a->name + " (it needs only --q)");
+      throw UsageError(std::string("--tau is not an input of ") + a->name +
+                       (id ? " (inverse dynamics: give --qdd)" : " (it needs only --q)"));
+    if (opts.qd && !id && !fd)
+      throw UsageError(std::string("--qd is not an input of ") + a->name + " (it needs only --q)");
     return opts;
   }
   const bool sampling = opts.command == Command::Trajectory;

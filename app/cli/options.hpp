@@ -31,6 +31,7 @@ struct Options {
   // id | mass | fd: a formulation of the engine's registry (default rnea, crba, aba); simulate: aba | crba;
   // opcount: any formulation's name. Empty until parseArguments fills in the command's default.
   std::string algorithm;
+  bool algorithmGiven = false;  // --algorithm was on the command line (not the command's default)
   std::optional<int> chain;            // opcount --chain N: the general N-link revolute chain instead of MODEL
   std::optional<std::string> problem;  // opcount --problem id|mass|fd
   std::vector<std::string> fext;       // as written: LINK:fx,fy,fz,nx,ny,nz

@@ -1,11 +1,13 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
 
 #include "dynscope/io/atomic_file.hpp"
+#include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/model/names.hpp"
 #include "project/project_setup.hpp"
 
@@ -208,11 +210,15 @@ void requireRegularInertia(const dyn::Model& model) {
     throw std::runtime_error(refusal);
 }
 
-void requireFinite(const Eigen::VectorXd& result, const std::string& what) {
-  if (!result.allFinite())
-    throw std::runtime_error(what +
-                             " gave a non-finite result: the joint-space inertia matrix is singular "
-                             "at this configuration");
+void requireFinite(const dyn::Model& model, const Eigen::VectorXd& result, const std::string& what) {
+  for (Eigen::Index k = 0; k < result.size(); ++k) {
+    if (std::isfinite(result[k])) continue;
+    const int body = k < Eigen::Index(model.dofBody.size()) ? model.dofBody[size_t(k)] : 0;
+    throw std::runtime_error(what + " gave a non-finite result (" + dyn::formatCsvNumber(result[k]) + ") for joint '" +
+                             model.jointNames[size_t(body)] + "' (link '" + model.bodyNames[size_t(body)] +
+                             "'): the inputs or the model's numbers overflow, or H(q) is nearly singular here "
+                             "(see cond(H) in dynscope-cli check)");
+  }
 }
 
 }  // namespace cli

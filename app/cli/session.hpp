@@ -38,10 +38,12 @@ int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q);
 // An nv-sized input (--qd, --qdd, --tau), zero when not given.
 Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given, const char* option);
 
-// Forward dynamics needs a regular H(q): throws naming the first joint that moves no mass.
+// Forward dynamics needs a regular H(q): throws naming the first joint that moves no mass. (A pivot
+// that is not positive at the configuration is refused by the algorithms themselves, naming the joint.)
 void requireRegularInertia(const dyn::Model& model);
-// Throws when an algorithm produced NaN or inf (e.g. H singular at this configuration).
-void requireFinite(const Eigen::VectorXd& result, const std::string& what);
+// Throws, naming the joint of the first entry, when a result per dof (qdd) has NaN or inf: the inputs
+// or the model's numbers overflow, or H(q) is nearly singular there.
+void requireFinite(const dyn::Model& model, const Eigen::VectorXd& result, const std::string& what);
 
 // Index of a model frame by name; UsageError listing valid names (and the nearest one) otherwise.
 int frameInput(const Session& s, const std::string& name);

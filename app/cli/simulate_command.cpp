@@ -11,11 +11,10 @@
 #include "commands.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/simulation/simulator.hpp"
+#include "messages.hpp"
 
 namespace cli {
 namespace {
-
-void note(const std::string& message) { std::fprintf(stderr, "dynscope-cli: note: %s\n", message.c_str()); }
 
 // One value for every dof, or nv values.
 Eigen::VectorXd gains(const Session& s, const std::vector<double>& given, const char* option) {
@@ -63,11 +62,31 @@ dyn::Controller controllerFrom(const Session& s) {
   return dyn::PassiveController{};
 }
 
+// The options that a tree or a closed-loop mechanism has no use for: a warning each.
+void warnUnusedOptions(const Session& s) {
+  const Options& o = s.options;
+  if (s.model.hasLoops()) {
+    if (o.algorithmGiven)
+      warn("--algorithm " + o.algorithm + " is ignored: " + s.model.name +
+           " has closed loops, whose forward dynamics is the loop method (--loop-method, here " +
+           o.loopMethod.value_or("2") + ")");
+    return;
+  }
+  std::string unused;
+  for (const auto& [given, name] : {std::pair{o.loopMethod.has_value(), "--loop-method"},
+                                    {o.baumgarte.has_value(), "--baumgarte"},
+                                    {o.noProjection, "--no-projection"}})
+    if (given) unused += (unused.empty() ? "" : ", ") + std::string(name);
+  if (!unused.empty())
+    warn(unused + " ignored: " + s.model.name + " has no closed loops (these options act on loop constraints)");
+}
+
 }  // namespace
 
 int runSimulation(const Session& s) {
   const Options& o = s.options;
   requireRegularInertia(s.model);
+  warnUnusedOptions(s);
   const Eigen::VectorXd q0 = configurationInput(s, o.q0, "--q0");
   const Eigen::VectorXd qd0 = velocityInput(s, o.qd0, "--qd0");
   dyn::Simulator sim(s.model, settingsFrom(o), controllerFrom(s));
@@ -106,6 +125,11 @@ int runSimulation(const Session& s) {
   if (s.model.hasLoops())
     note("max |phi| = " + dyn::formatCsvNumber(sim.record().maxConstraintError()) +
          ", max |phi' qd| = " + dyn::formatCsvNumber(sim.record().maxConstraintRateError()));
+  if (const dyn::SimulationStats& st = sim.stats(); st.projectionFailures > 0)
+    warn("the projection onto the loop constraints did not reach max |phi| <= " +
+         dyn::formatCsvNumber(sim.settings().projectionTolerance) + " in " + std::to_string(st.projectionFailures) +
+         " of " + std::to_string(st.subSteps) +
+         " steps (max |phi| left: " + dyn::formatCsvNumber(st.worstProjectionResidual) + "); try a smaller --dt");
   if (status == dyn::SimulationStatus::Diverged) {
     std::fprintf(stderr, "dynscope-cli: error: %s (the CSV ends at the last good state, t = %s)\n",
                  sim.lastError().c_str(), dyn::formatCsvNumber(sim.time()).c_str());

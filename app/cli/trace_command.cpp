@@ -1,6 +1,9 @@
 // trace: an algorithm step by step (lecture mode's walk-through, headless): every step's body,
 // pass, equations with their labels, the quantities it wrote and the operation count so far; the
-// result under the plain command's key.
+// result under the plain command's key (CRBA's also under M).
+#include <cstdio>
+#include <string_view>
+
 #include "commands.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
 
@@ -143,13 +146,21 @@ void writeTrace(const Session& s, JsonWriter& json) {
   json.endArray();
   json.key("operations");
   writeCounts(trace.total, json);
+  // The result. The steps may print nulls on purpose (entries of H and L not computed yet), so main()
+  // does not warn about this command's nulls; a non-finite result (inputs that overflow) is reported here.
   if (a.needs == dyn::TraceNeeds::Positions) {
     json.arrayField("columns", s.vNames);
-    json.key(a.resultKey);
+    json.key("M");  // CRBA's result, as lecture mode names it; and under the plain mass command's key
     json.matrix(trace.result);
+    if (std::string_view(a.resultKey) != "M") {
+      json.key(a.resultKey);
+      json.matrix(trace.result);
+    }
   } else {
     json.arrayField(a.resultKey, trace.result.col(0));
   }
+  if (const long bad = long(trace.result.size() - trace.result.array().isFinite().count()); bad > 0)
+    std::fprintf(stderr, "dynscope-cli: warning: %ld result values are NaN or infinite (printed as null)\n", bad);
 }
 
 }  // namespace cli

@@ -12,12 +12,11 @@
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "dynscope/trajectory/trajectory_dynamics.hpp"
+#include "messages.hpp"
 #include "project/project_setup.hpp"
 
 namespace cli {
 namespace {
-
-void note(const std::string& message) { std::fprintf(stderr, "dynscope-cli: note: %s\n", message.c_str()); }
 
 // "\rdynscope-cli: 45% (4500/10000 samples)" on stderr, redrawn when the percentage changes.
 class Progress {
@@ -146,7 +145,7 @@ void runForwardDynamics(const Session& s, const dyn::SampledTrajectory& traj, co
     const Eigen::VectorXd& qdd = algorithm == "crba"  ? dyn::forwardDynamicsCrba(s.model, data, q, qd, tauk, fextPtr)
                                  : algorithm == "aba" ? dyn::aba(s.model, data, q, qd, tauk, fextPtr)
                                                       : other.forwardDynamics(q, qd, tauk);
-    requireFinite(qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
+    requireFinite(s.model, qdd, "forward dynamics at t = " + dyn::formatCsvNumber(traj.t[k]));
     values.col(k).tail(s.model.nv) = qdd;
     progress.update(k + 1);
   }

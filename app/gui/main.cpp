@@ -18,7 +18,7 @@
 #endif
 
 namespace {
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = DYNSCOPE_VERSION;  // project(VERSION) in CMakeLists.txt
 }
 
 int main(int argc, char** argv) {

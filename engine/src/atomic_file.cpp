@@ -103,6 +103,10 @@ void AtomicFile::commit() {
     fail(path_, "cannot replace the file (the previous file, if any, is unchanged)", error);
   }
   done_ = true;
+  // The rename itself is durable only once the directory is on disk (a power cut could otherwise
+  // bring the old name back). Best effort: the new file is complete and in place either way.
+  const fs::path dir = fs::path(target_).parent_path();
+  (void)syncFile(dir.empty() ? std::string(".") : dir.string());
 }
 
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {

@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace dyn {
@@ -99,8 +100,7 @@ class Parser {
   void loopRow(const std::vector<std::string>& tok, int line);
   void actuatedRow(const std::vector<std::string>& tok, int line);
   double number(std::string_view s, int line, const std::string& element, const std::string& what) const;
-  std::vector<double> numbers(std::string_view csv, int line, const std::string& element,
-                              const std::string& key) const;
+  std::vector<double> numbers(std::string_view csv, int line, const std::string& element, const std::string& key) const;
 
   std::string file_;
   Table t_;
@@ -127,8 +127,7 @@ std::string fmt(double v) {
 }
 
 // A finite decimal number, the whole token (from_chars: locale-independent; it rejects a leading '+').
-double Parser::number(std::string_view s, int line, const std::string& element,
-                      const std::string& what) const {
+double Parser::number(std::string_view s, int line, const std::string& element, const std::string& what) const {
   std::string_view body = (!s.empty() && s.front() == '+') ? s.substr(1) : s;
   double v = 0;
   const auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
@@ -165,16 +164,15 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
     fail(line, el,
          "unknown directive (expected name, convention, angles, gravity, base, tool, joint, loop or actuated)");
   if (!t_.rows.empty())
-    fail(line, el,
-         "directives must precede the first joint (line " + std::to_string(t_.rows.front().line) + ")");
+    fail(line, el, "directives must precede the first joint (line " + std::to_string(t_.rows.front().line) + ")");
   if (auto [it, fresh] = t_.directiveLine.emplace(kw, line); !fresh)
     fail(line, el, "given twice (first on line " + std::to_string(it->second) + ")");
   const std::vector<std::string> args(tok.begin() + 1, tok.end());
   const std::size_t want = kw == "gravity" ? 3 : (kw == "base" || kw == "tool") ? 6 : 1;
   if (args.size() != want)
     fail(line, el,
-         "expected '" + usage->second + "' (" + std::to_string(want) + " value" + (want > 1 ? "s" : "") +
-             "), got " + std::to_string(args.size()));
+         "expected '" + usage->second + "' (" + std::to_string(want) + " value" + (want > 1 ? "s" : "") + "), got " +
+             std::to_string(args.size()));
 
   if (kw == "name") {
     t_.name = args[0];
@@ -183,8 +181,7 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
       fail(line, el, "expected 'standard' or 'modified', got '" + args[0] + "'");
     t_.modified = args[0] == "modified";
   } else if (kw == "angles") {
-    if (args[0] != "deg" && args[0] != "rad")
-      fail(line, el, "expected 'deg' or 'rad', got '" + args[0] + "'");
+    if (args[0] != "deg" && args[0] != "rad") fail(line, el, "expected 'deg' or 'rad', got '" + args[0] + "'");
     t_.degrees = args[0] == "deg";
   } else if (kw == "gravity") {
     for (int k = 0; k < 3; ++k) t_.gravity[k] = number(args[k], line, el, "");
@@ -198,8 +195,7 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
 
 void Parser::jointRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 3 || tok[1].find('=') != std::string::npos)
-    fail(line, tok.size() == 2 ? "joint '" + tok[1] + "'" : "joint",
-         "expected 'joint NAME TYPE key=value ...'");
+    fail(line, tok.size() == 2 ? "joint '" + tok[1] + "'" : "joint", "expected 'joint NAME TYPE key=value ...'");
   Row row;
   row.name = tok[1];
   row.line = line;
@@ -238,13 +234,11 @@ void Parser::jointRow(const std::vector<std::string>& tok, int line) {
     const std::string canon = key == "offset" ? (row.prismatic ? "d" : "theta") : key;
     if (auto it = scalars.find(canon); it != scalars.end()) {
       const double v = number(val, line, el, "'" + key + "': ");
-      if (it->second.nonNegative && v < 0)
-        fail(line, el, "'" + key + "' must not be negative (got " + fmt(v) + ")");
+      if (it->second.nonNegative && v < 0) fail(line, el, "'" + key + "' must not be negative (got " + fmt(v) + ")");
       row.*(it->second.field) = v * it->second.unit;
     } else if (canon == "com") {
       const std::vector<double> v = numbers(val, line, el, key);
-      if (v.size() != 3)
-        fail(line, el, "'com' needs 3 comma-separated values x,y,z, got " + std::to_string(v.size()));
+      if (v.size() != 3) fail(line, el, "'com' needs 3 comma-separated values x,y,z, got " + std::to_string(v.size()));
       row.com = Vec3<double>(v[0], v[1], v[2]);
     } else if (canon == "inertia") {
       const std::vector<double> v = numbers(val, line, el, key);
@@ -350,8 +344,7 @@ Table Parser::parse(const std::string& text) {
     else
       directive(tok, line);
   }
-  if (t_.rows.empty())
-    fail(0, "", "the table has no joints (expected 'joint NAME TYPE key=value ...' lines)");
+  if (t_.rows.empty()) fail(0, "", "the table has no joints (expected 'joint NAME TYPE key=value ...' lines)");
   return std::move(t_);
 }
 
@@ -373,8 +366,7 @@ Shape cylinderShape(double radius, double length) {
   return s;
 }
 
-Geometry visual(const std::string& name, const Pose& origin, const Shape& shape, const Material& m,
-                int line) {
+Geometry visual(const std::string& name, const Pose& origin, const Shape& shape, const Material& m, int line) {
   Geometry g;
   g.name = name;
   g.origin = origin;
@@ -385,8 +377,8 @@ Geometry visual(const std::string& name, const Pose& origin, const Shape& shape,
 }
 
 // A rod from p0 to p1 (link coordinates): a cylinder, whose axis is z, turned onto the segment.
-void addRod(LinkDesc& link, const std::string& name, const Vec3<double>& p0, const Vec3<double>& p1,
-            double radius, const Material& m, int line) {
+void addRod(LinkDesc& link, const std::string& name, const Vec3<double>& p0, const Vec3<double>& p1, double radius,
+            const Material& m, int line) {
   const Vec3<double> v = p1 - p0;
   if (v.norm() < 1e-9) return;
   const Vec3<double> z = v.normalized(), x = z.unitOrthogonal();  // the spin about z is immaterial
@@ -422,8 +414,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     generated.insert("link" + std::to_string(i) + "_dh_fixed");
   for (const Row& r : t.rows)
     if (generated.count(r.name))
-      throw LoadError(sourceName, r.line, "joint '" + r.name + "'",
-                      "the name is reserved for a generated fixed joint");
+      throw LoadError(sourceName, r.line, "joint '" + r.name + "'", "the name is reserved for a generated fixed joint");
 
   // Drawing scale from the robot's size, so a desk arm and a gantry both look like stick figures.
   double size = 0;
@@ -442,8 +433,8 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     robot.links.push_back(std::move(l));
     return static_cast<int>(robot.links.size()) - 1;
   };
-  auto addJoint = [&](const std::string& name, JointKind kind, const std::string& parent,
-                      const std::string& child, const Pose& origin, int line) -> JointDesc& {
+  auto addJoint = [&](const std::string& name, JointKind kind, const std::string& parent, const std::string& child,
+                      const Pose& origin, int line) -> JointDesc& {
     JointDesc j;
     j.name = name;
     j.kind = kind;
@@ -455,8 +446,8 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     return robot.joints.back();
   };
 
-  addLink("base", 0);
-  int frameLink = 0;  // the link that is DH frame i-1 while row i is added
+  addLink("base", t.rows.front().line);  // not written in the file: located at the table's first row
+  int frameLink = 0;                     // the link that is DH frame i-1 while row i is added
   if (t.base) {
     frameLink = addLink("base_dh", t.baseLine);
     addJoint("base_fixed", JointKind::Fixed, "base", "base_dh", directivePose(*t.base), t.baseLine);
@@ -493,7 +484,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
 
     int fi = li;  // the link that is DH frame i
     if (t.modified) {
-      robot.frames.push_back(FrameDesc{frame, link, Pose{}});
+      robot.frames.push_back(FrameDesc{frame, link, Pose{}, r.line});
     } else {
       fi = addLink(frame, r.line);
       addJoint(link + "_dh_fixed", JointKind::Fixed, link, frame, toPose(jointToFrame), r.line);
@@ -518,8 +509,7 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
       // The ram reaches back to the previous common normal at q = upper (at q = 0 when unlimited).
       double back = r.d0 + std::max(0.0, r.upper);
       if (std::abs(back) < 1e-9) back = 2 * jl;
-      addRod(L, r.name + "_ram", Vec3<double>(0, 0, -back), Vec3<double>::Zero(), 0.6 * jr, pal.prismatic,
-             r.line);
+      addRod(L, r.name + "_ram", Vec3<double>(0, 0, -back), Vec3<double>::Zero(), 0.6 * jr, pal.prismatic, r.line);
     } else {
       L.visuals.push_back(visual(r.name + "_joint", Pose{}, cylinderShape(jr, jl), pal.revolute, r.line));
     }
@@ -540,19 +530,21 @@ RobotDescription assemble(const Table& t, const std::string& sourceName) {
     j.origin2.rpy *= deg;
     robot.loopJoints.push_back(std::move(j));
   }
+  std::unordered_map<std::string, JointDesc*> jointByName;  // one lookup per marker, not a scan
+  if (!t.actuated.empty())
+    for (JointDesc& d : robot.joints) jointByName.emplace(d.name, &d);
   for (const auto& marker : t.actuated) {
-    const std::string& name = marker.first;  // (not a structured binding: clang 14 cannot capture one)
+    const std::string& name = marker.first;
     const int line = marker.second;
-    const auto j =
-        std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& d) { return d.name == name; });
-    if (j == robot.joints.end() || j->kind == JointKind::Fixed)
+    const auto it = jointByName.find(name);
+    if (it == jointByName.end() || it->second->kind == JointKind::Fixed)
       throw LoadError(sourceName, line, "actuated", "'" + name + "' is not a joint of the table");
-    j->actuated = true;
+    it->second->actuated = true;
   }
 
   LinkDesc& last = robot.links[frameLink];
   const Pose toolPose = t.tool ? directivePose(*t.tool) : Pose{};
-  robot.frames.push_back(FrameDesc{"tool", last.name, toolPose});
+  robot.frames.push_back(FrameDesc{"tool", last.name, toolPose, t.toolLine});
   Shape ball;
   ball.kind = Shape::Kind::Sphere;
   ball.radius = 0.5 * jr;

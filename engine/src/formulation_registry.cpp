@@ -246,7 +246,7 @@ std::vector<Formulation> makeTable() {
                        .tabulated = {{6, 852, 834}},
                        .basis = kSahaBasis}},
   }));
-  // ---------------------------------------------------------------- mass matrix
+  // The Lagrangian family (Hollerbach 1980) and the configuration-space method
   t.push_back(entry<UickerKahnId, P::InverseDynamics>({
       .name = "uicker-kahn",
       .title = "Lagrangian formulation with 4x4 matrices (Uicker/Kahn)",
@@ -320,7 +320,14 @@ std::vector<Formulation> makeTable() {
                        .muls = {-277, 412},
                        .adds = {-201, 320},
                        .tabulated = {{6, 2195, 1719}},
-                       .basis = kHollerbachBasis}},
+                       .basis = kHollerbachBasis},
+                      {.source = "Saha (1999), Table 1, 'Hollerbach (1980)' (Hollerbach's 3x3 count, quoted)",
+                       .mulsFormula = "412n - 277",
+                       .addsFormula = "320n - 201",
+                       .muls = {-277, 412},
+                       .adds = {-201, 320},
+                       .tabulated = {{6, 2195, 1719}},
+                       .basis = kSahaBasis}},
   }));
   t.push_back(entry<ConfigurationSpaceId, P::InverseDynamics>({
       .name = "configuration-space",
@@ -330,6 +337,7 @@ std::vector<Formulation> makeTable() {
       .reference = "Hollerbach (1980), 'Configuration space method' (seeds/hollerbach-recursive-lagrangian.txt)",
       .header = "formulations/configuration_space_method.hpp",
       .degree = 3,
+      .tabulates = true,
       .paperCounts = {{.source = "Hollerbach (1980), Tables I-II, 'Horn and Raibert' (evaluation only)",
                        .mulsFormula = "2n^3 + n^2",
                        .addsFormula = "n^3 + n^2 + 2n",
@@ -338,6 +346,7 @@ std::vector<Formulation> makeTable() {
                        .tabulated = {{6, 468, 264}},
                        .basis = kHollerbachBasis}},
   }));
+  // ---------------------------------------------------------------- mass matrix
   t.push_back(entry<CrbaMass, P::MassMatrix>({
       .name = "crba",
       .title = "Composite-rigid-body algorithm",

@@ -8,6 +8,7 @@
 
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/jacobian.hpp"
+#include "dynscope/loops/loop_constraints.hpp"
 
 namespace dyn {
 namespace {
@@ -35,13 +36,26 @@ IkSolver::IkSolver(const Model& model) : model_(model), data_(model), dataTry_(m
   }
   J_ = Mat6X<double>::Zero(6, nv);
   for (MatX<double>* m : {&H_, &H1_, &A_, &N_, &M_, &P_}) *m = MatX<double>::Zero(nv, nv);
-  for (VecX<double>* v : {&g_, &g1_, &dq_, &dq1_, &z_, &fixed_, &tmp_}) *v = VecX<double>::Zero(nv);
+  for (VecX<double>* v : {&g_, &g1_, &dq_, &dq1_, &z_, &fixed_, &tmp_, &limitMove_}) *v = VecX<double>::Zero(nv);
   qTry_ = posture_ = qStart_ = qBest_ = model.neutral();
   history_.reserve(options.maxIterations + 1);
   llt_ = Eigen::LLT<MatX<double>>(nv);
   result_.q = model.neutral();
   result_.limitedDofs.reserve(nv);
   result_.costHistory.reserve(options.maxIterations + 1);
+  if (model.hasLoops()) {
+    loops_ = true;
+    const int m = model.constraintRows;
+    ld_ = LoopData(model);
+    Ct_ = MatX<double>::Zero(nv, m + nv);
+    T_ = MatX<double>::Zero(nv, nv);
+    cqr_ = PivotedQR<double>(nv, m + nv);
+    d_ = VecX<double>::Zero(m + nv);
+    assembler_ = std::make_unique<Assembler>(model);
+    assembly_.held.reserve(size_t(nv));
+    assembly_.tolerance = 1e-12;
+    assembly_.maxIterations = 50;
+  }
 }
 
 void IkSolver::checkFrame(int frame, const char* what) const {
@@ -200,8 +214,14 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
   std::fill(blocked_.begin(), blocked_.end(), 0);
   fixed_.setZero();
   const bool strict = options.pinMode == IkPinMode::Strict && !pins_.empty();
+  if (loops_) {
+    detail::loopPositionTerms(model_, data_, ld_);  // phi, phi' at q (data_ holds its kinematics)
+    limitMove_.setZero();
+  }
   for (int pass = 0; pass <= nv; ++pass) {
+    if (loops_) constrainStep();  // fixed_ = dq_p, T_
     buildSystem();
+    if (loops_) projectSystem();
     if (!strict) {
       dampedSolve(H_, lambda, g_, dq_);  // (J^T W J + lambda 1) dq = J^T W e
     } else {
@@ -229,6 +249,10 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
       z_ *= options.postureWeight;
       for (int v = 0; v < nv; ++v)
         if (locked_[v] || blocked_[v] || (options.posture == IkPosture::MidRange && limitedQ_[v] < 0)) z_[v] = 0;
+      if (loops_) {  // only motions the mechanism can make
+        tmp_.noalias() = T_ * z_;
+        z_ = tmp_;
+      }
       if (strict) H_ += H1_;
       projectToNullSpace(H_, z_);
       dq_ += z_;
@@ -241,7 +265,7 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
       const double qn = q[iq] + dq_[v], lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
       if (qn < lo || qn > hi) {
         blocked_[v] = 1;
-        fixed_[v] = (qn < lo ? lo : hi) - q[iq];
+        fixed_[v] = limitMove_[v] = (qn < lo ? lo : hi) - q[iq];  // (closed loops: a row of C dq = d)
         newlyBlocked = true;
       }
     }
@@ -283,6 +307,24 @@ void IkSolver::randomRestart(const VecX<double>& q0, VecX<double>& q) {
     }
   }
   clampToLimits(q);
+  if (loops_) {
+    std::fill(blocked_.begin(), blocked_.end(), 0);
+    if (!closeLoops(q, false, 8)) q = q0;
+  }
+}
+
+bool IkSolver::trialStep(const VecX<double>& q) {
+  integrate(model_, q, dq_, 1.0, qTry_);
+  clampToLimits(qTry_);  // rounding only: the step ends at the limits
+  if (!loops_) return true;
+  if (!closeLoops(qTry_, false, 0)) return false;
+  // The assembly's correction is second order in the step, yet it must not cross a limit.
+  for (int v = 0; v < model_.nv; ++v)
+    if (const int iq = limitedQ_[v];
+        iq >= 0 && (qTry_[iq] < model_.lowerLimit[iq] - 1e-12 || qTry_[iq] > model_.upperLimit[iq] + 1e-12))
+      return false;
+  clampToLimits(qTry_);
+  return true;
 }
 
 // One Levenberg-Marquardt run from q (updated in place). Returns false when it stopped at a local
@@ -296,9 +338,8 @@ bool IkSolver::runAttempt(VecX<double>& q, int maxIterations, bool stopWhenSlow,
     bool accepted = false, posture = options.postureWeight > 0;
     while (!accepted) {
       computeStep(q, lambda, posture);
-      integrate(model_, q, dq_, 1.0, qTry_);
-      clampToLimits(qTry_);  // rounding only: the step ends at the limits
-      const double costTry = evaluate(qTry_, dataTry_, targetErrorTry_, pinErrorsTry_);
+      const double costTry = trialStep(q) ? evaluate(qTry_, dataTry_, targetErrorTry_, pinErrorsTry_)
+                                          : std::numeric_limits<double>::infinity();  // the loops do not close there
       if (costTry < cost - 1e-15 * cost) {  // a real decrease (not a rounding-level one)
         accepted = true;
         q.swap(qTry_);
@@ -337,8 +378,7 @@ void IkSolver::settlePins(VecX<double>& q) {
   pinsOnly_ = true;
   for (int it = 0; it < 10 && pinCost(pinErrors_) > 0; ++it) {
     computeStep(q, options.minDamping, false);
-    integrate(model_, q, dq_, 1.0, qTry_);
-    clampToLimits(qTry_);
+    if (!trialStep(q)) break;
     evaluate(qTry_, dataTry_, targetErrorTry_, pinErrorsTry_);
     if (!(pinCost(pinErrorsTry_) < pinCost(pinErrors_))) break;
     q.swap(qTry_);
@@ -367,6 +407,11 @@ const IkResult& IkSolver::solve(const VecX<double>& q0) {
     quat /= n;
   }
   clampToLimits(q);
+  if (loops_) {  // a closed start: the independent (and locked) dofs as given, else the nearest one
+    std::fill(blocked_.begin(), blocked_.end(), 0);
+    if (!closeLoops(q, true, 8) && !closeLoops(q, false, 8))
+      throw std::invalid_argument("IK: the start configuration cannot be assembled: " + assembler_->result().message);
+  }
   posture_ = q;
   if (options.posture == IkPosture::MidRange)
     for (int v = 0; v < nv; ++v)
@@ -420,6 +465,11 @@ const IkResult& IkSolver::solve(const VecX<double>& q0) {
   const auto& h = result_.costHistory;
   const bool progressing = !stalled && h.size() > 10 && h[h.size() - 11] - cost > 1e-2 * h[h.size() - 11];
   result_.reachable = result_.converged || progressing;
+  result_.constraintError = 0;
+  if (loops_) {
+    assembler_->evaluate(q);
+    result_.constraintError = maxAbs(assembler_->loopData().phi);
+  }
   result_.limitedDofs.clear();
   for (int v = 0; v < nv; ++v)
     if (const int iq = limitedQ_[v];

@@ -12,6 +12,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
@@ -320,14 +321,16 @@ void addLoopClosures(Model& model, const RobotDescription& robot, const Spanning
   const bool marked =
       std::any_of(robot.joints.begin(), robot.joints.end(), [](const JointDesc& j) { return j.actuated; });
   model.passiveDofs.clear();
-  if (marked)
+  if (marked) {
+    std::unordered_set<std::string> actuatedNames;  // by name: a scan per body was quadratic
+    for (const JointDesc& j : robot.joints)
+      if (j.actuated) actuatedNames.insert(j.name);
     for (int i = 1; i <= model.N; ++i) {
-      const auto jd = std::find_if(robot.joints.begin(), robot.joints.end(),
-                                   [&](const JointDesc& j) { return j.name == model.jointNames[size_t(i)]; });
-      if (jd != robot.joints.end() && jd->actuated) continue;
+      if (actuatedNames.count(model.jointNames[size_t(i)])) continue;
       for (int k = 0; k < model.joints[size_t(i)].nv; ++k)
         model.passiveDofs.push_back(model.joints[size_t(i)].idx_v + k);
     }
+  }
 
   if (!tree.cut.empty()) {
     Data zero(model);

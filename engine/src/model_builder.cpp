@@ -176,7 +176,9 @@ struct Builder {
     model.dofParent.assign(model.nv, -1);
     model.dofBody.assign(model.nv, 0);
     std::unordered_map<std::string, int> bodyOfJoint;  // joint name -> body: linear, not a scan per joint
-    for (int i = 1; i <= model.N; ++i) bodyOfJoint.emplace(model.jointNames[i], i);
+    // The file's joints only: a floating base's root_joint must not take the limits of a joint of
+    // the file that has the same name (names.duplicate).
+    for (int i = model.floatingBase ? 2 : 1; i <= model.N; ++i) bodyOfJoint.emplace(model.jointNames[i], i);
     const auto jointIndex = [&](const std::string& name) {
       const auto it = bodyOfJoint.find(name);
       return it == bodyOfJoint.end() ? -1 : it->second;
@@ -192,6 +194,7 @@ struct Builder {
     }
     for (const JointDesc& jd : robot.joints) {
       const int i = jointIndex(jd.name);
+      if (jd.mimic) addMimic(jd, i, jointIndex(jd.mimic->joint));
       if (i < 0) continue;  // fixed
       const JointModel<double>& jm = model.joints[i];
       if (jm.nv == 1) {
@@ -210,14 +213,48 @@ struct Builder {
         model.damping[jm.idx_v + k] = jd.damping;
         model.friction[jm.idx_v + k] = jd.friction;
       }
-      if (jd.mimic) {
-        const int m = jointIndex(jd.mimic->joint);
-        if (m < 0)
-          fail(jd.line, "joint '" + jd.name + "' <mimic>",
-               "mimicked joint '" + jd.mimic->joint + "' is not a movable joint");
-        model.mimics.push_back(MimicInfo{i, m, jd.mimic->multiplier, jd.mimic->offset});
-      }
     }
+  }
+
+  // The mimic relation of joint jd (body i, -1 when fixed or cut), whose master is body m. One that
+  // names no movable joint other than itself is dropped with a warning: the joint then moves on its own.
+  void addMimic(const JointDesc& jd, int i, int m) {
+    const JointDesc::Mimic& mi = *jd.mimic;
+    if (i > 0 && m > 0 && m != i) {
+      model.mimics.push_back(MimicInfo{i, m, mi.multiplier, mi.offset});
+      return;
+    }
+    const auto master =
+        std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& j) { return j.name == mi.joint; });
+    const auto cutOrFixed = [](const JointDesc& j) {
+      return std::string(j.kind == JointKind::Fixed ? "is fixed" : "closes a loop (it is cut from the tree)");
+    };
+    std::string why;
+    if (i < 0)
+      why = "joint '" + jd.name + "' " + cutOrFixed(jd) + ": it has nothing to move";
+    else if (mi.joint.empty())
+      why = "<mimic> names no joint";
+    else if (m == i)
+      why = "joint '" + jd.name + "' mimics itself";
+    else if (master == robot.joints.end())
+      why = "joint '" + jd.name + "' mimics joint '" + mi.joint + "', which does not exist";
+    else
+      why = "joint '" + jd.name + "' mimics joint '" + mi.joint + "', which " + cutOrFixed(*master);
+    Finding f;
+    f.severity = Severity::Warning;
+    f.code = "mimic.dropped";
+    f.file = robot.sourceFile;
+    f.line = mi.line > 0 ? mi.line : jd.line;
+    f.element = "joint '" + jd.name + "' <mimic>";
+    f.joint = jd.name;
+    f.link = jd.child;
+    const auto child = linkIndex.find(jd.child);
+    f.body = i > 0 ? i : child != linkIndex.end() ? bodyOfLink[size_t(child->second)] : -1;
+    f.message = why + "; the <mimic> is dropped" + (i > 0 ? " and the joint moves on its own" : "");
+    f.hint =
+        "Name a movable joint in <mimic joint=\"...\">, or remove the element. (Dynscope records mimic relations "
+        "but does not enforce them: see mimic.not_enforced.)";
+    model.findings.push_back(std::move(f));
   }
 
   // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a

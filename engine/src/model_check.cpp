@@ -70,6 +70,14 @@ int Context::massLine(const std::string& linkName) const {
   return l->inertial ? l->inertial->line : l->line;
 }
 
+int Context::frameLine(const std::string& name) const {
+  if (desc)
+    for (const FrameDesc& fr : desc->frames)
+      if (fr.name == name && fr.line > 0) return fr.line;
+  const LinkDesc* l = link(name);
+  return l ? l->line : 0;
+}
+
 void Context::atLink(Finding& f, const std::string& name, int line) const {
   f.link = name;
   f.body = bodyOfLink(name);
@@ -84,7 +92,9 @@ void Context::atJointOfBody(Finding& f, int body) const {
   f.joint = model.jointNames[body];
   f.link = model.bodyNames[body];
   const JointDesc* j = joint(f.joint);
-  f.line = j ? j->line : 0;
+  const LinkDesc* l = link(f.link);
+  // The joint's line; for a joint the file does not have (a floating base's root_joint), its link's.
+  f.line = j ? j->line : l ? l->line : 0;
   if (f.element.empty()) f.element = "joint " + quoted(f.joint);
 }
 
@@ -120,8 +130,8 @@ const char* inertiaCode(const InertiaConsistency& k) {
 
 constexpr const char* kInertiaHint =
     "No rigid body has these moments. The algorithms compute with them as given; a large violation can make "
-    "H(q) or the articulated-body inertias indefinite, and forward dynamics then returns meaningless "
-    "accelerations. Correct the <inertia>, or apply the fix-up balance-inertias (Model > Fix-ups; --fix "
+    "H(q) or the articulated-body inertias indefinite, and forward dynamics is then refused where it is, naming "
+    "the joint. Correct the <inertia>, or apply the fix-up balance-inertias (Model > Fix-ups; --fix "
     "balance-inertias), which raises the smallest moments just enough.";
 
 void checkInertias(Context& c) {
@@ -194,8 +204,8 @@ void checkMasses(Context& c) {
       f.message = "link " + quoted(name) + " (moved by joint " + quoted(m.jointNames[i]) + ") has no mass" +
                   (leaf ? ", only rotational inertia" : "; the links beyond it carry its joint's load");
       f.hint = leaf ? "Nothing with rotational inertia alone can be pushed along: a prismatic joint, or any "
-                      "motion that translates the link, meets no inertia, and H(q) is then singular (see cond(H)). "
-                      "Give the link its mass."
+                      "motion that translates the link, meets no inertia, and H(q) is then singular (see cond(H)): "
+                      "forward dynamics and simulation are refused there, naming the joint. Give the link its mass."
                     : "Common for the intermediate link of a multi-axis joint (a massless link between two "
                       "revolute joints); nothing to do unless the link is a real part.";
     }
@@ -225,21 +235,25 @@ void checkMasses(Context& c) {
 void checkMasslessSubtrees(Context& c) {
   const Model& m = c.model;
   const std::vector<bool> immobile = immobileFlags(m);
+  // Bodies are numbered depth-first: the subtree of i is i..last[i] (an ancestor walk per body was
+  // quadratic on a long massless chain).
+  std::vector<int> last(m.N + 1);
+  for (int i = 0; i <= m.N; ++i) last[i] = i;
+  for (int i = m.N; i >= 1; --i) last[m.parent[i]] = std::max(last[m.parent[i]], last[i]);
   for (int i : m.immobileBodies) {
     if (immobile[m.parent[i]]) continue;  // reported with its topmost massless ancestor
-    std::vector<std::string> below;       // bodies are numbered depth-first: the subtree follows i
-    for (int j = i + 1; j <= m.N && m.isAncestor(i, j); ++j) below.push_back(m.jointNames[j]);
+    const int below = last[i] - i;        // the bodies beyond i: the first six named, all counted
     Finding& f = c.add(Severity::Warning, "mass.massless_subtree");
     c.atJointOfBody(f, i);
     std::string joints;
-    for (size_t k = 0; k < below.size() && k < 6; ++k) joints += (k ? ", " : "") + quoted(below[k]);
-    if (below.size() > 6) joints += ", ...";
-    f.message = "joint " + quoted(m.jointNames[i]) + " moves no mass or inertia: link " + quoted(m.bodyNames[i]) +
-                (below.empty() ? " has"
-                 : below.size() == 1
-                     ? " and the body beyond it (joint " + joints + ") have"
-                     : " and the " + std::to_string(below.size()) + " bodies beyond it (joints " + joints + ") have") +
-                " no mass and no rotational inertia";
+    for (int j = i + 1; j <= last[i] && j <= i + 6; ++j) joints += (j > i + 1 ? ", " : "") + quoted(m.jointNames[j]);
+    if (below > 6) joints += ", ...";
+    f.message =
+        "joint " + quoted(m.jointNames[i]) + " moves no mass or inertia: link " + quoted(m.bodyNames[i]) +
+        (below == 0   ? " has"
+         : below == 1 ? " and the body beyond it (joint " + joints + ") have"
+                      : " and the " + std::to_string(below) + " bodies beyond it (joints " + joints + ") have") +
+        " no mass and no rotational inertia";
     f.hint =
         "H(q) is singular, so forward dynamics and simulation are refused, naming this joint; inverse "
         "dynamics, kinematics and IK work. Give the links their <inertial>, or apply the fix-up "
@@ -319,6 +333,7 @@ void checkMimics(Context& c) {
     Finding& f = c.add(Severity::Warning, "mimic.not_enforced");
     c.atJointOfBody(f, mi.joint);
     f.element = "joint " + quoted(m.jointNames[mi.joint]) + " <mimic>";
+    if (const JointDesc* j = c.joint(f.joint); j && j->mimic && j->mimic->line > 0) f.line = j->mimic->line;
     f.message = "joint " + quoted(m.jointNames[mi.joint]) + " mimics joint " + quoted(m.jointNames[mi.mimicked]) +
                 " (q = " + num(mi.multiplier) + " q_" + m.jointNames[mi.mimicked] + " + " + num(mi.offset) +
                 "), but the relation is not enforced: it is an independent degree of freedom";
@@ -335,6 +350,7 @@ void checkNames(Context& c) {
     if (seen.insert(fr.name).second) continue;
     Finding& f = c.add(Severity::Error, "names.duplicate");
     f.element = "frame " + quoted(fr.name);
+    c.atLink(f, fr.name, c.frameLine(fr.name));
     f.link = fr.name;
     f.body = fr.body;
     f.message = "two frames are named " + quoted(fr.name) + ": --link, IK targets and the view pick the first";
@@ -345,10 +361,11 @@ void checkNames(Context& c) {
     if (seen.insert(m.jointNames[i]).second) continue;
     Finding& f = c.add(Severity::Error, "names.duplicate");
     c.atJointOfBody(f, i);
-    f.message = "two joints are named " + quoted(m.jointNames[i]) +
-                ": joint values by name (projects, CSV "
-                "columns) cannot tell them apart";
-    f.hint = "Give every joint its own name.";
+    const bool root = m.floatingBase && m.jointNames[1] == m.jointNames[i];  // the free joint Dynscope adds
+    f.message = (root ? "the floating base's joint is named " + quoted(m.jointNames[i]) + ", and so is this joint"
+                      : "two joints are named " + quoted(m.jointNames[i])) +
+                ": joint values by name (projects, CSV columns) cannot tell them apart";
+    f.hint = root ? "Rename the file's joint, or load the robot with a fixed base." : "Give every joint its own name.";
   }
 }
 
@@ -373,6 +390,20 @@ void checkUnusedLinks(Context& c) {
 }
 
 // ---------------------------------------------------------------- meshes
+
+// "mesh 'URI' ..." with resolveMeshPath's reason, without repeating the file it names.
+std::string meshProblem(const std::string& uri, const std::string& error) {
+  const std::string file = "mesh file '", notFound = "' not found";
+  if (error.starts_with(file) && error.ends_with(notFound) && error.size() > file.size() + notFound.size()) {
+    const std::string path = error.substr(file.size(), error.size() - file.size() - notFound.size());
+    return "mesh " + quoted(uri) + " not found" + (path == uri ? "" : " (looked for " + path + ")");
+  }
+  // "package 'NAME' (file 'REST') not found; searched ...": the file is in the URI already.
+  const size_t inFile = error.find(" (file '"), end = error.find("')", inFile == std::string::npos ? 0 : inFile);
+  if (error.starts_with("package '") && inFile != std::string::npos && end != std::string::npos)
+    return "mesh " + quoted(uri) + ": " + error.substr(0, inFile) + error.substr(end + 2);
+  return "mesh " + quoted(uri) + ": " + error;
+}
 
 void checkMeshes(Context& c) {
   if (!c.desc) return;
@@ -413,7 +444,7 @@ void checkMeshes(Context& c) {
     Finding& f = c.add(Severity::Warning, "mesh.missing");
     f.element = "link " + quoted(miss.link) + (miss.collision ? " <collision>" : " <visual>");
     c.atLink(f, miss.link, miss.line);
-    f.message = "mesh " + quoted(miss.uri) + ": " + miss.error +
+    f.message = meshProblem(miss.uri, miss.error) +
                 (miss.uses > 1 ? " (" + std::to_string(miss.uses) + " mesh references, the first here)" : "");
     f.hint =
         "The view draws a placeholder box instead; the dynamics does not use meshes. For package:// URIs set "

@@ -72,6 +72,7 @@ void reportCondition(Context& c, const Condition& r) {
       if (m.nv > check_limits::kConditionMaxDofs) {
         Finding& f = c.add(Severity::Info, "conditioning.cond_h");
         f.element = "H(q)";
+        c.atLink(f, m.bodyNames[m.floatingBase ? 1 : 0]);  // at the root link: the whole robot
         f.message = "cond(H) not computed: " + std::to_string(m.nv) + " dofs (the check stops at " +
                     std::to_string(check_limits::kConditionMaxDofs) + ")";
         f.hint = "A dense eigenvalue decomposition of H costs O(nv^3).";
@@ -100,7 +101,7 @@ void reportCondition(Context& c, const Condition& r) {
       f.hint = explained ? "The joints that move no mass (reported above) make it singular."
                          : "Some joint moves nothing it can accelerate at this pose: a massless leaf on a prismatic "
                            "joint, or a link whose mass lies on its joint axis with no rotational inertia. Forward "
-                           "dynamics is undefined there.";
+                           "dynamics is undefined there and is refused, naming the joint.";
       return;
     }
     case Condition::Kind::Indefinite: {
@@ -110,7 +111,7 @@ void reportCondition(Context& c, const Condition& r) {
                   " (largest " + num(r.largest) + ")" + along;
       f.hint =
           "The inconsistent inertias reported above give some motions a negative kinetic energy; forward "
-          "dynamics and simulation return meaningless accelerations. Correct them, or apply the fix-up "
+          "dynamics and simulation are refused at such poses, naming the joint. Correct them, or apply the fix-up "
           "balance-inertias.";
       return;
     }

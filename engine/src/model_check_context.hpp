@@ -29,6 +29,8 @@ struct Context {
   const JointDesc* joint(const std::string& name) const;
   // "link 'x'" and the line of its <inertial> (else of the <link>), for mass findings.
   int massLine(const std::string& linkName) const;
+  // The line of a link, or of an extra frame (a DH tool frame) of that name; 0 when unknown.
+  int frameLine(const std::string& name) const;
 
  private:
   std::unordered_map<std::string, int> linkBody_, jointBody_;

@@ -1,6 +1,5 @@
 #include "dynscope/simulation/simulator.hpp"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -76,10 +75,22 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   // way: 1 / (H^-1)_ii.
   dofInertia_.assign(size_t(nv), 0.0);
   data_.reserveFactor();  // the CRBA-based steps then allocate nothing
+  // (H^-1)_ii at the neutral pose from H = L^T L, which refuses naming the joint where H is not
+  // positive definite (inconsistent inertias, a massless prismatic leaf).
   if (nv > 0) {
-    const Eigen::MatrixXd Hinv =
-        Eigen::MatrixXd(crba(model_, data_, model_.neutral())).llt().solve(Eigen::MatrixXd::Identity(nv, nv));
-    for (int i = 0; i < nv; ++i) dofInertia_[size_t(i)] = 1.0 / Hinv(i, i);
+    factor_ = crba(model_, data_, model_.neutral());
+    try {
+      factorLTL(model_, factor_);
+    } catch (const ForwardDynamicsError& e) {
+      throw ForwardDynamicsError(std::string("the simulation cannot start (at the neutral pose): ") + e.what(),
+                                 e.body());
+    }
+    for (int i = 0; i < nv; ++i) {
+      dv_.setZero();
+      dv_[i] = 1;
+      solveLTL(model_, factor_, dv_);
+      dofInertia_[size_t(i)] = 1.0 / dv_[i];
+    }
   }
   stabilityCaps();
   record_.nq = nq;
@@ -119,9 +130,14 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   fdDifference_ = 0;
   qNew_ = q_;
   qdNew_ = qd_;
-  if (!commit(0.0, false)) {  // the initial state itself is unusable (e.g. a NaN torque)
-    status_ = SimulationStatus::Diverged;
-    rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+  try {
+    if (!commit(0.0, false)) {  // the initial state itself is unusable (e.g. a NaN torque)
+      status_ = SimulationStatus::Diverged;
+      rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+    }
+  } catch (const ForwardDynamicsError& e) {
+    throw ForwardDynamicsError(std::string("the simulation cannot start (at the initial state): ") + e.what(),
+                               e.body());
   }
   updateEnergy();
   recordState();
@@ -213,8 +229,11 @@ LoopSettings Simulator::loopSettings(LoopMethod method) const {
 
 void Simulator::projectNewState() {
   if (!model_.hasLoops() || !settings_.projection) return;
-  projectPositions(model_, data_, ld_, qNew_, qProj_, dqProj_, settings_.projectionTolerance,
-                   settings_.projectionIterations);
+  if (projectPositions(model_, data_, ld_, qNew_, qProj_, dqProj_, settings_.projectionTolerance,
+                       settings_.projectionIterations) < 0) {  // reported, not dropped: see SimulationStats
+    ++stats_.projectionFailures;
+    stats_.worstProjectionResidual = std::max(stats_.worstProjectionResidual, maxAbs(ld_.phi));
+  }
   projectVelocities(model_, data_, ld_, qNew_, qdNew_);
 }
 
@@ -370,16 +389,21 @@ SimulationStatus Simulator::step() {
   bool ok = false;
   // The step's end time counted from the last reset or settings change: no drift from adding dt.
   const double h = tBase_ + double(stepCount_ + 1 - baseStep_) * settings_.dt - t_;
-  switch (settings_.integrator) {
-    case Integrator::SemiImplicitEuler:
-      ok = stepEuler(h);
-      break;
-    case Integrator::Rk4:
-      ok = stepRk4(h);
-      break;
-    case Integrator::DormandPrince45:
-      ok = stepDormandPrince(h);
-      break;
+  try {
+    switch (settings_.integrator) {
+      case Integrator::SemiImplicitEuler:
+        ok = stepEuler(h);
+        break;
+      case Integrator::Rk4:
+        ok = stepRk4(h);
+        break;
+      case Integrator::DormandPrince45:
+        ok = stepDormandPrince(h);
+        break;
+    }
+  } catch (const ForwardDynamicsError& e) {  // a pivot of H(q) not positive on the way: the joint is named
+    error_ = "the simulation stopped at t = " + number(t_) + ": " + e.what();
+    ok = false;
   }
   updateEnergy();  // also for the last good state of a failed step, which ends the record
   if (!ok) {

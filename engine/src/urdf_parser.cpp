@@ -19,7 +19,6 @@
 #include <map>
 #include <sstream>
 #include <system_error>
-#include <unordered_map>
 #include <vector>
 
 #include "urdf_unused.hpp"
@@ -247,7 +246,7 @@ bool usesAxis(JointKind k) {
 
 void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx) {
   // Numbers are checked on every joint kind, but only revolute/prismatic have position limits;
-  // a missing <limit> (which URDF requires for them) just leaves the joint unlimited.
+  // a missing <limit> (which URDF requires for them) leaves the joint unlimited (limits.missing).
   j.limitLine = el->GetLineNum();
   const double lower = optNumber(el, "lower", ctx, 0), upper = optNumber(el, "upper", ctx, 0);
   j.effort = optNumber(el, "effort", ctx, 0);
@@ -255,8 +254,15 @@ void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx) {
   if (j.effort < 0) fail(el, ctx, attrText(el, "effort") + ": must not be negative");
   if (j.velocity < 0) fail(el, ctx, attrText(el, "velocity") + ": must not be negative");
   if (j.kind != JointKind::Revolute && j.kind != JointKind::Prismatic) return;
+  // Without lower and upper: unlimited. One of them alone: the other is URDF's default 0 (both with a
+  // limits.partial warning, urdf_unused.cpp).
   if (!el->Attribute("lower") && !el->Attribute("upper")) return;
-  if (lower > upper) fail(el, ctx, "<limit> lower " + num(lower) + " is above upper " + num(upper));
+  if (lower > upper)
+    fail(el, ctx,
+         "<limit> lower " + num(lower) + " is above upper " + num(upper) +
+             (!el->Attribute("upper")   ? " (upper is not given: URDF's default is 0)"
+              : !el->Attribute("lower") ? " (lower is not given: URDF's default is 0)"
+                                        : ""));
   j.hasLimits = true;
   j.lower = lower;
   j.upper = upper;
@@ -288,8 +294,8 @@ JointDesc parseJoint(const XMLElement* el) {
   j.actuated = el->FirstChildElement("dynscope:actuated") != nullptr;  // docs/loops.md
   if (const XMLElement* mimic = el->FirstChildElement("mimic")) {
     JointDesc::Mimic m;
-    m.joint = attr(mimic, "joint");
-    if (m.joint.empty()) fail(mimic, ctx, "<mimic> has no joint attribute");
+    m.joint = attr(mimic, "joint");  // one that names no movable joint is dropped at build, with a warning
+    m.line = mimic->GetLineNum();
     m.multiplier = optNumber(mimic, "multiplier", ctx, 1);
     m.offset = optNumber(mimic, "offset", ctx, 0);
     j.mimic = m;
@@ -371,17 +377,6 @@ void resolveMaterials(RobotDescription& robot) {
     }
 }
 
-void checkMimics(const RobotDescription& robot) {
-  std::unordered_map<std::string, const JointDesc*> byName;
-  for (const JointDesc& j : robot.joints) byName.emplace(j.name, &j);
-  for (const JointDesc& j : robot.joints) {
-    if (!j.mimic) continue;
-    if (j.mimic->joint == j.name) fail(j.line, "joint " + inQuotes(j.name), "mimics itself");
-    if (!byName.count(j.mimic->joint))
-      fail(j.line, "joint " + inQuotes(j.name), "mimics joint " + inQuotes(j.mimic->joint) + ", which does not exist");
-  }
-}
-
 // Every attribute the reader may use (on <robot> and inside its <link>, <joint>, <loop_joint> and
 // <material> elements) must be UTF-8: names end up in JSON, CSV headers and window titles. Other tags
 // (gazebo, transmission) are ignored, so their text is not checked.
@@ -453,7 +448,6 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   }
 
   spanningTree(robot);  // one root; joints that close cycles become loop-closure joints at build
-  checkMimics(robot);
   resolveMaterials(robot);
   noteUnusedUrdfContent(root, robot);
   return robot;

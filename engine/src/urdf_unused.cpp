@@ -1,5 +1,7 @@
 #include "urdf_unused.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -141,7 +143,14 @@ class Collector {
   std::map<std::string, size_t> index_;
 };
 
-// Revolute and prismatic joints must have a <limit> (URDF); limits on other joints are not used.
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// Revolute and prismatic joints must have a <limit> (URDF) with lower and upper (a missing one is 0);
+// limits on other joints are not used.
 void noteLimits(const XMLElement* root, RobotDescription& robot) {
   for (const XMLElement* el = root->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
     const char* name = el->Attribute("name");
@@ -163,6 +172,28 @@ void noteLimits(const XMLElement* root, RobotDescription& robot) {
       f.hint =
           "URDF requires <limit lower upper effort velocity> on revolute and prismatic joints. Write the "
           "joint's range, or make it continuous if it turns freely.";
+    } else if (limit && (t == "revolute" || t == "prismatic") &&
+               (!limit->Attribute("lower") || !limit->Attribute("upper"))) {
+      const bool lower = limit->Attribute("lower"), upper = limit->Attribute("upper");
+      f.severity = Severity::Warning;
+      f.code = "limits.partial";
+      f.line = limit->GetLineNum();
+      f.element = "joint '" + f.joint + "' <limit>";
+      if (!lower && !upper) {
+        f.message =
+            "<limit> has no lower and no upper: the joint is taken as unlimited (URDF's defaults, lower = upper "
+            "= 0, would lock it in place)";
+      } else {
+        const auto it = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                     [&](const JointDesc& j) { return j.name == f.joint; });
+        const double lo = it != robot.joints.end() ? it->lower : 0, hi = it != robot.joints.end() ? it->upper : 0;
+        f.message = std::string("<limit> has no ") + (lower ? "upper" : "lower") + ": URDF's default " +
+                    (lower ? "upper" : "lower") + " = 0 applies, so the range is [" + number(lo) + ", " + number(hi) +
+                    "]";
+      }
+      f.hint =
+          "URDF defaults a missing lower or upper to 0, which is rarely what was meant. Write both bounds; if "
+          "the joint turns freely, make it continuous.";
     } else if (limit && (limit->Attribute("lower") || limit->Attribute("upper")) && t != "revolute" &&
                t != "prismatic") {
       f.severity = Severity::Info;

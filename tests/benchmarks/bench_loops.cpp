@@ -2,7 +2,7 @@
 // review's §3.4 and by the global formulation of §3.5 on every shipped mechanism, the closed-loop
 // inverse dynamics and the assembly; and a 1 kHz simulation of the delta robot against real time.
 //   fd/<robot>/m1|m2|m3   loopForwardDynamics, method 1 (augmented, eq. 20), 2 (eq. 21), 3 (eq. 22);
-//   fd/<robot>/g26|g27    globalForwardDynamics, eqs. 26 and 27 (dense 6N matrices: for teaching);
+//   fd/<robot>/g26|g27|g28  globalForwardDynamics, eqs. 26, 27 and 28 (dense 6N matrices: for teaching);
 //   id/<robot>            loopInverseDynamics (actuator torques and constraint forces);
 //   assemble/<robot>      Assembler::solve after a 0.05 rad move of the independent coordinates;
 //   sim_delta_1khz        one 1 ms step of the delta robot (semi-implicit Euler, method 2,
@@ -120,13 +120,14 @@ void simulateDelta(benchmark::State& state) {
 }  // namespace
 
 using dyn::LoopMethod::Augmented, dyn::LoopMethod::Multipliers, dyn::LoopMethod::NullSpace;
-#define DYN_LOOP_BENCHMARKS(name, file)                                             \
-  BENCHMARK_CAPTURE(loopFd, name##_m1, file, Augmented);                            \
-  BENCHMARK_CAPTURE(loopFd, name##_m2, file, Multipliers);                          \
-  BENCHMARK_CAPTURE(loopFd, name##_m3, file, NullSpace);                            \
-  BENCHMARK_CAPTURE(globalFd, name##_g26, file, dyn::GlobalFormulation::NullSpace); \
-  BENCHMARK_CAPTURE(globalFd, name##_g27, file, dyn::GlobalFormulation::Augmented); \
-  BENCHMARK_CAPTURE(loopId, name, file);                                            \
+#define DYN_LOOP_BENCHMARKS(name, file)                                                    \
+  BENCHMARK_CAPTURE(loopFd, name##_m1, file, Augmented);                                   \
+  BENCHMARK_CAPTURE(loopFd, name##_m2, file, Multipliers);                                 \
+  BENCHMARK_CAPTURE(loopFd, name##_m3, file, NullSpace);                                   \
+  BENCHMARK_CAPTURE(globalFd, name##_g26, file, dyn::GlobalFormulation::NullSpace);        \
+  BENCHMARK_CAPTURE(globalFd, name##_g27, file, dyn::GlobalFormulation::Augmented);        \
+  BENCHMARK_CAPTURE(globalFd, name##_g28, file, dyn::GlobalFormulation::ConstraintForces); \
+  BENCHMARK_CAPTURE(loopId, name, file);                                                   \
   BENCHMARK_CAPTURE(assembleAfterMove, name, file);
 
 DYN_LOOP_BENCHMARKS(fourbar, "fourbar.urdf")

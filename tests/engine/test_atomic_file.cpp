@@ -2,8 +2,6 @@
 // reader sees the old file or the whole new one. A failing write (a writer that throws, a file
 // size limit standing in for a full disk) leaves the old file byte for byte and no temporary
 // behind, and the error names the path.
-#include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <QDir>
@@ -19,6 +17,7 @@
 #include "dynscope/io/atomic_file.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
+#include "file_size_limit.hpp"
 #include "run_cli.hpp"
 
 namespace {
@@ -36,21 +35,6 @@ QStringList others(const QTemporaryDir& dir, const QStringList& expected) {
   for (const QString& f : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden))
     if (!expected.contains(f)) extra << f;
   return extra;
-}
-
-// Runs f with the process's file size limit at `bytes` (writes beyond it fail with EFBIG, like a
-// full disk; SIGXFSZ is ignored so the write returns the error instead of killing us).
-template <class F>
-void withFileSizeLimit(rlim_t bytes, F&& f) {
-  rlimit old{};
-  getrlimit(RLIMIT_FSIZE, &old);
-  rlimit limited = old;
-  limited.rlim_cur = bytes;
-  auto* previous = signal(SIGXFSZ, SIG_IGN);
-  setrlimit(RLIMIT_FSIZE, &limited);
-  f();
-  setrlimit(RLIMIT_FSIZE, &old);
-  signal(SIGXFSZ, previous);
 }
 
 }  // namespace
@@ -92,7 +76,7 @@ class TestAtomicFile : public QObject {
     const std::string path = dir.filePath("big.csv").toStdString();
     std::ofstream(path) << "the good old file\n";
     std::string message;
-    withFileSizeLimit(4096, [&] {
+    dyn::testing::withFileSizeLimit(4096, [&] {
       try {
         dyn::writeFileAtomically(path, [](std::ostream& out) {
           for (int k = 0; k < 20000; ++k) out << "0.12345678901234567,";
@@ -151,7 +135,7 @@ class TestAtomicFile : public QObject {
     const std::string path = dir.filePath("traj.csv").toStdString();
     std::ofstream(path) << "previous export\n";
     std::string message;
-    withFileSizeLimit(2048, [&] {
+    dyn::testing::withFileSizeLimit(2048, [&] {
       try {
         dyn::writeTrajectoryCsv(path, m, s);
       } catch (const std::runtime_error& e) {
@@ -177,7 +161,7 @@ class TestAtomicFile : public QObject {
                            "--rate",     "1000",
                            "--out",      out};
     dyn::testing::CliRun failed;
-    withFileSizeLimit(8192, [&] { failed = dyn::testing::runCli(args); });
+    dyn::testing::withFileSizeLimit(8192, [&] { failed = dyn::testing::runCli(args); });
     QCOMPARE(failed.status, 1);
     QVERIFY2(failed.err.contains(out.toUtf8() + ": write error"), failed.err.constData());
     QCOMPARE(readAll(out.toStdString()), old);
@@ -189,7 +173,7 @@ class TestAtomicFile : public QObject {
     const QString run = dir.filePath("run.csv");
     std::ofstream(run.toStdString()) << old;
     dyn::testing::CliRun simFailed;
-    withFileSizeLimit(4096, [&] {
+    dyn::testing::withFileSizeLimit(4096, [&] {
       simFailed = dyn::testing::runCli(
           {"simulate", QString(DYNSCOPE_ROBOTS_DIR) + "/planar3.dh", "--duration", "1", "--dt", "0.001", "--out", run});
     });

@@ -1,13 +1,15 @@
 // dynscope-cli with the classical formulations: id/mass/fd --algorithm (single states and
-// trajectories) print what the engine computes directly; opcount prints the counting scalar's
-// counts and the seed papers' formulas for MODEL or --chain N; mistakes (an unknown name, a model
-// the formulation refuses, options it does not take) exit with a message that helps.
+// trajectories, every formulation of the registry) print what the engine computes directly, equal
+// to RNEA / ABA; opcount prints the counting scalar's counts (the configuration-space tables apart)
+// and the seed papers' formulas for MODEL or --chain N (1 to 64); mistakes (an unknown name, a
+// model the formulation refuses, options it does not take) exit with a message that helps.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <string>
 
@@ -15,6 +17,7 @@
 #include "csv_rows.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
+#include "random_state.hpp"
 #include "run_cli.hpp"
 
 using dyn::testing::CliRun;
@@ -73,6 +76,58 @@ class TestFormulationCli : public QObject {
     QCOMPARE(id["algorithm"].toString(), QString("rnea"));
     QVERIFY(dyn::testing::sameNumbers(toVector(id["tau"]), dyn::rnea(m, d, q, qd, qdd)));
     QCOMPARE(runJson({"mass", robot(file)})["algorithm"].toString(), QString("crba"));
+  }
+
+  // Every other inverse-dynamics formulation (the Lagrangian family, the configuration-space method):
+  // id --algorithm NAME prints what the engine's formulation computes, which equals the engine's
+  // RNEA; on a robot with a prismatic joint and on a tree.
+  void lagrangianSingleStates_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("algorithm");
+    for (const char* file : {"stanford_arm.dh", "ur5.urdf", "humanoid.urdf"})
+      for (const char* a : {"uicker-kahn", "waters", "lagrange-4x4", "lagrange-3x3", "configuration-space"})
+        QTest::newRow(qPrintable(QString("%1 %2").arg(file, a))) << file << a;
+  }
+  void lagrangianSingleStates() {
+    QFETCH(QString, file);
+    QFETCH(QString, algorithm);
+    const dyn::Model m = dyn::loadModel(robot(file).toStdString());
+    const auto [q, qd, qdd] = dyn::testing::randomState(m, 11);
+    const QJsonObject o = runJson(
+        {"id", robot(file), "--algorithm", algorithm, "--q", joined(q), "--qd", joined(qd), "--qdd", joined(qdd)});
+    QCOMPARE(o["algorithm"].toString(), algorithm);
+    const VectorXd printed = toVector(o["tau"]);
+    const auto own = dyn::formulation(dyn::Problem::InverseDynamics, algorithm.toStdString()).bind(m);
+    QVERIFY(dyn::testing::sameNumbers(printed, own.inverseDynamics(q, qd, qdd)));
+    dyn::Data d(m);
+    const VectorXd tau = dyn::rnea(m, d, q, qd, qdd);
+    QVERIFY2((printed - tau).cwiseAbs().maxCoeff() <= 1e-10 * tau.cwiseAbs().maxCoeff(), qPrintable(algorithm));
+  }
+
+  // The same along Saha's Stanford-arm trajectory (id --trajectory): every row equals RNEA.
+  void lagrangianTrajectories() {
+    const dyn::Model m = dyn::loadModel(robot("stanford_arm.dh").toStdString());
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("saha.csv");
+    const CliRun made =
+        runCli({"trajectory", robot("stanford_arm.dh"), "--demo", "saha-stanford", "--rate", "10", "--out", csv});
+    QVERIFY2(made.status == 0, made.err.constData());
+    const dyn::SampledTrajectory traj = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaStanford, 10);
+    dyn::Data d(m);
+    for (const char* a : {"uicker-kahn", "waters", "lagrange-4x4", "lagrange-3x3", "configuration-space"}) {
+      const CliRun r = runCli({"id", robot("stanford_arm.dh"), "--trajectory", csv, "--algorithm", a});
+      QVERIFY2(r.status == 0, r.err.constData());
+      QStringList header;
+      const auto rows = dyn::testing::parseCsv(r.out, &header);
+      QCOMPARE(int(rows.size()), traj.samples());
+      QCOMPARE(header.value(1), QString("tau_j1"));
+      for (int k = 0; k < traj.samples(); ++k) {
+        const VectorXd printed = Eigen::Map<const VectorXd>(rows[k].data() + 1, m.nv);
+        const VectorXd tau = dyn::rnea(m, d, traj.q.col(k), traj.qd.col(k), traj.qdd.col(k));
+        QVERIFY2((printed - tau).cwiseAbs().maxCoeff() <= 1e-10 * tau.cwiseAbs().maxCoeff(),
+                 qPrintable(QString("%1, row %2").arg(a).arg(k)));
+      }
+    }
   }
 
   // id and fd over Saha's Stanford-arm trajectory with --algorithm denoc.
@@ -174,6 +229,81 @@ class TestFormulationCli : public QObject {
     const QJsonObject walkerOrin = fd["results"].toArray()[0].toObject()["paper"].toArray()[0].toObject();
     QVERIFY(walkerOrin["adds"].isNull());  // illegible polynomial: no value invented
     QCOMPARE(walkerOrin["muls"].toDouble(), 2357.0);
+  }
+
+  // The ends of --chain's range: 1 and 64 links, counts equal to the counting scalar's on the same chain.
+  void opcountChainEnds() {
+    for (const auto& [n, algorithm] : {std::pair{1, "denoc"}, std::pair{64, "denoc"}, std::pair{1, "crba"},
+                                       std::pair{64, "aba"}, std::pair{64, "lagrange-3x3"}}) {
+      const QJsonObject o = runJson({"opcount", "--chain", QString::number(n), "--algorithm", algorithm});
+      QCOMPARE(o["n"].toInt(), n);
+      QCOMPARE(o["serial_revolute_chain"].toBool(), true);
+      const QJsonArray results = o["results"].toArray();
+      QVERIFY(!results.isEmpty());
+      const dyn::Model chain = dyn::generalChain(n);
+      const VectorXd q = VectorXd::Constant(n, 0.2), v = VectorXd::Constant(n, 0.3);
+      for (const QJsonValue& value : results) {
+        const QJsonObject r = value.toObject();
+        const dyn::Problem p = *dyn::problemByName(r["problem"].toString().toStdString());
+        const dyn::OpTally t = dyn::countOperations(dyn::formulation(p, algorithm), chain, q, v, v);
+        QCOMPARE(r["muls"].toInteger(), t.algorithm.muls);
+        QCOMPARE(r["adds"].toInteger(), t.algorithm.adds);
+        QVERIFY(t.algorithm.muls > 0 || (n == 1 && p == dyn::Problem::MassMatrix));  // (one link: H = I_zz, no product)
+        const long long sines = r["joint_transforms"].toObject()["functions"].toObject()["sin"].toInteger();
+        QVERIFY(sines >= n && sines % n == 0);  // one per joint per pass that forms the joint transforms
+        QCOMPARE(r["total"].toObject()["muls"].toInteger(), t.total().muls);
+        for (const QJsonValue& paper : r["paper"].toArray()) {  // each polynomial evaluated at this n
+          const dyn::PaperCount* count = nullptr;
+          for (const dyn::PaperCount& c : dyn::formulation(p, algorithm).paperCounts)
+            if (c.source == paper.toObject()["source"].toString().toStdString()) count = &c;
+          QVERIFY(count);
+          if (count->mulsAt(n)) QCOMPARE(paper.toObject()["muls"].toDouble(), *count->mulsAt(n));
+        }
+      }
+    }
+  }
+
+  // opcount for the Lagrangian family and the configuration-space method at Hollerbach's n = 6: the
+  // counts, the paper's Table II values, the degree; the configuration-space tables apart under
+  // `tabulation` (the total is the sum of the three), zero for the others.
+  void opcountLagrangian() {
+    const dyn::Model chain = dyn::generalChain(6);
+    const VectorXd q = VectorXd::Constant(6, -0.4), v = VectorXd::Constant(6, 0.7);
+    const std::map<std::string, std::pair<long long, const char*>> table2 = {{"uicker-kahn", {66271, "O(n^4)"}},
+                                                                             {"waters", {7051, "O(n^2)"}},
+                                                                             {"lagrange-4x4", {4388, "O(n)"}},
+                                                                             {"lagrange-3x3", {2195, "O(n)"}},
+                                                                             {"configuration-space", {468, "O(n^3)"}}};
+    for (const auto& [name, expected] : table2) {
+      const QJsonObject o = runJson({"opcount", "--chain", "6", "--algorithm", QString::fromStdString(name)});
+      const QJsonArray results = o["results"].toArray();
+      QCOMPARE(results.size(), 1);  // inverse dynamics only
+      const QJsonObject r = results[0].toObject();
+      QCOMPARE(r["problem"].toString(), QString("id"));
+      QCOMPARE(r["complexity"].toString(), QString(expected.second));
+      const dyn::OpTally t =
+          dyn::countOperations(dyn::formulation(dyn::Problem::InverseDynamics, name), chain, q, v, v);
+      QCOMPARE(r["muls"].toInteger(), t.algorithm.muls);
+      QCOMPARE(r["adds"].toInteger(), t.algorithm.adds);
+      const QJsonObject tab = r["tabulation"].toObject(), jt = r["joint_transforms"].toObject(),
+                        total = r["total"].toObject();
+      QCOMPARE(tab["muls"].toInteger(), t.tabulation.muls);
+      QCOMPARE(tab["adds"].toInteger(), t.tabulation.adds);
+      QCOMPARE(tab["muls"].toInteger() > 0, name == "configuration-space");
+      for (const char* k : {"muls", "adds"})
+        QCOMPARE(total[k].toInteger(), r[k].toInteger() + jt[k].toInteger() + tab[k].toInteger());
+      bool tabulated = false;
+      for (const QJsonValue& paper : r["paper"].toArray())
+        for (const QJsonValue& value : paper.toObject()["tabulated"].toArray())
+          tabulated |= value.toObject()["n"].toInt() == 6 && value.toObject()["muls"].toInteger() == expected.first;
+      QVERIFY2(tabulated, name.c_str());
+    }
+    // The configuration-space tables are (n² + 3n + 2)/2 = 28 RNEA calls with their joint transforms;
+    // the evaluation has no sine: every function call is in the tables.
+    const QJsonObject cs = runJson({"opcount", "--chain", "6", "--algorithm", "configuration-space"});
+    const QJsonObject r = cs["results"].toArray()[0].toObject();
+    QCOMPARE(r["functions"].toObject()["sin"].toInteger(), 0);
+    QCOMPARE(r["tabulation"].toObject()["functions"].toObject()["sin"].toInteger(), 28 * 6);
   }
 
   void opcountModel() {

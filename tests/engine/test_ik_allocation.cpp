@@ -37,7 +37,8 @@ class TestIkAllocation : public QObject {
   }
 
   // A drag on the panda (target moved 1 cm per update from the previous solution), a solve from
-  // the zero pose with restarts, the posture term, and strict pins on the floating humanoid.
+  // the zero pose with restarts, the posture term, strict pins on the floating humanoid, and a drag
+  // of the delta robot's plate (closed loops: each step projected and re-assembled).
   void solveDoesNotAllocate_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<bool>("floating");
@@ -46,6 +47,7 @@ class TestIkAllocation : public QObject {
     QTest::newRow("panda zero pose, restarts, locked") << "panda.urdf" << false << 1;
     QTest::newRow("panda posture") << "panda.urdf" << false << 2;
     QTest::newRow("floating humanoid strict pins") << "humanoid.urdf" << true << 3;
+    QTest::newRow("delta plate drag (closed loops)") << "delta.urdf" << false << 4;
   }
   void solveDoesNotAllocate() {
     QFETCH(QString, file);
@@ -54,9 +56,11 @@ class TestIkAllocation : public QObject {
     const dyn::Model model = dyn::loadModel(robotPath(file.toStdString().c_str()), {.floatingBase = floating});
     dyn::IkSolver solver(model);
     std::mt19937 rng(17);
-    Eigen::VectorXd qt = dyn::randomConfiguration(model, rng);
+    Eigen::VectorXd qt = variant == 4 ? model.home() : dyn::randomConfiguration(model, rng);  // closed: assembled
     if (variant == 1) qt[model.joints[3].idx_q] = 0;  // reachable with joint 3 locked at the zero pose
-    const int frame = floating ? model.frameIndex("left_hand_frame") : model.frameIndex(model.defaultEndEffector);
+    const int frame = floating       ? model.frameIndex("left_hand_frame")
+                      : variant == 4 ? model.frameIndex("plate")
+                                     : model.frameIndex(model.defaultEndEffector);
     dyn::IkTask task;
     task.frame = frame;
     task.target = solver.framePose(frame, qt);

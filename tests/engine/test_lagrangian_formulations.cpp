@@ -5,7 +5,8 @@
 //    equals RNEA's to 1e-10 relative;
 //  - the configuration-space tables: J = CRBA's M, G = g(q), C symmetric and equal to the Christoffel symbols
 //    ½(∂J_ij/∂q_k + ∂J_ik/∂q_j - ∂J_jk/∂q_i) from central differences of CRBA; one table serves many (q̇, q̈);
-//  - models a formulation cannot handle are refused naming the joint; wrong sizes name the argument.
+//  - models a formulation cannot handle are refused naming the joint, also when a workspace built for another model
+//    of the same size is called with them; wrong sizes name the argument.
 #include <QtTest>
 #include <filesystem>
 #include <functional>
@@ -256,6 +257,57 @@ class TestLagrangianFormulations : public QObject {
       r.joints[3].kind = kind;
       const dyn::Model mk = dyn::buildModel(r);
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::RecursiveLagrangian3x3Workspace<double>{mk});
+    }
+  }
+
+  // A workspace remembers the model it was built for: each call checks the tree and the joints of the model it is
+  // given. Another model of the same size with a helical joint is refused naming the joint (it would otherwise be
+  // taken for a prismatic one), another tree of the same size is refused naming a body whose parent differs, and a
+  // revolute joint turned prismatic is computed as what it now is (the joint types are read on every call).
+  void workspaceOfAnotherModel() {
+    dyn::RobotDescription r = dyn::testing::randomTree(61, 8, {K::Revolute, K::Prismatic});
+    const dyn::Model m = dyn::buildModel(r);
+    const dyn::Model chain = dyn::buildModel(dyn::testing::randomTree(61, 8, {K::Revolute, K::Prismatic}, true));
+    QCOMPARE(chain.N, m.N);
+    QVERIFY(chain.parent != m.parent);
+    int k = 0;  // a revolute joint in the file's order
+    while (r.joints[k].kind != K::Revolute) ++k;
+    const std::string offender = r.joints[k].name;
+    r.joints[k].kind = K::Helical;
+    const dyn::Model helical = dyn::buildModel(r);
+    r.joints[k].kind = K::Prismatic;
+    const dyn::Model prismatic = dyn::buildModel(r);
+    QCOMPARE(helical.nv, m.nv);
+    QVERIFY(helical.parent == m.parent && prismatic.parent == m.parent);
+    const auto s = randomState(m, 7);
+    dyn::Data d(prismatic);
+    const VectorXd ref = dyn::rnea(prismatic, d, s.q, s.qd, s.qdd);
+    auto message = [&](auto call) -> QString {
+      try {
+        call();
+      } catch (const std::invalid_argument& e) {
+        return e.what();
+      }
+      return "no exception";
+    };
+    dyn::UickerKahnWorkspace<double> uk(m);
+    dyn::WatersWorkspace<double> wa(m);
+    dyn::RecursiveLagrangian4x4Workspace<double> r4(m);
+    dyn::RecursiveLagrangian3x3Workspace<double> r3(m);
+    const std::vector<std::pair<const char*, std::function<VectorXd(const dyn::Model&)>>> calls = {
+        {"Uicker/Kahn", [&](const dyn::Model& x) { return dyn::uickerKahnInverseDynamics(x, uk, s.q, s.qd, s.qdd); }},
+        {"Waters", [&](const dyn::Model& x) { return dyn::watersInverseDynamics(x, wa, s.q, s.qd, s.qdd); }},
+        {"(4x4)",
+         [&](const dyn::Model& x) { return dyn::recursiveLagrangian4x4InverseDynamics(x, r4, s.q, s.qd, s.qdd); }},
+        {"(3x3)",
+         [&](const dyn::Model& x) { return dyn::recursiveLagrangian3x3InverseDynamics(x, r3, s.q, s.qd, s.qdd); }},
+    };
+    for (const auto& [name, call] : calls) {
+      const QString h = message([&] { call(helical); });
+      QVERIFY2(h.contains(QString("joint '%1' is helical").arg(offender.c_str())) && h.contains(name), qPrintable(h));
+      const QString t = message([&] { call(chain); });
+      QVERIFY2(t.contains("built for another tree") && t.contains("body 'link") && t.contains(name), qPrintable(t));
+      CHECK_CLOSE(call(prismatic), ref, 1e-10, ref.cwiseAbs().maxCoeff(), qPrintable(QString(name) + " prismatic"));
     }
   }
 

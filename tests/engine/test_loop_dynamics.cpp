@@ -15,6 +15,7 @@
 
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
+#include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/urdf_parser.hpp"
 #include "dynscope/loops/global_analysis.hpp"
 #include "dynscope/loops/loop_forward_dynamics.hpp"
@@ -53,15 +54,29 @@ double potential(const dyn::Model& m, const VectorXd& q) {
   return d.potential;
 }
 
-void expectLoadError(const std::string& xml, const QString& fragment, int line) {
+// The load of `text` (a URDF, or a DH table when `file` ends in .dh) fails with an error naming the
+// file, the line and the joint (when it has a name), and saying what is wrong (`fragment`).
+void expectLoadError(const std::string& text, const QString& fragment, int line, const QString& joint,
+                     const std::string& file = "bad.urdf") {
   try {
-    dyn::buildModel(dyn::parseUrdfString(xml, "bad.urdf"));
+    dyn::buildModel(file.ends_with(".dh") ? dyn::parseDhString(text, file) : dyn::parseUrdfString(text, file));
     QFAIL(qPrintable("accepted; expected an error containing: " + fragment));
   } catch (const dyn::LoadError& e) {
-    QVERIFY2(QString(e.what()).contains(fragment), e.what());
-    QVERIFY2(QString(e.what()).contains("bad.urdf"), e.what());
-    if (line > 0) QVERIFY2(e.line() == line, qPrintable(QString("line %1 in: %2").arg(e.line()).arg(e.what())));
+    const QString what = e.what();
+    QVERIFY2(what.contains(fragment), e.what());
+    QVERIFY2(what.startsWith(QString::fromStdString(file) + ":" + QString::number(line) + ": "), e.what());
+    QCOMPARE(e.line(), line);
+    if (!joint.isEmpty())  // (a line without a name has none to give)
+      QVERIFY2(what.contains("'" + joint + "'"), qPrintable("the joint '" + joint + "' is not named: " + what));
   }
+}
+
+// A three-joint planar chain as a DH table (lines 1-4), `more` lines after it (from line 5).
+std::string dhChain(const std::string& more) {
+  return "name chain\nconvention standard\n"
+         "joint j1 R a=0.3 mass=1 com=-0.15,0,0 inertia=0.01,0.01,0.01\n"
+         "joint j2 R a=0.3 mass=1 com=-0.15,0,0 inertia=0.01,0.01,0.01\n" +
+         more;
 }
 
 // Three links hanging from "base" by revolute joints about y; `closing` joints are added after them.
@@ -250,6 +265,35 @@ class TestLoopDynamics : public QObject {
     }
   }
 
+  // "For trees and loops": on a tree (no loop joint) every loop method and the global forms of §3.5
+  // are forward dynamics of the tree, so they must give ABA's q̈ (Featherstone's O(n) algorithm, an
+  // independent derivation) on random trees with every joint type and on the UR5.
+  void loopAndGlobalMethodsEqualAbaOnTrees() {
+    std::vector<dyn::Model> models;
+    for (unsigned seed = 1; seed <= 6; ++seed) models.push_back(dyn::buildModel(dyn::testing::randomTree(seed, 8)));
+    models.push_back(dyn::testing::loadRobot("ur5.urdf"));
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (const dyn::Model& m : models) {
+      QVERIFY(!m.hasLoops());
+      for (int trial = 0; trial < 3; ++trial) {
+        const VectorXd q = dyn::randomConfiguration(m, rng);
+        const VectorXd qd = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+        const VectorXd tau = VectorXd::NullaryExpr(m.nv, [&] { return U(rng); });
+        dyn::Data data(m);
+        const VectorXd ref = dyn::aba(m, data, q, qd, tau);
+        const auto results = allForwardDynamics(m, q, qd, tau);
+        QCOMPARE(int(results.size()), 6);
+        for (const auto& [name, qdd] : results) {
+          const double d = relDiff(qdd, ref);
+          QVERIFY2(
+              d < 1e-9,
+              qPrintable(QString("%1: %2 differs from ABA by %3").arg(QString::fromStdString(m.name), name).arg(d)));
+        }
+      }
+    }
+  }
+
   // A passive four-bar swinging under gravity for 10 s: energy kept to 1e-6, |φ| below 1e-8.
   void passiveFourBarConservesEnergy() {
     const dyn::Model m = dyn::testing::loadRobot("fourbar.urdf");
@@ -275,6 +319,64 @@ class TestLoopDynamics : public QObject {
     QVERIFY2(r.maxConstraintError() < 1e-8, qPrintable(QString("|phi| reached %1").arg(r.maxConstraintError())));
   }
 
+  // A projection that stops short of its tolerance is counted and its residual kept, not dropped:
+  // one Newton step per projection after coarse Euler steps leaves |phi| above 1e-12 (a Newton step
+  // squares the error, ~1e-4 -> ~1e-8); the default eight steps reach it.
+  void projectionShortfallIsReported() {
+    const dyn::Model m = dyn::testing::loadRobot("fourbar.urdf");
+    VectorXd qd = VectorXd::Zero(m.nv);
+    qd[m.independentDofs()[0]] = 5.0;
+    for (int iterations : {1, 8}) {
+      dyn::SimulationSettings s;
+      s.dt = 1e-2;
+      s.baumgarte = false;
+      s.projectionIterations = iterations;
+      dyn::Simulator sim(m, s);
+      sim.reset(m.home(), qd);
+      QCOMPARE(int(sim.advance(0.5)), int(dyn::SimulationStatus::Ok));
+      const dyn::SimulationStats& st = sim.stats();
+      if (iterations == 8) {
+        QCOMPARE(st.projectionFailures, 0L);
+        QCOMPARE(st.worstProjectionResidual, 0.0);
+        continue;
+      }
+      QVERIFY2(st.projectionFailures > 0, "no projection fell short");
+      QVERIFY(st.worstProjectionResidual > s.projectionTolerance);
+      // The recorded states kept that much (the record holds the 2-norm of phi, >= its largest entry).
+      QVERIFY(sim.record().maxConstraintError() > s.projectionTolerance);
+      QVERIFY(sim.record().maxConstraintError() <= std::sqrt(m.constraintRows) * st.worstProjectionResidual);
+    }
+  }
+
+  // Every shipped mechanism simulates: released at rest from a random assembled pose (and for the
+  // delta and the palletizer, whose arms rest on nothing, with a push of the independent joints),
+  // it moves under gravity for 1 s, its loops stay closed and its energy does not grow.
+  void everyShippedMechanismSimulates_data() { methodsAgreeOnTheShippedMechanisms_data(); }
+  void everyShippedMechanismSimulates() {
+    QFETCH(QString, file);
+    const dyn::Model m = dyn::testing::loadRobot(file.toStdString());
+    std::mt19937 rng(2);
+    VectorXd q, qd;
+    QVERIFY(dyn::testing::randomAssembledState(m, rng, q, qd, 0.2, 0.5));
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-3;
+    dyn::Simulator sim(m, s);
+    sim.reset(q, qd);
+    QCOMPARE(int(sim.advance(1.0)), int(dyn::SimulationStatus::Ok));
+    const dyn::SimulationRecord& r = sim.record();
+    QVERIFY2(r.maxConstraintError() < 1e-8, qPrintable(QString("|phi| %1").arg(r.maxConstraintError())));
+    QVERIFY2(r.maxConstraintRateError() < 1e-8, qPrintable(QString("|phi' qd| %1").arg(r.maxConstraintRateError())));
+    const double e0 = r.energy.front(), grown = *std::max_element(r.energy.begin(), r.energy.end()) - e0;
+    QVERIFY2(grown < 1e-5 * (1 + std::abs(e0)), qPrintable(QString("the energy grew by %1 J").arg(grown)));
+    VectorXd dq(m.nv);
+    dyn::difference(m, q, sim.q(), dq);
+    double moved = 0;
+    for (int v : m.independentDofs()) moved = std::max(moved, std::abs(dq[v]));
+    QVERIFY2(moved > 1e-3, "the mechanism did not move");
+    QCOMPARE(sim.stats().projectionFailures, 0L);
+  }
+
   void cyclesAreCutIntoLoopJoints() {
     // one loop: link b is also the child of a joint from c
     const std::string one = linkage(
@@ -297,30 +399,66 @@ class TestLoopDynamics : public QObject {
     const dyn::Model m2 = dyn::buildModel(dyn::parseUrdfString(two, "two.urdf"));
     QCOMPARE(int(m2.loops.size()), 2);
     QCOMPARE(m2.nv, 4);
+    // Breadth first from base: a and c join first, then b and d through a; c's two joints reach
+    // links already in the tree, so both are cut (lines 11 and 12), each named once in the findings.
+    for (auto [joint, line] : {std::pair{"close_cd", 11}, {"close_cb", 12}}) {
+      int found = 0;
+      for (const dyn::Finding& f : m2.findings)
+        if (f.code == "loop.cut" && f.joint == joint) {
+          ++found;
+          QCOMPARE(f.line, line);
+          QCOMPARE(f.file, std::string("two.urdf"));
+          QCOMPARE(int(f.severity), int(dyn::Severity::Info));
+          QVERIFY2(f.message.find("cut from the spanning tree") != std::string::npos, f.message.c_str());
+        }
+      QVERIFY2(found == 1, joint);
+      QVERIFY(m2.loopIndex(joint) >= 0 && m2.loops[size_t(m2.loopIndex(joint))].cut);
+    }
+    QVERIFY(m2.jointIndex("jd") > 0 && m2.jointIndex("jb") > 0);  // the tree keeps the other joints
   }
 
+  // Every malformed loop description names the file, the line and the joint. In linkage(), the
+  // closing elements start on line 9.
   void malformedLoopsAreRefusedNamingTheJoint() {
     const auto loopJoint = [](const char* l1, const char* l2) {
       return std::string("<loop_joint name='lj' type='revolute'><link1 link='") + l1 + "'/><link2 link='" + l2 +
              "'/><axis xyz='0 1 0'/></loop_joint>\n";
     };
-    expectLoadError(linkage(loopJoint("b", "nowhere")), "nowhere", 0);
-    expectLoadError(linkage(loopJoint("b", "b")), "itself", 0);
+    expectLoadError(linkage(loopJoint("b", "nowhere")), "link 'nowhere' does not exist", 9, "lj");
+    expectLoadError(linkage(loopJoint("nowhere", "b")), "link 'nowhere' does not exist", 9, "lj");
+    expectLoadError(linkage(loopJoint("b", "b")), "to itself", 9, "lj");
     expectLoadError(linkage("<loop_joint name='lj' type='planar'><link1 link='b'/><link2 link='c'/></loop_joint>\n"),
-                    "cannot close a loop", 0);
-    expectLoadError(linkage("<loop_joint name='lj' type='revolute'><link2 link='c'/></loop_joint>\n"), "link1", 0);
-    // A loop that cannot close: b's end and c are 10 m apart, the links 0.3 m long.
-    const std::string far = linkage(
-        "<loop_joint name='lj' type='spherical'><link1 link='b' xyz='0.3 0 0'/><link2 link='c' xyz='10 0 0'/>"
-        "</loop_joint>\n");
-    try {
-      const dyn::Model m = dyn::buildModel(dyn::parseUrdfString(far, "bad.urdf"));
-      const dyn::AssemblyResult a = dyn::assemble(m, m.neutral());
-      QVERIFY(!a.converged);
-      QVERIFY2(QString::fromStdString(a.message).contains("lj"), a.message.c_str());
-    } catch (const dyn::LoadError& e) {  // refusing at load is as good, when it names the joint
-      QVERIFY2(QString(e.what()).contains("lj") && QString(e.what()).contains("bad.urdf"), e.what());
-    }
+                    "cannot close a loop", 9, "lj");
+    expectLoadError(linkage("<loop_joint name='lj' type='revolute'><link2 link='c'/></loop_joint>\n"), "link1", 9,
+                    "lj");
+    // A loop that cannot close: b's end and c are 10 m apart, the links 0.3 m long. Refused at load
+    // (the reference configuration is assembled there), deterministically: the restarts are seeded.
+    expectLoadError(linkage("<loop_joint name='lj' type='spherical'><link1 link='b' xyz='0.3 0 0'/>"
+                            "<link2 link='c' xyz='10 0 0'/></loop_joint>\n"),
+                    "the mechanism cannot be assembled", 9, "lj");
+  }
+
+  // A joint of the file that closes a cycle must be of a type a loop-closure joint can have.
+  void cutJointOfAForbiddenTypeIsRefused() {
+    for (const char* type : {"planar", "floating"})
+      expectLoadError(linkage(std::string("<joint name='close_bc' type='") + type +
+                              "'><parent link='c'/><child link='b'/></joint>\n"),
+                      "closes a kinematic loop, but a loop-closure joint must be", 9, "close_bc");
+  }
+
+  // The .dh `loop` and `actuated` lines: each mistake named with its line (5) and loop joint.
+  void malformedDhLoopLinesAreRefused() {
+    const std::string dh = "bad.dh";
+    expectLoadError(dhChain("loop\n"), "expected 'loop NAME", 5, "", dh);
+    expectLoadError(dhChain("loop gp X link1=frame2 link2=base\n"), "unknown loop joint type 'X'", 5, "gp", dh);
+    expectLoadError(dhChain("loop gp R link1=frame2\n"), "'link2' is missing", 5, "gp", dh);
+    expectLoadError(dhChain("loop gp R link1=frame2 link2=frame2\n"), "to itself", 5, "gp", dh);
+    expectLoadError(dhChain("loop gp R link1=frame9 link2=base\n"), "link 'frame9' does not exist", 5, "gp", dh);
+    expectLoadError(dhChain("loop gp R link1=frame2 link2=base colour=red\n"), "unknown key 'colour'", 5, "gp", dh);
+    expectLoadError(dhChain("loop gp R link1=frame2 link2=base axis=0,0,0\n"), "must not be zero", 5, "gp", dh);
+    expectLoadError(dhChain("loop j1 R link1=frame2 link2=base\n"), "duplicate joint name", 5, "j1", dh);
+    expectLoadError(dhChain("actuated\n"), "expected 'actuated JOINT", 5, "", dh);
+    expectLoadError(dhChain("actuated j1 nosuch\n"), "'nosuch' is not a joint of the table", 5, "nosuch", dh);
   }
 };
 

@@ -14,6 +14,7 @@
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
+#include "fourbar_closed_form.hpp"
 #include "loop_states.hpp"
 
 using Eigen::MatrixXd;
@@ -22,24 +23,10 @@ using Eigen::VectorXd;
 
 namespace {
 
-// Four-bar of robots/fourbar.urdf: ground d, crank a, coupler b, rocker c; zero pose at theta2 = 60 deg.
-constexpr double kA = 0.10, kB = 0.35, kC = 0.30, kD = 0.40;
-
-struct FourBarPose {
-  double theta3, theta4;  // absolute angles of coupler and rocker from +x (counter-clockwise, x-z plane)
-  Vector3d B;             // the coupler-rocker pin
-};
-
-// Closed form: A = a (cos t2, sin t2); B is where the circles of radius b about A and c about
-// O4 = (d, 0) meet, on the branch where B lies left of the line A -> O4 (the open branch).
-FourBarPose fourBarClosedForm(double theta2) {
-  const Eigen::Vector2d A(kA * std::cos(theta2), kA * std::sin(theta2)), O4(kD, 0);
-  const Eigen::Vector2d e = O4 - A;
-  const double D = e.norm(), l = (kB * kB - kC * kC + D * D) / (2 * D), h = std::sqrt(kB * kB - l * l);
-  const Eigen::Vector2d u = e / D, n(-u.y(), u.x());  // n: left of A -> O4
-  const Eigen::Vector2d B = A + l * u + h * n;
-  return {std::atan2(B.y() - A.y(), B.x() - A.x()), std::atan2(B.y(), B.x() - kD), Vector3d(B.x(), 0, B.y())};
-}
+using dyn::testing::fourBarClosedForm;
+using dyn::testing::FourBarPose;
+constexpr double kA = dyn::testing::kFourBarA, kB = dyn::testing::kFourBarB, kC = dyn::testing::kFourBarC,
+                 kD = dyn::testing::kFourBarD;
 
 double wrap(double a) { return std::remainder(a, 2 * M_PI); }
 
@@ -198,13 +185,15 @@ class TestLoopKinematics : public QObject {
     const double lo = extreme(kA + kB), hi = extreme(kB - kA);
     dyn::Assembler assembler(m);
     const std::vector<int> rocker = {2};
-    for (auto [theta4, closes] : {std::pair{lo + 0.02, true}, {hi - 0.02, true}, {lo - 0.05, false}, {hi + 0.05, false}}) {
+    for (auto [theta4, closes] :
+         {std::pair{lo + 0.02, true}, {hi - 0.02, true}, {lo - 0.05, false}, {hi + 0.05, false}}) {
       VectorXd q0 = m.home();
       q0[2] = theta4 - zero.theta4;
       const dyn::AssemblyResult& r = assembler.solve(q0, {rocker, 1e-12, 200});
       QCOMPARE(r.converged, closes);
       if (closes) continue;
-      QVERIFY2(r.message.find("loop joint 'coupler_rocker_joint' cannot close") != std::string::npos, r.message.c_str());
+      QVERIFY2(r.message.find("loop joint 'coupler_rocker_joint' cannot close") != std::string::npos,
+               r.message.c_str());
       QVERIFY2(r.message.find("'rocker_joint' held") != std::string::npos, r.message.c_str());
       QVERIFY(r.residual > 1e-3);
     }
@@ -245,8 +234,10 @@ class TestLoopKinematics : public QObject {
       QVERIFY2((R - Eigen::Matrix3d::Identity()).norm() < 1e-9, "the plate does not turn");
       const Vector3d P = d.oMf[size_t(plate)].translation();
       for (int i = 0; i < 3; ++i) {  // elbow E_i from the motor angle alone; |A_i - E_i| = l
-        const double psi = (-90 + 120 * i) * M_PI / 180, th = th0 + q[m.joints[size_t(m.jointIndex("motor" + std::to_string(i + 1)))].idx_q];
-        const Vector3d r(std::cos(psi), std::sin(psi), 0), E = (wB + L * std::cos(th)) * r + Vector3d(0, 0, -L * std::sin(th));
+        const double psi = (-90 + 120 * i) * M_PI / 180,
+                     th = th0 + q[m.joints[size_t(m.jointIndex("motor" + std::to_string(i + 1)))].idx_q];
+        const Vector3d r(std::cos(psi), std::sin(psi), 0),
+            E = (wB + L * std::cos(th)) * r + Vector3d(0, 0, -L * std::sin(th));
         QVERIFY(std::abs((P + wP * r - E).norm() - l) < 1e-10);
       }
     }

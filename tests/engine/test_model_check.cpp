@@ -13,7 +13,9 @@
 #include <string>
 
 #include "dynscope/algorithms/aba.hpp"
+#include "dynscope/algorithms/forward_dynamics_crba.hpp"
 #include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/formulations/denoc_forward_dynamics.hpp"
 #include "dynscope/io/dh_parser.hpp"
 #include "dynscope/io/fixups.hpp"
 #include "dynscope/io/model_builder.hpp"
@@ -29,8 +31,8 @@ class TestModelCheck : public QObject {
 
  private slots:
   void initTestCase();
-  void armFindings_data();
-  void armFindings();
+  void findingsAtTheirLines_data();
+  void findingsAtTheirLines();
   void armHasNoOtherWarnings();
   void noiseIsNotAFinding_data();
   void noiseIsNotAFinding();
@@ -47,6 +49,13 @@ class TestModelCheck : public QObject {
   void conditionNumberOfTwoLinkArm();
   void illConditionedArm();
   void indefiniteMassMatrix();
+  void dummyBaseIsANoteNotNoise();
+  void zeroMassLeafRefusedNamingTheJoint();
+  void slightIndefinitenessComputes();
+  void refusedWhereThePivotTurnsNegative();
+  void duplicateJointNameAtItsLine();
+  void everyFindingHasALine_data();
+  void everyFindingHasALine();
   void errorsStayErrors_data();
   void errorsStayErrors();
   void checkWithoutDescription();
@@ -111,6 +120,21 @@ std::string inertiaXml(double xx, double yy, double zz, double mass = 1) {
   return buf;
 }
 
+// The message of the ForwardDynamicsError run() throws naming body `body`; empty (with a warning
+// saying what happened instead) otherwise.
+template <class F>
+std::string refusalOf(F&& run, int body) {
+  try {
+    run();
+  } catch (const dyn::ForwardDynamicsError& e) {
+    if (e.body() == body) return e.what();
+    qWarning("refused for body %d, not %d: %s", e.body(), body, e.what());
+    return {};
+  }
+  qWarning("not refused");
+  return {};
+}
+
 dyn::Model modelOf(const std::string& xml, const dyn::BuildOptions& options = {}) {
   return dyn::buildModel(dyn::parseUrdfString(xml, "t.urdf"), options);
 }
@@ -123,14 +147,18 @@ void TestModelCheck::initTestCase() {
   qunsetenv("AMENT_PREFIX_PATH");
 }
 
-void TestModelCheck::armFindings_data() {
+void TestModelCheck::findingsAtTheirLines_data() {
+  QTest::addColumn<QString>("file");
   QTest::addColumn<QString>("code");
   QTest::addColumn<QString>("name");  // the link or joint (or element) it concerns
   QTest::addColumn<int>("severity");
   QTest::addColumn<QString>("anchor");  // the finding's line: the first `target` after `anchor`
   QTest::addColumn<QString>("target");
-  const auto row = [](const char* tag, const char* code, const char* name, Severity s, const char* anchor,
-                      const char* target = "") { QTest::newRow(tag) << code << name << int(s) << anchor << target; };
+  const char* file = "arm_with_warnings.urdf";
+  const auto row = [&](const char* tag, const char* code, const char* name, Severity s, const char* anchor,
+                       const char* target = "") {
+    QTest::newRow(tag) << file << code << name << int(s) << anchor << target;
+  };
   // The issue's patterns: rounding noise on a dummy base (fixed to the world: a note), a gross, a
   // small and a merged gross triangle violation, a negative principal moment.
   row("noise on the dummy base", "inertia.triangle", "base_footprint", Severity::Info, "izz=\"3e-6\"");
@@ -141,22 +169,45 @@ void TestModelCheck::armFindings_data() {
   row("negative moment (antenna)", "inertia.not_psd", "antenna", Severity::Warning, "ixy=\"6.3e-8\"");
   row("degenerate limits", "limits.degenerate", "wrist", Severity::Warning, "lower=\"0.5\" upper=\"0.5\"");
   row("missing limit", "limits.missing", "elbow", Severity::Warning, "<joint name=\"elbow\"");
-  row("mimic", "mimic.not_enforced", "finger_right_joint", Severity::Warning, "<joint name=\"finger_right_joint\"");
+  row("mimic", "mimic.not_enforced", "finger_right_joint", Severity::Warning, "<joint name=\"finger_right_joint\"",
+      "<mimic");
   row("missing mesh", "mesh.missing", "shoulder_link", Severity::Warning, "meshes/shoulder.stl");
   row("transmissions", "urdf.ignored_element", "<transmission>", Severity::Info, "<transmission ");
   row("gazebo", "urdf.ignored_element", "<gazebo>", Severity::Info, "<gazebo ");
   row("mass on the fixed base", "mass.fixed_to_world", "base_footprint", Severity::Info,
       "<link name=\"base_footprint\">", "<inertial>");
   row("cond(H)", "conditioning.cond_h", "H(q)", Severity::Info, "<joint name=\"antenna_joint\"");
+  // A stage whose tool plate has inertia but no mass, on a prismatic joint.
+  file = "linear_stage.urdf";
+  row("zero mass on a leaf", "mass.zero_leaf", "tool_plate", Severity::Warning, "<link name=\"tool_plate\">",
+      "<inertial>");
+  row("zero mass between joints", "mass.zero", "turntable_link", Severity::Info, "<link name=\"turntable_link\">");
+  row("zero effort and velocity", "limits.zero_effort_velocity", "turntable", Severity::Info,
+      "<joint name=\"turntable\"", "<limit");
+  row("limit without lower and upper", "limits.partial", "z_slide", Severity::Warning, "<joint name=\"z_slide\"",
+      "<limit");
+  row("limit with a lower bound only", "limits.partial", "tool_slide", Severity::Warning, "<joint name=\"tool_slide\"",
+      "<limit");
+  row("singular H", "conditioning.singular", "tool_slide", Severity::Warning, "<joint name=\"tool_slide\"");
+  file = "massless_pan_tilt.urdf";
+  row("a link that carries nothing", "links.unused", "camera_optical_frame", Severity::Info,
+      "<link name=\"camera_optical_frame\"");
+  file = "arm_with_encoder_disc.urdf";
+  row("inertia ratio", "conditioning.inertia_ratio", "encoder_disc", Severity::Info, "<link name=\"encoder_disc\">",
+      "<inertial>");
+  // The issue's slight indefiniteness: -3.5e-8 beside +9.1e-8 on a tiny antenna.
+  file = "rover_antenna.urdf";
+  row("slightly indefinite", "inertia.not_psd", "antenna", Severity::Warning, "<link name=\"antenna\">", "<inertia ");
 }
 
-void TestModelCheck::armFindings() {
+void TestModelCheck::findingsAtTheirLines() {
+  QFETCH(QString, file);
   QFETCH(QString, code);
   QFETCH(QString, name);
   QFETCH(int, severity);
   QFETCH(QString, anchor);
   QFETCH(QString, target);
-  const std::string path = dataFile("arm_with_warnings.urdf"), text = readText(path);
+  const std::string path = dataFile(qPrintable(file)), text = readText(path);
   const dyn::Model model = dyn::loadModel(path);  // loads: nothing here is an error
   const Finding* f = findingOf(model.findings, code.toStdString(), name.toStdString());
   QVERIFY2(f, qPrintable(code + " " + name + " not among:" + QString::fromStdString(listOf(model.findings))));
@@ -416,11 +467,15 @@ void TestModelCheck::missingMeshes() {
   const Finding* absent = findingOf(model.findings, "mesh.missing", "base");
   QVERIFY(absent);
   QCOMPARE(absent->line, lineOf(xml, "meshes/absent.stl"));
-  QVERIFY(absent->message.find("absent.stl") != std::string::npos);
+  const std::string lookedFor = dir.filePath("meshes/absent.stl").toStdString();
+  QCOMPARE(absent->message, "mesh 'meshes/absent.stl' not found (looked for " + lookedFor + ")");
   const Finding* package = findingOf(model.findings, "mesh.missing", "arm");
   QVERIFY(package);
   QCOMPARE(package->line, lineOf(xml, "meshes/a.stl"));
-  QVERIFY2(package->message.find("package 'no_such_package'") != std::string::npos, package->message.c_str());
+  QVERIFY2(package->message.rfind("mesh 'package://no_such_package/meshes/a.stl': package 'no_such_package' not found",
+                                  0) == 0 &&
+               package->message.find("(file '") == std::string::npos,
+           package->message.c_str());
   QVERIFY2(package->message.find("3 mesh references") != std::string::npos, package->message.c_str());
   QCOMPARE(package->body, 1);
   // The same check, without meshes.
@@ -544,16 +599,181 @@ void TestModelCheck::illConditionedArm() {
 }
 
 void TestModelCheck::indefiniteMassMatrix() {
-  // Negative moments about the joint axis make H indefinite: a warning, and FD computes with it.
-  const dyn::Model model = modelOf(oneLink(inertiaXml(-0.5, -0.5, -0.2)));
-  QVERIFY(findingOf(model.findings, "inertia.not_psd", "a"));
+  // Negative moments about the joint axis make H = Izz = -0.2 indefinite: a warning at load, and
+  // forward dynamics is refused where the pivot is negative, naming the joint and pointing at the
+  // inertia finding (no square root of a negative pivot, no "singular" for what is indefinite).
+  const std::string xml = oneLink(inertiaXml(-0.5, -0.5, -0.2));
+  const dyn::Model model = modelOf(xml);
+  const Finding* psd = findingOf(model.findings, "inertia.not_psd", "a");
+  QVERIFY(psd);
   const Finding* f = findingOf(model.findings, "conditioning.indefinite");
   QVERIFY2(f, listOf(model.findings).c_str());
   QCOMPARE(f->severity, Severity::Warning);
   QCOMPARE(f->joint, std::string("j"));
+  const std::string pointer = "inertia.not_psd at t.urdf:" + std::to_string(lineOf(xml, "<inertia "));
+  QCOMPARE(psd->line, lineOf(xml, "<inertia "));
   dyn::Data data(model);
-  dyn::aba(model, data, model.neutral(), Eigen::VectorXd::Zero(1), Eigen::VectorXd::Ones(1));
-  QCOMPARE(data.qdd[0], 1 / -0.2);  // the values as given: qdd = tau / Izz
+  const Eigen::VectorXd q = model.neutral(), zero = Eigen::VectorXd::Zero(1), tau = Eigen::VectorXd::Ones(1);
+  const auto refused = [&](auto&& run) {
+    const std::string m = refusalOf(run, 1);
+    return m.find("joint 'j' (link 'a')") != std::string::npos && m.find("-0.2, not positive") != std::string::npos &&
+           m.find("not positive definite") != std::string::npos && m.find(pointer) != std::string::npos &&
+           m.find("balance-inertias") != std::string::npos;
+  };
+  QVERIFY(refused([&] { dyn::aba(model, data, q, zero, tau); }));
+  QVERIFY(refused([&] { dyn::forwardDynamicsCrba(model, data, q, zero, tau); }));
+  dyn::DenocWorkspace ws(model);
+  QVERIFY(refused([&] { dyn::denocForwardDynamics(model, ws, q, zero, tau); }));
+  QVERIFY(refused([&] { dyn::Simulator sim(model); }));
+  // Inverse dynamics computes with the values as given: tau = Izz qdd.
+  QCOMPARE(dyn::rnea(model, data, q, zero, tau)[0], -0.2);
+}
+
+void TestModelCheck::dummyBaseIsANoteNotNoise() {
+  // The issue's dummy base, principal moments (-1.8e-22, 1.8e-22, 3e-6): the negative moment is
+  // rounding noise (far below 1e-9 of the scale: no inertia.not_psd), but 0 + 0 < 3e-6 misses the
+  // triangle inequality by all of c. The link is fixed to the world, so its inertia never enters the
+  // dynamics: one note, not a warning.
+  const dyn::Model model = dyn::loadModel(dataFile("arm_with_warnings.urdf"));
+  std::vector<const Finding*> onBase;
+  for (const Finding& f : model.findings)
+    if (f.link == "base_footprint" && f.code.rfind("inertia.", 0) == 0) onBase.push_back(&f);
+  QCOMPARE(onBase.size(), size_t(1));
+  QCOMPARE(onBase[0]->code, std::string("inertia.triangle"));
+  QCOMPARE(onBase[0]->severity, Severity::Info);
+  QVERIFY2(onBase[0]->message.find("(-1.8e-22, 1.8e-22, 3e-06) kg m^2") != std::string::npos &&
+               onBase[0]->message.find("falls 3e-06 short of 3e-06 (100 %)") != std::string::npos,
+           onBase[0]->message.c_str());
+  // The same link on a joint of its own: a warning (nothing merges or fixes it).
+  const dyn::Model alone = modelOf(
+      oneLink("      <mass value=\"0.001\"/>\n      <inertia ixx=\"0\" ixy=\"1.8e-22\" ixz=\"0\" iyy=\"0\" iyz=\"0\" "
+              "izz=\"3e-6\"/>\n"));
+  QCOMPARE(findingOf(alone.findings, "inertia.triangle", "a")->severity, Severity::Warning);
+  QVERIFY(!findingOf(alone.findings, "inertia.not_psd"));
+  // Noise alone (off-diagonal 1.8e-22 on a physical inertia) is no finding at all.
+  const dyn::Model noise = modelOf(
+      oneLink("      <mass value=\"1\"/>\n      <inertia ixx=\"1e-3\" ixy=\"1.8e-22\" ixz=\"0\" iyy=\"1e-3\" iyz=\"0\" "
+              "izz=\"2e-3\"/>\n"));
+  QCOMPARE(countOf(noise.findings, "inertia.triangle") + countOf(noise.findings, "inertia.not_psd"), 0);
+}
+
+// A tool plate with rotational inertia but no mass on a prismatic joint: nothing resists the slide,
+// D = S^T IA S = 0 there. The file loads (the checker warns); each forward-dynamics entry point refuses
+// at the computation, naming the joint and its link and pointing at the finding; inverse dynamics works.
+void TestModelCheck::zeroMassLeafRefusedNamingTheJoint() {
+  const std::string path = dataFile("linear_stage.urdf"), text = readText(path);
+  const dyn::Model model = dyn::loadModel(path);
+  QVERIFY(dyn::forwardDynamicsRefusal(model).empty());  // no pre-screen: it is no massless subtree
+  const int slide = model.jointIndex("tool_slide");
+  const std::string pointer =
+      "mass.zero_leaf at " + path + ":" + std::to_string(lineOf(text, "<link name=\"tool_plate\">", "<inertial>"));
+  const auto check = [&](auto&& run) {
+    const std::string m = refusalOf(run, slide);
+    return m.find("joint 'tool_slide' (link 'tool_plate') is 0, not positive") != std::string::npos &&
+           m.find("H(q) is singular") != std::string::npos && m.find(pointer) != std::string::npos;
+  };
+  dyn::Data data(model);
+  const Eigen::VectorXd q = model.neutral(), zero = Eigen::VectorXd::Zero(model.nv);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Constant(model.nv, 0.5);
+  QVERIFY(check([&] { dyn::aba(model, data, q, zero, tau); }));
+  QVERIFY(check([&] { dyn::forwardDynamicsCrba(model, data, q, zero, tau); }));
+  dyn::DenocWorkspace ws(model);
+  QVERIFY(check([&] { dyn::denocForwardDynamics(model, ws, q, zero, tau); }));
+  QVERIFY(check([&] { dyn::Simulator sim(model); }));
+  QVERIFY(dyn::rnea(model, data, q, zero, zero).allFinite());
+}
+
+// The antenna's slight indefiniteness is a warning, not a refusal: the pan joint still moves the
+// antenna's mass (D = Izz + m r^2 > 0), so forward dynamics and simulation run, with the values as given.
+void TestModelCheck::slightIndefinitenessComputes() {
+  const dyn::Model model = dyn::loadModel(dataFile("rover_antenna.urdf"));
+  const Finding* f = findingOf(model.findings, "inertia.not_psd", "antenna");
+  QVERIFY(f);
+  QVERIFY2(f->message.find("(-3.5e-08, 9.1e-08, 1.2e-07) kg m^2, the smallest 3.5e-08 below zero") != std::string::npos,
+           f->message.c_str());
+  dyn::Data data(model);
+  const Eigen::VectorXd q = model.neutral(), zero = Eigen::VectorXd::Zero(model.nv);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Constant(model.nv, 1e-3);
+  const Eigen::VectorXd a = dyn::aba(model, data, q, zero, tau);
+  QVERIFY(a.allFinite());
+  // The values as given: FD inverts ID.
+  QVERIFY((dyn::rnea(model, data, q, zero, a) - tau).norm() <= 1e-12);
+  QVERIFY((dyn::forwardDynamicsCrba(model, data, q, zero, tau) - a).norm() <= 1e-9 * a.norm());
+  dyn::Simulator sim(model);
+  QCOMPARE(sim.advance(0.2), dyn::SimulationStatus::Ok);
+}
+
+// H(q) = diag(Izz cos^2 q2 + Iyy sin^2 q2, Ixx) for a body (Iyy = -0.5 < 0) turned by q2 about x
+// under a joint about z: positive definite at q2 = 0, indefinite beyond tan^2 q2 = Izz / -Iyy. A
+// simulation spinning q2 at 2 rad/s (q1 stays at rest: no coupling) stops there, naming joint j1.
+void TestModelCheck::refusedWhereThePivotTurnsNegative() {
+  const std::string xml = R"(<robot name="r">
+  <link name="base"/>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="yoke"/><axis xyz="0 0 1"/></joint>
+  <link name="yoke"/>
+  <joint name="j2" type="continuous"><parent link="yoke"/><child link="body"/><axis xyz="1 0 0"/></joint>
+  <link name="body">
+    <inertial><mass value="1"/><inertia ixx="1" iyy="-0.5" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+</robot>
+)";
+  const dyn::Model model = modelOf(xml);
+  dyn::SimulationSettings settings;
+  settings.integrator = dyn::Integrator::Rk4;
+  dyn::Simulator sim(model, settings);  // positive definite at the start
+  sim.reset(Eigen::Vector2d::Zero(), Eigen::Vector2d(0, 2));
+  QCOMPARE(sim.advance(1.0), dyn::SimulationStatus::Diverged);
+  const double crossing = std::atan(std::sqrt(1 / 0.5)) / 2;
+  QVERIFY2(sim.time() <= crossing && sim.time() > crossing - 2 * settings.dt, qPrintable(QString::number(sim.time())));
+  const std::string& why = sim.lastError();
+  QVERIFY2(why.find("the simulation stopped at t = ") == 0 &&
+               why.find("joint 'j1' (link 'yoke')") != std::string::npos &&
+               why.find("not positive") != std::string::npos &&
+               why.find("inertia.not_psd at t.urdf:" + std::to_string(lineOf(xml, "<inertia "))) != std::string::npos,
+           why.c_str());
+  QVERIFY(sim.record().samples() > 0);  // the run up to there is kept
+}
+
+// A floating base adds a joint named root_joint; a file that has one too gets an error finding at
+// that joint's line, and the file's joint keeps its own limits.
+void TestModelCheck::duplicateJointNameAtItsLine() {
+  const std::string path = dataFile("hopper_root_joint.urdf"), text = readText(path);
+  QVERIFY(!findingOf(dyn::loadModel(path).findings, "names.duplicate"));
+  const dyn::Model model = dyn::loadModel(path, {.floatingBase = true});
+  const Finding* f = findingOf(model.findings, "names.duplicate");
+  QVERIFY2(f, listOf(model.findings).c_str());
+  QCOMPARE(f->severity, Severity::Error);
+  QCOMPARE(f->line, lineOf(text, "<joint name=\"root_joint\""));
+  QCOMPARE(f->body, model.bodyIndex("thigh"));
+  QVERIFY2(f->message.find("the floating base's joint is named 'root_joint', and so is this joint") == 0,
+           f->message.c_str());
+  const int hip = model.joints[model.bodyIndex("thigh")].idx_q;
+  QCOMPARE(model.lowerLimit[hip], -1.2);
+  QCOMPARE(model.upperLimit[hip], 1.2);
+  QVERIFY(model.joints[1].type == dyn::JointType::Floating);
+}
+
+// Every finding has a place to jump to: the robot file and a line, with a fixed or a floating base.
+void TestModelCheck::everyFindingHasALine_data() {
+  QTest::addColumn<QString>("file");
+  QTest::addColumn<bool>("floating");
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(DYNSCOPE_TEST_DATA_DIR) + "/model_check"))
+    for (bool floating : {false, true}) {
+      const std::string name = entry.path().filename().string();
+      QTest::newRow((name + (floating ? " (floating)" : "")).c_str()) << QString::fromStdString(name) << floating;
+    }
+}
+
+void TestModelCheck::everyFindingHasALine() {
+  QFETCH(QString, file);
+  QFETCH(bool, floating);
+  const std::string path = dataFile(qPrintable(file));
+  const dyn::Model model = dyn::loadModel(path, {.floatingBase = floating});
+  QVERIFY(!model.findings.empty());
+  for (const Finding& f : model.findings) {
+    QVERIFY2(f.line > 0 && f.file == path, f.text().c_str());
+    QVERIFY2(f.body >= 0 || f.code.rfind("urdf.", 0) == 0, f.text().c_str());  // ignored elements have no body
+  }
 }
 
 void TestModelCheck::errorsStayErrors_data() {

@@ -190,6 +190,36 @@ class TestModelCheckCli : public QObject {
     QCOMPARE(json(r)["qdd"].toArray().size(), 4);
   }
 
+  // A joint that moves nothing it can accelerate at this configuration (a massless tool plate on a
+  // prismatic joint) loads with warnings; fd by every method and simulate refuse, naming the joint
+  // and its link and pointing at the finding. A slightly indefinite inertia elsewhere computes.
+  void singularPivotRefusedNamingTheJoint() {
+    const QString file = data("linear_stage.urdf");
+    CliRun r = runCli({"check", file});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    const QJsonArray findings = json(r)["findings"].toArray();
+    const int plate = lineOf(file, "<mass value=\"0\"") - 2;  // the tool plate's <inertial>
+    QCOMPARE(findingOf(findings, "mass.zero_leaf", "tool_plate")["line"].toInt(), plate);
+    QCOMPARE(findingOf(findings, "limits.partial", "z_slide")["line"].toInt(), lineOf(file, "<limit effort=\"200\""));
+    const QByteArray pointer = "mass.zero_leaf at " + file.toUtf8() + ":" + QByteArray::number(plate);
+    for (const char* algorithm : {"aba", "crba", "denoc"}) {
+      r = runCli({"fd", file, "--algorithm", algorithm});
+      QVERIFY(!r.crashed);
+      QCOMPARE(r.status, 1);
+      QVERIFY2(r.err.contains("joint 'tool_slide' (link 'tool_plate') is 0, not positive") && r.err.contains(pointer),
+               r.err.constData());
+    }
+    r = runCli({"simulate", file, "--duration", "0.1"});
+    QVERIFY(!r.crashed);
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("joint 'tool_slide' (link 'tool_plate')"), r.err.constData());
+
+    r = runCli({"fd", data("rover_antenna.urdf")});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    QVERIFY2(r.err.contains("inertia.not_psd") || r.err.contains("not positive semi-definite"), r.err.constData());
+    for (const QJsonValue v : json(r)["qdd"].toArray()) QVERIFY(v.isDouble());
+  }
+
   void projectFixupsAreApplied() {
     QTemporaryDir dir;
     const QString project = dir.filePath("p.json");

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <QtTest>
+#include <algorithm>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -44,27 +45,34 @@ void checkLinear(const char* what, int n, const std::function<void(int)>& f) {
   QVERIFY2(ratio < 24, qPrintable(QString("%1 grows faster than linearly: ratio %2").arg(what).arg(ratio)));
 }
 
-std::string urdfChain(int n) {
+// A chain of n links (every third joint fixed); `actuated`: every joint carries the actuator marker;
+// `massless`: no link has an <inertial> (one massless moving subtree, the model check's case).
+std::string urdfChain(int n, bool actuated = false, bool massless = false) {
   std::ostringstream s;
-  s << "<robot name=\"chain\">\n<link name=\"l0\"/>\n";
+  s << "<robot name=\"chain\" xmlns:dynscope=\"https://dynscope.org\">\n<link name=\"l0\"/>\n";
   for (int i = 1; i <= n; ++i) {
-    s << "<link name=\"l" << i << "\"><inertial><origin xyz=\"0 0 0.05\"/><mass value=\"1\"/>"
-      << "<inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>"
-      << "<visual><geometry><cylinder radius=\"0.01\" length=\"0.1\"/></geometry></visual></link>\n"
+    s << "<link name=\"l" << i << "\">";
+    if (!massless)
+      s << "<inertial><origin xyz=\"0 0 0.05\"/><mass value=\"1\"/>"
+        << "<inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>";
+    s << "<visual><geometry><cylinder radius=\"0.01\" length=\"0.1\"/></geometry></visual></link>\n"
       << "<joint name=\"j" << i << "\" type=\"" << (i % 3 ? "revolute" : "fixed") << "\"><parent link=\"l" << i - 1
       << "\"/><child link=\"l" << i << "\"/><origin xyz=\"0 0 0.1\" rpy=\"0.1 0 0\"/><axis xyz=\"0 1 0\"/>"
-      << "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n";
+      << "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>" << (actuated ? "<dynscope:actuated/>" : "")
+      << "</joint>\n";
   }
   s << "</robot>\n";
   return s.str();
 }
 
-std::string dhTable(int n) {
+// `actuated`: an `actuated` line naming every joint, one per joint.
+std::string dhTable(int n, bool actuated = false) {
   std::ostringstream s;
   s << "name long_arm\nangles deg\n";
   for (int i = 1; i <= n; ++i)
     s << "joint j" << i << (i % 2 ? " R" : " P") << " a=0.1 alpha=90 d=0.05 lower=-1 upper=1 mass=1 com=0,0,0.01"
       << " inertia=0.01,0.01,0.01\n";
+  for (int i = 1; actuated && i <= n; ++i) s << "actuated j" << i << "\n";
   return s.str();
 }
 
@@ -101,6 +109,28 @@ class TestParserScaling : public QObject {
       const std::string text = urdfChain(n);
       const dyn::Model m = dyn::buildModel(dyn::parseUrdfString(text, "chain.urdf"));
       QCOMPARE(m.N, n - n / 3);
+    });
+  }
+
+  // Actuator markers on every joint (the loop builder matched each body's joint by scanning them all).
+  void actuatedMarkersAreLinear() {
+    checkLinear("URDF with actuator markers", 2000, [](int n) {
+      const dyn::Model m = dyn::buildModel(dyn::parseUrdfString(urdfChain(n, true), "chain.urdf"));
+      QVERIFY(m.passiveDofs.empty());
+    });
+    checkLinear("DH with actuated lines", 2000, [](int n) {
+      const dyn::Model m = dyn::buildModel(dyn::parseDhString(dhTable(n, true), "long.dh"));
+      QVERIFY(m.passiveDofs.empty());
+    });
+  }
+
+  // A long massless chain: the model check names the subtree (an ancestor walk per body was quadratic).
+  void masslessChainCheckIsLinear() {
+    checkLinear("model check of a massless chain", 2000, [](int n) {
+      const dyn::RobotDescription d = dyn::parseUrdfString(urdfChain(n, false, true), "chain.urdf");
+      const dyn::Model m = dyn::buildModel(d);
+      const std::vector<dyn::Finding> f = dyn::checkModel(m, &d);
+      QVERIFY(std::any_of(f.begin(), f.end(), [](const dyn::Finding& x) { return x.code == "mass.massless_subtree"; }));
     });
   }
 

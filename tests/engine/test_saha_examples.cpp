@@ -210,6 +210,33 @@ class TestSahaExamples : public QObject {
     }
   }
 
+  // Fig. 5's axes, as far as the seed's text carries them: time from 0 to 10 s (tick labels 2, 6, 8, 10
+  // survive) and torque from -2 to 5 N m (tick labels 5, 4, ..., -2). The seed gives neither the link
+  // lengths nor the masses (robots/planar3.dh holds our choice), nor any value read off the curves, so
+  // the curves themselves cannot be compared. What can: the trajectory lasts the plotted 10 s, all
+  // three torques stay inside the plotted window over the whole of it, within plotting accuracy (0.1 N m,
+  // a seventieth of the axis), and they span more than half of it (the window is drawn around curves
+  // of this size, not around ones ten times larger or smaller).
+  void planarTorquesWithinFig5Axes() {
+    const Model m = robot("planar3.dh");
+    dyn::DenocWorkspace ws(m);
+    const dyn::SampledTrajectory traj = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaPlanar3, 100);
+    QCOMPARE(traj.startTime(), 0.0);
+    QCOMPARE(traj.endTime(), 10.0);
+    constexpr double kAxisLow = -2, kAxisHigh = 5, kPlotting = 0.1;
+    double low = INFINITY, high = -INFINITY;
+    for (int k = 0; k < traj.samples(); ++k) {
+      const Vector3d tau = dyn::denocInverseDynamics(m, ws, traj.q.col(k), traj.qd.col(k), traj.qdd.col(k));
+      low = std::min(low, tau.minCoeff());
+      high = std::max(high, tau.maxCoeff());
+    }
+    qDebug("Fig. 5: the torques span %.3f to %.3f N m (axis: %g to %g)", low, high, kAxisLow, kAxisHigh);
+    QVERIFY2(low >= kAxisLow - kPlotting && high <= kAxisHigh + kPlotting,
+             qPrintable(QString("torques from %1 to %2 N m leave Fig. 5's window").arg(low).arg(high)));
+    QVERIFY2(high - low > 0.5 * (kAxisHigh - kAxisLow),
+             qPrintable(QString("torques span only %1 N m of Fig. 5's 7").arg(high - low)));
+  }
+
   // Fig. 6: free fall from th = 0 (links along +X, gravity -Y) at rest, by the DeNOC forward dynamics.
   void planarFreeFall() {
     const Model m = robot("planar3.dh");

@@ -4,6 +4,7 @@
 // and stays inside the pattern; symbolic fill-in matches hand-worked and closed-form counts and
 // the non-zeros of a numeric dense factor.
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <QDir>
 #include <QtTest>
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <random>
 
 #include "check_close.hpp"
+#include "dynscope/algorithms/mass_matrix_spectrum.hpp"
 #include "dynscope/algorithms/sparsity.hpp"
 #include "dynscope/dynscope.hpp"
 #include "random_tree.hpp"
@@ -330,6 +332,42 @@ class TestSparsity : public QObject {
             qPrintable(QString("trial %1, n %2, %3").arg(trial).arg(n).arg(form == CholeskyForm::LTL ? "LTL" : "LLT")));
       }
     }
+  }
+
+  // The O(n) spectrum (RNEA applies H, ABA its inverse) against the dense eigen solver of CRBA's H,
+  // on the shipped trees (fixed and floating) and random trees, at a random pose.
+  void spectrumWithoutFormingH_data() { addModelRows(); }
+  void spectrumWithoutFormingH() {
+    QFETCH(QString, source);
+    QFETCH(bool, floating);
+    const Model model = modelFor(source, floating);
+    dyn::Data d(model);
+    std::mt19937 rng(11);
+    const VectorXd q = dyn::randomConfiguration(model, rng);
+    const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(dyn::crba(model, d, q), Eigen::EigenvaluesOnly);
+    const dyn::MassMatrixSpectrum s = dyn::massMatrixSpectrum(model, d, q, 1e-12, 20000);
+    const double lo = eig.eigenvalues()[0], hi = eig.eigenvalues()[model.nv - 1];
+    QVERIFY2(std::abs(s.lambdaMax / hi - 1) < 1e-6, qPrintable(QString("%1 vs %2").arg(s.lambdaMax).arg(hi)));
+    QVERIFY2(std::abs(s.lambdaMin / lo - 1) < 1e-6, qPrintable(QString("%1 vs %2").arg(s.lambdaMin).arg(lo)));
+    QVERIFY(std::abs(s.condition() / (hi / lo) - 1) < 1e-5);
+  }
+
+  // A joint that moves no mass: H is singular, ABA cannot invert it, the spectrum says so.
+  void spectrumOfASingularH() {
+    dyn::RobotDescription r = dyn::testing::randomTree(3, 5);
+    for (auto& link : r.links)  // a leaf (no joint's parent) without mass or inertia
+      if (std::none_of(r.joints.begin(), r.joints.end(), [&](const auto& j) { return j.parent == link.name; }) &&
+          std::any_of(r.joints.begin(), r.joints.end(),
+                      [&](const auto& j) { return j.child == link.name && j.kind != dyn::JointKind::Fixed; })) {
+        link.inertial.reset();
+        break;
+      }
+    const Model model = dyn::buildModel(r);
+    dyn::Data d(model);
+    const dyn::MassMatrixSpectrum s = dyn::massMatrixSpectrum(model, d, model.neutral());
+    QCOMPARE(s.lambdaMin, 0.0);
+    QVERIFY(std::isinf(s.condition()));
+    QVERIFY(s.lambdaMax > 0);
   }
 
   void badInput() {

@@ -1,9 +1,11 @@
 // dynscope-cli trace end to end: the steps list (count, bodies, passes, equation labels, written
-// quantities, operation counts so far), the result under the plain command's key and equal to it
-// digit for digit, --out, and the input errors.
+// quantities, operation counts so far), the result under the plain command's key (and CRBA's under M)
+// and equal to it digit for digit, also with --gravity; a singular ABA reported like the other
+// commands report non-finite results; --out, and the input errors.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -35,6 +37,8 @@ class TestTraceCli : public QObject {
   void resultMatchesThePlainCommands();
   void otherFormulations();
   void treeStepCounts();
+  void gravityOption();
+  void singularResultIsReported();
   void outFile();
   void errors();
 };
@@ -104,6 +108,8 @@ void TestTraceCli::resultMatchesThePlainCommands() {
   QVERIFY2(trace.err.isEmpty(), trace.err.constData());  // the nulls of H not yet computed are expected
   const QJsonObject t = parse(trace.out);
   QCOMPARE(t["mass_matrix"].toArray(), parse(plain.out)["mass_matrix"].toArray());
+  QCOMPARE(t["M"].toArray(), parse(plain.out)["mass_matrix"].toArray());  // the lecture's name for CRBA's result
+  QCOMPARE(t["M"].toArray().size(), 6);
   const QJsonArray steps = t["steps"].toArray();
   QCOMPARE(steps.size(), 11);  // 6 column walks, 5 composite-inertia steps
   // H fills column by column: the first column walk (body 6, after its composite-inertia step)
@@ -179,6 +185,71 @@ void TestTraceCli::treeStepCounts() {
   const auto a = runCli({"trace", robot("humanoid.urdf"), "--algorithm", "aba"});
   QCOMPARE(parse(a.out)["steps"].toArray().size(), 3 * model.N);
   QCOMPARE(parse(a.out)["passes"].toArray().size(), 3);
+}
+
+// --gravity reaches the traced algorithm: the result equals the plain command's with the same
+// gravity, and differs from the one with the model's own gravity.
+void TestTraceCli::gravityOption() {
+  const QStringList gravity = {"--gravity", "1.5,-2,-3.7"};
+  const QStringList qdd = {"--qdd", "1,0.5,0,0,0,-1"}, tau = {"--tau", "10,-20,5,1,0.5,0.1"};
+  const QString ur5 = robot("ur5.urdf");
+  auto trace = runCli(QStringList{"trace", ur5, "--algorithm", "rnea"} + kState + qdd + gravity);
+  auto plain = runCli(QStringList{"id", ur5} + kState + qdd + gravity);
+  QVERIFY2(trace.status == 0 && plain.status == 0, trace.err.constData());
+  const QJsonArray tauTraced = parse(trace.out)["tau"].toArray();
+  QCOMPARE(tauTraced.size(), 6);
+  QCOMPARE(tauTraced, parse(plain.out)["tau"].toArray());
+  QCOMPARE(parse(trace.out)["gravity"].toArray(), (QJsonArray{1.5, -2, -3.7}));
+  const auto standard = runCli(QStringList{"trace", ur5, "--algorithm", "rnea"} + kState + qdd);
+  QVERIFY(parse(standard.out)["tau"].toArray() != tauTraced);
+
+  trace = runCli(QStringList{"trace", ur5, "--algorithm", "aba"} + kState + tau + gravity);
+  plain = runCli(QStringList{"fd", ur5} + kState + tau + gravity);
+  QVERIFY2(trace.status == 0 && plain.status == 0, trace.err.constData());
+  QCOMPARE(parse(trace.out)["qdd"].toArray(), parse(plain.out)["qdd"].toArray());
+  QVERIFY(parse(runCli(QStringList{"fd", ur5} + kState + tau).out)["qdd"].toArray() !=
+          parse(trace.out)["qdd"].toArray());
+}
+
+// A non-finite result is reported as the other commands report it. A point mass on a revolute
+// joint's axis moves no inertia (D = 0): trace refuses like fd, naming the joint. Torques that
+// overflow the accelerations: trace prints the walk-through with the result as null and the
+// other commands' warning (fd refuses).
+void TestTraceCli::singularResultIsReported() {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("point_mass.dh");
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(
+      "name point_mass\nconvention standard\nangles deg\ngravity 0 -9.81 0\n"
+      "joint j1 R a=0 alpha=0 mass=1 com=0,0,0 inertia=0,0,0\n");
+  f.close();
+  const QStringList state = {"--q", "0.3", "--qd", "0.5", "--tau", "1"};
+  const auto singular = runCli(QStringList{"trace", path, "--algorithm", "aba"} + state);
+  QVERIFY(!singular.crashed);
+  QCOMPARE(singular.status, 1);
+  QVERIFY2(singular.err.contains("joint 'j1'"), singular.err.constData());
+  QVERIFY(singular.out.isEmpty());
+  const auto fd = runCli(QStringList{"fd", path} + state);
+  QCOMPARE(fd.status, 1);
+  QVERIFY2(fd.err.contains("joint 'j1'"), fd.err.constData());
+
+  const QStringList huge = {"--tau", "1e308,-1e308,1e308,-1e308,1e308,-1e308"};
+  const auto r = runCli(QStringList{"trace", robot("ur5.urdf"), "--algorithm", "aba"} + kState + huge);
+  QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+  QVERIFY2(QRegularExpression("dynscope-cli: warning: [1-6] result values are NaN or infinite \\(printed as null\\)")
+               .match(QString(r.err))
+               .hasMatch(),
+           r.err.constData());
+  const QJsonObject o = parse(r.out);
+  QCOMPARE(o["steps"].toArray().size(), 18);
+  int nulls = 0;
+  for (const QJsonValue& v : o["qdd"].toArray()) nulls += v.isNull();
+  QVERIFY(nulls >= 1);
+  QCOMPARE(runCli(QStringList{"fd", robot("ur5.urdf")} + kState + huge).status, 1);
+  // A regular model warns about nothing, though its steps print nulls (H not computed yet).
+  const auto crba = runCli({"trace", robot("ur5.urdf"), "--algorithm", "crba"});
+  QVERIFY2(crba.status == 0 && crba.err.isEmpty(), crba.err.constData());
 }
 
 void TestTraceCli::outFile() {

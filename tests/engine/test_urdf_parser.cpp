@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -43,6 +44,8 @@ class TestUrdfParser : public QObject {
   void geometryErrors();
   void jointErrors_data();
   void jointErrors();
+  void jointWarnings_data();
+  void jointWarnings();
   void treeErrors_data();
   void treeErrors();
 
@@ -609,7 +612,7 @@ void TestUrdfParser::jointErrors_data() {
   row("lower above upper", jointRobot("    <limit lower=\"1\" upper=\"-1\"/>\n"), "<limit", "joint 'j'",
       "<limit> lower 1 is above upper -1");
   row("prismatic lower above default upper", jointRobot("    <limit lower=\"0.5\"/>\n", "prismatic"), "<limit",
-      "joint 'j'", "<limit> lower 0.5 is above upper 0");
+      "joint 'j'", "<limit> lower 0.5 is above upper 0 (upper is not given: URDF's default is 0)");
   row("negative velocity", jointRobot("    <limit velocity=\"-1\"/>\n"), "<limit", "joint 'j'",
       "<limit> velocity=\"-1\": must not be negative");
   row("negative damping", jointRobot("    <dynamics damping=\"-0.1\"/>\n"), "<dynamics", "joint 'j'",
@@ -627,12 +630,78 @@ void TestUrdfParser::jointErrors_data() {
       "parent link 'x' does not exist");
   row("unknown child link", refsRobot("    <parent link=\"a\"/><child link=\"y\"/>\n"), "<joint", "joint 'j'",
       "child link 'y' does not exist");
-  row("mimic of unknown joint", jointRobot("    <mimic joint=\"nope\"/>\n"), "<joint", "joint 'j'",
-      "mimics joint 'nope', which does not exist");
-  row("mimic without joint", jointRobot("    <mimic multiplier=\"2\"/>\n"), "<mimic", "joint 'j'",
-      "<mimic> has no joint attribute");
 }
 void TestUrdfParser::jointErrors() { runErrorCase(); }
+
+// What a file means but does not say well loads with a warning at the element's line (issue 13):
+// partial <limit> elements keep the values URDF semantics give (a missing bound is 0; none at all
+// is read as unlimited), and a <mimic> that names no movable joint is dropped.
+void TestUrdfParser::jointWarnings_data() {
+  QTest::addColumn<QByteArray>("xml");
+  QTest::addColumn<QByteArray>("marker");  // on the finding's line
+  QTest::addColumn<QByteArray>("code");
+  QTest::addColumn<QByteArray>("fragment");
+  QTest::addColumn<double>("lower");  // of joint j as loaded
+  QTest::addColumn<double>("upper");
+  QTest::addColumn<int>("mimics");  // relations kept
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto add = [](const char* name, const std::string& xml, const char* marker, const char* code,
+                      const char* fragment, double lower, double upper, int mimics) {
+    QTest::newRow(name) << QByteArray::fromStdString(xml) << QByteArray(marker) << QByteArray(code)
+                        << QByteArray(fragment) << lower << upper << mimics;
+  };
+  add("limit without lower and upper", jointRobot("    <limit effort=\"3\" velocity=\"2\"/>\n"), "<limit",
+      "limits.partial", "the joint is taken as unlimited", -inf, inf, 0);
+  add("lower alone", jointRobot("    <limit lower=\"-1\" effort=\"3\" velocity=\"2\"/>\n"), "<limit", "limits.partial",
+      "URDF's default upper = 0 applies, so the range is [-1, 0]", -1, 0, 0);
+  add("upper alone (prismatic)", jointRobot("    <limit upper=\"0.2\" effort=\"3\" velocity=\"2\"/>\n", "prismatic"),
+      "<limit", "limits.partial", "URDF's default lower = 0 applies, so the range is [0, 0.2]", 0, 0.2, 0);
+  // A second movable joint k (b -> c) to mimic; j mimics something that is not one.
+  const auto mimicRobot = [](const std::string& mimic, const std::string& kType = "revolute") {
+    return robot(
+        "  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <link name=\"c\"/>\n"
+        "  <joint name=\"j\" type=\"revolute\">\n    <parent link=\"a\"/>\n    <child link=\"b\"/>\n"
+        "    <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n" +
+        mimic + "  </joint>\n  <joint name=\"k\" type=\"" + kType +
+        "\">\n    <parent link=\"b\"/>\n    <child link=\"c\"/>\n"
+        "    <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n  </joint>\n");
+  };
+  add("mimic of a missing joint", mimicRobot("    <mimic joint=\"nope\"/>\n"), "<mimic", "mimic.dropped",
+      "mimics joint 'nope', which does not exist; the <mimic> is dropped", -1, 1, 0);
+  add("mimic of a fixed joint", mimicRobot("    <mimic joint=\"k\"/>\n", "fixed"), "<mimic", "mimic.dropped",
+      "mimics joint 'k', which is fixed; the <mimic> is dropped", -1, 1, 0);
+  add("mimic without joint", mimicRobot("    <mimic multiplier=\"2\"/>\n"), "<mimic", "mimic.dropped",
+      "<mimic> names no joint", -1, 1, 0);
+  add("mimic of itself", mimicRobot("    <mimic joint=\"j\"/>\n"), "<mimic", "mimic.dropped", "joint 'j' mimics itself",
+      -1, 1, 0);
+  add("a kept mimic", mimicRobot("    <mimic joint=\"k\" multiplier=\"2\"/>\n"), "<mimic", "mimic.not_enforced",
+      "mimics joint 'k'", -1, 1, 1);
+}
+
+void TestUrdfParser::jointWarnings() {
+  QFETCH(QByteArray, xml);
+  QFETCH(QByteArray, marker);
+  QFETCH(QByteArray, code);
+  QFETCH(QByteArray, fragment);
+  QFETCH(double, lower);
+  QFETCH(double, upper);
+  QFETCH(int, mimics);
+  const dyn::Model model = dyn::buildModel(dyn::parseUrdfString(xml.toStdString(), kFile));  // loads
+  const auto f = std::find_if(model.findings.begin(), model.findings.end(),
+                              [&](const dyn::Finding& x) { return x.code == code.toStdString(); });
+  QVERIFY2(f != model.findings.end(), code.constData());
+  QCOMPARE(f->severity, dyn::Severity::Warning);
+  QCOMPARE(f->file, std::string(kFile));
+  QCOMPARE(f->line, lineOf(xml.toStdString(), marker.toStdString()));
+  QCOMPARE(f->joint, std::string("j"));
+  QCOMPARE(f->body, model.jointIndex("j"));
+  QVERIFY2(f->message.find(fragment.toStdString()) != std::string::npos, f->message.c_str());
+  QVERIFY(!f->hint.empty());
+  const int q = model.joints[model.jointIndex("j")].idx_q;
+  QCOMPARE(model.lowerLimit[q], lower);
+  QCOMPARE(model.upperLimit[q], upper);
+  QCOMPARE(int(model.mimics.size()), mimics);
+}
 
 void TestUrdfParser::treeErrors_data() {
   addErrorColumns();

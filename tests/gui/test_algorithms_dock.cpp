@@ -1,18 +1,24 @@
 // The Algorithms dock in the whole window (issue 14): its table against the engine called
 // directly (every formulation's difference from RNEA / CRBA / ABA, its operation count and a
-// time), switching the formulation that drives the live τ and q̈ (the live values and the
-// trajectory's τ still equal RNEA / ABA), the log-log figure against counts taken here on the same
-// chains and the registry's paper polynomials, its PNG/SVG/CSV export, refusals of a floating base
-// in the table, the combos and the document, and a picture of the dock (DYNSCOPE_GRAB_DIR keeps
-// it). Runs under Xvfb.
+// time, the configuration-space time marked as including its tables), switching the formulation
+// that drives the live τ and q̈ (the live τ and the trajectory's τ are the chosen formulation's to
+// the last bit, and still equal RNEA / ABA), the log-log figure against counts taken here on the
+// same chains and the registry's paper polynomials, its PNG/SVG/CSV export, presentation mode
+// (fonts, rows, columns, names and the figure readable and in view; the dock given its height back),
+// refusals of a floating base in the table, the combos and the document, and pictures of the
+// dock (DYNSCOPE_GRAB_DIR keeps them). Runs under Xvfb.
 #include <QtTest>
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -26,6 +32,7 @@
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
 #include "plots/operation_count_plot.hpp"
+#include "plots/plot_canvas.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "window/main_window.hpp"
 #include "window_loading.hpp"
@@ -119,6 +126,7 @@ class TestAlgorithmsDock : public QObject {
     const VectorXd tau = dyn::rnea(model(), data, q, qd, qdd);
     const MatrixXd M = dyn::crba(model(), data, q);
     const VectorXd a = dyn::aba(model(), data, q, qd, tau);
+    int tabulating = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const dyn::Formulation& f = dyn::formulations()[r];
       const survey::Row& row = rows[r];
@@ -146,27 +154,48 @@ class TestAlgorithmsDock : public QObject {
       QString mulsText = dock()->table()->item(int(r), AlgorithmsDock::MulsColumn)->text();
       QCOMPARE(mulsText.remove(QChar(0x2009)).toLongLong(), row.muls);
       QVERIFY(row.microseconds > 0 && std::isfinite(row.microseconds) && row.calls >= 3);
+      // A formulation with off-line tables (configuration space): its count is the evaluation, its
+      // time includes the tables, and the time cell says so.
+      QCOMPARE(row.tableMuls, (long long)t.tabulation.muls);
+      QCOMPARE(row.tableAdds, (long long)t.tabulation.adds);
+      const QString time = dock()->table()->item(int(r), AlgorithmsDock::TimeColumn)->text();
+      QCOMPARE(time.contains("incl. tables"), f.tabulates);
+      QCOMPARE(f.tabulates, t.tabulation.muls > 0);
+      tabulating += t.tabulation.muls > 0;
     }
+    QCOMPARE(tabulating, 1);  // configuration-space
   }
 
-  // The chosen formulation computes the live τ (and the trajectory's τ); it still equals RNEA.
+  // The chosen formulation computes the live τ and the trajectory's τ: they are that formulation's
+  // numbers to the last bit (each formulation rounds differently, so a choice the document ignored,
+  // leaving RNEA to compute, would show), and they equal RNEA to 1e-10.
   void switchingTheInverseDynamicsKeepsTauRight() {
     QComboBox* combo = dock()->inverseDynamicsCombo();
     QCOMPARE(combo->count(), int(dyn::formulationNames(dyn::Problem::InverseDynamics).size()));
+    int distinguishable = 0;  // formulations whose bits differ from RNEA's at the live state
     for (const std::string& name : dyn::formulationNames(dyn::Problem::InverseDynamics)) {
       QVERIFY(choose(combo, name.c_str()));
       QCOMPARE(traj()->inverseDynamicsAlgorithm(), QString::fromStdString(name));
+      const dyn::BoundFormulation<double> own =
+          dyn::formulation(dyn::Problem::InverseDynamics, name).bind(model());  // called here, on its own binding
       // At a new time, so the live value is computed by the new formulation.
       const double t = (0.2 + 0.05 * combo->currentIndex()) * traj()->samples().endTime();
       traj()->setTime(t);
+      const VectorXd q = doc()->q(), qd = traj()->qdAtTime(), qdd = traj()->qddAtTime();
       dyn::Data data(model());
-      const VectorXd tau = dyn::rnea(model(), data, doc()->q(), traj()->qdAtTime(), traj()->qddAtTime());
+      const VectorXd tau = dyn::rnea(model(), data, q, qd, qdd);
+      const VectorXd mine = own.inverseDynamics(q, qd, qdd);
+      QVERIFY2(traj()->tauAtTime() == mine, qPrintable(QString::fromStdString(name) + ": the live τ is not its own"));
       QVERIFY2(relativeDifference(traj()->tauAtTime(), tau) < 1e-10, name.c_str());
+      distinguishable += mine != tau;
       for (int k : {0, traj()->samples().samples() / 3, traj()->samples().samples() - 1}) {
-        VectorXd q, qd, qdd;
-        sample(k, q, qd, qdd);
-        QVERIFY2(relativeDifference(traj()->dynamics().tau.col(k), dyn::rnea(model(), data, q, qd, qdd)) < 1e-10,
-                 name.c_str());
+        VectorXd qk, qdk, qddk;
+        sample(k, qk, qdk, qddk);
+        const VectorXd column = traj()->dynamics().tau.col(k);
+        if (name != "rnea")  // (RNEA's trajectory τ comes from the trajectory code's own RNEA call)
+          QVERIFY2(column == own.inverseDynamics(qk, qdk, qddk),
+                   qPrintable(QString::fromStdString(name) + ": the trajectory's τ is not its own"));
+        QVERIFY2(relativeDifference(column, dyn::rnea(model(), data, qk, qdk, qddk)) < 1e-10, name.c_str());
       }
       QVERIFY(dock()->liveText().contains(QString::fromStdString(name)));
       // The table marks the driving row.
@@ -177,6 +206,10 @@ class TestAlgorithmsDock : public QObject {
                           dyn::formulations().begin());
       QVERIFY(dock()->table()->item(row, AlgorithmsDock::NameColumn)->font().bold());
     }
+    // The bit-for-bit checks can tell the formulations from RNEA: all but RNEA itself (and at most
+    // one that happens to round alike here) differ from it in the last bits.
+    const int others = int(dyn::formulationNames(dyn::Problem::InverseDynamics).size()) - 1;
+    QVERIFY2(distinguishable >= others - 1, qPrintable(QString("%1 of %2").arg(distinguishable).arg(others)));
     QVERIFY(choose(combo, "rnea"));
   }
 
@@ -297,8 +330,106 @@ class TestAlgorithmsDock : public QObject {
       settle(300);
       QVERIFY(dock()->grab().save(QDir(dir).filePath("algorithms_dock.png")));
       dock()->setFloating(false);
-      settle();
+      dock()->raise();  // re-docked behind another tab: in front again
+      settle(300);
     }
+  }
+
+  // Presentation mode (F11): every text of the dock at least at the presentation size (the table's
+  // cells too, the driving row's bold title included), rows tall enough and number columns wide
+  // enough for their text, and the figure with room for its axes; a picture for a human to judge.
+  void presentationModeIsReadable() {
+    const double normal = QApplication::font().pointSizeF();
+    QAction* f11 = m_window->findChild<QAction*>("presentationAction");
+    QVERIFY(f11);
+    QVERIFY(choose(dock()->inverseDynamicsCombo(), "lagrange-3x3"));  // a bold driving row
+    dock()->raise();
+    settle(300);
+    const int normalHeight = dock()->height();
+    f11->trigger();
+    QVERIFY(m_window->presentationMode());
+    const double big = QApplication::font().pointSizeF();
+    QVERIFY(big >= 1.4 * normal);
+    dock()->show();
+    dock()->raise();
+    settle(800);  // the font change, the full-screen geometry and the docks' layout
+    QVERIFY(dock()->isVisible());
+    const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");  // (a picture also when a check fails)
+    if (!dir.isEmpty()) QVERIFY(m_window->grab().save(QDir(dir).filePath("algorithms_presentation.png")));
+    for (QWidget* w : dock()->findChildren<QWidget*>())
+      if (w->isVisibleTo(dock()))
+        QVERIFY2(w->font().pointSizeF() >= big - 1e-9,
+                 qPrintable(QString("%1 (%2): %3 pt")
+                                .arg(w->objectName(), w->metaObject()->className())
+                                .arg(w->font().pointSizeF())));
+    QTableWidget* table = dock()->table();
+    int bold = 0;
+    for (int r = 0; r < table->rowCount(); ++r) {
+      for (int c = 0; c < table->columnCount(); ++c) {
+        const QTableWidgetItem* it = table->item(r, c);
+        if (!it) continue;
+        const QFont font = it->font().resolve(table->font());  // what the delegate draws with
+        QVERIFY2(font.pointSizeF() >= big - 1e-9,
+                 qPrintable(QString("cell %1, %2: %3 pt").arg(r).arg(c).arg(font.pointSizeF())));
+        bold += font.bold();
+        const QFontMetrics fm(font);
+        QVERIFY2(table->rowHeight(r) >= fm.height(), qPrintable(QString("row %1 is cut").arg(r)));
+        if (c != AlgorithmsDock::NameColumn && table->columnSpan(r, c) == 1)  // (long titles elide by design)
+          QVERIFY2(table->columnWidth(c) >= fm.horizontalAdvance(it->text()),
+                   qPrintable(QString("'%1' is cut (%2 px for %3)")
+                                  .arg(it->text())
+                                  .arg(table->columnWidth(c))
+                                  .arg(fm.horizontalAdvance(it->text()))));
+      }
+    }
+    QCOMPARE(bold, 2);                                      // the rows driving the live inverse and forward dynamics
+    QVERIFY2(table->horizontalScrollBar()->maximum() == 0,  // every column in view
+             qPrintable(QString("the table scrolls sideways: %1 px of columns in %2 px")
+                            .arg(table->horizontalHeader()->length())
+                            .arg(table->viewport()->width())));
+    QVERIFY2(table->viewport()->height() >= 4 * table->rowHeight(0),
+             qPrintable(QString("the table shows %1 px").arg(table->viewport()->height())));
+    {  // the formulations' names in full (their titles may elide)
+      QFont bold = table->font();
+      bold.setBold(true);
+      for (const dyn::Formulation& f : dyn::formulations()) {
+        const int needed = QFontMetrics(bold).horizontalAdvance(QString::fromStdString("▶ " + f.name));
+        QVERIFY2(table->columnWidth(AlgorithmsDock::NameColumn) >= needed,
+                 qPrintable(QString("'%1' is cut: %2 px for %3")
+                                .arg(f.name.c_str())
+                                .arg(table->columnWidth(AlgorithmsDock::NameColumn))
+                                .arg(needed)));
+      }
+    }
+    // The dock shows its whole content: nothing scrolled out of view (its scroll area is for laptops).
+    auto* scroll = qobject_cast<QScrollArea*>(dock()->widget());
+    QVERIFY(scroll);
+    QVERIFY2(scroll->verticalScrollBar()->maximum() == 0 && scroll->horizontalScrollBar()->maximum() == 0,
+             qPrintable(QString("the dock scrolls: %1 x %2 px of content in %3 x %4")
+                            .arg(scroll->widget()->width())
+                            .arg(scroll->widget()->height())
+                            .arg(scroll->viewport()->width())
+                            .arg(scroll->viewport()->height())));
+    OperationCountPlot* plot = dock()->plot();
+    for (QWidget* part : {static_cast<QWidget*>(table), static_cast<QWidget*>(plot)}) {
+      const QRect shown(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
+      QVERIFY2(scroll->viewport()->rect().contains(shown), part->metaObject()->className());
+    }
+    QVERIFY2(plot->height() >= 200, qPrintable(QString("the figure is %1 px high").arg(plot->height())));
+    const QRectF area = plot->canvas()->chart()->plotArea();
+    QVERIFY2(area.height() >= 120 && area.width() >= 300,
+             qPrintable(QString("plot area %1 x %2").arg(area.width()).arg(area.height())));
+    f11->trigger();
+    settle(800);
+    QVERIFY(!m_window->presentationMode());
+    QCOMPARE(QApplication::font().pointSizeF(), normal);
+    for (int r = 0; r < table->rowCount(); ++r)  // and the cells back at the normal size
+      for (int c = 0; c < table->columnCount(); ++c)
+        if (const QTableWidgetItem* it = table->item(r, c))
+          QCOMPARE(it->font().resolve(table->font()).pointSizeF(), normal);
+    QVERIFY2(std::abs(dock()->height() - normalHeight) <= 2,  // its height back
+             qPrintable(QString("%1 px, was %2").arg(dock()->height()).arg(normalHeight)));
+    QVERIFY(choose(dock()->inverseDynamicsCombo(), "rnea"));
   }
 
   // A floating base: the formulations written for fixed-base chains refuse, in the table and the
@@ -341,6 +472,42 @@ class TestAlgorithmsDock : public QObject {
     QVERIFY(error.contains("float"));
     QCOMPARE(traj()->inverseDynamicsAlgorithm(), QString("rnea"));
     doc()->setFloatingBase(false);
+  }
+
+  // A 300-link chain: the formulations whose one call would take too long are not run (Uicker/Kahn's
+  // n^4 would take hours), and say so with their estimate; the O(n) ones are run and agree.
+  void bigRobotsSkipTheCostlyFormulations() {
+    const dyn::Model chain = dyn::generalChain(300);
+    std::mt19937 rng(7);
+    const VectorXd q = dyn::randomConfiguration(chain, rng);
+    const VectorXd qd = VectorXd::Constant(chain.nv, 0.1), qdd = VectorXd::Constant(chain.nv, -0.2);
+    const std::vector<survey::Row> rows = survey::surveyModel(chain, q, qd, qdd, 1.0);
+    QCOMPARE(rows.size(), dyn::formulations().size());
+    int skipped = 0;
+    for (const survey::Row& row : rows) {
+      const dyn::Formulation& f = *row.formulation;
+      if (!row.refusal.empty()) {  // Uicker/Kahn's and the configuration-space tables: over their memory limits
+        QVERIFY2(f.degree >= 3 && (row.refusal.find("limit") != std::string::npos ||
+                                   row.refusal.find("at most") != std::string::npos),
+                 row.refusal.c_str());
+        continue;
+      }
+      // The estimate grows with the formulation's degree from its count on an 8-link chain.
+      const double ops8 = survey::estimatedOperations(f, 8);
+      QVERIFY(std::abs(row.estimatedOps / ops8 - std::pow(300.0 / 8, f.degree)) < 1e-9 * std::pow(300.0 / 8, f.degree));
+      if (row.estimatedOps > survey::kMaxTimedOps) {
+        ++skipped;
+        QVERIFY(QString::fromStdString(row.skipped).contains("not run"));
+        QVERIFY(std::isnan(row.microseconds));
+      } else {
+        QVERIFY(row.skipped.empty());
+        QVERIFY2(row.relDiff < 1e-8 || &f == &survey::reference(f.problem), f.name.c_str());
+        QVERIFY(row.microseconds > 0);
+      }
+      if (f.degree == 1) QVERIFY2(row.skipped.empty(), f.name.c_str());
+      if (f.degree >= 4) QVERIFY2(!row.skipped.empty(), f.name.c_str());
+    }
+    QVERIFY(skipped >= 1);  // the n^3 CRBA + Cholesky forward dynamics at n = 300
   }
 };
 

@@ -24,17 +24,23 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <array>
 #include <cmath>
 #include <memory>
 #include <numbers>
 
 #include <vtkActor.h>
+#include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkPolyData.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
 
 #include "document/robot_document.hpp"
+#include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
 #include "dynscope/simulation/simulator.hpp"
+#include "ik/ik_drag_controller.hpp"
 #include "massmatrix/global_matrices_view.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "plots/time_series_plot.hpp"
@@ -104,6 +110,16 @@ int magentaPixels(const QImage& image) {
   return n;
 }
 
+// The line of a shipped file on which `<joint name="NAME"` stands (read from the file itself).
+int jointLine(const char* file, const QString& name) {
+  QFile f(dyn::testing::robotFile(file));
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+  for (int k = 0; k < lines.size(); ++k)
+    if (lines[k].contains("<joint name=\"" + name + "\"")) return k + 1;
+  return -1;
+}
+
 }  // namespace
 
 class TestLoopsWindow : public QObject {
@@ -137,6 +153,16 @@ class TestLoopsWindow : public QObject {
   static double sliderValue(JointRow* row) {  // what the slider's position stands for (SI)
     const JointCoordinate& c = row->coordinate();
     return c.lower + (c.upper - c.lower) * row->slider()->value() / double(row->slider()->maximum());
+  }
+  // World point -> widget pixel of the 3D view (the inverse of the IK controller's mapping).
+  QPointF project(const Eigen::Vector3d& p) const {
+    vtkRenderer* r = m_window->viewport()->renderer();
+    r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+    r->WorldToDisplay();
+    const double* d = r->GetDisplayPoint();
+    const double dpr = m_window->viewport()->devicePixelRatioF();
+    const int H = m_window->viewport()->renderWindow()->GetSize()[1];
+    return {d[0] / dpr, (H - 1 - d[1]) / dpr};
   }
   QImage shot(const QString& name) {
     dyn::testing::settle(60);
@@ -494,6 +520,168 @@ class TestLoopsWindow : public QObject {
     const std::array<double, 6> after = m_window->scene()->loopJointEnds(0);
     QVERIFY(std::hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]) > 1e-4);  // it moved
     shot("delta_motor1.png");
+  }
+
+  // The load log says which joints were cut from the file's cycles (the files' headers name them;
+  // their lines are read from the files), which loop joints the file wrote, and which coordinates
+  // move the mechanism.
+  void loadLogNamesTheCutJoints() {
+    QVERIFY(open("delta.urdf"));
+    const QString log = m_window->logDock()->plainText();
+    QString cut;
+    for (const char* j : {"wrist1_u", "wrist2_u", "wrist3_u"})
+      cut += (cut.isEmpty() ? "" : ", ") + QString("%1 (line %2)").arg(j).arg(jointLine("delta.urdf", j));
+    QVERIFY2(log.contains("Closed loops: 3 loop-closure joints; cut from the joint graph's cycles: " + cut),
+             qPrintable(log));
+    QVERIFY2(log.contains("independent: motor1, motor2, motor3"), qPrintable(log));
+    QVERIFY(open("slider_crank.urdf"));
+    QVERIFY(m_window->logDock()->plainText().contains(QString("cut from the joint graph's cycles: piston_pin (line %1)")
+                                                          .arg(jointLine("slider_crank.urdf", "piston_pin"))));
+    QVERIFY(open("fourbar.urdf"));  // a <loop_joint>: nothing cut
+    const QString last = m_window->logDock()->plainText().section("Closed loops:", -1);
+    QVERIFY2(last.contains("written as loop joints: coupler_rocker_joint") && !last.contains("cut from"),
+             qPrintable(last));
+    QVERIFY(last.contains("independent: crank_joint"));
+    m_window->logDock()->grab().save(QDir(m_shots).filePath("delta_load_log.png"));
+  }
+
+  // Each shipped mechanism opens assembled with its loop joints drawn, moves when its first
+  // independent joint is dragged (the loops re-assembled, dependent joints following), and
+  // simulates in the Simulation dock with its loops closed. Screenshots of each to look at.
+  void everyMechanismOpensMovesAndSimulates_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"fourbar.urdf", "fourbar.dh", "slider_crank.urdf", "palletizer.urdf", "delta.urdf"})
+      QTest::newRow(f) << QString(f);
+  }
+  void everyMechanismOpensMovesAndSimulates() {
+    QFETCH(QString, file);
+    const QString name = QFileInfo(file).completeBaseName() + (file.endsWith(".dh") ? "_dh" : "");
+    QVERIFY(open(qPrintable(file)));
+    const dyn::Model& m = doc()->model();
+    QVERIFY(m.hasLoops());
+    QVERIFY(phiAt(doc()->q()) < 1e-9);
+    QCOMPARE(m_window->scene()->loopJointCount(), int(m.loops.size()));
+    for (vtkActor* a : m_window->scene()->loopActors()) QVERIFY(a->GetVisibility());
+    // The Joints dock: independent rows editable, dependent ones read-only and marked.
+    JointRow* first = nullptr;
+    int independent = 0, dependent = 0;
+    for (JointRow* r : joints()->rows()) {
+      const int dof = coordinateDof(m, r->coordinate());
+      const bool dep = !m.isIndependent(dof);
+      QCOMPARE(r->loopRole(), dep ? JointRow::LoopRole::Dependent : JointRow::LoopRole::Independent);
+      QCOMPARE(r->slider()->isEnabled(), !dep);
+      QVERIFY(!r->roleLabel()->isHidden());
+      (dep ? dependent : independent)++;
+      if (!dep && !first && r->coordinate().kind == JointCoordinate::Kind::Scalar) first = r;
+    }
+    QVERIFY(first && dependent > 0);           // (a scalar independent row to move)
+    QCOMPARE(independent, m.nv - m.loopRank);  // the mobility (no floating joint is independent here)
+    const QImage home = shot(name + "_home.png");
+    QVERIFY2(magentaPixels(home) > 50, qPrintable(QString("%1 magenta pixels").arg(magentaPixels(home))));
+    // Move: each independent joint in turn by 10 degrees (or 2 cm) within its range; the loops
+    // close after every move, the rows show the re-assembled pose, and the dependent joints follow.
+    const Eigen::VectorXd start = doc()->q();
+    for (JointRow* row : joints()->rows()) {
+      if (row->loopRole() != JointRow::LoopRole::Independent || row->coordinate().kind != JointCoordinate::Kind::Scalar)
+        continue;
+      const Eigen::VectorXd before = doc()->q();
+      const JointCoordinate& c = row->coordinate();
+      const double step = c.angular ? 10 * kDeg : 0.02;
+      const double target = before[c.qIndex] + step <= c.upper ? before[c.qIndex] + step : before[c.qIndex] - step;
+      dragTo(row, target);
+      const Eigen::VectorXd q = doc()->q();
+      QVERIFY2(std::abs(q[c.qIndex] - sliderValue(row)) < 1e-15, qPrintable(doc()->loopMessage()));
+      QVERIFY(std::abs(q[c.qIndex] - before[c.qIndex]) > 0.5 * step);
+      QVERIFY2(phiAt(q) < 1e-9, qPrintable(QString("|phi| %1 after moving %2").arg(phiAt(q)).arg(c.jointName)));
+      for (JointRow* r : joints()->rows())
+        QVERIFY(std::abs(wrap(r->value() - coordinateValue(r->coordinate(), q))) < 1e-9);
+    }
+    const Eigen::VectorXd moved = doc()->q();
+    Eigen::VectorXd dv(m.nv);
+    dyn::difference(m, start, moved, dv);
+    double followed = 0;
+    for (int v : m.dependentDofs) followed = std::max(followed, std::abs(dv[v]));
+    QVERIFY2(followed > 1e-3, "no dependent joint followed");
+    shot(name + "_moved.png");
+    joints()->raise();
+    dyn::testing::settle(60);
+    joints()->grab().save(QDir(m_shots).filePath(name + "_joints_dock.png"));
+    // Simulate: released at rest from the moved pose, passive, 0.2 s.
+    sim()->raise();
+    sim()->sourceBox()->setCurrentIndex(sim()->sourceBox()->findData(int(SimulationDock::Source::Passive)));
+    sim()->reset();
+    for (int k = 0; k < 200; ++k) sim()->stepOnce();
+    const dyn::SimulationRecord rec = sim()->runner()->record();
+    QVERIFY(std::abs(rec.t.back() - 200 * sim()->settings().dt) < 1e-9);
+    QVERIFY2(rec.maxConstraintError() < 1e-9, qPrintable(QString("|phi| %1").arg(rec.maxConstraintError())));
+    const Eigen::VectorXd after = doc()->q();
+    QVERIFY(phiAt(after) < 1e-9);
+    dyn::difference(m, moved, after, dv);
+    QVERIFY2(dv.cwiseAbs().maxCoeff() > 1e-3, "the simulation did not move the mechanism");
+    QVERIFY(sim()->statusLabel()->text().contains("|φ|"));
+    QVERIFY(!sim()->statusLabel()->text().contains("Projection"));
+    shot(name + "_simulated.png");
+    sim()->grab().save(QDir(m_shots).filePath(name + "_simulation_dock.png"));
+  }
+
+  // IK dragging respects the loops: the delta robot's plate (on a floating joint of the spanning
+  // tree) dragged 60 px back along its x arrow (towards the middle of the view: the plate hangs near
+  // its bottom edge) moves the three motors, and the plate follows the handle to the cursor with
+  // the loops closed. Undo restores the pose.
+  void ikDragOfTheDeltaPlateMovesTheMotors() {
+    QVERIFY(open("delta.urdf"));
+    const dyn::Model& m = doc()->model();
+    IkDragController* ik = m_window->ikController();
+    doc()->setSelectedBody(m.bodyIndex("plate"));
+    const int plate = m.frameIndex("plate");
+    QCOMPARE(ik->draggedFrame(), plate);
+    ik->positionOnlyAction()->setChecked(true);
+    ik->dragModeAction()->setChecked(true);
+    m_window->scene()->setViewPreset(RobotScene::Iso);
+    dyn::testing::settle(60);
+    // On-screen frames until the handle's scale (it follows the camera at each render) settles.
+    double scale = -1;
+    for (int k = 0; k < 20 && ik->gizmo().scale() != scale; ++k) {
+      scale = ik->gizmo().scale();
+      m_window->viewport()->grabFramebuffer();
+      dyn::testing::settle(30);
+    }
+    QVERIFY(ik->isActive());
+    const Eigen::VectorXd q0 = doc()->q();
+    const Eigen::Vector3d p0 = doc()->data().oMf[size_t(plate)].translation();
+    ik->gizmo().syncCamera();  // the handle's size as a press will see it (it follows the view's size)
+    const double s = ik->gizmo().scale();
+    const Eigen::Vector3d grab = p0 + 0.6 * s * Eigen::Vector3d::UnitX();  // on the arrow's shaft
+    const QPointF from = project(grab);
+    QPointF dir = project(p0 + s * Eigen::Vector3d::UnitX()) - project(p0);
+    dir /= std::hypot(dir.x(), dir.y());
+    const QPointF to = from - 60 * dir;
+    QTest::mousePress(m_window->viewport(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
+    QCOMPARE(ik->grabbedPart(), IkGizmo::ArrowX);
+    for (int k = 1; k <= 6; ++k) QTest::mouseMove(m_window->viewport(), (from + (to - from) * (k / 6.0)).toPoint());
+    const QImage dragging = m_window->viewport()->grabFramebuffer();  // the handle is on screen, not in exports
+    dragging.save(QDir(m_shots).filePath("delta_plate_drag.png"));
+    QTest::mouseRelease(m_window->viewport(), Qt::LeftButton, Qt::NoModifier, to.toPoint());
+    const Eigen::VectorXd q1 = doc()->q();
+    const Eigen::Vector3d p1 = doc()->data().oMf[size_t(plate)].translation();
+    QVERIFY2(p0.x() - p1.x() > 0.02, qPrintable(QString("the plate moved %1 m along -x").arg(p0.x() - p1.x())));
+    QVERIFY2(std::abs(p1.y() - p0.y()) < 1e-6 && std::abs(p1.z() - p0.z()) < 1e-6,
+             qPrintable(QString("off the arrow by %1, %2").arg(p1.y() - p0.y()).arg(p1.z() - p0.z())));
+    const QPointF end = project(p1 + (grab - p0));  // the grabbed point is under the cursor
+    QVERIFY2(std::hypot(end.x() - to.x(), end.y() - to.y()) < 1.5,
+             qPrintable(QString("%1,%2 vs %3,%4").arg(end.x()).arg(end.y()).arg(to.x()).arg(to.y())));
+    int motorsMoved = 0;
+    for (const char* motor : {"motor1", "motor2", "motor3"})
+      motorsMoved += std::abs(q1[qIndex(motor)] - q0[qIndex(motor)]) > 1e-3;
+    QVERIFY2(motorsMoved >= 2, qPrintable(QString("%1 motors moved").arg(motorsMoved)));
+    QVERIFY2(phiAt(q1) < 1e-9, qPrintable(QString("|phi| %1").arg(phiAt(q1))));
+    QVERIFY(ik->readout().converged);
+    QVERIFY(!ik->gizmo().outOfReach());
+    shot("delta_plate_dragged.png");
+    m_window->undoStack()->undo();
+    QVERIFY((doc()->q() - q0).norm() < 1e-12);
+    ik->dragModeAction()->setChecked(false);
+    doc()->setSelectedBody(-1);
   }
 };
 

@@ -16,10 +16,12 @@
 #include <QtTest>
 #include <memory>
 
+#include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/io/model_builder.hpp"
 #include "scene/robot_scene.hpp"
 #include "trajectory/plots_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
 #include "window/log_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/model_check_dock.hpp"
@@ -111,6 +113,41 @@ class TestModelCheckWindow : public QObject {
     QCOMPARE(dock()->visibleCount(), n.infos + n.errors);
     warnings->click();
     QCOMPARE(dock()->visibleCount(), int(all.size()));
+  }
+
+  // The list's order is a strict weak ordering (std::stable_sort needs one): severity, then line,
+  // findings without a line last. Checked on every triple of a set with lines 0 and mixed order.
+  void listOrderIsAStrictWeakOrdering() {
+    std::vector<dyn::Finding> set;
+    for (dyn::Severity s : {dyn::Severity::Info, dyn::Severity::Warning})
+      for (int line : {30, 0, 10, 0, 20}) {
+        dyn::Finding f;
+        f.severity = s;
+        f.line = line;
+        set.push_back(f);
+      }
+    const auto before = &ModelCheckDock::listedBefore;
+    const auto equivalent = [&](const dyn::Finding& a, const dyn::Finding& b) {
+      return !before(a, b) && !before(b, a);
+    };
+    for (const dyn::Finding& a : set) {
+      QVERIFY(!before(a, a));
+      for (const dyn::Finding& b : set) {
+        QVERIFY(!(before(a, b) && before(b, a)));
+        for (const dyn::Finding& c : set) {
+          if (before(a, b) && before(b, c)) QVERIFY(before(a, c));
+          if (equivalent(a, b) && equivalent(b, c)) QVERIFY(equivalent(a, c));  // the old order failed here
+        }
+      }
+    }
+    // The panel shows the loaded robot's findings in that order.
+    const std::vector<dyn::Finding>& all = doc()->findings();
+    QTreeWidget* list = dock()->list();
+    for (int r = 1; r < list->topLevelItemCount(); ++r) {
+      const int a = list->topLevelItem(r - 1)->data(ModelCheckDock::SeverityColumn, Qt::UserRole + 1).toInt();
+      const int b = list->topLevelItem(r)->data(ModelCheckDock::SeverityColumn, Qt::UserRole + 1).toInt();
+      QVERIFY2(!ModelCheckDock::listedBefore(all[size_t(b)], all[size_t(a)]), qPrintable(QString::number(r)));
+    }
   }
 
   // The badge opens the panel; a click on a finding selects its link in the 3D view and the tree.
@@ -222,6 +259,25 @@ class TestModelCheckWindow : public QObject {
       QVERIFY(doc()->setJointValue(iq, 1.2));
       QCOMPARE(doc()->q()[iq], 1.2);
     }
+  }
+
+  // A tool plate without mass on a prismatic joint: the robot opens with the warning, and the live
+  // forward dynamics says that (and where) it refuses instead of showing NaN.
+  void liveForwardDynamicsRefusesNamingTheJoint() {
+    QString error;
+    QVERIFY2(dyn::testing::openAndWait(*m_window, data("linear_stage.urdf"), &error), qPrintable(error));
+    QVERIFY(indexOf(doc()->findings(), "mass.zero_leaf", "tool_plate") >= 0);
+    const QString refusal = m_window->trajectory()->forwardRefusal();
+    QVERIFY2(refusal.contains("joint 'tool_slide' (link 'tool_plate')") && refusal.contains("not positive"),
+             qPrintable(refusal));
+    QVERIFY(m_window->trajectory()->forwardQddAtTime().size() == 0);
+    m_window->algorithmsDock()->raise();
+    QTest::qWait(50);
+    QVERIFY2(m_window->algorithmsDock()->liveText().contains("refuses"),
+             qPrintable(m_window->algorithmsDock()->liveText()));
+    const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+    if (!dir.isEmpty()) QVERIFY(m_window->grab().save(dir + "/model_check_refusal.png"));
+    QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors));
   }
 
   void cleanupTestCase() { m_window.reset(); }

@@ -7,6 +7,7 @@
 // and of the prompt.
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
@@ -27,6 +28,7 @@
 #include "simulation/simulation_runner.hpp"
 #include "trajectory/trajectory_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "window/log_dock.hpp"
 #include "window/main_window.hpp"
 #include "window_loading.hpp"
 
@@ -323,6 +325,70 @@ class TestUnsavedWork : public QObject {
     QCOMPARE(no.texts.size(), 1);
     QVERIFY(!QFile::exists(recovery.filePath("session-999999998.json")));
     b->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+  }
+
+  // What cannot be restored is kept, not lost: a crashed session whose process id this window now
+  // has (a reused pid), an autosave whose robot file is gone (kept and named in the log), one whose
+  // robot fails to load after the user said yes (kept for the next start).
+  void recoveryKeepsWhatItCannotRestore() {
+    QTemporaryDir recovery, files;
+    auto a = freshWindow();
+    QVERIFY(a);
+    a->enableRecovery(recovery.path(), 60000);
+    addTwoWaypoints(*a);
+    QVERIFY(a->autosaveNow());
+    QFile saved(a->autosaveFile());
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QByteArray json = saved.readAll();
+    const QByteArray robotPath = robot("planar3.dh").toUtf8();
+    QVERIFY(json.contains(robotPath));
+    const auto orphan = [&](const QString& name, QByteArray text, int minutesAgo) {
+      const QString path = recovery.filePath(name);
+      QFile f(path);
+      if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) return QString();
+      f.close();
+      f.open(QIODevice::ReadWrite);
+      f.setFileTime(QDateTime::currentDateTime().addSecs(-60 * minutesAgo), QFileDevice::FileModificationTime);
+      return path;
+    };
+    // The crashed session had this very process id (old-style name, no live lock) and is the older one.
+    const QString reused =
+        orphan(QString("session-%1.json").arg(QCoreApplication::applicationPid()), json, /*minutesAgo=*/10);
+    const QString gone = orphan("session-77-1-1.json", QByteArray(json).replace(robotPath, "/no/such/robot.dh"), 5);
+    QVERIFY(!reused.isEmpty() && !gone.isEmpty());
+    auto b = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    Prompts yes;
+    yes.answer = QMessageBox::Yes;
+    b->setPromptHandler(yes.handler());
+    b->enableRecovery(recovery.path());
+    QSignalSpy loaded(b->document(), &RobotDocument::loadingFinished);
+    QVERIFY(b->offerRestore());
+    QCOMPARE(yes.texts.size(), 1);  // the newest has no robot any more: not offered, kept
+    QVERIFY(loaded.wait(30000));
+    settle();
+    QCOMPARE(int(b->trajectory()->waypoints().size()), 2);
+    QVERIFY(!QFile::exists(reused));  // restored: its files go
+    QVERIFY(QFile::exists(gone));
+    QVERIFY2(b->logDock()->plainText().contains("/no/such/robot.dh"), qPrintable(b->logDock()->plainText()));
+    // Accepted, but its robot no longer loads: kept, and said so.
+    const QString broken = files.filePath("broken.dh");
+    std::ofstream(broken.toStdString()) << "this is not a DH table\n";
+    const QString failing = orphan("session-78-1-1.json", QByteArray(json).replace(robotPath, broken.toUtf8()), 1);
+    auto c = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    c->setErrorHandler([](const QString&, const QString&) {});
+    Prompts yesAgain;
+    yesAgain.answer = QMessageBox::Yes;
+    c->setPromptHandler(yesAgain.handler());
+    c->enableRecovery(recovery.path());
+    QSignalSpy failed(c->document(), &RobotDocument::loadingFinished);
+    QVERIFY(c->offerRestore());
+    QVERIFY(failed.wait(30000));
+    settle();
+    QCOMPARE(failed.front().front().toBool(), false);
+    QVERIFY(QFile::exists(failing));
+    QVERIFY2(c->logDock()->plainText().contains("was kept"), qPrintable(c->logDock()->plainText()));
+    for (auto* w : {a.get(), b.get(), c.get()})
+      w->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
   }
 
   // The failure dialog of the first file of a session names no previous robot; later ones do,

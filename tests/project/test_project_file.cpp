@@ -151,6 +151,29 @@ class TestProjectFile : public QObject {
     QCOMPARE(s.q(2, 1), 1.0);
   }
 
+  // A file name that starts with ':' is a file next to the project, not a Qt resource; the round
+  // trip keeps it (found by fuzz_project). A NUL in a path is refused, naming the key.
+  void oddFileNames() {
+    const QString path = "/projects/p.json";
+    const ProjectFile p = dyn::parseProject(
+        R"({"format": "dynscope-project", "version": 1, "robot": {"path": ": m.urdf"},
+            "trajectory": {"source": "csv", "path": ":q.csv"}})",
+        path);
+    QCOMPARE(QString::fromStdString(p.robotPath), QString("/projects/: m.urdf"));
+    QCOMPARE(QString::fromStdString(p.trajectory.csvPath), QString("/projects/:q.csv"));
+    const ProjectFile again = dyn::parseProject(dyn::serializeProject(p, path), path);
+    QCOMPARE(again.robotPath, p.robotPath);
+    QCOMPARE(again.trajectory.csvPath, p.trajectory.csvPath);
+    QByteArray nul = R"({"format": "dynscope-project", "version": 1, "robot": {"path": "a.urdf"},
+                         "trajectory": {"source": "csv", "path": "q.c\u0000sv"}})";
+    try {
+      (void)dyn::parseProject(nul, path);
+      QFAIL("a NUL in a path was accepted");
+    } catch (const dyn::ProjectError& e) {
+      QVERIFY2(QString(e.what()).contains("p.json:2: trajectory.path") && QString(e.what()).contains("NUL"), e.what());
+    }
+  }
+
   // Waypoints are stored by joint name: reading them into a model whose joints are numbered in a
   // different order puts every value on the same joint.
   void waypointsSurviveAJointReorder() {
@@ -319,7 +342,8 @@ class TestProjectFile : public QObject {
     ProjectFile p;
     p.robotPath = QDir(DYNSCOPE_ROBOTS_DIR).absoluteFilePath("planar3.dh").toStdString();
     p.trajectory.source = dyn::TrajectorySource::Waypoints;
-    for (int k = 0; k < 40; ++k) p.trajectory.waypoints.push_back({double(k), {{"j1", {0.1 * k}}, {"j2", {0.0}}, {"j3", {0.0}}}});
+    for (int k = 0; k < 40; ++k)
+      p.trajectory.waypoints.push_back({double(k), {{"j1", {0.1 * k}}, {"j2", {0.0}}, {"j3", {0.0}}}});
     dyn::writeProjectFile(path, ProjectFile{.robotPath = p.robotPath});
     QFile before(path);
     QVERIFY(before.open(QIODevice::ReadOnly));

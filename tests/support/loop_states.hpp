@@ -12,7 +12,7 @@
 namespace dyn::testing {
 
 inline const std::vector<const char*>& loopRobots() {
-  static const std::vector<const char*> files = {"fourbar.urdf", "slider_crank.urdf", "palletizer.urdf",
+  static const std::vector<const char*> files = {"fourbar.urdf", "fourbar.dh", "slider_crank.urdf", "palletizer.urdf",
                                                  "delta.urdf"};
   return files;
 }
@@ -30,7 +30,8 @@ inline bool randomAssembledState(const Model& model, std::mt19937& rng, Eigen::V
     const JointModel<double>& J = model.joints[size_t(model.dofBody[size_t(v)])];
     if (J.nq != J.nv) continue;  // quaternion joints keep their orientation
     const int iq = J.idx_q + (v - J.idx_v);
-    const double lo = std::max(model.lowerLimit[iq], q[iq] - spread), hi = std::min(model.upperLimit[iq], q[iq] + spread);
+    const double lo = std::max(model.lowerLimit[iq], q[iq] - spread),
+                 hi = std::min(model.upperLimit[iq], q[iq] + spread);
     q[iq] = lo + (hi - lo) * 0.5 * (U(rng) + 1);
   }
   const AssemblyResult a = assemble(model, q, {model.independentDofs(), 1e-13, 100});

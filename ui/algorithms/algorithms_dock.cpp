@@ -6,8 +6,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -39,7 +41,9 @@ QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignRight
   return it;
 }
 
-QString count(long long v) { return v < 0 ? QString() : QLocale::c().toString(v).replace(',', QChar(0x2009)); }
+QString count(long long v) {
+  return v < 0 ? QStringLiteral("—") : QLocale::c().toString(v).replace(',', QChar(0x2009));
+}
 
 }  // namespace
 
@@ -73,21 +77,25 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   layout->addWidget(m_live);
 
-  auto* split = new QSplitter(Qt::Vertical, body);
-  auto* tablePane = new QWidget(split);
-  auto* tableLayout = new QVBoxLayout(tablePane);
-  tableLayout->setContentsMargins(0, 0, 0, 0);
+  // Table and figure side by side: the dock sits in the wide, low bottom area of the window.
+  // What the table shows, across the dock (in the table's pane it wrapped into more lines than it got).
   auto* statusRow = new QHBoxLayout;
-  m_status = new QLabel(tablePane);
+  m_status = new QLabel(body);
   m_status->setObjectName("surveyStatus");
   m_status->setWordWrap(true);
-  auto* again = new QPushButton(tr("Measure again"), tablePane);
+  auto* again = new QPushButton(tr("Measure again"), body);
   again->setObjectName("measureAgainButton");
   again->setToolTip(tr("Recompute the table at the current state (F9)"));
   again->setShortcut(QKeySequence(Qt::Key_F9));
   statusRow->addWidget(m_status, 1);
   statusRow->addWidget(again);
-  tableLayout->addLayout(statusRow);
+  layout->addLayout(statusRow);
+
+  auto* split = new QSplitter(Qt::Horizontal, body);
+  split->setChildrenCollapsible(false);
+  auto* tablePane = new QWidget(split);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
   m_table = new QTableWidget(0, 8, tablePane);
   m_table->setObjectName("formulationTable");
   m_table->setHorizontalHeaderLabels({tr("problem"), tr("formulation"), tr("max |Δ|"), tr("relative"), tr("mul"),
@@ -96,15 +104,20 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
       ->setToolTip(tr("Largest difference from the engine's reference: τ from RNEA, M from CRBA, q̈ from ABA"));
   m_table->horizontalHeaderItem(MulsColumn)
       ->setToolTip(tr("Multiplications and divisions of one call, measured with the counting scalar (joint "
-                      "transforms apart, as in the papers)"));
+                      "transforms apart, as in the papers; for the configuration-space method the evaluation "
+                      "alone)"));
+  m_table->horizontalHeaderItem(TimeColumn)
+      ->setToolTip(tr("Measured time of one call on this machine; for the configuration-space method it "
+                      "includes tabulating G, J and C at q (marked “incl. tables”)"));
   m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // rows grow with the font (F11)
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setWordWrap(false);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
   m_table->setTextElideMode(Qt::ElideRight);
-  m_table->setMinimumHeight(8 * fontMetrics().height() + 40);
+  m_table->setMinimumHeight(4 * fontMetrics().height() + 30);  // scrolls; a laptop's bottom area is low
   tableLayout->addWidget(m_table);
 
   auto* figurePane = new QWidget(split);
@@ -120,7 +133,10 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   countRow->addStretch(1);
   figureLayout->addLayout(countRow);
   m_plot = new OperationCountPlot(figurePane);
-  m_plot->setMinimumHeight(260);
+  m_plot->setMinimumHeight(180);
+  // The chart's size hint follows the size it last had (QGraphicsView: its scene rect): once shown
+  // large (floating, presentation mode) it would make the dock scroll for nothing. Its minimum holds.
+  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
   m_figureNote->setObjectName("figureNote");
@@ -128,16 +144,16 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   figureLayout->addWidget(m_figureNote);
   split->addWidget(tablePane);
   split->addWidget(figurePane);
-  split->setStretchFactor(0, 1);
+  // The table keeps the width that shows all its columns and the formulations' names (fitTableWidth),
+  // the figure takes the rest: it is what gains from more room (presentation mode's large fonts).
+  split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
   layout->addWidget(split, 1);
-  // Scrolled: the table's and the figure's minimum heights (1.5 times larger in presentation mode)
-  // must not set the height of the dock group, or the window outgrows a 1080-pixel screen.
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidget(body);
-  setWidget(scroll);
+  m_scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setWidget(body);
+  setWidget(m_scroll);
 
   m_debounce = new QTimer(this);
   m_debounce->setSingleShot(true);
@@ -172,6 +188,11 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
     fillCombos();
     recompute();
   });
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (!visible || !m_stale) return;
+    m_stale = false;
+    startWork();  // not recompute(): the region on screen may not be laid out yet
+  });
   fillCombos();
   showLive();
   recompute();
@@ -183,6 +204,35 @@ AlgorithmsDock::~AlgorithmsDock() {
 }
 
 QString AlgorithmsDock::liveText() const { return m_live->text(); }
+
+int AlgorithmsDock::preferredHeight() const {
+  return height() + m_scroll->verticalScrollBar()->maximum();  // what is scrolled out of view, added
+}
+
+void AlgorithmsDock::changeEvent(QEvent* event) {
+  QDockWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitTableWidth();
+}
+
+void AlgorithmsDock::fitTableWidth() {
+  // Each column as wide as its header and its cells (a refusal spanning the row's numbers is left
+  // out: it elides), the name column as wide as "▶ name" (the title after it may elide).
+  QHeaderView* header = m_table->horizontalHeader();
+  const int padding = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 4;
+  int width = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 8;
+  for (int c = 0; c < m_table->columnCount(); ++c) {
+    int column = header->sectionSizeHint(c);
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+      const QTableWidgetItem* it = m_table->item(r, c);
+      if (!it || m_table->columnSpan(r, c) > 1) continue;
+      QString text = it->text();
+      if (c == NameColumn) text = text.section(QStringLiteral(" · "), 0, 0);
+      column = std::max(column, QFontMetrics(it->font().resolve(m_table->font())).horizontalAdvance(text) + padding);
+    }
+    width += column;
+  }
+  m_table->setMinimumWidth(width);
+}
 QString AlgorithmsDock::noteText() const { return m_note->isVisible() ? m_note->text() : QString(); }
 
 void AlgorithmsDock::fillCombos() {
@@ -225,7 +275,10 @@ void AlgorithmsDock::showLive() {
   const QString where =
       m_traj->hasTrajectory() ? tr("at t = %1 s").arg(m_traj->time(), 0, 'f', 3) : tr("at the current pose, at rest");
   QString text = tr("Live %1: τ = %2 by %3.").arg(where, vectorText(tau), m_traj->inverseDynamicsAlgorithm());
-  if (fd.size() == qdd.size() && qdd.size() > 0)
+  if (!m_traj->forwardRefusal().isEmpty())
+    text +=
+        " " + tr("FD(q, qd, τ) by %1 refuses: %2").arg(m_traj->forwardDynamicsAlgorithm(), m_traj->forwardRefusal());
+  else if (fd.size() == qdd.size() && qdd.size() > 0)
     text += " " + tr("FD(q, qd, τ) by %1 gives back the accelerations to %2.")
                       .arg(m_traj->forwardDynamicsAlgorithm())
                       .arg((fd - qdd).cwiseAbs().maxCoeff(), 0, 'e', 1);
@@ -234,6 +287,13 @@ void AlgorithmsDock::showLive() {
 
 void AlgorithmsDock::recompute() {
   m_debounce->stop();
+  // Nobody looks (hidden, or a tab behind another: such a dock stays "visible" with nothing on
+  // screen): no worker competing with the window for the CPU until the dock is shown.
+  if (!isVisible() || visibleRegion().isEmpty()) {
+    m_stale = true;
+    return;
+  }
+  m_stale = false;
   startWork();
 }
 
@@ -290,11 +350,10 @@ void AlgorithmsDock::surveyFinished(std::vector<survey::Row> rows) {
   ++m_surveys;
   fillTable();
   const dyn::Model& model = m_traj->dynamicsModel();
-  m_status->setText(
-      tr("%1 (n = %2) at the current state; max |Δ| from RNEA (τ), CRBA (M), ABA (accelerations); operations "
-         "of one call without the joint transforms; time per call on this machine.")
-          .arg(QString::fromStdString(model.name))
-          .arg(model.nv));
+  m_status->setText(tr("%1 (n = %2), current state: |Δ| from RNEA, CRBA, ABA; operations of one call, joint transforms "
+                       "apart; time on this machine.")
+                        .arg(QString::fromStdString(model.name))
+                        .arg(model.nv));
   m_plot->setMarkedN(m_robotN);
   if (m_curveRuns > 0) updateFigureNote();
 }
@@ -315,15 +374,21 @@ void AlgorithmsDock::fillTable() {
     title->setToolTip(
         QString::fromStdString(f.description + "\n" + f.reference + "\nengine/include/dynscope/" + f.header));
     title->setData(Qt::UserRole, name);
-    QFont font = m_table->font();
-    font.setBold(driving);
-    title->setFont(font);
+    if (driving) {  // bold only: the size stays the table's (presentation mode enlarges it)
+      QFont bold;
+      bold.setBold(true);
+      title->setFont(bold);
+    }
     m_table->setItem(r, NameColumn, title);
-    if (!row.refusal.empty()) {
-      auto* refusal =
-          item(tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal)), Qt::AlignLeft | Qt::AlignVCenter);
-      refusal->setForeground(QColor(160, 48, 0));
-      refusal->setToolTip(QString::fromStdString(row.refusal));
+    if (!row.refusal.empty() || !row.skipped.empty()) {
+      const bool refused = !row.refusal.empty();
+      auto* refusal = item(refused ? tr("refuses this robot: %1").arg(QString::fromStdString(row.refusal))
+                                   : QString::fromStdString(row.skipped),
+                           Qt::AlignLeft | Qt::AlignVCenter);
+      refusal->setForeground(refused ? QColor(160, 48, 0) : QColor(110, 110, 110));
+      refusal->setToolTip(refused ? QString::fromStdString(row.refusal)
+                                  : tr("One call would take too long on this robot; the figure shows how its cost "
+                                       "grows with n."));
       m_table->setItem(r, DiffColumn, refusal);
       for (int c = DiffColumn + 1; c <= TimeColumn; ++c) m_table->setItem(r, c, item(QString()));
       m_table->setSpan(r, DiffColumn, 1, TimeColumn - DiffColumn + 1);
@@ -332,11 +397,24 @@ void AlgorithmsDock::fillTable() {
     const bool reference = &f == &survey::reference(f.problem);
     m_table->setItem(r, DiffColumn, item(reference ? tr("reference") : QString::number(row.maxDiff, 'e', 1)));
     m_table->setItem(r, RelColumn, item(reference ? QString() : QString::number(row.relDiff, 'e', 1)));
-    m_table->setItem(r, MulsColumn, item(count(row.muls)));
-    m_table->setItem(r, AddsColumn, item(count(row.adds)));
+    auto* muls = item(count(row.muls));
+    auto* adds = item(count(row.adds));
+    const QString time = QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1);
+    auto* timeItem = item(time);
+    if (f.tabulates) {  // the counts are the evaluation, the time includes the tabulation: say so
+      const QString why =
+          tr("The operation counts are the evaluation τ = G + J q̈ + q̇ᵀ C q̇ alone, as Hollerbach counts it; the "
+             "time of one call includes tabulating G, J and C at q (%1 mul / %2 add, off-line work in the method).")
+              .arg(count(row.tableMuls), count(row.tableAdds));
+      timeItem->setText(tr("%1 incl. tables").arg(time));
+      for (QTableWidgetItem* it : {muls, adds, timeItem}) it->setToolTip(why);
+    }
+    m_table->setItem(r, MulsColumn, muls);
+    m_table->setItem(r, AddsColumn, adds);
     m_table->setItem(r, JointColumn, item(count(row.jointMuls) + " / " + count(row.jointAdds)));
-    m_table->setItem(r, TimeColumn, item(QString::number(row.microseconds, 'f', row.microseconds < 10 ? 2 : 1)));
+    m_table->setItem(r, TimeColumn, timeItem);
   }
+  fitTableWidth();
 }
 
 void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax) {
@@ -366,9 +444,8 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
 }
 
 void AlgorithmsDock::updateFigureNote() {
-  QString note = tr("Measured on general N-link revolute chains (dyn::generalChain), N = 1…%1, joint transforms "
-                    "excluded as in the papers; dashed: the papers' polynomials; ◇: the values they tabulate (n = 6, "
-                    "12); dotted: this robot's n = %2.")
+  QString note = tr("General N-link revolute chains, N = 1…%1, joint transforms apart; dashed: the papers' "
+                    "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2).")
                      .arg(m_curvesNMax)
                      .arg(m_robotN);
   if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));

@@ -22,6 +22,7 @@
 class OperationCountPlot;
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QTableWidget;
 class QTimer;
 class TrajectoryDocument;
@@ -41,6 +42,9 @@ class AlgorithmsDock : public QDockWidget {
   OperationCountPlot* plot() const { return m_plot; }
   QString liveText() const;
   QString noteText() const;
+  // The height that shows the whole dock without scrolling (its height and what it scrolls out of
+  // view): what the main window gives it in presentation mode.
+  int preferredHeight() const;
 
   // The rows shown (registry order) and the state they were computed at.
   const std::vector<survey::Row>& rows() const { return m_rows; }
@@ -54,7 +58,11 @@ class AlgorithmsDock : public QDockWidget {
  public slots:
   void recompute();  // the table at the current state (and the figure if the robot's size changed)
 
+ protected:
+  void changeEvent(QEvent* event) override;  // FontChange (presentation mode): the table's width again
+
  private:
+  void fitTableWidth();  // every column in view, the formulations' names in full
   void fillCombos();
   void showLive();
   void startWork();
@@ -72,6 +80,7 @@ class AlgorithmsDock : public QDockWidget {
   QLabel* m_status;
   QLabel* m_figureNote;
   QTableWidget* m_table;
+  QScrollArea* m_scroll;
   OperationCountPlot* m_plot;
   QTimer* m_debounce;
 
@@ -85,4 +94,5 @@ class AlgorithmsDock : public QDockWidget {
   std::thread m_worker;
   std::atomic<bool> m_cancel{false};
   bool m_running = false, m_pending = false;
+  bool m_stale = false;  // the state changed while the dock was hidden: measured when it is shown
 };

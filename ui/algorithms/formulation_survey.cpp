@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "dynscope/dynscope.hpp"
 
@@ -52,7 +55,23 @@ double timePerCall(const dyn::BoundFormulation<double>& b, dyn::Problem p, const
   return elapsedUs / k;
 }
 
+// 3e+13 as "3·10¹³"-free plain text: "3e+13".
+std::string approximately(double ops) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0e", ops);
+  return text;
+}
+
 }  // namespace
+
+double estimatedOperations(const dyn::Formulation& f, int n) {
+  const int k = std::clamp(n, 1, 8);
+  const dyn::Model chain = dyn::generalChain(k);
+  const Eigen::VectorXd q = chain.neutral(), zero = Eigen::VectorXd::Zero(chain.nv);
+  const dyn::OpTally t = dyn::countOperations(f, chain, q, zero, zero);
+  const double ops = double(t.algorithm.muls + t.algorithm.adds + t.jointTransforms.muls + t.jointTransforms.adds);
+  return ops * std::pow(double(n) / k, f.degree);
+}
 
 const dyn::Formulation& reference(dyn::Problem problem) {
   return dyn::formulation(problem, problem == dyn::Problem::InverseDynamics ? "rnea"
@@ -71,26 +90,46 @@ std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, 
     return p == dyn::Problem::ForwardDynamics ? tau : qdd;
   };
   std::vector<std::pair<dyn::Problem, Eigen::MatrixXd>> refs;
-  for (dyn::Problem p : {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix, dyn::Problem::ForwardDynamics})
-    refs.emplace_back(p, call(reference(p).bind(model), p, q, qd, thirdFor(p)));
+  std::vector<std::string> refErrors;  // a reference that refuses this state (forward dynamics on a singular H)
+  for (dyn::Problem p : {dyn::Problem::InverseDynamics, dyn::Problem::MassMatrix, dyn::Problem::ForwardDynamics}) {
+    refErrors.emplace_back();
+    try {
+      refs.emplace_back(p, call(reference(p).bind(model), p, q, qd, thirdFor(p)));
+    } catch (const std::exception& e) {
+      refs.emplace_back(p, Eigen::MatrixXd());
+      refErrors.back() = e.what();
+    }
+  }
 
   for (const dyn::Formulation& f : dyn::formulations()) {
     if (cancelled(cancel)) break;
     Row row;
     row.formulation = &f;
     try {
-      const dyn::BoundFormulation<double> b = f.bind(model);
+      const dyn::BoundFormulation<double> b = f.bind(model);  // a refusal first: it says more than the cost
+      row.estimatedOps = estimatedOperations(f, model.nv);
+      if (!(row.estimatedOps <= kMaxTimedOps)) {  // a 1,000-body robot and an O(n^4) method: hours
+        row.skipped = "not run: about " + approximately(row.estimatedOps) + " operations per call (it grows as n^" +
+                      std::to_string(f.degree) + ")";
+        rows.push_back(std::move(row));
+        continue;
+      }
       const Eigen::VectorXd& third = thirdFor(f.problem);
       const Eigen::MatrixXd result = call(b, f.problem, q, qd, third);
-      const Eigen::MatrixXd& ref =
-          std::find_if(refs.begin(), refs.end(), [&](const auto& r) { return r.first == f.problem; })->second;
+      const auto r = std::find_if(refs.begin(), refs.end(), [&](const auto& x) { return x.first == f.problem; });
+      const Eigen::MatrixXd& ref = r->second;
+      if (ref.size() != result.size()) throw std::runtime_error(refErrors[size_t(r - refs.begin())]);
       row.maxDiff = (result - ref).cwiseAbs().maxCoeff();
       row.relDiff = row.maxDiff / std::max(ref.cwiseAbs().maxCoeff(), 1e-300);
-      const dyn::OpTally t = dyn::countOperations(f, model, q, qd, third);
-      row.muls = t.algorithm.muls;
-      row.adds = t.algorithm.adds;
-      row.jointMuls = t.jointTransforms.muls;
-      row.jointAdds = t.jointTransforms.adds;
+      if (row.estimatedOps <= kMaxCountedOps) {  // else the counts stay unknown (-1): shown as "—"
+        const dyn::OpTally t = dyn::countOperations(f, model, q, qd, third);
+        row.muls = t.algorithm.muls;
+        row.adds = t.algorithm.adds;
+        row.jointMuls = t.jointTransforms.muls;
+        row.jointAdds = t.jointTransforms.adds;
+        row.tableMuls = t.tabulation.muls;
+        row.tableAdds = t.tabulation.adds;
+      }
       row.microseconds = timePerCall(b, f.problem, q, qd, third, timeBudgetMs, &row.calls);
     } catch (const std::exception& e) {
       row.refusal = e.what();

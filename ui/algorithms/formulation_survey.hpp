@@ -21,9 +21,22 @@ struct Row {
   double relDiff = NAN;            // maxDiff / max(|reference|, 1e-300)
   long long muls = -1, adds = -1;  // one call, the algorithm itself
   long long jointMuls = -1, jointAdds = -1;  // the joint transforms (the papers leave them out)
-  double microseconds = NAN;                 // measured time per call
+  long long tableMuls = -1, tableAdds = -1;  // the tabulation (configuration-space: G, J, C at q; 0 for the others)
+  double microseconds = NAN;                 // measured time per call (a tabulating formulation's includes it)
   int calls = 0;                             // calls timed
+  // Non-empty: not run on this robot because one call would take too long (its cost grows as
+  // n^degree); the estimate is said here. The figure still shows the formulation's growth.
+  std::string skipped;
+  double estimatedOps = NAN;  // operations of one call, extrapolated from a small chain
 };
+
+// Largest estimated operation count of one call the dock runs (timing repeats it at least 3
+// times) and counts with the counting scalar (tens of times slower than double).
+inline constexpr double kMaxTimedOps = 2e8;
+inline constexpr double kMaxCountedOps = 2e7;
+// The operations of one call of f on an n-dof robot, extrapolated as n^degree from the count on
+// the general chain of min(n, 8) links (an upper bound for branched trees of the same n).
+double estimatedOperations(const dyn::Formulation& f, int n);
 
 // Every formulation of the registry, in table order, at (q, qd, qdd); the forward-dynamics
 // formulations get τ = RNEA(q, qd, qdd). Each is timed for about `timeBudgetMs` (at least 3 calls).

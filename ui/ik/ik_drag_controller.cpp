@@ -461,9 +461,9 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   dyn::difference(m, q0, q, v);
   const double biggest = v.lpNorm<Eigen::Infinity>();
   if (biggest > kMaxMoveStep) dyn::integrate(m, q0, v, kMaxMoveStep / biggest, q);
-  // Closed loops: the tree's IK pose is re-assembled by the document (independent coordinates
-  // held, the dependent ones solved; refused when a loop cannot close there), so the mechanism is
-  // never torn apart; the next mouse move starts from the assembled pose.
+  // Closed loops: the solver moved along the loop constraints, so r.q is assembled; a move cut
+  // short above is re-assembled by the document (independent coordinates held, the dependent ones
+  // solved; refused when a loop cannot close there), so the mechanism is never torn apart.
   doc_->setQ(q);
 
   const bool out = r.positionError > kReachPosition || (!posOnly && r.rotationError > kReachRotation);

@@ -59,11 +59,11 @@ void setMatrix(vtkActor* actor, const Eigen::Matrix3d& M, const Eigen::Vector3d&
 }  // namespace
 
 IkGizmo::IkGizmo(vtkRenderer* scene) : scene_(scene) {
-  overlay_->SetLayer(1);
+  overlay_->SetLayer(2);       // over the scene's teaching aids too (layer 1: loop marks, trace arrows)
   overlay_->InteractiveOff();  // the trackball style must keep moving the scene's camera
   overlay_->SetPreserveDepthBuffer(false);
   if (vtkRenderWindow* w = scene_->GetRenderWindow()) {
-    w->SetNumberOfLayers(std::max(2, w->GetNumberOfLayers()));
+    w->SetNumberOfLayers(std::max(3, w->GetNumberOfLayers()));
     w->AddRenderer(overlay_);
   }
   for (int k = 0; k < 3; ++k) {

@@ -1,7 +1,6 @@
 #include "lecture/handout.hpp"
 
 #include <QBuffer>
-#include <QFile>
 #include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -9,6 +8,7 @@
 #include <QUrl>
 #include <map>
 
+#include "document/save_file.hpp"
 #include "lecture/equation_html.hpp"
 
 namespace handout {
@@ -92,29 +92,29 @@ bool write(const QString& path, const Content& content, QString* error) {
     QTextDocument doc;
     for (const auto& [p, image] : images) doc.addResource(QTextDocument::ImageResource, QUrl(imageUrl(p)), image);
     doc.setHtml(page);
-    QPdfWriter pdf(path);
-    pdf.setPageSize(QPageSize(QPageSize::A4));
-    pdf.setResolution(150);
-    pdf.setTitle(QObject::tr("Dynscope handout: %1").arg(content.robotName));
-    pdf.setCreator("Dynscope");
-    doc.print(&pdf);
-    if (!QFileInfo::exists(path) || QFileInfo(path).size() == 0) {
-      if (error) *error = QObject::tr("Could not write %1").arg(path);
+    QByteArray bytes;  // printed in memory, then written atomically: a failed write keeps the old file
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+      QPdfWriter pdf(&buffer);
+      pdf.setPageSize(QPageSize(QPageSize::A4));
+      pdf.setResolution(150);
+      pdf.setTitle(QObject::tr("Dynscope handout: %1").arg(content.robotName));
+      pdf.setCreator("Dynscope");
+      doc.print(&pdf);
+    }  // the writer finishes the PDF when it goes
+    if (bytes.isEmpty()) {
+      if (error) *error = QObject::tr("Could not write %1: the PDF is empty").arg(path);
       return false;
     }
-    return true;
+    return saveFileAtomically(path, bytes, error);
   }
   const QString page = html(content, true);
   if (page.isEmpty()) {
     if (error) *error = QObject::tr("Cancelled");
     return false;
   }
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(page.toUtf8()) < 0) {
-    if (error) *error = QObject::tr("Could not write %1: %2").arg(path, f.errorString());
-    return false;
-  }
-  return true;
+  return saveFileAtomically(path, page.toUtf8(), error);
 }
 
 }  // namespace handout

@@ -1,12 +1,12 @@
 #include "massmatrix/mass_matrix_analysis.hpp"
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <numeric>
 
 #include "dynscope/algorithms/crba.hpp"
 #include "dynscope/algorithms/ltl.hpp"
+#include "dynscope/algorithms/mass_matrix_spectrum.hpp"
 
 std::string dofName(const dyn::Model& model, int dof) {
   const int body = model.dofBody[dof];
@@ -18,36 +18,6 @@ std::string dofName(const dyn::Model& model, int dof) {
     name += ']';
   }
   return name;
-}
-
-// The extreme eigenvalues of an SPD matrix without the O(n^3) eigen solver, whose ~(4/3) n^3 flops
-// cost a second per pose at 1,000 dofs: the power method gives lambda_max, inverse iteration through
-// one Cholesky factor lambda_min (Rayleigh quotients, to 1e-6 relative or 200 steps).
-void estimateExtremeEigenvalues(const Eigen::MatrixXd& H, double& lambdaMin, double& lambdaMax) {
-  const Eigen::Index n = H.rows();
-  const auto iterate = [n](const auto& apply) {
-    Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(n, 1.0, 2.0).normalized(), y(n);
-    double lambda = 0;
-    for (int k = 0; k < 200; ++k) {
-      apply(x, y);
-      const double next = x.dot(y);  // Rayleigh quotient (x has unit length)
-      const double norm = y.norm();
-      if (!(norm > 0) || !std::isfinite(norm)) return next;
-      x = y / norm;
-      if (k > 2 && std::abs(next - lambda) <= 1e-6 * std::abs(next)) return next;
-      lambda = next;
-    }
-    return lambda;
-  };
-  lambdaMax = iterate(
-      [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y.noalias() = H.selfadjointView<Eigen::Lower>() * x; });
-  const Eigen::LLT<Eigen::MatrixXd> llt(H);
-  if (llt.info() != Eigen::Success) {
-    lambdaMin = 0;  // not positive definite: singular as far as the factor can tell
-    return;
-  }
-  const double inverse = iterate([&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y = llt.solve(x); });
-  lambdaMin = inverse > 0 ? 1.0 / inverse : 0;
 }
 
 MassMatrixAnalysis analyseMassMatrix(const dyn::Model& model, dyn::Data& data, const Eigen::VectorXd& q,
@@ -75,8 +45,10 @@ MassMatrixAnalysis analyseMassMatrix(const dyn::Model& model, dyn::Data& data, c
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(H, Eigen::EigenvaluesOnly);
     a.eigenMin = eig.eigenvalues()[0];
     a.eigenMax = eig.eigenvalues()[n - 1];
-  } else if (n > 0) {
-    estimateExtremeEigenvalues(H, a.eigenMin, a.eigenMax);
+  } else if (n > 0) {  // O(n) per step (RNEA applies H, ABA its inverse): no O(n^3) solver or factor
+    const dyn::MassMatrixSpectrum s = dyn::massMatrixSpectrum(model, data, q);
+    a.eigenMin = s.lambdaMin;
+    a.eigenMax = s.lambdaMax;
     a.spectrumEstimated = true;
   }
   if (n > 0) a.conditionNumber = a.eigenMin > 0 ? a.eigenMax / a.eigenMin : std::numeric_limits<double>::infinity();

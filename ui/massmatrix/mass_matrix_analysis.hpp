@@ -50,7 +50,6 @@ struct MassMatrixAnalysis {
 
 // Up to this many dofs the extreme eigenvalues of H come from the exact (O(n^3)) eigen solver.
 constexpr int kExactSpectrumDofs = 200;
-void estimateExtremeEigenvalues(const Eigen::MatrixXd& H, double& lambdaMin, double& lambdaMax);
 
 // Throws std::invalid_argument (from the engine) on a wrong q size or a singular H.
 MassMatrixAnalysis analyseMassMatrix(const dyn::Model& model, dyn::Data& data, const Eigen::VectorXd& q,

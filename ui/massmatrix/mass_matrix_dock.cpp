@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -104,7 +105,11 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_readout);
   layout->addWidget(m_status);
-  setWidget(body);
+  auto* scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(body);
+  setWidget(scroll);
 
   connect(m_viewBox, &QComboBox::currentIndexChanged, this,
           [this](int i) { setView(i == 1 ? MassMatrixView::L : MassMatrixView::H); });

@@ -26,6 +26,7 @@ MatrixHeatMap::MatrixHeatMap(QWidget* parent) : QWidget(parent) {
 
 void MatrixHeatMap::setContent(HeatMapContent content) {
   m_content = std::move(content);
+  m_cellImage = QImage();
   updateScale();
   if (m_hoverRow >= 0 && m_provider) {  // keep the read-out live while the robot moves
     const int n = int(m_content.values.rows());
@@ -37,6 +38,7 @@ void MatrixHeatMap::setContent(HeatMapContent content) {
 
 void MatrixHeatMap::setLogMagnitude(bool on) {
   m_log = on;
+  m_cellImage = QImage();
   update();
 }
 
@@ -106,7 +108,8 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
     top += fh * 1.5;
   }
   const double tickW = fm.horizontalAdvance("-0.00e+00") + 6;
-  const bool pending = std::find(m_content.kinds.begin(), m_content.kinds.end(), CellKind::Pending) != m_content.kinds.end();
+  const bool pending =
+      std::find(m_content.kinds.begin(), m_content.kinds.end(), CellKind::Pending) != m_content.kinds.end();
   const double legendW = fh + 6 + fm.horizontalAdvance(pending ? "not computed yet" : "branch zero");
   const double barBlock = 16 + std::max(14 + 4 + tickW, legendW);
   auto cellFor = [&](double labelW) {
@@ -221,18 +224,21 @@ void MatrixHeatMap::paintCells(QPainter& p, const Layout& l) const {
   if (s < 3) {
     // Cells of a pixel or two (hundreds of dofs): one image pixel per cell, drawn scaled. A million
     // fillRects for a 1,000-dof robot took a second per frame; this is a few milliseconds.
-    QImage cells(n, n, QImage::Format_RGB32);
-    for (int r = 0; r < n; ++r) {
-      auto* line = reinterpret_cast<QRgb*>(cells.scanLine(r));
-      for (int c = 0; c < n; ++c) {
-        const CellKind k = kindAt(r, c);
-        line[c] = k == CellKind::Value            ? divergingColor(scalePosition(m_content.values(r, c))).rgb()
-                  : k == CellKind::FillIn         ? fillInColor().rgb()
-                  : k == CellKind::StructuralZero ? structuralZeroColor().rgb()
-                                                  : qRgb(252, 252, 252);
+    if (m_cellImage.width() != n) {
+      QImage cells(n, n, QImage::Format_RGB32);
+      for (int r = 0; r < n; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(cells.scanLine(r));
+        for (int c = 0; c < n; ++c) {
+          const CellKind k = kindAt(r, c);
+          line[c] = k == CellKind::Value            ? divergingColor(scalePosition(m_content.values(r, c))).rgb()
+                    : k == CellKind::FillIn         ? fillInColor().rgb()
+                    : k == CellKind::StructuralZero ? structuralZeroColor().rgb()
+                                                    : qRgb(252, 252, 252);
+        }
       }
+      m_cellImage = std::move(cells);
     }
-    p.drawImage(QRectF(l.matrix.left(), l.matrix.top(), n * s, n * s), cells);
+    p.drawImage(QRectF(l.matrix.left(), l.matrix.top(), n * s, n * s), m_cellImage);
   }
   for (int r = 0; r < n && s >= 3; ++r)
     for (int c = 0; c < n; ++c) {

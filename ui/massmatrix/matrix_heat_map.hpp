@@ -5,6 +5,7 @@
 // owner's job.
 #pragma once
 #include <Eigen/Core>
+#include <QImage>
 #include <QStringList>
 #include <QWidget>
 #include <functional>
@@ -19,7 +20,7 @@ struct HeatMapContent {
   Eigen::VectorXd side;         // optional strip right of the matrix (e.g. the diagonal)
   QString sideLabel;
   QString title;
-  QString scaleLabel;  // above the colour bar
+  QString scaleLabel;     // above the colour bar
   double fixedScale = 0;  // > 0: the colour range is [-fixedScale, fixedScale] (else the largest value)
 };
 
@@ -100,4 +101,7 @@ class MatrixHeatMap : public QWidget {
   int m_hoverRow = -1, m_hoverCol = -1;
   double m_vmax = 1;  // the colour range is [-m_vmax, m_vmax]
   bool m_log = false, m_showLabels = true;
+  // One pixel per cell (small cells: hundreds of dofs), built on the first paint after the content
+  // or the scale changed; hover and highlight repaints reuse it (a million colour look-ups otherwise).
+  mutable QImage m_cellImage;
 };

@@ -9,7 +9,7 @@ class Scanner {
  public:
   explicit Scanner(const QByteArray& text) : s_(text) {}
   std::map<QString, int> run() {
-    value(QString());
+    value(QString(), 0);
     return lines_;
   }
 
@@ -31,10 +31,14 @@ class Scanner {
     ++i_;  // closing quote
     return QString::fromUtf8(raw);
   }
-  void value(const QString& path) {
+  // Paths are recorded down to kDepth levels only: a project's keys are at most five deep, and a
+  // path per value of a deeply nested file would cost its length times its depth (quadratic).
+  static constexpr int kDepth = 12;
+  void value(const QString& path, int depth) {
     skipSpace();
     if (!more()) return;
-    lines_.emplace(path, line_);
+    const bool record = depth <= kDepth;
+    if (record) lines_.emplace(path, line_);
     const char c = s_[i_];
     if (c == '{') {
       ++i_;
@@ -48,7 +52,7 @@ class Scanner {
         const QString key = string();
         skipSpace();
         if (more() && s_[i_] == ':') ++i_;
-        value(path.isEmpty() ? key : path + "." + key);
+        value(!record ? QString() : path.isEmpty() ? key : path + "." + key, depth + 1);
       }
       ++i_;
     } else if (c == '[') {
@@ -56,7 +60,7 @@ class Scanner {
       for (int index = 0;; ++index) {
         skipSpace();
         if (!more() || s_[i_] == ']') break;
-        value(path + "[" + QString::number(index) + "]");
+        value(record ? path + "[" + QString::number(index) + "]" : QString(), depth + 1);
         skipSpace();
         if (more() && s_[i_] == ',') ++i_;
       }

@@ -76,9 +76,12 @@ class Reader {
     for (int i = 0; i < 3; ++i) x[i] = number(a[i], key + "[" + QString::number(i) + "]");
     return x;
   }
-  // A path relative to the project file's directory (or absolute), made absolute and clean.
-  std::string resolve(const QString& relative) const {
-    return QDir::cleanPath(dir_.absoluteFilePath(relative)).toStdString();
+  // A path relative to the project file's directory (or absolute), made absolute and clean. A file
+  // name starting with ':' is a file here, not one of Qt's resources (which QDir takes it for).
+  std::string resolve(const QString& relative, const QString& key) const {
+    if (relative.contains(QChar(0))) fail(key, "a file path cannot contain a NUL character");
+    const QString local = relative.startsWith(':') ? "./" + relative : relative;
+    return QDir::cleanPath(dir_.absoluteFilePath(local)).toStdString();
   }
 
  private:
@@ -144,7 +147,7 @@ ProjectTrajectory readTrajectory(const Reader& r, const QJsonValue& value) {
   } else if (source == "csv") {
     r.allowOnly(o, key, {"source", "path"});
     t.source = TrajectorySource::Csv;
-    t.csvPath = r.resolve(r.string(r.required(o, key, "path"), "trajectory.path"));
+    t.csvPath = r.resolve(r.string(r.required(o, key, "path"), "trajectory.path"), "trajectory.path");
   } else if (source == "demo") {
     r.allowOnly(o, key, {"source", "demo", "sample_rate"});
     t.source = TrajectorySource::Demo;
@@ -203,7 +206,7 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
   p.file = path.toStdString();
   const QJsonObject robot = r.object(r.required(root, "", "robot"), "robot");
   r.allowOnly(robot, "robot", {"path", "floating_base", "fixups"});
-  p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"));
+  p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"), "robot.path");
   if (robot.contains("floating_base")) p.floatingBase = r.boolean(robot["floating_base"], "robot.floating_base");
   if (robot.contains("fixups")) {
     const QJsonArray fixups = r.array(robot["fixups"], "robot.fixups");

@@ -1,6 +1,7 @@
 #include "project/project_setup.hpp"
 
 #include <stdexcept>
+#include <unordered_map>
 
 #include "dynscope/algorithms/check.hpp"
 #include "dynscope/io/model_builder.hpp"
@@ -38,12 +39,15 @@ Model applyProjectSettings(Model model, const ProjectFile& project) {
 std::vector<Waypoint> projectWaypoints(const ProjectFile& project, const Model& model) {
   std::vector<Waypoint> out;
   const auto& points = project.trajectory.waypoints;
+  std::unordered_map<std::string, int> bodyOf;  // by name: Model::jointIndex scans (waypoints x joints x N)
+  for (int i = 1; i <= model.N; ++i) bodyOf.emplace(model.jointNames[i], i);
   for (size_t k = 0; k < points.size(); ++k) {
     const ProjectWaypoint& w = points[k];
     const std::string at = "waypoint " + std::to_string(k + 1) + ": ";
     Waypoint wp{w.t, model.neutral()};
     for (const auto& [name, values] : w.joints) {
-      const int i = model.jointIndex(name);
+      const auto found = bodyOf.find(name);
+      const int i = found == bodyOf.end() ? -1 : found->second;
       if (i < 0) fail(project, w.line, at + "model '" + model.name + "' has no joint '" + name + "'");
       const JointModel<double>& J = model.joints[i];
       if (int(values.size()) != J.nq)

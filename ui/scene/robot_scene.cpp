@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <unordered_set>
 #include <vector>
 
@@ -46,6 +47,7 @@
 #include "dynscope/model/data.hpp"
 #include "dynscope/model/model.hpp"
 #include "scene/mesh_resolver.hpp"
+#include "scene/scene_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 
 namespace {
@@ -289,7 +291,8 @@ struct RobotScene::Impl {
     vtkSmartPointer<vtkMatrix4x4> ringMatrix, ballMatrix;
   };
   std::vector<LoopMark> loops;
-  vtkSmartPointer<vtkPolyData> loopLines;  // kLoopSegments dashed segments per loop joint
+  std::unique_ptr<SceneOverlay> loopOverlay;  // the loop marks, drawn over the robot (made on first use)
+  vtkSmartPointer<vtkPolyData> loopLines;     // kLoopSegments dashed segments per loop joint
   vtkSmartPointer<vtkActor> loopLinesActor;
   double loopSize = 0.02;  // marker radius (m), from the robot's size
   vtkSmartPointer<vtkActor> robotCom, robotComLine;
@@ -298,6 +301,16 @@ struct RobotScene::Impl {
   vtkSmartPointer<vtkAxesActor> worldAxes;
   vtkSmartPointer<vtkCellPicker> picker;
   vtkSmartPointer<vtkPolyData> triad, axisArrow, comMarker, robotComMarker;
+
+  // Primitive shapes by kind and size, shared by every actor of that shape: a generated chain of
+  // 1,000 equal links builds one cylinder, not 1,000 (geometry generation was a third of loading).
+  std::map<std::array<double, 4>, vtkSmartPointer<vtkPolyData>> shapes;
+  template <class Make>
+  vtkPolyData* shape(double kind, double a, double b, double c, Make make) {
+    auto& slot = shapes[{kind, a, b, c}];
+    if (!slot) slot = make();
+    return slot;
+  }
 
   int nBodies = 0;
   bool built = false, posed = false;
@@ -312,17 +325,18 @@ struct RobotScene::Impl {
     renderer->GetViewProps()->AddItem(prop);
     prop->AddConsumer(renderer);
   }
+  // Loop marks go over the robot: a pin inside a piston or a parallelogram's bar would hide them.
+  void addLoopProp(vtkProp* prop) {
+    if (!loopOverlay) loopOverlay = std::make_unique<SceneOverlay>(renderer);
+    loopOverlay->renderer()->AddViewProp(prop);
+  }
   void removeAll() {
+    if (loopOverlay) loopOverlay->renderer()->RemoveAllViewProps();
     std::unordered_set<vtkProp*> ours;
     for (auto& g : geoms) ours.insert(g.actor);
     for (auto* list : {&frames, &jointAxes, &coms, &inertiaBoxes, &inertiaEllipsoids})
       for (auto& p : *list) ours.insert(p.actor);
     for (auto& l : labels) ours.insert(l.actor);
-    for (auto& l : loops) {
-      ours.insert(l.ring);
-      ours.insert(l.ball);
-    }
-    if (loopLinesActor) ours.insert(loopLinesActor);
     if (robotCom) ours.insert(robotCom);
     if (robotComLine) ours.insert(robotComLine);
     if (!ours.empty()) {
@@ -334,6 +348,7 @@ struct RobotScene::Impl {
       renderer->RemoveAllViewProps();
       for (auto& p : keep) addProp(p);
     }
+    shapes.clear();
     geoms.clear();
     geomOfActor.clear();
     frames.clear();
@@ -477,13 +492,14 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     const dyn::Shape& s = go.shape;
     switch (s.kind) {
       case dyn::Shape::Kind::Box:
-        poly = boxPoly(s.size.x(), s.size.y(), s.size.z());
+        poly = d_->shape(0, s.size.x(), s.size.y(), s.size.z(),
+                         [&] { return boxPoly(s.size.x(), s.size.y(), s.size.z()); });
         break;
       case dyn::Shape::Kind::Cylinder:
-        poly = cylinderPoly(s.radius, s.length);
+        poly = d_->shape(1, s.radius, s.length, 0, [&] { return cylinderPoly(s.radius, s.length); });
         break;
       case dyn::Shape::Kind::Sphere:
-        poly = spherePoly(s.radius);
+        poly = d_->shape(2, s.radius, 0, 0, [&] { return spherePoly(s.radius); });
         break;
       case dyn::Shape::Kind::Mesh: {
         const QString uri = QString::fromStdString(s.meshUri);
@@ -581,7 +597,8 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     Vec3 center, dims;
     Mat3 R;
     if (equivalentSolid(I, kBoxFactor, center, R, dims)) {
-      Impl::Posed b = d_->addPosed(boxPoly(dims.x(), dims.y(), dims.z()), i, false);
+      Impl::Posed b = d_->addPosed(
+          d_->shape(0, dims.x(), dims.y(), dims.z(), [&] { return boxPoly(dims.x(), dims.y(), dims.z()); }), i, false);
       b.R = R;
       b.p = center;
       vtkProperty* prop = b.actor->GetProperty();
@@ -593,9 +610,13 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
       d_->inertiaBoxes.push_back(b);
     }
     if (equivalentSolid(I, kEllipsoidFactor, center, R, dims)) {
-      vtkNew<vtkTransform> t;  // unit sphere (with a ring on its equator) stretched to the semi-axes
-      t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
-      Impl::Posed e = d_->addPosed(transformed(spherePoly(1.0, 32, 19), t), i, false);
+      Impl::Posed e = d_->addPosed(d_->shape(3, dims.x(), dims.y(), dims.z(),
+                                             [&] {
+                                               vtkNew<vtkTransform> t;  // unit sphere stretched to the semi-axes
+                                               t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
+                                               return transformed(spherePoly(1.0, 32, 19), t);
+                                             }),
+                                   i, false);
       e.R = R;
       e.p = center;
       vtkProperty* prop = e.actor->GetProperty();
@@ -654,7 +675,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
         prop->SetColor(kLoopColor[0], kLoopColor[1], kLoopColor[2]);
         prop->SetAmbient(0.35);
         prop->SetOpacity(which == &l.ring ? 0.55 : 0.9);
-        d_->addProp(*which);
+        d_->addLoopProp(*which);
       }
       d_->loops.push_back(l);
     }
@@ -686,7 +707,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
     vtkProperty* prop = d_->loopLinesActor->GetProperty();
     prop->SetLineWidth(3.0);
     prop->LightingOff();
-    d_->addProp(d_->loopLinesActor);
+    d_->addLoopProp(d_->loopLinesActor);
   }
 
   // Link names at the link frames of the bodies.

@@ -7,7 +7,8 @@
 // in magenta: a ring about its axis at the frame F1 on its predecessor, a ball at the frame F2 on
 // its successor (they coincide when the loop is closed), dashed lines from both bodies' origins to
 // those frames (the cut edges of the joint graph), a dashed axis line and, red, the gap F1-F2 when
-// the loop is open.
+// the loop is open. They are drawn over the robot (scene/scene_overlay.hpp): a piston or a
+// parallelogram's bar would hide them.
 //
 // Poses: a geometry actor's user matrix is the world pose of `placement * X0[body]` (engine
 // composition, exactly); shape details (URDF mesh scale, the cylinder's z axis) are baked into

@@ -51,7 +51,8 @@ class TraceArrowOverlay {
   void setPointLabel(const std::string& label);  // "COM" or "frame origin", for the legend
 
   // The pass direction: an arrow from `from` to `to` (hidden when off or shorter than 1 mm).
-  void setPassArrow(bool on, const Eigen::Vector3d& from = {}, const Eigen::Vector3d& to = {});
+  void setPassArrow(bool on, const Eigen::Vector3d& from = Eigen::Vector3d::Zero(),
+                    const Eigen::Vector3d& to = Eigen::Vector3d::Zero());
   vtkActor* passArrow() const { return pass_; }
 
   void setPresentation(bool on);  // larger legend text

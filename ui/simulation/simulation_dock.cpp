@@ -531,6 +531,10 @@ void SimulationDock::updateStatus() {
   if (m_robot->hasModel() && m_robot->model().hasLoops())
     text += tr(" · |φ| %1 · |φ'q̇| %2").arg(s.constraintError, 0, 'e', 1).arg(s.constraintRateError, 0, 'e', 1);
   text += tr(" · %n step(s)", nullptr, int(s.steps));
+  if (s.projectionFailures > 0)  // the projection stopped short: say so rather than hide it
+    text += tr("\nProjection onto φ = 0 fell short in %n step(s) (|φ| left up to %1): try a smaller step", nullptr,
+               int(s.projectionFailures))
+                .arg(s.worstProjectionResidual, 0, 'e', 1);
   if (s.status == dyn::SimulationStatus::Diverged) text += tr("\nStopped: %1").arg(s.error);
   m_status->setText(text);
 }

@@ -134,6 +134,8 @@ void SimulationRunner::publish() {
   s.status = m_sim->status();
   s.error = QString::fromStdString(m_sim->lastError());
   s.steps = m_sim->stats().steps;
+  s.projectionFailures = m_sim->stats().projectionFailures;
+  s.worstProjectionResidual = m_sim->stats().worstProjectionResidual;
   const std::lock_guard<std::mutex> lock(m_snapMutex);
   m_snap = std::move(s);
   // The new recorded samples' energy, drift and FD difference; the new limit hits.

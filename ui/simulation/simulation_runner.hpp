@@ -30,6 +30,8 @@ class SimulationRunner : public QObject {
     dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
     QString error;
     long steps = 0;
+    long projectionFailures = 0;  // closed loops: steps whose projection onto phi = 0 fell short
+    double worstProjectionResidual = 0;
   };
 
   explicit SimulationRunner(QObject* parent = nullptr);

@@ -400,6 +400,7 @@ void TrajectoryDocument::updateAtTime() {
 void TrajectoryDocument::computeLiveDynamics() {
   const dyn::Model& m = dynamicsModel();
   if (m_q.size() != m.nq || m_qd.size() != m.nv || m_qdd.size() != m.nv) return;
+  m_fdRefusal.clear();
   if (m.hasLoops() && m_assembler && m_loopData) {
     // Closed loops: between samples the interpolated state is closed again (the samples are), then
     // the closed-loop inverse dynamics gives the actuator torques (the registry's formulations are
@@ -414,8 +415,13 @@ void TrajectoryDocument::computeLiveDynamics() {
     m_qddForward = m_qdd;  // consistent with the loops by construction
   } else {
     if (!m_id.inverseDynamics) return;
-    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);         // τ = ID(q, q̇, q̈), the chosen formulation
-    m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);  // τ = ID(q, q̇, q̈), the chosen formulation
+    try {
+      m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+    } catch (const std::exception& e) {                       // H(q) singular or indefinite here: the joint is named
+      m_fdRefusal = QString::fromUtf8(e.what());
+      m_qddForward.resize(0);
+    }
   }
   emit liveDynamicsChanged();
 }

@@ -89,6 +89,9 @@ class TrajectoryDocument : public QObject {
   // q̈ = FD(q, q̇, τ) at time() by the forward-dynamics formulation: the live forward dynamics
   // (equal to qddAtTime() up to rounding when both formulations are right).
   const Eigen::VectorXd& forwardQddAtTime() const { return m_qddForward; }
+  // Why the live forward dynamics was refused at time() (a pivot of H(q) not positive, naming the
+  // joint; algorithms/pivot_check.hpp), empty when it ran. forwardQddAtTime() is then empty.
+  const QString& forwardRefusal() const { return m_fdRefusal; }
 
   // The formulations (dynscope/formulations/registry.hpp, by their command-line names) that compute
   // τ along the trajectory and at time() ("rnea" by default) and q̈ = FD(q, q̇, τ) at time() ("aba").
@@ -161,6 +164,7 @@ class TrajectoryDocument : public QObject {
 
   double m_time = 0;
   Eigen::VectorXd m_q, m_qd, m_qdd, m_tau, m_qddForward;
+  QString m_fdRefusal;
   std::unique_ptr<dyn::Data> m_data;
 
   QString m_idName = QStringLiteral("rnea"), m_fdName = QStringLiteral("aba");

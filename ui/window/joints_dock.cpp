@@ -20,6 +20,29 @@
 #include "window/app_settings.hpp"
 #include "window/joint_row.hpp"
 
+namespace {
+
+// Hides the rows' host while many rows are added, removed, shown or hidden: each such change of a
+// visible widget lays out all rows again (quadratic on a 1,000-joint chain); hidden, the host is laid
+// out once when it is shown again.
+class HiddenWhileChanging {
+ public:
+  explicit HiddenWhileChanging(QWidget* host) : m_host(host), m_wasVisible(host->isVisible()) {
+    if (m_wasVisible) m_host->hide();
+  }
+  ~HiddenWhileChanging() {
+    if (m_wasVisible) m_host->show();
+  }
+  HiddenWhileChanging(const HiddenWhileChanging&) = delete;
+  HiddenWhileChanging& operator=(const HiddenWhileChanging&) = delete;
+
+ private:
+  QWidget* m_host;
+  bool m_wasVisible;
+};
+
+}  // namespace
+
 JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(tr("Joints"), parent), m_doc(document) {
   setObjectName("jointsDock");
   auto* body = new QWidget(this);
@@ -118,12 +141,13 @@ void JointsDock::setDegrees(bool on) {
 
 void JointsDock::setFilter(const QString& text) {
   if (m_filter->text() != text) m_filter->setText(text);
+  const HiddenWhileChanging batch(m_rowsHost);
   int shown = 0;
   for (JointRow* r : m_rows) {
     const JointCoordinate& c = r->coordinate();
     const bool match = text.isEmpty() || c.jointName.contains(text, Qt::CaseInsensitive) ||
                        c.jointType.contains(text, Qt::CaseInsensitive);
-    r->setVisible(match);
+    if (r->isHidden() == match) r->setVisible(match);
     shown += match;
   }
   for (QWidget* h : m_headers) {  // a joint's header follows its rows
@@ -136,6 +160,7 @@ void JointsDock::setFilter(const QString& text) {
 }
 
 void JointsDock::rebuild() {
+  const HiddenWhileChanging batch(m_rowsHost);
   for (JointRow* r : m_rows) delete r;
   for (QWidget* h : m_headers) delete h;
   m_rows.clear();

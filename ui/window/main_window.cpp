@@ -197,6 +197,11 @@ void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload
                                  ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
                                  : QString();
     showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
+    if (m_pending && m_pending->restored)
+      m_logDock->append(tr("The autosave %1 was kept: its robot could not be loaded. It is offered again at the "
+                           "next start.")
+                            .arg(m_pending->autosave),
+                        LogDock::Level::Warning);
     m_pending.reset();
     return;
   }
@@ -216,6 +221,16 @@ void MainWindow::onModelChanged() {
   else
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   restyleIfPresenting();
+  // The joint rows in full (no sideways scrolling), up to 36 % of the window: the 3D view stays the
+  // largest part. Queued: the dock's rows know their size once the rebuild's layout has run.
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        const int wanted = std::min(m_jointsDock->preferredWidth(), width() * 36 / 100);
+        if (!m_presentation && m_jointsDock->isVisible() && m_jointsDock->width() < wanted)
+          resizeDocks({m_jointsDock}, {wanted}, Qt::Horizontal);
+      },
+      Qt::QueuedConnection);
   updateTitle();
   setWindowFilePath(m_doc->sourceFile());
   m_reloadAction->setEnabled(true);

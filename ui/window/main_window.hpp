@@ -230,8 +230,9 @@ class MainWindow : public QMainWindow {
   struct PendingProject {  // applied when its robot has loaded
     dyn::ProjectFile project;
     QString path;
-    bool keepProjectFile = false;  // a demo's robot: not a project of its own
-    bool restored = false;         // from an autosave: still unsaved work, saved to `path` below
+    bool keepProjectFile = false;    // a demo's robot: not a project of its own
+    bool restored = false;           // from an autosave: still unsaved work, saved to `path` below
+    QString autosave, autosaveLock;  // restored: the session files, removed once the work is back
   };
   std::optional<PendingProject> m_pending;
   QToolBar* m_fileToolBar = nullptr;
@@ -258,6 +259,7 @@ class MainWindow : public QMainWindow {
   ErrorHandler m_errorHandler;
   PromptHandler m_promptHandler;
   QString m_recoveryDir;
+  QString m_sessionBase;                     // this window's session files without extension (.json, .lock)
   std::unique_ptr<QLockFile> m_sessionLock;  // held while this window runs: its session is not a crash
   QTimer* m_autosaveTimer = nullptr;
   double m_lastFrameMs = 0;

@@ -1,19 +1,24 @@
-// The Algorithms dock (issue 14): beside the mass-matrix and IK docks, View > Algorithms
-// (Ctrl+Shift+F, "formulations") shows and raises it.
+// The Algorithms dock (issue 14): a tab of the wide bottom area beside the plots (its table and
+// log-log figure want width; a seventh tab on the right made that column too wide for a laptop).
+// View > Algorithms (Ctrl+Shift+F, "formulations") shows and raises it; in presentation mode it
+// grows to show its table and figure whole.
 #include <QAction>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTimer>
+#include <functional>
+#include <memory>
 
 #include "algorithms/algorithms_dock.hpp"
-#include "massmatrix/mass_matrix_dock.hpp"
-#include "window/joints_dock.hpp"
+#include "trajectory/plots_dock.hpp"
 #include "window/main_window.hpp"
+#include "window/model_check_dock.hpp"
 
 void MainWindow::createAlgorithmsUi() {
   m_algorithmsDock = new AlgorithmsDock(m_traj, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_algorithmsDock);
-  tabifyDockWidget(m_massDock, m_algorithmsDock);
-  m_jointsDock->raise();
+  addDockWidget(Qt::BottomDockWidgetArea, m_algorithmsDock);
+  tabifyDockWidget(m_checkDock, m_algorithmsDock);
+  m_plotsDock->raise();
   // Shows and raises the dock (a toggle would hide a dock that is merely behind another tab).
   auto* show = new QAction(tr("&Algorithms"), this);
   show->setObjectName("showAlgorithmsAction");
@@ -22,7 +27,48 @@ void MainWindow::createAlgorithmsUi() {
   connect(show, &QAction::triggered, this, [this] {
     m_algorithmsDock->show();
     m_algorithmsDock->raise();
+    // Room for the table and the figure: the bottom area takes up to 45 % of the window's height.
+    const int wanted = height() * 45 / 100;
+    if (m_algorithmsDock->height() < wanted) resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
   });
   addAction(show);  // the shortcut works while the menu bar is hidden (presentation mode)
   if (QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu())) view->addAction(show);
+
+  // Presentation mode (F11) enlarges every font: the dock would then scroll its figure out of view.
+  // While presenting, the dock (when docked and shown) gets 66 % of the window's height, or what shows
+  // it whole if that is more (at most 75 %); afterwards the height it had. Retried while the
+  // full-screen layout settles.
+  auto normalHeight = std::make_shared<int>(0);
+  const auto grow = [this, normalHeight] {
+    if (!m_presentation || !m_algorithmsDock->isVisible() || m_algorithmsDock->isFloating()) return;
+    const int wanted =
+        std::min(std::max(m_algorithmsDock->preferredHeight(), height() * 66 / 100), height() * 75 / 100);
+    if (m_algorithmsDock->height() >= wanted) return;
+    if (*normalHeight == 0) *normalHeight = m_algorithmsDock->height();
+    resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
+  };
+  auto request = std::make_shared<int>(0);
+  const auto restore = [this, normalHeight, request] {
+    if (m_presentation || *normalHeight == 0 || m_algorithmsDock->isFloating()) return;
+    // resizeDocks sizes the tab group; the dock is that less its tab bar: the request is corrected
+    // by what the previous one missed.
+    *request = *request == 0 ? *normalHeight : *request + *normalHeight - m_algorithmsDock->height();
+    resizeDocks({m_algorithmsDock}, {*request}, Qt::Vertical);
+  };
+  const auto soon = [this](const std::function<void()>& f) {
+    for (int ms : {0, 300, 700}) QTimer::singleShot(ms, this, f);
+  };
+  connect(m_presentationAction, &QAction::toggled, this, [this, normalHeight, request, grow, restore, soon](bool on) {
+    *request = 0;
+    if (on) {
+      const bool shown = m_algorithmsDock->isVisible() && !m_algorithmsDock->isFloating();
+      *normalHeight = shown ? m_algorithmsDock->height() : 0;
+      soon(grow);
+    } else {
+      soon(restore);
+    }
+  });
+  connect(m_algorithmsDock, &QDockWidget::visibilityChanged, this, [this, grow, soon](bool visible) {
+    if (visible && m_presentation) soon(grow);  // raised while presenting
+  });
 }

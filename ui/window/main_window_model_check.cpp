@@ -20,6 +20,25 @@
 
 namespace {
 
+// Closed loops: which joints the load cut from the file's cycles (docs/loops.md), which loop joints
+// the file wrote, and the coordinates the Joints dock lets the user move.
+QString loopsLine(const dyn::Model& m) {
+  QStringList cut, written, independent;
+  for (const auto& J : m.loops)
+    (J.cut ? cut : written) << QStringLiteral("%1 (line %2)").arg(QString::fromStdString(J.name)).arg(J.line);
+  for (int v : m.independentDofs()) independent << QString::fromStdString(m.jointNames[size_t(m.dofBody[size_t(v)])]);
+  independent.removeDuplicates();
+  QString line = QObject::tr("Closed loops: %1 loop-closure %2")
+                     .arg(m.loops.size())
+                     .arg(m.loops.size() == 1 ? QObject::tr("joint") : QObject::tr("joints"));
+  if (!cut.isEmpty())
+    line += QObject::tr("; cut from the joint graph's cycles: %1 (the file's zero pose taken as assembled)")
+                .arg(cut.join(", "));
+  if (!written.isEmpty()) line += QObject::tr("; written as loop joints: %1").arg(written.join(", "));
+  line += QObject::tr("; independent: %1").arg(independent.join(", "));
+  return line;
+}
+
 QString countsText(const dyn::FindingCounts& n) {
   const auto count = [](int k, const char* one, const char* many) {
     return QString("%1 %2").arg(k).arg(k == 1 ? QObject::tr(one) : QObject::tr(many));
@@ -128,6 +147,7 @@ void MainWindow::logLoad(bool wasReload) {
                              10000);
   for (const dyn::Finding& f : m.findings)  // every change of a fix-up, never silent
     if (f.code.rfind("fixup.", 0) == 0) m_logDock->append(tr("Fix-up: %1").arg(QString::fromStdString(f.text())));
+  if (m.hasLoops()) m_logDock->append(loopsLine(m));
 }
 
 void MainWindow::setFixupEnabled(dyn::Fixup fixup, bool on) {

@@ -92,18 +92,22 @@ bool MainWindow::maybeSave(const QString& action) {
 void MainWindow::enableRecovery(const QString& dir, int intervalMs) {
   m_recoveryDir = QDir(dir).absolutePath();
   QDir().mkpath(m_recoveryDir);
-  const QString base = QDir(m_recoveryDir).filePath(QString("session-%1").arg(QCoreApplication::applicationPid()));
-  m_sessionLock = std::make_unique<QLockFile>(base + ".lock");
+  // Unique per window and start: a reused process id (common in containers) or a second window of
+  // the same process must not take over, and then overwrite, a crashed session's file.
+  static int windows = 0;
+  m_sessionBase = QDir(m_recoveryDir)
+                      .filePath(QString("session-%1-%2-%3")
+                                    .arg(QCoreApplication::applicationPid())
+                                    .arg(QDateTime::currentMSecsSinceEpoch())
+                                    .arg(++windows));
+  m_sessionLock = std::make_unique<QLockFile>(m_sessionBase + ".lock");
   m_sessionLock->setStaleLockTime(0);  // stale only when its process is gone, however old
   if (!m_sessionLock->tryLock(0))
-    m_logDock->append(tr("Autosave: cannot lock %1").arg(base + ".lock"), LogDock::Level::Warning);
+    m_logDock->append(tr("Autosave: cannot lock %1").arg(m_sessionBase + ".lock"), LogDock::Level::Warning);
   m_autosaveTimer->start(intervalMs);
 }
 
-QString MainWindow::autosaveFile() const {
-  if (m_recoveryDir.isEmpty()) return {};
-  return QDir(m_recoveryDir).filePath(QString("session-%1.json").arg(QCoreApplication::applicationPid()));
-}
+QString MainWindow::autosaveFile() const { return m_sessionBase.isEmpty() ? QString() : m_sessionBase + ".json"; }
 
 bool MainWindow::autosaveNow() {
   const QString file = autosaveFile();
@@ -151,43 +155,64 @@ bool MainWindow::offerRestore() {
     orphans.push_back({f.absoluteFilePath(), lock, f.lastModified()});
   }
   if (orphans.empty()) return false;
+  // Newest first, one question each: the first accepted is restored (its files go once the work is
+  // back on screen, see applyPendingProject), a declined one is removed, the rest stay for the next start.
   std::sort(orphans.begin(), orphans.end(), [](const Orphan& a, const Orphan& b) { return a.time > b.time; });
-  const Orphan& newest = orphans.front();
-  dyn::ProjectFile project;
-  QString problem;
-  try {
-    project = dyn::readProjectFile(newest.json);
-  } catch (const std::exception& e) {
-    problem = QString::fromUtf8(e.what());
-  }
   bool restoring = false;
-  if (problem.isEmpty()) {
-    const QString of = project.view.value(kAutosaveOf).toString();
-    const QString text = tr("Dynscope did not shut down cleanly. Work on %1 was autosaved at %2.\n\nRestore it?")
-                             .arg(of.isEmpty() ? QFileInfo(QString::fromStdString(project.robotPath)).fileName()
-                                               : QFileInfo(of).fileName(),
-                                  newest.time.toString("yyyy-MM-dd HH:mm"));
-    if (ask(tr("Restore unsaved work"), text, QMessageBox::Yes | QMessageBox::No) == QMessageBox::Yes) {
-      PendingProject pending;
-      pending.project = std::move(project);
-      pending.path = of;  // saving goes to the project the work belonged to (none: Save asks)
-      pending.restored = true;
-      m_pending = pending;
-      const bool floating = m_pending->project.floatingBase;
-      {
-        const QSignalBlocker block(m_floatingBaseAction);  // no reload of the current robot
-        m_floatingBaseAction->setChecked(floating);
-      }
-      m_doc->setFloatingBase(floating);
-      restoring = openFile(QString::fromStdString(m_pending->project.robotPath));
-      if (!restoring) m_pending.reset();
+  std::size_t k = 0;
+  for (; k < orphans.size() && !restoring; ++k) {
+    const Orphan& orphan = orphans[k];
+    dyn::ProjectFile project;
+    try {
+      project = dyn::readProjectFile(orphan.json);
+    } catch (const std::exception& e) {
+      m_logDock->append(tr("An autosave could not be read and was removed: %1").arg(QString::fromUtf8(e.what())),
+                        LogDock::Level::Warning);
+      QFile::remove(orphan.json);
+      QFile::remove(orphan.lock);
+      continue;
     }
-  } else {
-    m_logDock->append(tr("An autosave could not be read and was removed: %1").arg(problem), LogDock::Level::Warning);
+    const QString of = project.view.value(kAutosaveOf).toString();
+    const QString robotFile = QString::fromStdString(project.robotPath);
+    if (!QFileInfo::exists(robotFile)) {  // kept: the user may bring the robot back, or delete the file
+      m_logDock->append(tr("An autosave (%1) was not offered: its robot %2 no longer exists. It is kept.")
+                            .arg(orphan.json, robotFile),
+                        LogDock::Level::Warning);
+      continue;
+    }
+    const QString text = tr("Dynscope did not shut down cleanly. Work on %1 was autosaved at %2.\n\nRestore it?")
+                             .arg(of.isEmpty() ? QFileInfo(robotFile).fileName() : QFileInfo(of).fileName(),
+                                  orphan.time.toString("yyyy-MM-dd HH:mm"));
+    if (ask(tr("Restore unsaved work"), text, QMessageBox::Yes | QMessageBox::No) != QMessageBox::Yes) {
+      QFile::remove(orphan.json);  // declined: offered once
+      QFile::remove(orphan.lock);
+      continue;
+    }
+    PendingProject pending;
+    pending.project = std::move(project);
+    pending.path = of;  // saving goes to the project the work belonged to (none: Save asks)
+    pending.restored = true;
+    pending.autosave = orphan.json;
+    pending.autosaveLock = orphan.lock;
+    m_pending = pending;
+    const bool floating = m_pending->project.floatingBase;
+    {
+      const QSignalBlocker block(m_floatingBaseAction);  // no reload of the current robot
+      m_floatingBaseAction->setChecked(floating);
+    }
+    m_doc->setFloatingBase(floating);
+    restoring = openFile(QString::fromStdString(m_pending->project.robotPath));
+    if (!restoring) {
+      m_pending.reset();
+      m_logDock->append(tr("The autosave %1 was kept: its robot could not be opened. It is offered again at the "
+                           "next start.")
+                            .arg(orphan.json),
+                        LogDock::Level::Warning);
+    }
   }
-  for (const Orphan& o : orphans) {  // offered once: restored now or declined
-    QFile::remove(o.json);
-    QFile::remove(o.lock);
-  }
+  if (k < orphans.size())
+    m_logDock->append(
+        tr("%n more autosaved session(s) kept in %1: offered at the next start.", "", int(orphans.size() - k))
+            .arg(m_recoveryDir));
   return restoring;
 }

@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -346,6 +347,8 @@ void MainWindow::applyPendingProject() {
   }
   if (!p.view.isEmpty()) applyViewState(p.view);
   if (pending.restored) {
+    QFile::remove(pending.autosave);  // the work is back on screen (and autosaved again by this window)
+    QFile::remove(pending.autosaveLock);
     m_projectFile = pending.path;  // Save writes the project the work belonged to (none: Save asks)
     m_traj->markSaved();
     m_traj->setModified(true);  // restored, not saved

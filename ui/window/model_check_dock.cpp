@@ -16,7 +16,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 #include <numeric>
+#include <utility>
 
 #include "document/robot_document.hpp"
 
@@ -143,15 +145,20 @@ void ModelCheckDock::setFixupActions(const QList<QAction*>& actions) {
   m_fixups->menu()->addActions(actions);
 }
 
+bool ModelCheckDock::listedBefore(const dyn::Finding& a, const dyn::Finding& b) {
+  // A line of 0 (unknown) sorts as if after every line of the file.
+  const auto key = [](const dyn::Finding& f) {
+    return std::pair(rank(f.severity), f.line > 0 ? f.line : std::numeric_limits<int>::max());
+  };
+  return key(a) < key(b);
+}
+
 void ModelCheckDock::rebuild() {
   m_list->clear();
   const std::vector<dyn::Finding>& all = m_doc->findings();  // none before the first load
   std::vector<int> order(all.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    if (rank(all[a].severity) != rank(all[b].severity)) return rank(all[a].severity) < rank(all[b].severity);
-    return all[a].line > 0 && all[b].line > 0 && all[a].line < all[b].line;
-  });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return listedBefore(all[a], all[b]); });
   for (int index : order) {
     const dyn::Finding& f = all[index];
     auto* item = new QTreeWidgetItem(m_list);

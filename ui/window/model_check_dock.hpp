@@ -7,6 +7,8 @@
 #include <QDockWidget>
 #include <QList>
 
+#include "dynscope/io/finding.hpp"
+
 class QAction;
 class QLabel;
 class QToolButton;
@@ -29,6 +31,9 @@ class ModelCheckDock : public QDockWidget {
   QString details() const;  // the selected finding's message and hint as plain text
   // The fix-up actions the Fix-ups button offers (the Model menu's).
   void setFixupActions(const QList<QAction*>& actions);
+  // The list's order, a strict weak ordering: errors, warnings, notes; within each, by line, and
+  // findings without a line (models built in code) last.
+  static bool listedBefore(const dyn::Finding& a, const dyn::Finding& b);
 
  protected:
   void changeEvent(QEvent* event) override;

@@ -9,6 +9,7 @@
 #include "algorithms/jacobian.hpp"
 #include "algorithms/kinematics.hpp"
 #include "algorithms/ltl.hpp"
+#include "algorithms/pivot_check.hpp"
 #include "algorithms/rnea.hpp"
 #include "algorithms/sparsity.hpp"
 #include "algorithms/velocity_product.hpp"

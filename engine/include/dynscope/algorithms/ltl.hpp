@@ -4,17 +4,23 @@
 #pragma once
 #include "../model/model.hpp"
 #include "../trace/trace_policy.hpp"
+#include "pivot_check.hpp"
 
 namespace dyn {
 
 // In place: the lower triangle of H (ancestor entries) becomes L; the rest is left untouched.
-// trace: one step per dof k (trace/trace_policy.hpp).
+// A pivot H_kk that is not positive (H singular or indefinite) throws ForwardDynamicsError naming
+// the joint of dof k (pivot_check.hpp). trace: one step per dof k (trace/trace_policy.hpp).
 template <class S, class Trace = NoTrace>
 void factorLTL(const ModelTpl<S>& model, MatX<S>& H, Trace&& trace = Trace{}) {
   using std::sqrt;
   const std::vector<int>& lambda = model.dofParent;
   trace.begin(TraceAlgorithm::FactorLTL, H);
   for (int k = model.nv - 1; k >= 0; --k) {
+    if (H(k, k) <= S(0)) {  // not positive: no real square root
+      const int body = model.dofBody[k];
+      refuseNonPositivePivot(model, body, H(k, k), PivotSource::Ltl, k - model.joints[body].idx_v);
+    }
     trace.local("H_kk", k, H(k, k));                                    // as the descendants left it
     H(k, k) = sqrt(H(k, k));                                            // L_kk = sqrt(H_kk)
     for (int i = lambda[k]; i >= 0; i = lambda[i]) H(k, i) /= H(k, k);  // L_ki = H_ki / L_kk

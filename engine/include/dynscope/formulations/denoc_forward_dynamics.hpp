@@ -14,11 +14,13 @@
 //   Step 3, th'' = U^-T taubar (i = 1..n):  th''_i = taubar_i - psi^_i^T mu_{i,i-1},
 //     mu_{i,i-1} = B_{i,i-1} mu_{i-1},  mu_i = p_i th''_i + mu_{i,i-1}                         (eqs. 36-37)
 // All O(n). On a branched tree eta_{i,.} sums over the children of link i and mu_{i,.} comes from
-// its parent. A massless subtree makes m^_i = 0: the GIM is singular and th'' is not finite.
+// its parent. A massless subtree makes m^_i = 0 (the GIM is singular), inconsistent inertias can make it
+// negative: refused there, naming the joint (algorithms/pivot_check.hpp).
 // Revolute and prismatic joints only.
 #pragma once
 #include <utility>
 
+#include "../algorithms/pivot_check.hpp"
 #include "denoc_inverse_dynamics.hpp"
 
 namespace dyn {
@@ -80,9 +82,10 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     const JointModel<S>& J = model.joints[i];
     const int k = J.idx_v, l = model.parent[i];
     const Mat6<S>& Mh = ws.Mhat[i];
-    const Vec6<S> psi = Mh.col(J.type == JointType::Revolute ? 2 : 5);     // psi_i = M^_i p_i   (eq. 47)
-    const S mh = ws.mhat[k] = psi[J.type == JointType::Revolute ? 2 : 5];  // m^_i = p_i^T psi_i   (eq. 47)
-    const Vec6<S> psiHat = psi / mh;                                       // psi^_i = psi_i / m^_i   (eq. 48)
+    const Vec6<S> psi = Mh.col(J.type == JointType::Revolute ? 2 : 5);         // psi_i = M^_i p_i   (eq. 47)
+    const S mh = ws.mhat[k] = psi[J.type == JointType::Revolute ? 2 : 5];      // m^_i = p_i^T psi_i   (eq. 47)
+    if (mh <= S(0)) refuseNonPositivePivot(model, i, mh, PivotSource::Denoc);  // GIM singular or indefinite
+    const Vec6<S> psiHat = psi / mh;                                           // psi^_i = psi_i / m^_i   (eq. 48)
     ws.psiHat[i] = Force<S>::fromVector(psiHat);
     const S th = ws.tauHat[k] =
         ws.phi[k] - jointComponent(J, ws.eta[i]);  // tau^_i = phi_i - p_i^T eta_{i,i+1}   (eq. 34)

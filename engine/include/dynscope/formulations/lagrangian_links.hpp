@@ -4,8 +4,8 @@
 //   A_i               4x4 homogeneous transform from link-i to parent coordinates, eqs. (1)-(2): ^{λ(i)}v = A_i ^i v
 //   ∂A_i/∂q_i, ∂²A_i/∂q_i²   the derivative matrices of eq. (5)
 //   R_i, p*_i         the 3x3 rotation and the offset of origin i in parent coordinates (the 3x3 formulation, Fig. 2)
-//   J_i               the pseudo-inertia ∫ h* h*ᵀ dm about the link origin (Appendix A, eq. A4), n_i = ∫ h* dm = m_i
-//   r_i
+//   J_i               the pseudo-inertia ∫ h* h*ᵀ dm about the link origin (Appendix A, eq. A4),
+//                     whose last column holds n_i = ∫ h* dm = m_i r_i
 // and the paths of a tree: on a branched tree the paper's sums over j = i..n become sums over the descendants of i,
 // and its sums over k = 1..j sums over the joints on the path from the base to j.
 //
@@ -62,13 +62,37 @@ struct TreePaths {
   int at(int j, int a) const { return path[offset[j] + a]; }
 };
 
-// The checks every formulation of the family makes: revolute/prismatic joints (naming the joint), argument sizes,
-// and a workspace built for a model of this size.
+// What a workspace of the family keeps of the model it was built for: the formulation's name (for the messages) and
+// the tree (each body's parent; Uicker/Kahn and Waters store its paths). Every call checks the model it is given
+// against it and checks that model's joints again: a workspace built for another model of the same size must neither
+// walk another tree's paths nor take a helical joint for a prismatic one. O(n) comparisons, no allocation.
+struct LagrangianModelShape {
+  const char* formulation = "";
+  std::vector<int> parent;
+
+  LagrangianModelShape() = default;
+  // Throws std::invalid_argument naming the first joint that is not revolute or prismatic.
+  template <class S>
+  LagrangianModelShape(const ModelTpl<S>& model, const char* name) : formulation(name), parent(model.parent) {
+    requireRevolutePrismatic(model, name);
+  }
+};
+
+// The checks every formulation of the family makes on each call: a workspace built for this tree, revolute/prismatic
+// joints (naming the joint), argument sizes.
 template <class S>
-void checkLagrangianInputs(const ModelTpl<S>& model, int workspaceBodies, long nq, long nv, long na) {
-  if (workspaceBodies != model.N)
-    throw std::invalid_argument("the formulation's workspace was built for " + std::to_string(workspaceBodies) +
-                                " bodies, the model has " + std::to_string(model.N));
+void checkLagrangianInputs(const ModelTpl<S>& model, const LagrangianModelShape& built, long nq, long nv, long na) {
+  const int builtBodies = int(built.parent.size()) - 1;
+  if (builtBodies != model.N)
+    throw std::invalid_argument(std::string(built.formulation) + ": the workspace was built for " +
+                                std::to_string(builtBodies) + " bodies, the model has " + std::to_string(model.N));
+  if (built.parent != model.parent) {
+    int i = 1;
+    while (built.parent[i] == model.parent[i]) ++i;
+    throw std::invalid_argument(std::string(built.formulation) + ": the workspace was built for another tree (body '" +
+                                model.bodyNames[i] + "' has another parent there)");
+  }
+  requireRevolutePrismatic(model, built.formulation);
   checkSize("q", nq, model.nq);
   checkSize("qd", nv, model.nv);
   checkSize("qdd", na, model.nv);

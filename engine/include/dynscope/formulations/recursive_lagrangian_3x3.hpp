@@ -27,6 +27,7 @@ namespace dyn {
 
 template <class S>
 struct RecursiveLagrangian3x3Workspace {
+  LagrangianModelShape shape;  // the model it was built for (checked on every call)
   int N = 0;
   std::vector<Mat3<S>> R, dR, d2R;     // A_i (3x3), ∂A_i/∂q_i, ∂²A_i/∂q_i²
   std::vector<Vec3<S>> pstar, dpstar;  // ^{i-1}p*_i and ∂p*_i/∂q_i
@@ -39,8 +40,8 @@ struct RecursiveLagrangian3x3Workspace {
   std::vector<S> M;                    // M_i = Σ m_j outboard of i (inclusive)
   VecX<S> tau;
 
-  explicit RecursiveLagrangian3x3Workspace(const ModelTpl<S>& model) : N(model.N) {
-    requireRevolutePrismatic(model, "Hollerbach's recursive Lagrangian formulation (3x3)");
+  explicit RecursiveLagrangian3x3Workspace(const ModelTpl<S>& model)
+      : shape(model, "Hollerbach's recursive Lagrangian formulation (3x3)"), N(model.N) {
     const int n1 = N + 1;
     for (auto* v : {&R, &dR, &d2R, &W, &Wd, &Wdd, &U, &D}) v->resize(n1);
     for (auto* v : {&pstar, &dpstar, &u, &pdd, &e, &c}) v->resize(n1);
@@ -54,7 +55,7 @@ template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& recursiveLagrangian3x3InverseDynamics(const ModelTpl<S>& model, RecursiveLagrangian3x3Workspace<S>& ws,
                                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
                                                      const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
-  checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  checkLagrangianInputs(model, ws.shape, q.size(), qd.size(), qdd.size());
   trace.begin(TraceAlgorithm::RecursiveLagrangian3x3, q, qd, qdd);
   {  // A_i = R_i, ∂A_i/∂q_i, ∂²A_i/∂q_i², p*_i, ∂p*_i/∂q_i (not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);

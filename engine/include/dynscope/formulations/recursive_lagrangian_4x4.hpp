@@ -17,6 +17,7 @@ namespace dyn {
 
 template <class S>
 struct RecursiveLagrangian4x4Workspace {
+  LagrangianModelShape shape;  // the model it was built for (checked on every call)
   int N = 0;
   std::vector<Mat4<S>> A, dA, d2A;  // A_i, ∂A_i/∂q_i, ∂²A_i/∂q_i²
   std::vector<Mat4<S>> W, Wd, Wdd;  // W_i, Ẇ_i, Ẅ_i
@@ -25,8 +26,8 @@ struct RecursiveLagrangian4x4Workspace {
   std::vector<Vec4<S>> c;           // c_i (13), homogeneous: (Σ n_j; Σ m_j) in i coordinates
   VecX<S> tau;
 
-  explicit RecursiveLagrangian4x4Workspace(const ModelTpl<S>& model) : N(model.N) {
-    requireRevolutePrismatic(model, "Hollerbach's recursive Lagrangian formulation (4x4)");
+  explicit RecursiveLagrangian4x4Workspace(const ModelTpl<S>& model)
+      : shape(model, "Hollerbach's recursive Lagrangian formulation (4x4)"), N(model.N) {
     const int n1 = N + 1;
     for (auto* v : {&A, &dA, &d2A, &W, &Wd, &Wdd, &U, &D}) v->resize(n1);
     c.resize(n1);
@@ -39,7 +40,7 @@ template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& recursiveLagrangian4x4InverseDynamics(const ModelTpl<S>& model, RecursiveLagrangian4x4Workspace<S>& ws,
                                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
                                                      const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
-  checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  checkLagrangianInputs(model, ws.shape, q.size(), qd.size(), qdd.size());
   trace.begin(TraceAlgorithm::RecursiveLagrangian4x4, q, qd, qdd);
   {  // A_i, ∂A_i/∂q_i, ∂²A_i/∂q_i² (eq. 2; not counted by Hollerbach)
     const OpCountScope<S> jointWork(OpCategory::JointTransforms);

@@ -63,6 +63,9 @@ struct Formulation {
   std::string header;                  // the file that implements it, under engine/include/dynscope/
   int degree = 1;                      // the cost grows as n^degree on a serial chain of n links
   bool revolutePrismaticOnly = false;  // refuses other joints (naming the joint)
+  // A call also fills tables that the papers' count leaves out as off-line work (the configuration-space
+  // method): its count is the evaluation alone, its time includes the tables (OpTally::tabulation).
+  bool tabulates = false;
   std::vector<PaperCount> paperCounts;
   // Bind to a model (throws std::invalid_argument naming the joint for a model it cannot handle).
   BoundFormulation<double> (*bind)(const Model&) = nullptr;

@@ -22,6 +22,7 @@ namespace dyn {
 
 template <class S>
 struct UickerKahnWorkspace {
+  LagrangianModelShape shape;  // the model it was built for (checked on every call)
   int N = 0;
   TreePaths paths;
   std::vector<Mat4<S>> A, dA, d2A;  // A_j, ∂A_j/∂q_j, ∂²A_j/∂q_j² (per body)
@@ -35,8 +36,8 @@ struct UickerKahnWorkspace {
   VecX<S> tau;
   static constexpr long maxSecondDerivatives = 4l << 20;  // 4 Mi stored 4x4 matrices (512 MB of doubles)
 
-  explicit UickerKahnWorkspace(const ModelTpl<S>& model) : N(model.N), paths(model.parent) {
-    requireRevolutePrismatic(model, "the Uicker/Kahn Lagrangian formulation");
+  explicit UickerKahnWorkspace(const ModelTpl<S>& model)
+      : shape(model, "the Uicker/Kahn Lagrangian formulation"), N(model.N), paths(model.parent) {
     const int n1 = N + 1;
     A.resize(n1);
     dA.resize(n1);
@@ -67,7 +68,7 @@ template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& uickerKahnInverseDynamics(const ModelTpl<S>& model, UickerKahnWorkspace<S>& ws,
                                          const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Vd>& qd,
                                          const Eigen::MatrixBase<Ad>& qdd, Trace&& trace = Trace{}) {
-  checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  checkLagrangianInputs(model, ws.shape, q.size(), qd.size(), qdd.size());
   trace.begin(TraceAlgorithm::UickerKahn, q, qd, qdd);
   const TreePaths& P = ws.paths;
   auto qdOf = [&](int k) { return S(qd[model.joints[k].idx_v]); };

@@ -18,6 +18,7 @@ namespace dyn {
 
 template <class S>
 struct WatersWorkspace {
+  LagrangianModelShape shape;  // the model it was built for (checked on every call)
   int N = 0;
   TreePaths paths;
   std::vector<Mat4<S>> A, dA, d2A;  // A_j, ∂A_j/∂q_j, ∂²A_j/∂q_j²
@@ -25,8 +26,8 @@ struct WatersWorkspace {
   std::vector<Mat4<S>> U;           // ∂W_j/∂q_i for i = anc(j)[a]  (offset paths.offset[j])
   VecX<S> tau;
 
-  explicit WatersWorkspace(const ModelTpl<S>& model) : N(model.N), paths(model.parent) {
-    requireRevolutePrismatic(model, "Waters' Lagrangian formulation");
+  explicit WatersWorkspace(const ModelTpl<S>& model)
+      : shape(model, "Waters' Lagrangian formulation"), N(model.N), paths(model.parent) {
     const int n1 = N + 1;
     for (auto* v : {&A, &dA, &d2A, &W, &Wd, &Wdd}) v->resize(n1);
     U.resize(paths.total);
@@ -40,7 +41,7 @@ template <class S, class Q, class Vd, class Ad, class Trace = NoTrace>
 const VecX<S>& watersInverseDynamics(const ModelTpl<S>& model, WatersWorkspace<S>& ws, const Eigen::MatrixBase<Q>& q,
                                      const Eigen::MatrixBase<Vd>& qd, const Eigen::MatrixBase<Ad>& qdd,
                                      Trace&& trace = Trace{}) {
-  checkLagrangianInputs(model, ws.N, q.size(), qd.size(), qdd.size());
+  checkLagrangianInputs(model, ws.shape, q.size(), qd.size(), qdd.size());
   trace.begin(TraceAlgorithm::Waters, q, qd, qdd);
   const TreePaths& P = ws.paths;
   {  // A_j, ∂A_j/∂q_j, ∂²A_j/∂q_j² (eq. 2; not counted by Hollerbach)

@@ -7,11 +7,23 @@
 // the joint manifolds (spherical joints, floating bases) through integrate / difference.
 // Double precision only; the model must outlive the solver. No allocation inside solve() once
 // the tasks are set (the setters may allocate).
+//
+// Closed kinematic loops (docs/loops.md): on a model with loop joints every step stays on the
+// constraint manifold phi(q) = 0 (review §3.4, eq. 16). The step is the damped least-squares one
+// restricted to the null space of C = [phi'; the locked and limit-stopped dofs' unit rows], i.e. to
+// the motions the mechanism can make (the tree Jacobian J becomes J T, T the orthogonal projector
+// onto null(C), and dq = dq_p + T y with dq_p the minimum-norm solution of C dq_p = [-phi; moves of
+// the stopped dofs]); each trial configuration is then re-assembled (loops/assembly.hpp, the locked
+// and stopped dofs held) before its cost is taken. So a dragged link of a mechanism moves the
+// independent joints and the loops stay closed: the delta robot's plate moves its motors.
 #pragma once
 #include <Eigen/Cholesky>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "../loops/assembly.hpp"
+#include "../loops/loop_data.hpp"
 #include "../model/data.hpp"
 
 namespace dyn {
@@ -65,6 +77,7 @@ struct IkResult {
   bool reachable = false;           // converged, or still progressing when the iterations ran out;
                                     // false: stopped at a local minimum (the closest it can get)
   std::vector<int> limitedDofs;     // v indices resting at a position limit at the end
+  double constraintError = 0;       // closed loops: max |phi| at q (0 for trees)
   std::vector<double> costHistory;  // of the returned attempt: cost at its start and after every
                                     // iteration (never increases)
 };
@@ -91,8 +104,10 @@ class IkSolver {
   void unlockAll();
   bool isLocked(int v) const { return locked_[v] != 0; }
 
-  // Solves from q0 (clamped into the limits first). The result lives in the solver until the next
-  // solve. Throws std::invalid_argument for a wrong-sized or non-finite q0, or without a target.
+  // Solves from q0 (clamped into the limits first; closed loops: assembled first, the independent
+  // and locked dofs held). The result lives in the solver until the next solve. Throws
+  // std::invalid_argument for a wrong-sized or non-finite q0, without a target, or for a q0 whose
+  // loops cannot close (naming the loop joint).
   const IkResult& solve(const VecX<double>& q0);
 
   // World pose (frame_X_world) of a model frame at q: what a target or pin is compared with.
@@ -118,6 +133,16 @@ class IkSolver {
   bool runAttempt(VecX<double>& q, int maxIterations, bool stopWhenSlow, int& iterations);
   void randomRestart(const VecX<double>& q0, VecX<double>& q);
   void settlePins(VecX<double>& q);
+  // q (+) dq_ into qTry_, clamped into the limits and (closed loops) re-assembled; false when the
+  // loops do not close there or the assembly carried a dof past a limit (the step is then refused).
+  bool trialStep(const VecX<double>& q);
+
+  // Closed loops (ik_solver_loops.cpp).
+  void constrainStep();  // T_ and the particular step fixed_ from ld_'s phi, phi' at the step's q
+  void projectSystem();  // H <- T H T, g <- T g for both levels
+  // Assembles q in place holding the locked and limit-stopped dofs (and `independent` ones when
+  // asked); false when the loops do not close.
+  bool closeLoops(VecX<double>& q, bool independent, int restarts);
 
   const Model& model_;
   Data data_, dataTry_;  // at the current q and at the trial step (swapped on acceptance)
@@ -138,6 +163,16 @@ class IkSolver {
   std::vector<double> history_;  // the current attempt's costs (swapped into the result)
   std::mt19937 rng_;
   Eigen::LLT<MatX<double>> llt_;
+
+  // Closed loops (empty for trees): phi and phi', C^T and its rank-revealing QR, the projector T
+  // onto null(C), the right-hand side of C dq = d, the stopped dofs' moves, the assembler.
+  bool loops_ = false;
+  LoopData ld_;
+  MatX<double> Ct_, T_;
+  PivotedQR<double> cqr_;
+  VecX<double> d_, limitMove_;
+  std::unique_ptr<Assembler> assembler_;
+  AssemblyOptions assembly_;
 };
 
 }  // namespace dyn

@@ -75,8 +75,9 @@ struct JointDesc {
   int limitLine = 0;                // the <limit> element (URDF); 0 when there is none
   double damping = 0, friction = 0;
   struct Mimic {
-    std::string joint;
+    std::string joint;  // the master (empty when the element names none: dropped with a warning)
     double multiplier = 1, offset = 0;
+    int line = 0;  // the <mimic> element
   };
   std::optional<Mimic> mimic;
   bool actuated = false;  // marked <dynscope:actuated/> (or listed on a .dh `actuated` line)
@@ -98,6 +99,7 @@ struct LoopJointDesc {
 struct FrameDesc {
   std::string name, link;
   Pose origin;
+  int line = 0;  // where the file defines it (0: not written, e.g. a default tool frame)
 };
 
 struct RobotDescription {

@@ -20,7 +20,8 @@ namespace dyn {
 
 enum class SimulationStatus {
   Ok,         // the step(s) were taken
-  Diverged,   // NaN/inf or a velocity above the bound: the state is the last good one
+  Diverged,   // NaN/inf, a velocity above the bound, or forward dynamics refused at a state (lastError()
+              // names the joint whose pivot is not positive): the state is the last good one
   Cancelled,  // advance() was cancelled; the state is consistent (whole steps only)
 };
 
@@ -30,12 +31,18 @@ struct SimulationStats {
   long rejected = 0;     // Dormand-Prince steps rejected by the error control (not those cut back
                          // to a joint-limit switch they passed, whose evaluations still count)
   long evaluations = 0;  // forward-dynamics evaluations
+  // Closed loops: accepted steps whose projection onto phi = 0 stopped above settings().projectionTolerance
+  // after settings().projectionIterations Newton steps, and the largest max |phi| they left.
+  long projectionFailures = 0;
+  double worstProjectionResidual = 0;
 };
 
 class Simulator {
  public:
-  // Copies the model. Throws std::invalid_argument for bad settings or controller, and
-  // std::runtime_error when the model has joints that move no mass (H(q) singular).
+  // Copies the model. Throws std::invalid_argument for bad settings or controller,
+  // std::runtime_error when the model has joints that move no mass (H(q) singular), and
+  // ForwardDynamicsError (algorithms/pivot_check.hpp) naming the joint where H(q) at the neutral pose
+  // or at the initial state is not positive definite (so does reset()).
   Simulator(const Model& model, const SimulationSettings& settings = {}, Controller controller = PassiveController{});
 
   // Back to t = 0 at (q0, qd0): sizes, finite values, non-zero quaternions checked (naming the

@@ -1,0 +1,75 @@
+// Forward dynamics divides by the inertia each joint moves: the articulated inertia D_i = S_i^T IA_i S_i
+// of ABA (review eqs. 12-13), the pivots of H = L^T L (Featherstone 2005, cited in Part 2) and m^_i of
+// DeNOC (Saha eq. 47). They are the same numbers (each is a pivot of H eliminated from the leaves) and
+// are positive for every physical model. A zero pivot means that the joint moves nothing it can
+// accelerate at this configuration (a link without mass on a prismatic joint, a massless subtree): H(q)
+// is singular. A negative one means that inconsistent inertias make H(q) indefinite. Either way the
+// accelerations would be NaN or meaningless, so the algorithms compare each pivot with zero (one
+// comparison per joint, no allocation) and refuse right there, naming the joint and its link.
+// A NaN pivot (from NaN inputs) passes: the inputs, not the joint, are at fault.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../model/model.hpp"
+
+namespace dyn {
+
+enum class PivotSource { Aba, Ltl, Denoc };
+
+// Thrown where a pivot is not positive. body(): the body whose joint it names.
+class ForwardDynamicsError : public std::runtime_error {
+ public:
+  ForwardDynamicsError(const std::string& message, int body) : std::runtime_error(message), body_(body) {}
+  int body() const { return body_; }
+
+ private:
+  int body_;
+};
+
+// What the message needs from the model: names, the tree (to find the findings below the joint) and
+// the model check's findings, which it points at. Out of line: the algorithms keep a compare and a call.
+struct PivotContext {
+  const std::vector<std::string>& jointNames;
+  const std::vector<std::string>& bodyNames;
+  const std::vector<int>& parent;
+  const std::vector<Finding>& findings;
+};
+[[noreturn]] void throwNonPositivePivot(const PivotContext& model, int body, int jointDof, int jointDofs, double pivot,
+                                        PivotSource source);
+
+// The plain value of a scalar (double, an operation-counting scalar, autodiff), for the message.
+template <class S>
+double pivotValue(const S& x) {
+  if constexpr (requires { x.value(); })
+    return pivotValue(x.value());
+  else
+    return static_cast<double>(x);
+}
+
+template <class S>
+[[noreturn]] void refuseNonPositivePivot(const ModelTpl<S>& model, int body, const S& pivot, PivotSource source,
+                                         int jointDof = 0) {
+  throwNonPositivePivot({model.jointNames, model.bodyNames, model.parent, model.findings}, body, jointDof,
+                        model.joints[body].nv, pivotValue(pivot), source);
+}
+
+// The first pivot of the symmetric D = L diag(p) L^T (no pivoting) that is not positive, or -1 when D
+// is positive definite (which holds exactly when every pivot is positive); *pivot receives it.
+// For the nv x nv articulated inertia of a multi-dof joint; on the stack.
+template <class S>
+int firstNonPositivePivot(SmallMat<S> D, S* pivot) {
+  const int n = int(D.rows());
+  for (int k = 0; k < n; ++k) {
+    if (D(k, k) <= S(0)) {
+      *pivot = D(k, k);
+      return k;
+    }
+    for (int r = k + 1; r < n; ++r)
+      for (int c = k + 1; c <= r; ++c) D(r, c) -= D(r, k) * D(c, k) / D(k, k);  // Schur complement
+  }
+  return -1;
+}
+
+}  // namespace dyn

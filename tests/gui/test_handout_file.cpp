@@ -1,0 +1,93 @@
+// The lecture handout's file (ui/lecture/handout.cpp) is written atomically, like every file the
+// window writes: HTML and PDF are complete documents, and a write that fails (a file-size limit
+// standing in for a full disk) leaves the previous file byte for byte, names the file and leaves
+// no temporary behind.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <string>
+
+#include "dynscope/dynscope.hpp"
+#include "file_size_limit.hpp"
+#include "lecture/handout.hpp"
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+}  // namespace
+
+class TestHandoutFile : public QObject {
+  Q_OBJECT
+  dyn::Model m_model;
+  dyn::AlgorithmTrace m_trace;
+
+  handout::Content content() const {
+    handout::Content c;
+    c.robotName = QStringLiteral("planar3");
+    c.model = &m_model;
+    c.trace = &m_trace;
+    return c;
+  }
+
+ private slots:
+  void initTestCase() {
+    m_model = dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/planar3.dh");
+    dyn::TraceInput in;
+    in.q = Eigen::Vector3d(0.3, -0.7, 1.1);
+    in.qd = Eigen::Vector3d(0.5, -0.2, 0.1);
+    in.qdd = Eigen::Vector3d(1, 0, -1);
+    m_trace = dyn::traceAlgorithm(m_model, "rnea", in);
+    QCOMPARE(int(m_trace.steps.size()), 6);
+  }
+
+  void writesHtmlAndPdf() {
+    QTemporaryDir dir;
+    const QString html = dir.filePath("h.html"), pdf = dir.filePath("h.pdf");
+    QString error;
+    QVERIFY2(handout::write(html, content(), &error), qPrintable(error));
+    const QString page = QString::fromUtf8(readAll(html));
+    QVERIFY(page.startsWith("<!DOCTYPE html>") && page.endsWith("</html>\n"));
+    QCOMPARE(page.count("<section"), 7);  // the start and 6 steps
+    QVERIFY2(handout::write(pdf, content(), &error), qPrintable(error));
+    const QByteArray bytes = readAll(pdf);
+    QVERIFY(bytes.startsWith("%PDF-"));
+    QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), (QStringList{"h.html", "h.pdf"}));
+  }
+
+  void aFailedWriteKeepsTheOldFile() {
+    QTemporaryDir dir;
+    const QString html = dir.filePath("h.html"), pdf = dir.filePath("h.pdf");
+    for (const QString& path : {html, pdf}) writeFile(path, "the previous handout\n");
+    QVERIFY(handout::html(content()).toUtf8().size() > 4096);  // both documents are over the limit
+    QString htmlError, pdfError;
+    bool htmlWritten = true, pdfWritten = true;
+    dyn::testing::withFileSizeLimit(1024, [&] {
+      htmlWritten = handout::write(html, content(), &htmlError);
+      pdfWritten = handout::write(pdf, content(), &pdfError);
+    });
+    QVERIFY(!htmlWritten);
+    QVERIFY(!pdfWritten);
+    QVERIFY2(htmlError.startsWith("Cannot write " + html), qPrintable(htmlError));
+    QVERIFY2(pdfError.startsWith("Cannot write " + pdf), qPrintable(pdfError));
+    for (const QString& path : {html, pdf}) QCOMPARE(readAll(path), QByteArray("the previous handout\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);  // no temporary left behind
+    QString error;
+    QVERIFY(!handout::write(dir.filePath("no/such/folder/h.html"), content(), &error));
+    QVERIFY2(error.contains("no/such/folder/h.html"), qPrintable(error));
+  }
+};
+
+QTEST_MAIN(TestHandoutFile)
+#include "test_handout_file.moc"
