@@ -4,6 +4,7 @@
 // that overflow is the honest answer. A violated invariant aborts, which libFuzzer reports as a
 // crash and the replay driver as a failing input.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -55,8 +56,24 @@ inline double largestMagnitude(const dyn::Model& m) {
   return big;
 }
 
+// The smallest non-zero magnitude among the masses and inertias: below ~1e-50, a pivot of H can
+// underflow to a tiny positive number and the accelerations overflow, which is honest too.
+inline double smallestMagnitude(const dyn::Model& m) {
+  double small = HUGE_VAL;
+  const auto take = [&](double x) {
+    if (x != 0) small = std::min(small, std::abs(x));
+  };
+  for (int i = 1; i <= m.N; ++i) {
+    take(m.I[i].m);
+    for (int k = 0; k < 3; ++k) take(m.I[i].h[k]);
+    for (int k = 0; k < 9; ++k) take(m.I[i].Ibar(k));
+  }
+  return small;
+}
+
 // The model is finite and named in UTF-8; RNEA and CRBA at the neutral pose are finite for
-// moderate numbers; ABA runs (its result may be non-finite on a singular H, which the CLI reports).
+// moderate numbers; ABA either gives finite accelerations for moderate numbers or refuses a
+// singular or indefinite H(q), naming a joint of the model (never a silent NaN).
 inline void checkModel(const dyn::Model& m) {
   FUZZ_REQUIRE(int(m.parent.size()) == m.N + 1 && int(m.joints.size()) == m.N + 1, "body arrays");
   for (int i = 1; i <= m.N; ++i) {
@@ -86,7 +103,9 @@ inline void checkModel(const dyn::Model& m) {
   }
   if (!m.immobileBodies.empty()) return;
   try {
-    (void)dyn::aba(m, data, q, zero, zero);
+    const Eigen::VectorXd& qdd = dyn::aba(m, data, q, zero, zero);
+    if (largestMagnitude(m) < 1e50 && smallestMagnitude(m) > 1e-50)
+      FUZZ_REQUIRE(qdd.allFinite(), "ABA at the neutral pose is not finite and was not refused");
   } catch (const dyn::ForwardDynamicsError& e) {  // inconsistent inertias that load: refused, naming the joint
     FUZZ_REQUIRE(e.body() >= 1 && e.body() <= m.N, "the refusal names a joint of the model");
   }

@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFontMetricsF>
+#include <QOpenGLWidget>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSlider>
@@ -474,6 +475,11 @@ class TestLectureMode : public QObject {
     const QFontMetricsF metrics(font, dock()->equationPanel());
     QVERIFY(metrics.ascent() + metrics.descent() >= 24.0 / 72.0 * dock()->equationPanel()->logicalDpiY());
     QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
+    // ... and so does the robot with its arrows: the bottom tabs (plots, log, the Algorithms dock
+    // behind them) must not squeeze the 3D view to a strip.
+    auto* view = w->findChild<QOpenGLWidget*>();
+    QVERIFY(view);
+    QVERIFY2(view->height() >= 1080 * 40 / 100, qPrintable(QString("3D view %1 px high").arg(view->height())));
     grab(w->grab().toImage(), "lecture_presentation.png");
     key(Qt::Key_F11);
     QTRY_VERIFY(!dock()->presentationMode());

@@ -40,7 +40,8 @@ void MainWindow::createAlgorithmsUi() {
   // full-screen layout settles.
   auto normalHeight = std::make_shared<int>(0);
   const auto grow = [this, normalHeight] {
-    if (!m_presentation || !m_algorithmsDock->isVisible() || m_algorithmsDock->isFloating()) return;
+    // On screen, not only "visible": a tab behind Plots or Log counts as visible to Qt.
+    if (!m_presentation || m_algorithmsDock->visibleRegion().isEmpty() || m_algorithmsDock->isFloating()) return;
     const int wanted =
         std::min(std::max(m_algorithmsDock->preferredHeight(), height() * 66 / 100), height() * 75 / 100);
     if (m_algorithmsDock->height() >= wanted) return;
@@ -61,7 +62,7 @@ void MainWindow::createAlgorithmsUi() {
   connect(m_presentationAction, &QAction::toggled, this, [this, normalHeight, request, grow, restore, soon](bool on) {
     *request = 0;
     if (on) {
-      const bool shown = m_algorithmsDock->isVisible() && !m_algorithmsDock->isFloating();
+      const bool shown = !m_algorithmsDock->visibleRegion().isEmpty() && !m_algorithmsDock->isFloating();
       *normalHeight = shown ? m_algorithmsDock->height() : 0;
       soon(grow);
     } else {

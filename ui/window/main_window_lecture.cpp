@@ -22,6 +22,7 @@
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
+#include "trajectory/plots_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/icons.hpp"
 #include "window/joints_dock.hpp"
@@ -153,6 +154,11 @@ void MainWindow::arrangeLectureDocks() {
     resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
     if (m_inspectorDock->width() < width() * (widthShare - 5) / 100)
       resizeDocks({m_inspectorDock}, {width() * widthShare / 100}, Qt::Horizontal);
+    // Presenting: the robot with its arrows is the other half of the lecture. The bottom tab group
+    // (plots, log, ...) keeps a strip, or its larger fonts would squeeze the 3D view to a sliver.
+    if (m_presentation && m_plotsDock && m_plotsDock->isVisible() && !m_plotsDock->isFloating() &&
+        dockWidgetArea(m_plotsDock) == Qt::BottomDockWidgetArea)
+      resizeDocks({m_plotsDock}, {height() * 22 / 100}, Qt::Vertical);
   };
   arrange();
   // Again once posted font changes and a full-screen geometry have settled the layout.
