@@ -66,6 +66,7 @@ void writeTerms(const Session& s, const std::vector<dyn::TraceTerm>& terms, cons
     }
     json.field("kind", dyn::valueKindName(t.kind));
     if (t.frame != dyn::TraceFrame::None) json.field("coordinates", dyn::traceFrameName(t.frame));
+    if (t.role != dyn::TraceRole::None) json.field("role", dyn::traceRoleName(t.role));  // what its arrow shows
     json.key("value");
     writeValue(t.value, json);
     json.endObject();

@@ -586,6 +586,24 @@ const char* traceRoleName(TraceRole r) {
       return "force";
     case TraceRole::BiasForce:
       return "bias force";
+    case TraceRole::TwistRate:
+      return "twist rate";
+    case TraceRole::AngularVelocity:
+      return "angular velocity";
+    case TraceRole::AngularAcceleration:
+      return "angular acceleration";
+    case TraceRole::OriginAcceleration:
+      return "origin acceleration";
+    case TraceRole::OriginAccelerationTrue:
+      return "origin acceleration without gravity";
+    case TraceRole::LinearForce:
+      return "linear force";
+    case TraceRole::MomentAboutOrigin:
+      return "moment about the origin";
+    case TraceRole::PoseRate:
+      return "pose rate";
+    case TraceRole::PoseAcceleration:
+      return "pose acceleration";
     case TraceRole::None:
       break;
   }

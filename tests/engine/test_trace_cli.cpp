@@ -82,6 +82,7 @@ void TestTraceCli::rneaSteps() {
   const QJsonObject v1 = steps[0].toObject()["written"].toArray()[0].toObject();
   QCOMPARE(v1["symbol"].toString(), QString("v_1"));
   QCOMPARE(v1["coordinates"].toString(), QString("link"));
+  QCOMPARE(v1["role"].toString(), QString("velocity"));
   QCOMPARE(v1["value"].toArray().size(), 6);
 }
 
@@ -168,6 +169,10 @@ void TestTraceCli::otherFormulations() {
   QStringList written;
   for (const auto& w : first["written"].toArray()) written << w.toObject()["quantity"].toString();
   QCOMPARE(written, (QStringList{"t", "ṫ", "w"}));
+  // Each says what it is (the role its arrow takes in the window).
+  QStringList roles;
+  for (const auto& w : first["written"].toArray()) roles << w.toObject()["role"].toString();
+  QCOMPARE(roles, (QStringList{"velocity", "twist rate", "force"}));
   QVERIFY(first["equations"].toArray()[1].toObject()["label"].toString().contains("Saha 1999, eq. 12"));
   const auto gim = runCli(QStringList{"trace", arm, "--algorithm", "denoc-gim"} + q);
   const QJsonArray gimSteps = parse(gim.out)["steps"].toArray();
