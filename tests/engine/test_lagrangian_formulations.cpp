@@ -302,7 +302,9 @@ class TestLagrangianFormulations : public QObject {
         {"(3x3)",
          [&](const dyn::Model& x) { return dyn::recursiveLagrangian3x3InverseDynamics(x, r3, s.q, s.qd, s.qdd); }},
     };
-    for (const auto& [name, call] : calls) {
+    for (const auto& entry : calls) {
+      const auto& name = entry.first;  // not a structured binding: lambdas below capture it (clang 14)
+      const auto& call = entry.second;
       const QString h = message([&] { call(helical); });
       QVERIFY2(h.contains(QString("joint '%1' is helical").arg(offender.c_str())) && h.contains(name), qPrintable(h));
       const QString t = message([&] { call(chain); });
