@@ -102,7 +102,7 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
     wd = E * wdl;                                        // ^i w'_{i-1}
     const Vec3<S> zxw(w.y() * qdi, -w.x() * qdi, S(0));  // w_{i-1} x z q'_i
     // p''_i = A_i^T (w'_{i-1} x p*_i + w_{i-1} x (w_{i-1} x p*_i) + p''_{i-1})
-    pdd = E * (wdl.cross(ps) + wl.cross(wl.cross(ps)) + ws.pdd[l]);
+    pdd = E * Vec3<S>(cross3(wdl, ps) + cross3(wl, cross3(wl, ps)) + ws.pdd[l]);
     if (J.type == JointType::Revolute) {
       w.z() += qdi;  // w_i = w_{i-1} + z q'_i
       wd += zxw;     // w'_i = w'_{i-1} + z q''_i + w_{i-1} x z q'_i
@@ -113,10 +113,10 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
     }
     // r''_i = w'_i x r*_i + w_i x (w_i x r*_i) + p''_i,   F_i = m_i r''_i
     const Vec3<S>& s = ws.s[i];
-    ws.f[i] = ws.m[i] * (wd.cross(s) + w.cross(w.cross(s)) + pdd);
+    ws.f[i] = ws.m[i] * Vec3<S>(cross3(wd, s) + cross3(w, cross3(w, s)) + pdd);
     // N_i = I_i w'_i + w_i x (I_i w_i), then the moment about O_i: N_i + r*_i x F_i
     const Mat3<S>& I = ws.Ic[i];
-    ws.n[i] = I * wd + w.cross(I * w) + s.cross(ws.f[i]);
+    ws.n[i] = Vec3<S>(I * wd) + cross3(w, Vec3<S>(I * w)) + cross3(s, ws.f[i]);
     trace.step(StepKind::NeForward, i);
   }
   // Backward recursion, link n to 1.
@@ -130,9 +130,10 @@ const VecX<S>& newtonEuler3(const ModelTpl<S>& model, NewtonEuler3WorkspaceTpl<S
       continue;
     }
     const Mat3<S>& E = ws.A[i].E;
-    const Vec3<S> fi = E.transpose() * ws.f[i];                // f_{i+1} in link-(i-1) axes
-    ws.f[l] += fi;                                             // f_i = F_i + f_{i+1}
-    ws.n[l] += E.transpose() * ws.n[i] + ws.A[i].r.cross(fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
+    const Vec3<S> fi = E.transpose() * ws.f[i];  // f_{i+1} in link-(i-1) axes
+    ws.f[l] += fi;                               // f_i = F_i + f_{i+1}
+    ws.n[l] +=
+        Vec3<S>(E.transpose() * ws.n[i]) + cross3(ws.A[i].r, fi);  // n_i = N_i + ... + n_{i+1} + p*_{i+1} x f_{i+1}
     trace.step(StepKind::NeBackward, i);
   }
   return ws.tau;
