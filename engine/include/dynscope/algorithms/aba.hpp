@@ -35,7 +35,7 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
     Motion<S> vJ;                                                         // S_i qd_i, with S_i = 0_X_i S_i(link)
     if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the axis in world
       const Vec3<S> z = X0.E.row(2).transpose();
-      data.oS[iv] = Motion<S>(z, X0.r.cross(z));
+      data.oS[iv] = Motion<S>(z, cross3(X0.r, z));
       vJ = data.oS[iv] * S(qd[iv]);
     } else {
       for (int k = 0; k < J.nv; ++k) data.oS[iv + k] = X0.applyInverse(data.S[iv + k]);
@@ -64,7 +64,7 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       const S D = data.oS[iv].dot(U);                                        // D_i = S_i^T U_i
       if (D <= S(0)) refuseNonPositivePivot(model, i, D, PivotSource::Aba);  // H(q) singular or indefinite
       const S dinv = data.Dinv[i](0, 0) = S(1) / D;                          // D_i^-1
-      const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
+      const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);     // u_i = tau_i - S_i^T pA_i
       if (lambda == 0) {
         trace.step(StepKind::AbaInertias, i);
         continue;

@@ -22,8 +22,10 @@ void frameJacobian(const ModelTpl<S>& model, DataTpl<S>& data, int frame, Refere
     const JointModel<S>& Ji = model.joints[i];
     for (int k = 0; k < Ji.nv; ++k) {
       Motion<S> s = data.X0[i].applyInverse(data.S[Ji.idx_v + k]);  // 0_S_i = 0_X_i S_i
-      if (ref == ReferenceFrame::Local) s = X.apply(s);              // b_S_i = b_X_0 0_S_i
-      else if (ref == ReferenceFrame::LocalWorldAligned) s.v += s.w.cross(X.r);  // linear velocity at the frame origin
+      if (ref == ReferenceFrame::Local)
+        s = X.apply(s);  // b_S_i = b_X_0 0_S_i
+      else if (ref == ReferenceFrame::LocalWorldAligned)
+        s.v += cross3(s.w, X.r);  // linear velocity at the frame origin
       J.col(Ji.idx_v + k) = s.toVector();
     }
   }

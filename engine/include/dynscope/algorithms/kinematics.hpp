@@ -54,7 +54,7 @@ void worldJointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eige
     const Transform<S>& X0 = data.X0[i] = data.Xup[i] * data.X0[model.parent[i]];  // i_X_0
     if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the joint axis in world
       const Vec3<S> z = X0.E.row(2).transpose();
-      data.oS[iv] = Motion<S>(z, X0.r.cross(z));
+      data.oS[iv] = Motion<S>(z, cross3(X0.r, z));
     } else {
       for (int k = 0; k < J.nv; ++k) data.oS[iv + k] = X0.applyInverse(data.S[iv + k]);
     }

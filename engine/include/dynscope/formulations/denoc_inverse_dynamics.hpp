@@ -40,7 +40,7 @@ void denocTwists(const ModelTpl<S>& model, DenocWorkspaceTpl<S>& ws, const Eigen
     const Transform<S>& A = ws.A[i];
     const Motion<S>& tl = ws.t[model.parent[i]];
     // t_i = B_{i,l} t_l + p_i th'_i: w_i = w_l + e_i th'_i, o'_i = o'_l + w_l x r   (eq. 11-12)
-    ws.t[i] = Motion<S>(A.E * tl.w, A.E * (tl.v + tl.w.cross(A.r)));
+    ws.t[i] = Motion<S>(A.E * tl.w, A.E * (tl.v + cross3(tl.w, A.r)));
     addJointRate(J, ws.t[i], S(qd[J.idx_v]));
   }
 }
@@ -72,7 +72,7 @@ const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     const Motion<S>&tl = ws.t[l], &tdl = ws.tdot[l];
     const S thd = S(qd[J.idx_v]), thdd = S(qdd[J.idx_v]);
     const Vec3<S> wl = A.E * tl.w;                          // w_{i-1} in link-i axes
-    const Vec3<S> wr = tl.w.cross(A.r);                     // w_{i-1} x r_i
+    const Vec3<S> wr = cross3(tl.w, A.r);                   // w_{i-1} x r_i
     const Vec3<S> wlxe(wl.y() * thd, -wl.x() * thd, S(0));  // (w_{i-1} x e_i) th'_i
     Motion<S>& t = ws.t[i];
     Motion<S>& td = ws.tdot[i];
@@ -80,7 +80,7 @@ const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     t = Motion<S>(wl, A.E * (tl.v + wr));
     // t'_i = B t'_{i-1} + B' t_{i-1} + p_i th''_i + p'_i th'_i, with B' t_{i-1} = [0; w x (w x r)] and
     // p'_i = W_i p_i   (time derivative of eq. 12)
-    td = Motion<S>(A.E * tdl.w, A.E * (tdl.v + tdl.w.cross(A.r) + tl.w.cross(wr)));
+    td = Motion<S>(A.E * tdl.w, A.E * (tdl.v + cross3(tdl.w, A.r) + cross3(tl.w, wr)));
     if (J.type == JointType::Revolute) {
       t.w.z() += thd;
       td.w += wlxe;  // p'_i th'_i = [w_i x e_i th'_i; 0]
@@ -92,7 +92,7 @@ const VecX<S>& denocInverseDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     }
     // w_i = M_i t'_i + W_i M_i E_i t_i = M_i t'_i + [w_i x I_i w_i; w_i x (w_i x m_i d_i)]   (eq. 7)
     const Inertia<S>& M = model.I[i];
-    ws.w[i] = M * td + Force<S>(t.w.cross(M.Ibar * t.w), t.w.cross(t.w.cross(M.h)));
+    ws.w[i] = M * td + Force<S>(cross3(t.w, M.Ibar * t.w), cross3(t.w, cross3(t.w, M.h)));
     trace.step(StepKind::DenocTwist, i);
   }
   // Backward recursion: composite wrenches and joint torques.

@@ -29,7 +29,9 @@ struct Inertia {
   }
 
   // I v = [Ibar w + h x v; m v - h x w]
-  Force<S> operator*(const Motion<S>& v) const { return Force<S>(Ibar * v.w + h.cross(v.v), m * v.v - h.cross(v.w)); }
+  Force<S> operator*(const Motion<S>& v) const {
+    return Force<S>(Ibar * v.w + cross3(h, v.v), m * v.v - cross3(h, v.w));
+  }
   Inertia operator+(const Inertia& o) const { return Inertia(m + o.m, h + o.h, Ibar + o.Ibar); }
   Inertia& operator+=(const Inertia& o) {
     m += o.m;
@@ -81,11 +83,11 @@ template <class S>
 Mat6<S> shiftedBlocksToA(const Vec3<S>& r, const Mat3<S>& A, const Mat3<S>& B, const Mat3<S>& C) {
   Mat3<S> BR = B, RBt;  // BR = B + [r]x C, RBt = [r]x B^T (columns crossed with r)
   for (int j = 0; j < 3; ++j) {
-    BR.col(j) += r.cross(C.col(j));
-    RBt.col(j) = r.cross(B.row(j).transpose());
+    BR.col(j) += cross3(r, C.col(j));
+    RBt.col(j) = cross3(r, B.row(j).transpose());
   }
   Mat3<S> TL = A + RBt;  // - BR [r]x: row i of M [r]x is (m_i x r)^T
-  for (int i = 0; i < 3; ++i) TL.row(i) -= BR.row(i).cross(r.transpose());
+  for (int i = 0; i < 3; ++i) TL.row(i) -= cross3(BR.row(i), r).transpose();
   Mat6<S> out;
   out.template topLeftCorner<3, 3>() = TL;
   out.template topRightCorner<3, 3>() = BR;

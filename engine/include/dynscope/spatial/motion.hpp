@@ -5,9 +5,11 @@
 
 namespace dyn {
 
-template <class S> struct Force;
+template <class S>
+struct Force;
 
-template <class S> struct Motion {
+template <class S>
+struct Motion {
   Vec3<S> w = Vec3<S>::Zero();  // angular part
   Vec3<S> v = Vec3<S>::Zero();  // linear part at the frame origin
 
@@ -25,21 +27,36 @@ template <class S> struct Motion {
   Motion operator-(const Motion& o) const { return Motion(w - o.w, v - o.v); }
   Motion operator-() const { return Motion(-w, -v); }
   Motion operator*(const S& s) const { return Motion(w * s, v * s); }
-  Motion& operator+=(const Motion& o) { w += o.w; v += o.v; return *this; }
-  Motion& operator-=(const Motion& o) { w -= o.w; v -= o.v; return *this; }
-  void setZero() { w.setZero(); v.setZero(); }
+  Motion& operator+=(const Motion& o) {
+    w += o.w;
+    v += o.v;
+    return *this;
+  }
+  Motion& operator-=(const Motion& o) {
+    w -= o.w;
+    v -= o.v;
+    return *this;
+  }
+  void setZero() {
+    w.setZero();
+    v.setZero();
+  }
 
   // crm: m x m2 = [w x w2; w x v2 + v x w2]
-  Motion cross(const Motion& m2) const { return Motion(w.cross(m2.w), w.cross(m2.v) + v.cross(m2.w)); }
+  Motion cross(const Motion& m2) const { return Motion(cross3(w, m2.w), cross3(w, m2.v) + cross3(v, m2.w)); }
   // crf: m x* f = [w x n + v x f; w x f]
   Force<S> crossForce(const Force<S>& f) const;
   // Scalar product with a force (power).
   S dot(const Force<S>& f) const;
 
-  template <class T> Motion<T> cast() const { return Motion<T>(w.template cast<T>(), v.template cast<T>()); }
+  template <class T>
+  Motion<T> cast() const {
+    return Motion<T>(w.template cast<T>(), v.template cast<T>());
+  }
 };
 
-template <class S> struct Force {
+template <class S>
+struct Force {
   Vec3<S> n = Vec3<S>::Zero();  // moment about the frame origin
   Vec3<S> f = Vec3<S>::Zero();  // linear force
 
@@ -57,27 +74,49 @@ template <class S> struct Force {
   Force operator-(const Force& o) const { return Force(n - o.n, f - o.f); }
   Force operator-() const { return Force(-n, -f); }
   Force operator*(const S& s) const { return Force(n * s, f * s); }
-  Force& operator+=(const Force& o) { n += o.n; f += o.f; return *this; }
-  Force& operator-=(const Force& o) { n -= o.n; f -= o.f; return *this; }
-  void setZero() { n.setZero(); f.setZero(); }
+  Force& operator+=(const Force& o) {
+    n += o.n;
+    f += o.f;
+    return *this;
+  }
+  Force& operator-=(const Force& o) {
+    n -= o.n;
+    f -= o.f;
+    return *this;
+  }
+  void setZero() {
+    n.setZero();
+    f.setZero();
+  }
 
   S dot(const Motion<S>& m) const { return n.dot(m.w) + f.dot(m.v); }
-  template <class T> Force<T> cast() const { return Force<T>(n.template cast<T>(), f.template cast<T>()); }
+  template <class T>
+  Force<T> cast() const {
+    return Force<T>(n.template cast<T>(), f.template cast<T>());
+  }
 };
 
-template <class S> DYN_INLINE Force<S> Motion<S>::crossForce(const Force<S>& F) const {
-  return Force<S>(w.cross(F.n) + v.cross(F.f), w.cross(F.f));
+template <class S>
+DYN_INLINE Force<S> Motion<S>::crossForce(const Force<S>& F) const {
+  return Force<S>(cross3(w, F.n) + cross3(v, F.f), cross3(w, F.f));
 }
-template <class S> S Motion<S>::dot(const Force<S>& F) const { return F.dot(*this); }
+template <class S>
+S Motion<S>::dot(const Force<S>& F) const {
+  return F.dot(*this);
+}
 
 // 6x6 matrix forms, for teaching output and tests (never in hot paths).
-template <class S> Mat6<S> crm(const Motion<S>& m) {
+template <class S>
+Mat6<S> crm(const Motion<S>& m) {
   Mat6<S> X = Mat6<S>::Zero();
   X.template topLeftCorner<3, 3>() = skew(m.w);
   X.template bottomLeftCorner<3, 3>() = skew(m.v);
   X.template bottomRightCorner<3, 3>() = skew(m.w);
   return X;
 }
-template <class S> Mat6<S> crf(const Motion<S>& m) { return -crm(m).transpose(); }
+template <class S>
+Mat6<S> crf(const Motion<S>& m) {
+  return -crm(m).transpose();
+}
 
 }  // namespace dyn

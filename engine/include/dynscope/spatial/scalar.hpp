@@ -86,15 +86,17 @@ Mat3<S> rotAxis(const Vec3<S>& u, const S& t) {
   return R.transpose();
 }
 
-// a x b with every product stored as S, for the same reason as in rotAxis: in Eigen's cross, a
-// product of two model constants (empty derivatives) and one of a constant and a q-dependent value
-// (sized) meet inside one expression, which AutoDiffScalar cannot reconcile (an assertion, or a read
-// past the empty vector with NDEBUG). For double the same six products and three differences.
-template <class S>
-Vec3<S> cross3(const Vec3<S>& a, const Vec3<S>& b) {
-  const S a1b2 = a.y() * b.z(), a2b1 = a.z() * b.y();
-  const S a2b0 = a.z() * b.x(), a0b2 = a.x() * b.z();
-  const S a0b1 = a.x() * b.y(), a1b0 = a.y() * b.x();
+// a x b with each coefficient and each product stored as the scalar, as in rotAxis. Eigen's cross
+// writes a1 b2 - a2 b1 as one expression; with autodiff, a product of two model constants (empty
+// derivatives) and one that involves q (sized derivatives) then meet inside it, which AutoDiffScalar
+// cannot reconcile (an assertion; with NDEBUG a read past the empty vector). For double (and the
+// operation-counting scalar) the same six products and three differences as Eigen's. The engine
+// uses it for every 3-vector cross product.
+template <class A, class B>
+Vec3<typename A::Scalar> cross3(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  const S a0 = a(0), a1 = a(1), a2 = a(2), b0 = b(0), b1 = b(1), b2 = b(2);
+  const S a1b2 = a1 * b2, a2b1 = a2 * b1, a2b0 = a2 * b0, a0b2 = a0 * b2, a0b1 = a0 * b1, a1b0 = a1 * b0;
   return Vec3<S>(a1b2 - a2b1, a2b0 - a0b2, a0b1 - a1b0);
 }
 

@@ -7,7 +7,8 @@
 
 namespace dyn {
 
-template <class S> inline void sinCos(const S& x, S& s, S& c) {
+template <class S>
+inline void sinCos(const S& x, S& s, S& c) {
   using std::cos, std::sin;
   s = sin(x);
   c = cos(x);
@@ -25,23 +26,37 @@ inline void sinCos(double x, double& s, double& c) {
   const double k = std::nearbyint(x * twoOverPi);
   const double r = ((x - k * pio2_1) - k * pio2_2) - k * pio2_3;  // x - k pi/2, |r| <= pi/4
   const double z = r * r;
-  const double sr = r + r * z * (-1.66666666666666324348e-01 +
-                                 z * (8.33333333332248946124e-03 +
-                                      z * (-1.98412698298579493134e-04 +
-                                           z * (2.75573137070700676789e-06 +
-                                                z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+  const double sr = r + r * z *
+                            (-1.66666666666666324348e-01 +
+                             z * (8.33333333332248946124e-03 +
+                                  z * (-1.98412698298579493134e-04 +
+                                       z * (2.75573137070700676789e-06 +
+                                            z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
   const double hz = 0.5 * z, w = 1.0 - hz;
-  const double cp = z * z * (4.16666666666666019037e-02 +
-                             z * (-1.38888888888741095749e-03 +
-                                  z * (2.48015872894767294178e-05 +
-                                       z * (-2.75573143513906633035e-07 +
-                                            z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  const double cp = z * z *
+                    (4.16666666666666019037e-02 +
+                     z * (-1.38888888888741095749e-03 +
+                          z * (2.48015872894767294178e-05 +
+                               z * (-2.75573143513906633035e-07 +
+                                    z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
   const double cr = w + (((1.0 - w) - hz) + cp);
   switch (static_cast<long>(k) & 3) {  // quadrant
-    case 0: s = sr; c = cr; break;
-    case 1: s = cr; c = -sr; break;
-    case 2: s = -sr; c = -cr; break;
-    default: s = -cr; c = sr; break;
+    case 0:
+      s = sr;
+      c = cr;
+      break;
+    case 1:
+      s = cr;
+      c = -sr;
+      break;
+    case 2:
+      s = -sr;
+      c = -cr;
+      break;
+    default:
+      s = -cr;
+      c = sr;
+      break;
   }
 }
 

@@ -6,7 +6,8 @@
 
 namespace dyn {
 
-template <class S> struct Transform {
+template <class S>
+struct Transform {
   Mat3<S> E = Mat3<S>::Identity();
   Vec3<S> r = Vec3<S>::Zero();
 
@@ -23,18 +24,18 @@ template <class S> struct Transform {
   const Vec3<S>& translation() const { return r; }
 
   // X m = [E w; E (v - r x w)]
-  Motion<S> apply(const Motion<S>& m) const { return Motion<S>(E * m.w, E * (m.v - r.cross(m.w))); }
+  Motion<S> apply(const Motion<S>& m) const { return Motion<S>(E * m.w, E * (m.v - cross3(r, m.w))); }
   // X* f = [E (n - r x f); E f]
-  Force<S> apply(const Force<S>& f) const { return Force<S>(E * (f.n - r.cross(f.f)), E * f.f); }
+  Force<S> apply(const Force<S>& f) const { return Force<S>(E * (f.n - cross3(r, f.f)), E * f.f); }
   // X^-1 m = [E^T w; E^T v + r x E^T w]
   Motion<S> applyInverse(const Motion<S>& m) const {
     const Vec3<S> w = E.transpose() * m.w;
-    return Motion<S>(w, E.transpose() * m.v + r.cross(w));
+    return Motion<S>(w, E.transpose() * m.v + cross3(r, w));
   }
   // X^T f = (X*)^-1 f = [E^T n + r x E^T f; E^T f]: carries a force from B back to A.
   Force<S> applyTranspose(const Force<S>& f) const {
     const Vec3<S> ff = E.transpose() * f.f;
-    return Force<S>(E.transpose() * f.n + r.cross(ff), ff);
+    return Force<S>(E.transpose() * f.n + cross3(r, ff), ff);
   }
   // Composition C_X_A = C_X_B * B_X_A.
   Transform operator*(const Transform& BA) const { return Transform(E * BA.E, BA.r + BA.E.transpose() * r); }
@@ -53,15 +54,18 @@ template <class S> struct Transform {
     X.template bottomLeftCorner<3, 3>() = -E * skew(r);
     return X;
   }
-  template <class T> Transform<T> cast() const { return Transform<T>(E.template cast<T>(), r.template cast<T>()); }
+  template <class T>
+  Transform<T> cast() const {
+    return Transform<T>(E.template cast<T>(), r.template cast<T>());
+  }
 };
 
 // XtoV (Featherstone Part 2, Table 1): the small motion that carries frame A onto B in unit time.
-template <class S> Motion<S> XtoV(const Transform<S>& X) {
+template <class S>
+Motion<S> XtoV(const Transform<S>& X) {
   const Mat6<S> M = X.toMatrix();
   Vec6<S> v;
-  v << M(1, 2) - M(2, 1), M(2, 0) - M(0, 2), M(0, 1) - M(1, 0), M(4, 2) - M(5, 1), M(5, 0) - M(3, 2),
-      M(3, 1) - M(4, 0);
+  v << M(1, 2) - M(2, 1), M(2, 0) - M(0, 2), M(0, 1) - M(1, 0), M(4, 2) - M(5, 1), M(5, 0) - M(3, 2), M(3, 1) - M(4, 0);
   return Motion<S>::fromVector(v * S(0.5));
 }
 
