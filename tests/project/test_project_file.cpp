@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -149,6 +150,31 @@ class TestProjectFile : public QObject {
     const dyn::SampledTrajectory s = dyn::projectTrajectory(moved, m);
     QCOMPARE(s.samples(), 2);
     QCOMPARE(s.q(2, 1), 1.0);
+  }
+
+  // An autosave stores absolute paths: it lives in the user's data directory, and its robot and CSV
+  // stay where they are when the data directory moves (or is reached by another path).
+  void absolutePathsStayPut() {
+    QTemporaryDir files, data;
+    QVERIFY(QFile::copy(robotFile("planar3.dh"), files.filePath("planar3.dh")));
+    writeText(files.filePath("q.csv"), "t,j1,j2,j3\n0,0,0,0\n1,1,1,1\n");
+    ProjectFile p;
+    p.robotPath = files.filePath("planar3.dh").toStdString();
+    p.trajectory.source = dyn::TrajectorySource::Csv;
+    p.trajectory.csvPath = files.filePath("q.csv").toStdString();
+    QVERIFY(QDir().mkpath(data.filePath("recovery")));
+    const QString saved = data.filePath("recovery/session.json");
+    dyn::writeProjectFile(saved, p, dyn::StoredPaths::Absolute);
+    QFile f(saved);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(json["robot"].toObject()["path"].toString(), QFileInfo(files.filePath("planar3.dh")).absoluteFilePath());
+    QCOMPARE(json["trajectory"].toObject()["path"].toString(), QFileInfo(files.filePath("q.csv")).absoluteFilePath());
+    QVERIFY(QDir().rename(data.filePath("recovery"), data.filePath("moved")));
+    const ProjectFile back = dyn::readProjectFile(data.filePath("moved/session.json"));
+    QCOMPARE(QString::fromStdString(back.robotPath), QFileInfo(files.filePath("planar3.dh")).absoluteFilePath());
+    QCOMPARE(dyn::loadProjectModel(back).nv, 3);
+    QCOMPARE(dyn::projectTrajectory(back, dyn::loadProjectModel(back)).samples(), 2);
   }
 
   // A file name that starts with ':' is a file next to the project, not a Qt resource; the round

@@ -239,10 +239,11 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
   return p;
 }
 
-QByteArray serializeProject(const ProjectFile& p, const QString& path) {
+QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPaths paths) {
   const QDir dir = QFileInfo(path).absoluteDir();
   auto relative = [&](const std::string& file) {
-    return dir.relativeFilePath(QFileInfo(QString::fromStdString(file)).absoluteFilePath());
+    const QString absolute = QFileInfo(QString::fromStdString(file)).absoluteFilePath();
+    return paths == StoredPaths::Absolute ? absolute : dir.relativeFilePath(absolute);
   };
   if (p.robotPath.empty()) throw ProjectError(path.toStdString() + ": the project has no robot file to store");
   QJsonObject root;
@@ -297,10 +298,10 @@ ProjectFile readProjectFile(const QString& path) {
   return parseProject(f.readAll(), path);
 }
 
-void writeProjectFile(const QString& path, const ProjectFile& project) {
+void writeProjectFile(const QString& path, const ProjectFile& project, StoredPaths paths) {
   // Unbuffered, and the write and flush checked: QSaveFile commits even when the buffered tail of a
   // small file could not be written (a full disk), which left a truncated project.
-  const QByteArray text = serializeProject(project, path);
+  const QByteArray text = serializeProject(project, path, paths);
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
     throw ProjectError((path + ": cannot write: " + f.errorString()).toStdString());

@@ -73,11 +73,17 @@ constexpr int kProjectVersion = 1;
 // Throws ProjectError naming the file, line and key (a missing file, malformed JSON, a wrong
 // format or version, an unknown key, a value of the wrong type or range).
 ProjectFile readProjectFile(const QString& path);
-// Writes atomically (QSaveFile); relative paths from the file's directory. Throws ProjectError.
-void writeProjectFile(const QString& path, const ProjectFile& project);
+// How file paths are stored: a project keeps them relative to its own directory, so a folder of
+// project + robot can be moved or shared; an autosave keeps them absolute, because it lives in the
+// user's data directory, far from the files it refers to.
+enum class StoredPaths { RelativeToFile, Absolute };
+
+// Writes atomically (QSaveFile). Throws ProjectError.
+void writeProjectFile(const QString& path, const ProjectFile& project, StoredPaths paths = StoredPaths::RelativeToFile);
 
 // The same on text: `path` names the file in messages and anchors relative paths.
 ProjectFile parseProject(const QByteArray& json, const QString& path);
-QByteArray serializeProject(const ProjectFile& project, const QString& path);
+QByteArray serializeProject(const ProjectFile& project, const QString& path,
+                            StoredPaths paths = StoredPaths::RelativeToFile);
 
 }  // namespace dyn

@@ -120,7 +120,7 @@ bool MainWindow::autosaveNow() {
   p.view[kAutosaveOf] = m_projectFile;
   p.view[kAutosavedAt] = QDateTime::currentDateTime().toString(Qt::ISODate);
   try {
-    dyn::writeProjectFile(file, p);
+    dyn::writeProjectFile(file, p, dyn::StoredPaths::Absolute);
   } catch (const std::exception& e) {
     m_logDock->append(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())), LogDock::Level::Warning);
     return false;
