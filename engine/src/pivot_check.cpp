@@ -45,9 +45,12 @@ void throwNonPositivePivot(const PivotContext& m, int body, int jointDof, int jo
                            PivotSource source) {
   const std::string joint = "joint '" + m.jointNames[size_t(body)] + "' (link '" + m.bodyNames[size_t(body)] + "')";
   const bool negative = pivot < 0;
-  const std::string value = jointDofs > 1 ? "not positive definite (pivot " + num(pivot) + " of its dof " +
-                                                std::to_string(jointDof + 1) + ")"
-                                          : num(pivot) + ", not positive";
+  // A pivot of 0 may be one that rounding left just above or below zero (reported as 0 by the caller).
+  const std::string dof = std::to_string(jointDof + 1);
+  const std::string value = jointDofs > 1
+                                ? (negative ? "not positive definite (pivot " + num(pivot) + " of its dof " + dof + ")"
+                                            : "singular (pivot " + num(pivot) + " of its dof " + dof + ")")
+                                : num(pivot) + ", not positive";
   std::string what;
   switch (source) {
     case PivotSource::Aba:
@@ -56,6 +59,12 @@ void throwNonPositivePivot(const PivotContext& m, int body, int jointDof, int jo
       break;
     case PivotSource::Ltl:
       what = "H(q) = L^T L cannot be factorised at this configuration: the pivot of " + joint + " is " + value;
+      break;
+    case PivotSource::Loops:
+      what =
+          "closed-loop forward dynamics is refused at this configuration: a motion that the loops allow moves "
+          "no mass (the mass matrix on the loops' free motions, K^T M K, has the eigenvalue " +
+          num(pivot) + "); the motion is led by " + joint;
       break;
     case PivotSource::Denoc:
       what = "forward dynamics (DeNOC) is refused at this configuration: the pivot m^ of " + joint + " is " + value;

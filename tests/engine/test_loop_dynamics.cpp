@@ -11,6 +11,8 @@
 #include <QtTest>
 #include <array>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "check_close.hpp"
@@ -134,6 +136,50 @@ class TestLoopDynamics : public QObject {
       }
     }
     QVERIFY2(states >= 3, qPrintable(file + ": too few assembled random states"));
+  }
+
+  // A motion the loop allows that moves no mass: a massless tassel hanging from the four-bar's coupler
+  // on its own joint. M and the loop's K^T M K are singular; every method refuses, naming the tassel's
+  // joint (method 2 at M = G^T G, methods 1 and 3 from the null vector of K^T M K), not NaN. With mass
+  // on the tassel all three compute.
+  void motionWithoutMassIsRefusedNamingTheJoint() {
+    std::ifstream in(DYNSCOPE_ROBOTS_DIR "/fourbar.urdf");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto withTassel = [&](const std::string& inertial) {
+      std::string t = text;
+      t.insert(t.rfind("</robot>"),
+               "  <joint name=\"tassel_joint\" type=\"continuous\"><parent link=\"coupler\"/><child link=\"tassel\"/>"
+               "<origin xyz=\"0.175 0 0\"/><axis xyz=\"0 -1 0\"/></joint>\n  <link name=\"tassel\">" +
+                   inertial + "</link>\n");
+      return dyn::buildModel(dyn::parseUrdfString(t, "fourbar_tassel.urdf"));
+    };
+    const dyn::Model massless = withTassel("");
+    const dyn::Model heavy = withTassel(
+        "<inertial><origin xyz=\"0 0 -0.05\"/><mass value=\"0.1\"/>"
+        "<inertia ixx=\"1e-4\" ixy=\"0\" ixz=\"0\" iyy=\"1e-4\" iyz=\"0\" izz=\"1e-5\"/></inertial>");
+    const int tassel = massless.jointIndex("tassel_joint");
+    QVERIFY(tassel > 0);
+    const VectorXd q = massless.neutral(), qd = VectorXd::Constant(massless.nv, 0.2);
+    const VectorXd tau = VectorXd::Constant(massless.nv, 0.01);
+    for (const dyn::LoopMethod method :
+         {dyn::LoopMethod::Augmented, dyn::LoopMethod::Multipliers, dyn::LoopMethod::NullSpace}) {
+      dyn::LoopSettings settings;
+      settings.method = method;
+      const QString name = dyn::loopMethodName(method);
+      dyn::Data data(massless);
+      dyn::LoopData ld(massless);
+      try {
+        const VectorXd qdd = dyn::loopForwardDynamics(massless, data, ld, q, qd, tau, settings);
+        QFAIL(qPrintable(name + " computed a motion without mass: " + QString::number(qdd[0])));
+      } catch (const dyn::ForwardDynamicsError& e) {
+        QCOMPARE(e.body(), tassel);
+        QVERIFY2(std::string(e.what()).find("joint 'tassel_joint' (link 'tassel')") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("H(q) is singular") != std::string::npos, e.what());
+      }
+      dyn::Data hd(heavy);
+      dyn::LoopData hld(heavy);
+      QVERIFY2(dyn::loopForwardDynamics(heavy, hd, hld, q, qd, tau, settings).allFinite(), qPrintable(name));
+    }
   }
 
   void methodsAgreeOnRandomClosedChains() {

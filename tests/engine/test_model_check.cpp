@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -52,6 +53,7 @@ class TestModelCheck : public QObject {
   void dummyBaseIsANoteNotNoise();
   void zeroMassLeafRefusedNamingTheJoint();
   void slightIndefinitenessComputes();
+  void floatingRodRefusedUpToRounding();
   void refusedWhereThePivotTurnsNegative();
   void duplicateJointNameAtItsLine();
   void everyFindingHasALine_data();
@@ -681,6 +683,63 @@ void TestModelCheck::zeroMassLeafRefusedNamingTheJoint() {
   QVERIFY(check([&] { dyn::denocForwardDynamics(model, ws, q, zero, tau); }));
   QVERIFY(check([&] { dyn::Simulator sim(model); }));
   QVERIFY(dyn::rnea(model, data, q, zero, zero).allFinite());
+}
+
+// Two singular H(q) that rounding leaves a few ulps above or below zero at a general pose (1e-17, or
+// -9e-15 against entries of order 10), not at 0. ABA refuses both as singular, naming the root joint:
+// not NaN (found by fuzz_urdf), and not "inconsistent inertias" for a negative residue.
+//  * A free rod with no inertia about its axis (izz = 0, centre of mass on the axis): no inertia
+//    resists a spin about it.
+//  * A massless floating base carrying a rod on a hinge, whatever the rod's inertia: turning the base
+//    about the hinge while the hinge turns back moves nothing (7 dofs for a body's 6).
+// A thin but real rod (izz = 1e-9 kg m^2) is no rounding residue: it computes, ID(FD(tau)) = tau.
+void TestModelCheck::floatingRodRefusedUpToRounding() {
+  const auto inertial = [](const char* izz) {
+    return std::string(R"(<inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+    <inertia ixx="0.0833333" ixy="0" ixz="0" iyy="0.0833333" iyz="0" izz=")") +
+           izz + "\"/></inertial>";
+  };
+  const auto freeRod = [&](const char* izz) {
+    return modelOf("<robot name=\"rod\"><link name=\"rod\">" + inertial(izz) + "</link></robot>",
+                   {.floatingBase = true});
+  };
+  const dyn::Model spinning = freeRod("0"), thin = freeRod("1e-9");
+  const dyn::Model hinged = modelOf(R"(<robot name="rod">
+  <link name="base"/>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="rod"/><origin xyz="0 0 -1"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="5"/></joint>
+  <link name="rod">)" + inertial("0.0833333") +
+                                        "</link>\n</robot>\n",
+                                    {.floatingBase = true});
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto randomPose = [&](const dyn::Model& m) {
+    Eigen::VectorXd q = m.neutral();
+    q.head<3>() << 5 * u(rng), 5 * u(rng), 5 * u(rng);
+    q.segment<4>(3) = Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized();
+    if (m.nq > 7) q[7] = 3 * u(rng);
+    return q;
+  };
+  for (int trial = 0; trial < 20; ++trial) {
+    for (const dyn::Model* m : {&spinning, &hinged}) {
+      const Eigen::VectorXd q = randomPose(*m), qd = Eigen::VectorXd::Constant(m->nv, 0.3);
+      dyn::Data data(*m);
+      const std::string why = refusalOf([&] { dyn::aba(*m, data, q, qd, Eigen::VectorXd::Zero(m->nv)); }, 1);
+      QVERIFY2(why.find("joint 'root_joint'") != std::string::npos &&
+                   why.find("H(q) is singular") != std::string::npos &&
+                   why.find("(pivot 0 of its dof") != std::string::npos,
+               why.c_str());
+    }
+    const Eigen::VectorXd q = randomPose(thin), qd = Eigen::VectorXd::Constant(thin.nv, 0.3);
+    const Eigen::VectorXd tau = Eigen::VectorXd::Constant(thin.nv, 0.1);
+    dyn::Data data(thin);
+    const Eigen::VectorXd a = dyn::aba(thin, data, q, qd, tau);
+    QVERIFY(a.allFinite());
+    QVERIFY(a.norm() > 1e6);  // 0.1 N m spins 1e-9 kg m^2 up at 1e8 rad/s^2: the values as given
+    // Backward error, relative to the sizes it is computed from (H's entries ~ 50, |a| ~ 1e8).
+    const double residual = (dyn::rnea(thin, data, q, qd, a) - tau).norm();
+    QVERIFY2(residual <= 1e-13 * 50 * a.norm(), qPrintable(QString("trial %1: %2").arg(trial).arg(residual)));
+  }
 }
 
 // The antenna's slight indefiniteness is a warning, not a refusal: the pan joint still moves the

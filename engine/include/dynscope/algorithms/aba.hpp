@@ -60,11 +60,12 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
     Mat6<S>& Ia = data.IA[i];  // IA_i, then Ia_i in place
     Force<S> pa;
     if (J.nv == 1) {
-      const Force<S> U = data.U[iv] = Ia * data.oS[iv];                      // U_i = IA_i S_i
-      const S D = data.oS[iv].dot(U);                                        // D_i = S_i^T U_i
-      if (D <= S(0)) refuseNonPositivePivot(model, i, D, PivotSource::Aba);  // H(q) singular or indefinite
-      const S dinv = data.Dinv[i](0, 0) = S(1) / D;                          // D_i^-1
-      const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);     // u_i = tau_i - S_i^T pA_i
+      const Force<S> U = data.U[iv] = Ia * data.oS[iv];  // U_i = IA_i S_i
+      const S D = data.oS[iv].dot(U);                    // D_i = S_i^T U_i
+      if (D <= S(0))  // H(q) singular or indefinite (rare: the floor is computed only then)
+        refuseNonPositivePivot(model, i, pivotUpToRounding(D, pivotFloor(Ia, data.oS[iv])), PivotSource::Aba);
+      const S dinv = data.Dinv[i](0, 0) = S(1) / D;                       // D_i^-1
+      const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
       if (lambda == 0) {
         trace.step(StepKind::AbaInertias, i);
         continue;
@@ -82,9 +83,11 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       }
       for (int k = 0; k < J.nv; ++k)
         for (int l = 0; l < J.nv; ++l) D(k, l) = data.oS[iv + k].dot(data.U[iv + l]);  // D_i = S_i^T U_i
+      SmallVec<S> floor(J.nv);
+      for (int k = 0; k < J.nv; ++k) floor[k] = pivotFloor(Ia, data.oS[iv + k]);
       S pivot;
-      if (const int k = firstNonPositivePivot(D, &pivot); k >= 0)
-        refuseNonPositivePivot(model, i, pivot, PivotSource::Aba, k);  // D_i not positive definite
+      if (const int k = firstNonPositivePivot(D, floor, &pivot); k >= 0)  // D_i singular or not positive definite
+        refuseNonPositivePivot(model, i, pivotUpToRounding(pivot, floor[k]), PivotSource::Aba, k);
       data.Dinv[i] = D.inverse();
       if (lambda == 0) {
         trace.step(StepKind::AbaInertias, i);

@@ -5,9 +5,12 @@
 // accelerate at this configuration (a link without mass on a prismatic joint, a massless subtree): H(q)
 // is singular. A negative one means that inconsistent inertias make H(q) indefinite. Either way the
 // accelerations would be NaN or meaningless, so the algorithms compare each pivot with zero (one
-// comparison per joint, no allocation) and refuse right there, naming the joint and its link.
+// comparison per joint, no allocation) and refuse right there, naming the joint and its link. ABA's
+// multi-dof joints (a floating base) compare with a rounding floor instead (pivotFloor below): there a
+// singular H has been seen to leave its zero pivot a few ulps above zero, and the NaN followed.
 // A NaN pivot (from NaN inputs) passes: the inputs, not the joint, are at fault.
 #pragma once
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,7 +19,7 @@
 
 namespace dyn {
 
-enum class PivotSource { Aba, Ltl, Denoc };
+enum class PivotSource { Aba, Ltl, Denoc, Loops };
 
 // Thrown where a pivot is not positive. body(): the body whose joint it names.
 class ForwardDynamicsError : public std::runtime_error {
@@ -55,14 +58,29 @@ template <class S>
                         model.joints[body].nv, pivotValue(pivot), source);
 }
 
-// The first pivot of the symmetric D = L diag(p) L^T (no pivoting) that is not positive, or -1 when D
-// is positive definite (which holds exactly when every pivot is positive); *pivot receives it.
-// For the nv x nv articulated inertia of a multi-dof joint; on the stack.
+// Rounding: D = S^T IA S is formed from entries as large as IA's (in world coordinates m |p|^2 for
+// a body p metres from the origin), so a pivot that should be 0 comes out a few ulps of those
+// entries above or below zero (a free rod without inertia about its axis, 5 m out: 1e-16 and
+// -2e-15 against entries of 50). A pivot at or below this floor is taken as zero.
 template <class S>
-int firstNonPositivePivot(SmallMat<S> D, S* pivot) {
+S pivotFloor(const Mat6<S>& IA, const Motion<S>& s) {
+  using std::abs;
+  S big = abs(IA(0, 0));
+  for (int r = 0; r < 6; ++r)
+    for (int c = r; c < 6; ++c)
+      if (abs(IA(r, c)) > big) big = abs(IA(r, c));
+  return S(64 * std::numeric_limits<double>::epsilon()) * big * (s.w.squaredNorm() + s.v.squaredNorm());
+}
+
+// The first pivot of the symmetric D = L diag(p) L^T (no pivoting) that is not above its floor (see
+// pivotFloor: zero up to rounding, or negative), or -1 when D is positive definite (which holds
+// exactly when every pivot is positive); *pivot receives it. For the nv x nv articulated inertia of a
+// multi-dof joint; on the stack.
+template <class S>
+int firstNonPositivePivot(SmallMat<S> D, const SmallVec<S>& floor, S* pivot) {
   const int n = int(D.rows());
   for (int k = 0; k < n; ++k) {
-    if (D(k, k) <= S(0)) {
+    if (D(k, k) <= floor[k]) {
       *pivot = D(k, k);
       return k;
     }
@@ -70,6 +88,14 @@ int firstNonPositivePivot(SmallMat<S> D, S* pivot) {
       for (int c = k + 1; c <= r; ++c) D(r, c) -= D(r, k) * D(c, k) / D(k, k);  // Schur complement
   }
   return -1;
+}
+
+// The pivot to report: 0 when it is within its floor of zero (a singular H, said as such), else the
+// value (a negative one beyond rounding: H indefinite, which blames the inertias).
+template <class S>
+S pivotUpToRounding(const S& pivot, const S& floor) {
+  using std::abs;
+  return abs(pivot) <= floor ? S(0) : pivot;
 }
 
 }  // namespace dyn

@@ -28,9 +28,11 @@ struct LoopDataTpl {
   VecX<S> cL;
 
   // Results of a forward or inverse dynamics solve.
-  VecX<S> qdd;            // nv
-  VecX<S> lambda;         // the constraint forces of L's rows: tau_c = L^T lambda (eq. 19), the first `rank` entries
-  bool singular = false;  // the last solve met a singular system (e.g. a massless tree); qdd is NaN then
+  VecX<S> qdd;     // nv
+  VecX<S> lambda;  // the constraint forces of L's rows: tau_c = L^T lambda (eq. 19), the first `rank` entries
+  // The last solve met a singular system; qdd is NaN then. (Methods 1 and 3 refuse instead, naming the
+  // joint, when a motion the loops allow moves no mass: loop_motion_without_mass.hpp.)
+  bool singular = false;
 
   // Workspaces of the methods.
   MatX<S> Y;     // nv x m: G^-T L^T with M = G^T G (method 2, velocity projection)

@@ -8,6 +8,7 @@
 #include "../algorithms/crba.hpp"
 #include "../algorithms/rnea.hpp"
 #include "loop_constraints.hpp"
+#include "loop_motion_without_mass.hpp"
 
 namespace dyn {
 
@@ -41,6 +42,7 @@ const VecX<S>& loopForwardDynamicsAugmented(const ModelTpl<S>& model, DataTpl<S>
     ld.lambda.head(r) = -ld.rhs.segment(n, r);
     if (fresh || loopRowsHold(ld, ld.qdd)) break;
   }
+  if (ld.singular) refuseMotionWithoutMass(model, data.M, ld);  // names the joint, when a motion moves no mass
   if (ld.singular) ld.qdd.setConstant(S(std::numeric_limits<double>::quiet_NaN()));
   data.qdd = ld.qdd;
   return ld.qdd;

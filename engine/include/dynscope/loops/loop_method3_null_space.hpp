@@ -9,6 +9,7 @@
 #include "../algorithms/crba.hpp"
 #include "../algorithms/rnea.hpp"
 #include "loop_constraints.hpp"
+#include "loop_motion_without_mass.hpp"
 
 namespace dyn {
 
@@ -62,6 +63,7 @@ const VecX<S>& loopForwardDynamicsNullSpace(const ModelTpl<S>& model, DataTpl<S>
   crba(model, data, q);                      // M
   data.tmp = tau - data.tau;                 // tau - C
   detail::nullSpaceSolve(ld, data.M, data.tmp);
+  if (ld.singular) refuseMotionWithoutMass(model, data.M, ld);  // names the joint, when a motion moves no mass
   data.qdd = ld.qdd;
   return ld.qdd;
 }
