@@ -59,34 +59,14 @@ QString label(const dyn::Formulation& f) {
 
 // The double result of a bound formulation as one matrix (a vector or the mass matrix).
 Eigen::MatrixXd runDouble(const dyn::Formulation& f, const dyn::Model& m, const Inputs& in) {
-  const dyn::BoundFormulation<double> b = f.bind(m);
-  switch (f.problem) {
-    case dyn::Problem::InverseDynamics:
-      return b.inverseDynamics(in.q, in.qd, in.x);
-    case dyn::Problem::MassMatrix:
-      return b.massMatrix(in.q);
-    case dyn::Problem::ForwardDynamics:
-      return b.forwardDynamics(in.q, in.qd, in.x);
-  }
-  return {};
+  return f.bind(m).evaluate(in.q, in.qd, in.x);
 }
 Eigen::MatrixXd runCounting(const dyn::Formulation& f, const dyn::Model& m, const Inputs& in) {
   using CS = dyn::CountingScalar;
   const dyn::ModelTpl<CS> mc = m.cast<CS>();
   const dyn::BoundFormulation<CS> b = f.bindCounting(mc);
   const dyn::VecX<CS> q = in.q.cast<CS>(), qd = in.qd.cast<CS>(), x = in.x.cast<CS>();
-  dyn::MatX<CS> r;
-  switch (f.problem) {
-    case dyn::Problem::InverseDynamics:
-      r = b.inverseDynamics(q, qd, x);
-      break;
-    case dyn::Problem::MassMatrix:
-      r = b.massMatrix(q);
-      break;
-    case dyn::Problem::ForwardDynamics:
-      r = b.forwardDynamics(q, qd, x);
-      break;
-  }
+  const dyn::MatX<CS> r = b.evaluate(q, qd, x);
   return r.unaryExpr([](const CS& c) { return c.value(); });
 }
 

@@ -45,16 +45,8 @@ const dyn::Formulation& registered(const std::string& name) {
 // The plain function through the registry: a binding with its own copy of the model and workspace.
 MatrixXd plainResult(const Model& model, const std::string& name, const TraceInput& in) {
   const dyn::Formulation& f = registered(name);
-  const dyn::BoundFormulation<double> bound = f.bind(model);
-  switch (f.problem) {
-    case dyn::Problem::InverseDynamics:
-      return bound.inverseDynamics(in.q, in.qd, in.qdd);
-    case dyn::Problem::MassMatrix:
-      return bound.massMatrix(in.q);
-    case dyn::Problem::ForwardDynamics:
-      return bound.forwardDynamics(in.q, in.qd, in.tau);
-  }
-  return {};
+  const Eigen::VectorXd& x = f.problem == dyn::Problem::ForwardDynamics ? in.tau : in.qdd;
+  return f.bind(model).evaluate(in.q, in.qd, x);
 }
 
 int withParent(const Model& m) {

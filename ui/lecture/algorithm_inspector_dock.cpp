@@ -348,6 +348,11 @@ void AlgorithmInspectorDock::refresh() {
                 .arg(tr("The engine's %1 at the same input: largest difference %2")
                          .arg(m_lecture->referenceName())
                          .arg(QString::number((t.result - reference).cwiseAbs().maxCoeff(), 'g', 3)));
+  else if (p == int(t.steps.size()) && !m_lecture->referenceRefusal().isEmpty())
+    body += QString("<p style=\"font-size:%1pt; color:#303848;\">%2</p>")
+                .arg(style.numberPt, 0, 'f', 1)
+                .arg(tr("The engine's %1 refuses the same input: %2")
+                         .arg(m_lecture->referenceName(), m_lecture->referenceRefusal().toHtmlEscaped()));
   m_html = lecture_html::page(body, style);
   m_equations->setHtml(m_html);
 }

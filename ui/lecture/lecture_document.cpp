@@ -15,22 +15,19 @@ namespace {
 
 // The engine's default formulation for the algorithm's problem (RNEA, CRBA, ABA) at the same input,
 // and its name; empty when the algorithm is that default or the default refuses the model.
+// The engine's default formulation for the problem (RNEA, CRBA, ABA) at the trace's input, to set
+// beside another formulation's result; empty for the default itself. A refusal of the default is
+// said in `why` (the traced formulation may compute where the default refuses, or the reverse).
 Eigen::MatrixXd defaultResult(const dyn::Model& model, const dyn::TraceableAlgorithm& a, const dyn::TraceInput& in,
-                              QString& name) {
+                              QString& name, QString& why) {
   const dyn::Formulation& plain = dyn::formulation(a.problem, dyn::formulationNames(a.problem).front());
   if (plain.name == a.formulation) return {};
+  name = QString::fromStdString(plain.name).toUpper();
   try {
-    const dyn::BoundFormulation<double> bound = plain.bind(model);
-    name = QString::fromStdString(plain.name).toUpper();
-    switch (a.problem) {
-      case dyn::Problem::InverseDynamics:
-        return bound.inverseDynamics(in.q, in.qd, in.qdd);
-      case dyn::Problem::MassMatrix:
-        return bound.massMatrix(in.q);
-      case dyn::Problem::ForwardDynamics:
-        return bound.forwardDynamics(in.q, in.qd, in.tau);
-    }
-  } catch (const std::exception&) {
+    const Eigen::VectorXd& x = a.problem == dyn::Problem::ForwardDynamics ? in.tau : in.qdd;
+    return plain.bind(model).evaluate(in.q, in.qd, x);
+  } catch (const std::exception& e) {
+    why = QString::fromUtf8(e.what());
   }
   return {};
 }
@@ -194,8 +191,9 @@ void LectureDocument::retraceNow() {
   }
   m_reference.resize(0, 0);
   m_referenceName.clear();
+  m_referenceRefusal.clear();
   if (const dyn::TraceableAlgorithm* a = algorithmInfo(); m_trace && a)
-    m_reference = defaultResult(use, *a, m_trace->input, m_referenceName);
+    m_reference = defaultResult(use, *a, m_trace->input, m_referenceName, m_referenceRefusal);
   m_position = std::clamp(m_position, 0, stepCount());
   if (m_trace) {
     m_cursor = std::make_unique<dyn::TraceCursor>(*m_trace);

@@ -62,6 +62,8 @@ class LectureDocument : public QObject {
   // they all agree is shown at the end of the walk-through.
   const Eigen::MatrixXd& referenceResult() const { return m_reference; }
   QString referenceName() const { return m_referenceName; }
+  // Why that default gave no result at this input (its refusal, naming the joint); empty when it did.
+  QString referenceRefusal() const { return m_referenceRefusal; }
   // Runs the algorithm now. After a change of the pose, the time or the inputs it runs again by
   // itself once the changes pause (at once for a quick trace; after up to half a second for a slow
   // one, so that dragging a slider over a large robot does not trace every intermediate pose), and
@@ -131,6 +133,7 @@ class LectureDocument : public QObject {
   QString m_error;
   Eigen::MatrixXd m_reference;
   QString m_referenceName;
+  QString m_referenceRefusal;
   int m_position = 0;
   bool m_mustRetrace = true;  // something besides the input changed (model, algorithm, dynamics)
   QTimer* m_retrace;          // debounces the automatic retrace

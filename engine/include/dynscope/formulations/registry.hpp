@@ -52,6 +52,14 @@ struct BoundFormulation {
   InverseDynamicsFn<S> inverseDynamics;  // tau = ID(q, qd, qdd)
   MassMatrixFn<S> massMatrix;            // M(q)
   ForwardDynamicsFn<S> forwardDynamics;  // qdd = FD(q, qd, tau)
+
+  // The result of the problem this binding solves, as one matrix (ID and FD give a column):
+  // x is qdd for inverse dynamics and tau for forward dynamics; the mass matrix ignores qd and x.
+  MatX<S> evaluate(const VecX<S>& q, const VecX<S>& qd, const VecX<S>& x) const {
+    if (inverseDynamics) return inverseDynamics(q, qd, x);
+    if (massMatrix) return massMatrix(q);
+    return forwardDynamics(q, qd, x);
+  }
 };
 
 struct Formulation {
