@@ -480,6 +480,14 @@ class TestLectureMode : public QObject {
     auto* view = w->findChild<QOpenGLWidget*>();
     QVERIFY(view);
     QVERIFY2(view->height() >= 1080 * 40 / 100, qPrintable(QString("3D view %1 px high").arg(view->height())));
+    // The arrow legend is larger, but its lines take at most a third of that view.
+    const TraceArrowOverlay* o = w->arrowOverlay();
+    QVERIFY(o->legendLines() >= 2);
+    QVERIFY2(o->legendFontSize() > 14 && o->legendFontSize() * 1.45 * o->legendLines() <= view->height() / 3.0 + 1,
+             qPrintable(QString("%1 lines of %2 px in a %3 px view")
+                            .arg(o->legendLines())
+                            .arg(o->legendFontSize())
+                            .arg(view->height())));
     grab(w->grab().toImage(), "lecture_presentation.png");
     key(Qt::Key_F11);
     QTRY_VERIFY(!dock()->presentationMode());

@@ -160,11 +160,16 @@ void TraceArrowOverlay::syncCamera() {
 }
 
 // The legend's lines from the top, one font height and a bit apart in pixels (a small picture,
-// e.g. a handout's, must not pile them on top of each other).
+// e.g. a handout's, must not pile them on top of each other). Presentation mode's larger text
+// shrinks with the view, down to the normal size, so that its lines stay within a third of it.
 void TraceArrowOverlay::placeLegend() {
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
-  const double step = legend_[0]->GetTextProperty()->GetFontSize() * 1.45 / height;
+  int lines = 0;
+  for (const auto& t : legend_) lines += t->GetVisibility() ? 1 : 0;
+  const int font = presentation_ ? std::clamp(int(height / (3 * std::max(lines, 1) * 1.45)), 14, 24) : 14;
+  for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
+  const double step = font * 1.45 / height;
   int line = 0;
   for (const auto& t : legend_)
     if (t->GetVisibility()) t->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
@@ -293,10 +298,8 @@ void TraceArrowOverlay::updateLegend() {
   // Only the kinds that have arrows.
   std::array<bool, kKinds> present{};
   for (const Arrow& a : arrows_) present[int(a.arrow.kind)] = present[int(a.arrow.kind)] || kindOn_[int(a.arrow.kind)];
-  const int font = presentation_ ? 24 : 14;
   const auto put = [&](vtkTextActor* t, const std::string& text, const Eigen::Vector3d& c) {
-    t->SetInput(text.c_str());
-    t->GetTextProperty()->SetFontSize(font);
+    t->SetInput(text.c_str());  // the font size: placeLegend, from the view's height
     t->GetTextProperty()->SetColor(c.x(), c.y(), c.z());
     t->SetVisibility(visible_);
   };
@@ -335,6 +338,14 @@ int TraceArrowOverlay::visibleArrowCount() const {
   int n = 0;
   for (const auto& a : actors_) n += a->GetVisibility() ? 1 : 0;
   return n;
+}
+
+int TraceArrowOverlay::legendFontSize() const { return legend_[0]->GetTextProperty()->GetFontSize(); }
+
+int TraceArrowOverlay::legendLines() const {
+  int lines = 0;
+  for (const auto& t : legend_) lines += t->GetVisibility() ? 1 : 0;
+  return lines;
 }
 
 std::string TraceArrowOverlay::legendText() const {

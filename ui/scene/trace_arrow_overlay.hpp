@@ -61,6 +61,8 @@ class TraceArrowOverlay {
   vtkActor* actorFor(int body, dyn::ArrowKind kind) const;
   int visibleArrowCount() const;
   std::string legendText() const;
+  int legendFontSize() const;  // pixels
+  int legendLines() const;
   static Eigen::Vector3d colour(dyn::ArrowKind kind);
   static constexpr double kLighterOpacity = 0.3;
   vtkRenderer* overlay() const { return overlay_; }
