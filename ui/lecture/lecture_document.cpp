@@ -13,8 +13,6 @@
 
 namespace {
 
-// The engine's default formulation for the algorithm's problem (RNEA, CRBA, ABA) at the same input,
-// and its name; empty when the algorithm is that default or the default refuses the model.
 // The engine's default formulation for the problem (RNEA, CRBA, ABA) at the trace's input, to set
 // beside another formulation's result; empty for the default itself. A refusal of the default is
 // said in `why` (the traced formulation may compute where the default refuses, or the reverse).
