@@ -165,9 +165,7 @@ void TraceArrowOverlay::syncCamera() {
 void TraceArrowOverlay::placeLegend() {
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
-  int lines = 0;
-  for (const auto& t : legend_) lines += t->GetVisibility() ? 1 : 0;
-  const int font = presentation_ ? std::clamp(int(height / (3 * std::max(lines, 1) * 1.45)), 14, 24) : 14;
+  const int font = presentation_ ? std::clamp(int(height / (3 * std::max(legendLines(), 1) * 1.45)), 14, 24) : 14;
   for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
   const double step = font * 1.45 / height;
   int line = 0;
