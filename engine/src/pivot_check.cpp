@@ -2,6 +2,9 @@
 // failed, where, what it means, and which findings of the model check explain it.
 #include "dynscope/algorithms/pivot_check.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
 #include "model_check_context.hpp"
 
 namespace dyn {
@@ -39,18 +42,35 @@ std::string explainingFindings(const PivotContext& m, int body, bool negative) {
   return out;
 }
 
+// Is every spatial inertia of the bodies below the joint positive semi-definite (to rounding)?
+// Then so is H(q), and a negative pivot can only be a zero one that rounding pushed below.
+bool inertiasPsdBelow(const PivotContext& m, int body) {
+  for (size_t j = size_t(body); j < m.inertias.size() && j < m.parent.size(); ++j) {
+    if (!inSubtree(m.parent, body, int(j))) continue;
+    const Eigen::Matrix<double, 6, 6>& I = m.inertias[j];
+    const double scale = I.cwiseAbs().maxCoeff();
+    if (!std::isfinite(scale)) return false;
+    if (scale > 0 &&
+        Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>>(I, Eigen::EigenvaluesOnly).eigenvalues()[0] <
+            -1e-12 * scale)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void throwNonPositivePivot(const PivotContext& m, int body, int jointDof, int jointDofs, double pivot,
                            PivotSource source) {
   const std::string joint = "joint '" + m.jointNames[size_t(body)] + "' (link '" + m.bodyNames[size_t(body)] + "')";
-  const bool negative = pivot < 0;
-  // A pivot of 0 may be one that rounding left just above or below zero (reported as 0 by the caller).
+  // With every inertia below positive semi-definite, a negative pivot is a zero one below by rounding.
+  const bool negative = pivot < 0 && !inertiasPsdBelow(m, body);
+  const bool rounded = pivot < 0 && !negative;
   const std::string dof = std::to_string(jointDof + 1);
   const std::string value = jointDofs > 1
                                 ? (negative ? "not positive definite (pivot " + num(pivot) + " of its dof " + dof + ")"
                                             : "singular (pivot " + num(pivot) + " of its dof " + dof + ")")
-                                : num(pivot) + ", not positive";
+                                : num(pivot) + (rounded ? ", not positive (zero up to rounding)" : ", not positive");
   std::string what;
   switch (source) {
     case PivotSource::Aba:

@@ -54,6 +54,7 @@ class TestModelCheck : public QObject {
   void zeroMassLeafRefusedNamingTheJoint();
   void slightIndefinitenessComputes();
   void floatingRodRefusedUpToRounding();
+  void roundingNegativePivotIsSingular();
   void refusedWhereThePivotTurnsNegative();
   void duplicateJointNameAtItsLine();
   void everyFindingHasALine_data();
@@ -740,6 +741,43 @@ void TestModelCheck::floatingRodRefusedUpToRounding() {
     const double residual = (dyn::rnea(thin, data, q, qd, a) - tau).norm();
     QVERIFY2(residual <= 1e-13 * 50 * a.norm(), qPrintable(QString("trial %1: %2").arg(trial).arg(residual)));
   }
+}
+
+// Two coaxial joints with a massless link between them: H(q) is singular at every pose (turning one
+// joint forward and the other back moves nothing). The eliminations leave the zero pivot a few ulps
+// below zero at most poses. Every inertia is positive semi-definite, so H cannot be indefinite: the
+// refusal says singular (zero up to rounding), never "inconsistent inertias ... balance-inertias".
+void TestModelCheck::roundingNegativePivotIsSingular() {
+  const dyn::Model model = modelOf(R"(<robot name="coaxial">
+  <link name="base"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/><origin xyz="0.3 0.1 0.2" rpy="0.3 0.2 0.1"/>
+    <axis xyz="0.2 0.5 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <link name="a"/>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0.2 0.5 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <link name="b"><inertial><origin xyz="0.4 0.2 0.1"/><mass value="3"/>
+    <inertia ixx="0.1" ixy="0.01" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial></link>
+</robot>
+)");
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-3, 3);
+  int belowZero = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const Eigen::VectorXd q = Eigen::Vector2d(u(rng), u(rng)), qd = Eigen::Vector2d(0.3, 0.3);
+    dyn::Data data(model);
+    std::string why;
+    try {
+      dyn::forwardDynamicsCrba(model, data, q, qd, Eigen::Vector2d::Zero());
+    } catch (const dyn::ForwardDynamicsError& e) {
+      why = e.what();
+    }
+    QVERIFY2(why.find("H(q) is singular") != std::string::npos && why.find("balance-inertias") == std::string::npos,
+             why.c_str());
+    belowZero += why.find("not positive (zero up to rounding)") != std::string::npos;
+  }
+  QVERIFY2(belowZero > 0, "no pose left the pivot below zero: the case went unexercised");
+  // An inertia that is not positive semi-definite below the joint keeps the indefinite diagnosis
+  // (indefiniteMassMatrix, refusedWhereThePivotTurnsNegative).
 }
 
 // The antenna's slight indefiniteness is a warning, not a refusal: the pan joint still moves the

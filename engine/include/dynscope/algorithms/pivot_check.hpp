@@ -31,13 +31,17 @@ class ForwardDynamicsError : public std::runtime_error {
   int body_;
 };
 
-// What the message needs from the model: names, the tree (to find the findings below the joint) and
-// the model check's findings, which it points at. Out of line: the algorithms keep a compare and a call.
+// What the message needs from the model: names, the tree (to find the findings below the joint),
+// the model check's findings, which it points at, and the bodies' spatial inertias (when all those
+// below the joint are positive semi-definite, so is H(q): a negative pivot is then a zero one that
+// rounding pushed below, a singular H, not an indefinite one). Out of line: the algorithms keep a
+// compare and a call; the context is built on the refusal path only.
 struct PivotContext {
   const std::vector<std::string>& jointNames;
   const std::vector<std::string>& bodyNames;
   const std::vector<int>& parent;
   const std::vector<Finding>& findings;
+  std::vector<Mat6<double>> inertias;  // per body (0: unused)
 };
 [[noreturn]] void throwNonPositivePivot(const PivotContext& model, int body, int jointDof, int jointDofs, double pivot,
                                         PivotSource source);
@@ -52,10 +56,17 @@ double pivotValue(const S& x) {
 }
 
 template <class S>
+PivotContext pivotContext(const ModelTpl<S>& model) {
+  PivotContext c{model.jointNames, model.bodyNames, model.parent, model.findings, {}};
+  for (const Inertia<S>& I : model.I)
+    c.inertias.push_back(I.toMatrix().unaryExpr([](const S& x) { return pivotValue(x); }));
+  return c;
+}
+
+template <class S>
 [[noreturn]] void refuseNonPositivePivot(const ModelTpl<S>& model, int body, const S& pivot, PivotSource source,
                                          int jointDof = 0) {
-  throwNonPositivePivot({model.jointNames, model.bodyNames, model.parent, model.findings}, body, jointDof,
-                        model.joints[body].nv, pivotValue(pivot), source);
+  throwNonPositivePivot(pivotContext(model), body, jointDof, model.joints[body].nv, pivotValue(pivot), source);
 }
 
 // Rounding: D = S^T IA S is formed from entries as large as IA's (in world coordinates m |p|^2 for

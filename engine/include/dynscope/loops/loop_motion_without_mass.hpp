@@ -37,9 +37,8 @@ void refuseMotionWithoutMass(const ModelTpl<S>& model, const MatX<S>& M, const L
   int k = 0;
   motion.cwiseAbs().maxCoeff(&k);
   const int body = model.dofBody[k];
-  throwNonPositivePivot({model.jointNames, model.bodyNames, model.parent, model.findings}, body,
-                        k - model.joints[body].idx_v, model.joints[body].nv, smallest < -floor ? smallest : 0.0,
-                        PivotSource::Loops);
+  throwNonPositivePivot(pivotContext(model), body, k - model.joints[body].idx_v, model.joints[body].nv,
+                        smallest < -floor ? smallest : 0.0, PivotSource::Loops);
 }
 
 }  // namespace dyn
