@@ -1,4 +1,5 @@
-// dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--screenshot out.png] [--q a,b,...] [--size WxH]`.
+// dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--workspace ID] [--present]`, or headless pictures:
+// `--screenshot out.png` (the 3D view) and `--window-screenshot out.png` (the whole window); `dynscope --help`.
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
@@ -8,10 +9,14 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
 #include "window/screenshot_command.hpp"
+#include "window/window_screenshot_command.hpp"
+#include "window/workspaces.hpp"
 
 #ifndef DYNSCOPE_ROBOTS_DIR
 #define DYNSCOPE_ROBOTS_DIR "robots"
@@ -55,19 +60,32 @@ int main(int argc, char** argv) {
   const QString robotsDir = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
   const QString model = options.model.isEmpty() ? QDir(robotsDir).filePath("ur5.urdf") : options.model;
 
-  if (!options.screenshot.isEmpty()) {
-    const int code = runScreenshot(options, model, &error);
+  if (!options.screenshot.isEmpty() || !options.windowScreenshot.isEmpty()) {
+    const int code = options.screenshot.isEmpty() ? runWindowScreenshot(options, model, &error)
+                                                  : runScreenshot(options, model, &error);
     if (code != 0) err << "dynscope: " << error << "\n";
     return code;
+  }
+  if (!options.workspace.isEmpty() && !workspaces::find(options.workspace)) {
+    err << "dynscope: --workspace: unknown workspace '" << options.workspace << "' (known: " << workspaces::idList()
+        << ")\n";
+    return 1;
   }
 
   MainWindow window;
   window.setDefaultDirectory(robotsDir);
   // Autosave every minute; work left by a session that crashed is offered back first.
   window.enableRecovery(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave"));
+  if (!options.workspace.isEmpty()) window.setWorkspace(options.workspace);
+  if (!options.algorithm.isEmpty()) {  // lecture mode on that algorithm (an unknown name keeps the default)
+    window.lectureDocument()->setAlgorithm(options.algorithm);
+    if (options.workspace.isEmpty()) window.setWorkspace("lecture");
+    window.inspectorDock()->show();
+  }
   window.show();
-  QTimer::singleShot(0, &window, [&window, model] {
+  QTimer::singleShot(0, &window, [&window, model, options] {
     if (!window.offerRestore()) window.openFile(model);
+    if (options.present) window.setPresentationMode(true);
   });
   return app.exec();
 }

@@ -12,8 +12,18 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   parser.addPositionalArgument("MODEL", "Robot file (.urdf, .xml, .dh); default: robots/ur5.urdf.", "[MODEL]");
   const QCommandLineOption screenshot("screenshot", "Render MODEL to a PNG and exit (works under Xvfb).", "out.png");
   const QCommandLineOption q("q", "Joint configuration, nq comma-separated values (rad, m).", "a,b,...");
-  const QCommandLineOption size("size", "Image size for --screenshot, e.g. 1920x1080.", "WxH");
-  parser.addOptions({screenshot, q, size});
+  const QCommandLineOption size(
+      "size", "Image size for --screenshot, window size for --window-screenshot, e.g. 1920x1080.", "WxH");
+  const QCommandLineOption windowShot(
+      "window-screenshot", "Render the whole window (docks, equations, plots) to a PNG and exit (Xvfb).", "out.png");
+  const QCommandLineOption workspace(
+      "workspace", "Open in a workspace: explore, trajectory, simulate, massmatrix or lecture.", "ID");
+  const QCommandLineOption algorithm(
+      "algorithm",
+      "Lecture mode: step through this algorithm (rnea, crba, aba, denoc-id, ...; see dynscope-cli trace).", "NAME");
+  const QCommandLineOption step("step", "Lecture mode: show the algorithm after N steps (default: its start).", "N");
+  const QCommandLineOption present("present", "Presentation mode (F11): full screen, larger fonts.");
+  parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -31,6 +41,18 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   if (!positional.isEmpty()) out->model = positional.first();
   out->screenshot = parser.value(screenshot);
   if (parser.isSet(screenshot) && out->screenshot.isEmpty()) return fail("--screenshot needs a file name");
+  out->windowScreenshot = parser.value(windowShot);
+  if (parser.isSet(windowShot) && out->windowScreenshot.isEmpty()) return fail("--window-screenshot needs a file name");
+  if (parser.isSet(screenshot) && parser.isSet(windowShot))
+    return fail("--screenshot (the 3D view) and --window-screenshot (the window) exclude each other");
+  out->workspace = parser.value(workspace);
+  out->algorithm = parser.value(algorithm);
+  out->present = parser.isSet(present);
+  if (parser.isSet(step)) {
+    bool ok = false;
+    out->step = parser.value(step).toInt(&ok);
+    if (!ok || out->step < 0) return fail("--step: expected a number of steps >= 0, got '" + parser.value(step) + "'");
+  }
   if (parser.isSet(q)) {
     out->hasQ = true;
     const QString text = parser.value(q).trimmed();

@@ -1,4 +1,5 @@
-// The command line of `dynscope`: [MODEL] [--screenshot out.png] [--q a,b,...] [--size WxH].
+// The command line of `dynscope`: [MODEL] [--screenshot out.png | --window-screenshot out.png]
+// [--q a,b,...] [--size WxH] [--workspace ID] [--algorithm NAME] [--step N] [--present].
 #pragma once
 #include <QSize>
 #include <QString>
@@ -9,8 +10,13 @@ struct LaunchOptions {
   QString model;       // empty: the default robot
   QString screenshot;  // non-empty: headless render to this PNG, then exit
   bool hasQ = false;
-  std::vector<double> q;  // --q, radians / metres, nq values
-  QSize size;             // --size; empty = the viewport's size
+  std::vector<double> q;     // --q, radians / metres, nq values
+  QSize size;                // --size; empty = the viewport's size (the window's for --window-screenshot)
+  QString windowScreenshot;  // non-empty: the whole window to this PNG, then exit
+  QString workspace;         // --workspace: explore, trajectory, simulate, massmatrix, lecture
+  QString algorithm;         // --algorithm: a traceable algorithm shown in the inspector (lecture mode)
+  int step = -1;             // --step: the inspector's position (steps taken); -1: its start
+  bool present = false;      // --present: presentation mode (F11)
   bool showHelp = false, showVersion = false;
   QString helpText;
 };

@@ -37,6 +37,7 @@
 #include "window/model_tree_dock.hpp"
 #include "window/properties_dock.hpp"
 #include "window/recent_files.hpp"
+#include "window/workspaces.hpp"
 
 MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent), m_settings(settings) {
   setObjectName("mainWindow");
@@ -97,11 +98,13 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createAlgorithmsUi();
   createLectureUi();
   createSafetyNet();
+  createWorkspaceUi();
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
     m_layoutRestored = restoreState(s.value("window/state").toByteArray());
   }
+  if (!m_layoutRestored) workspaces::apply(this, currentWorkspace().desk);  // sized at the first show
   applySceneToggles();
 
   connect(m_doc, &RobotDocument::loadingStarted, this, &MainWindow::onLoadingStarted);
@@ -361,67 +364,6 @@ void MainWindow::updateStatus() {
   m_dofLabel->setText(tr("%1 DOF").arg(m.nv));
 }
 
-void MainWindow::setPresentationMode(bool on) {
-  if (on == m_presentation) return;
-  m_presentation = on;
-  if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
-  if (on) {
-    m_wasMaximized = isMaximized();
-    m_normalGeometry = geometry();
-    m_normalFont = QApplication::font();
-    QFont big = m_normalFont;
-    if (big.pointSizeF() > 0)
-      big.setPointSizeF(big.pointSizeF() * 1.5);
-    else
-      big.setPixelSize(big.pixelSize() * 3 / 2);
-    QApplication::setFont(big);
-    // Queued: runs after the font change events just posted, when the rows know their new size.
-    m_jointsDockWidth = m_jointsDock->width();
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-          if (m_presentation && m_jointsDock->width() < m_jointsDock->preferredWidth())
-            resizeDocks({m_jointsDock}, {m_jointsDock->preferredWidth()}, Qt::Horizontal);
-        },
-        Qt::QueuedConnection);
-    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
-    m_presentationStyle.apply(m_viewport->renderer());
-    m_inspectorDock->setPresentationMode(true);
-    arrangeLectureDocks();
-    m_arrows->setPresentation(true);
-    showFullScreen();
-    // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
-    // full-screen request: cover the screen ourselves. Harmless when a window manager did it.
-    if (QScreen* s = screen()) setGeometry(s->geometry());
-  } else {
-    QApplication::setFont(m_normalFont);
-    // Again once the smaller font has reached every widget and the layouts have settled (posted
-    // events): the large font's minimum size may have clamped the geometry set below.
-    // Retried for a short while: the docks relayout in several rounds.
-    for (int ms : {100, 300, 700}) {
-      QTimer::singleShot(ms, this, [this] {
-        if (m_presentation) return;
-        if (!m_wasMaximized && m_normalGeometry.isValid() && geometry() != m_normalGeometry)
-          setGeometry(m_normalGeometry);
-        if (m_jointsDockWidth > 0 && m_jointsDock->width() != m_jointsDockWidth)
-          resizeDocks({m_jointsDock}, {m_jointsDockWidth}, Qt::Horizontal);
-      });
-    }
-    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
-    m_presentationStyle.restore();
-    m_inspectorDock->setPresentationMode(false);
-    arrangeLectureDocks();
-    m_arrows->setPresentation(false);
-    if (m_wasMaximized) {
-      showMaximized();
-    } else {
-      showNormal();
-      if (m_normalGeometry.isValid()) setGeometry(m_normalGeometry);
-    }
-  }
-  m_viewport->update();
-}
-
 void MainWindow::restyleIfPresenting() {
   if (!m_presentation) return;
   m_presentationStyle.restore();  // props of the previous model are gone; scale the new ones
@@ -432,14 +374,9 @@ void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   if (m_docksSized || m_layoutRestored) return;
   m_docksSized = true;
-  // First layout: docks in proportion to the window, so that on a 1366x768 laptop the 3D view
-  // stays the largest part (fixed pixel sizes left it a strip between the docks).
-  const int w = width(), h = height();
-  // The joints dock at least as wide as a row with a long name ("left_shoulder_pitch_joint").
-  resizeDocks({m_treeDock, m_jointsDock}, {std::min(w * 23 / 100, 460), std::clamp(w * 28 / 100, 380, 500)},
-              Qt::Horizontal);
-  resizeDocks({m_treeDock, m_propertiesDock}, {h * 30 / 100, h * 22 / 100}, Qt::Vertical);
-  if (m_plotsDock) resizeDocks({m_plotsDock}, {std::min(h * 20 / 100, 320)}, Qt::Vertical);
+  // The first layout in proportion to the window (workspaces.cpp), so that on a 1366x768 laptop the
+  // 3D view stays the largest part; again once the docks' contents have their sizes.
+  layOut(currentWorkspace().desk);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -454,6 +391,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     saveViewSettings();
+    saveWorkspaceSettings();
   }
   QMainWindow::closeEvent(event);
 }

@@ -2,6 +2,7 @@
 // properties and log; File / View menus and a view toolbar. Owns the RobotDocument and the scene.
 #pragma once
 #include <QElapsedTimer>
+#include <QHash>
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QMessageBox>
@@ -15,6 +16,11 @@
 
 #include "project/project_file.hpp"
 #include "window/presentation_style.hpp"
+
+namespace workspaces {
+struct Layout;
+struct Workspace;
+}  // namespace workspaces
 
 class AlgorithmInspectorDock;
 class AlgorithmsDock;
@@ -134,8 +140,20 @@ class MainWindow : public QMainWindow {
   // render + Qt's composition of the window; the mean of the last frames of the current drag.
   double lastFrameMs() const { return m_lastFrameMs; }
   bool presentationMode() const { return m_presentation; }
+  // Presentation mode (F11): full screen, fonts x1.5, the workspace's presentation layout; off again,
+  // the exact layout and geometry of before (main_window_workspaces.cpp).
   void setPresentationMode(bool on);
 
+  // Workspaces (window/workspaces.hpp): "explore", "trajectory", "simulate", "massmatrix", "lecture".
+  // Each keeps the user's changes to its layout; resetLayout() lays it out as designed again.
+  QString workspace() const { return m_workspace; }
+  bool setWorkspace(const QString& id);  // false for an unknown id
+  void resetLayout();
+
+ signals:
+  void workspaceChanged(const QString& id);
+
+ public:
  protected:
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
@@ -190,10 +208,14 @@ class MainWindow : public QMainWindow {
   void setFixupEnabled(dyn::Fixup fixup, bool on);
   // main_window_algorithms.cpp
   void createAlgorithmsUi();
+  // main_window_workspaces.cpp
+  void createWorkspaceUi();
+  const workspaces::Workspace& currentWorkspace() const;
+  void layOut(const workspaces::Layout& layout);  // now and again once the window has settled
+  void saveWorkspaceSettings() const;
   // main_window_lecture.cpp
   void createLectureUi();
   void updateLectureView();
-  void arrangeLectureDocks();  // room for the inspector's equations (more in presentation mode)
   void exportHandoutWithDialog();
   // The body of the step shown, selected in the 3D view and the model tree; -1: the user's own
   // selection again (at the start, and when lecture mode ends).
@@ -277,9 +299,16 @@ class MainWindow : public QMainWindow {
   } m_clock;
   bool m_presentation = false;
   bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there
-  bool m_wasMaximized = false;
-  QRect m_normalGeometry;         // restored after presentation mode when no window manager does it
-  int m_jointsDockWidth = 0;      // before presentation mode widened it for the larger font
+  struct PresentationReturn {  // what presentation mode gives back when it ends
+    QByteArray state;          // saveState(): every dock, tab and splitter
+    QRect geometry;            // restored ourselves when no window manager does it
+    bool maximized = false;
+    QString workspace;
+  } m_beforePresenting;
+  QString m_workspace = QStringLiteral("explore");
+  QHash<QString, QByteArray> m_workspaceStates;  // the user's layout of each workspace left
+  QToolBar* m_workspaceToolBar = nullptr;
+  QActionGroup* m_workspaceGroup = nullptr;
   bool m_layoutRestored = false;  // the user's dock layout from QSettings
   bool m_docksSized = false;      // dock sizes fitted to the window at the first show
   QFont m_normalFont;

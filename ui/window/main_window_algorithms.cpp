@@ -6,8 +6,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QTimer>
-#include <functional>
-#include <memory>
+#include <algorithm>
 
 #include "algorithms/algorithms_dock.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -32,44 +31,20 @@ void MainWindow::createAlgorithmsUi() {
     if (m_algorithmsDock->height() < wanted) resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
   });
   addAction(show);  // the shortcut works while the menu bar is hidden (presentation mode)
-  if (QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu())) view->addAction(show);
+  if (QMenu* view = findChild<QMenu*>("viewMenu")) view->addAction(show);
 
   // Presentation mode (F11) enlarges every font: the dock would then scroll its figure out of view.
-  // While presenting, the dock (when docked and shown) gets 66 % of the window's height, or what shows
-  // it whole if that is more (at most 75 %); afterwards the height it had. Retried while the
-  // full-screen layout settles.
-  auto normalHeight = std::make_shared<int>(0);
-  const auto grow = [this, normalHeight] {
+  // Shown while presenting (docked), it gets 66 % of the window's height, or what shows it whole if
+  // that is more (at most 75 %). Leaving presentation mode gives back the whole layout of before.
+  const auto grow = [this] {
     // On screen, not only "visible": a tab behind Plots or Log counts as visible to Qt.
     if (!m_presentation || m_algorithmsDock->visibleRegion().isEmpty() || m_algorithmsDock->isFloating()) return;
     const int wanted =
         std::min(std::max(m_algorithmsDock->preferredHeight(), height() * 66 / 100), height() * 75 / 100);
-    if (m_algorithmsDock->height() >= wanted) return;
-    if (*normalHeight == 0) *normalHeight = m_algorithmsDock->height();
-    resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
+    if (m_algorithmsDock->height() < wanted) resizeDocks({m_algorithmsDock}, {wanted}, Qt::Vertical);
   };
-  auto request = std::make_shared<int>(0);
-  const auto restore = [this, normalHeight, request] {
-    if (m_presentation || *normalHeight == 0 || m_algorithmsDock->isFloating()) return;
-    // resizeDocks sizes the tab group; the dock is that less its tab bar: the request is corrected
-    // by what the previous one missed.
-    *request = *request == 0 ? *normalHeight : *request + *normalHeight - m_algorithmsDock->height();
-    resizeDocks({m_algorithmsDock}, {*request}, Qt::Vertical);
-  };
-  const auto soon = [this](const std::function<void()>& f) {
-    for (int ms : {0, 300, 700}) QTimer::singleShot(ms, this, f);
-  };
-  connect(m_presentationAction, &QAction::toggled, this, [this, normalHeight, request, grow, restore, soon](bool on) {
-    *request = 0;
-    if (on) {
-      const bool shown = !m_algorithmsDock->visibleRegion().isEmpty() && !m_algorithmsDock->isFloating();
-      *normalHeight = shown ? m_algorithmsDock->height() : 0;
-      soon(grow);
-    } else {
-      soon(restore);
-    }
-  });
-  connect(m_algorithmsDock, &QDockWidget::visibilityChanged, this, [this, grow, soon](bool visible) {
-    if (visible && m_presentation) soon(grow);  // raised while presenting
+  connect(m_algorithmsDock, &QDockWidget::visibilityChanged, this, [this, grow](bool visible) {
+    if (!visible || !m_presentation) return;  // raised while presenting
+    for (int ms : {0, 300, 700}) QTimer::singleShot(ms, this, grow);
   });
 }

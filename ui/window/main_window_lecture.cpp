@@ -52,11 +52,10 @@ double robotSize(const dyn::Model& model, const dyn::Data& data, double geometry
 void MainWindow::createLectureUi() {
   m_lecture = new LectureDocument(m_doc, m_traj, this);
   m_inspectorDock = new AlgorithmInspectorDock(m_lecture, this);
-  // Below the right-hand tab group (joints, trajectory, simulation, mass matrix), not a tab of it:
-  // the mass-matrix dock stays in view while CRBA fills it. (splitDockWidget on a tabbed dock
-  // would add a tab.)
+  // Placed by the workspaces (the Lecture workspace: beside the 3D view, above the mass matrix, which
+  // stays in view while CRBA fills it); hidden in the others until the Lecture menu opens it.
   addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock, Qt::Vertical);
-  m_inspectorDock->hide();  // opened from the Lecture menu
+  m_inspectorDock->hide();
   m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
   m_arrows->setVisible(false);
   m_massDock->setLectureDocument(m_lecture);
@@ -71,10 +70,12 @@ void MainWindow::createLectureUi() {
   inspector->setObjectName("lectureInspectorAction");
   inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
   setToolTipWithShortcut(inspector, tr("Step through RNEA, CRBA, ABA or another formulation on the robot"));
+  // Opening the inspector is teaching: the Lecture workspace, designed for it.
   connect(inspector, &QAction::triggered, this, [this](bool on) {
     if (!on) return;
+    setWorkspace("lecture");
+    m_inspectorDock->show();
     m_inspectorDock->raise();
-    arrangeLectureDocks();
   });
   lecture->addAction(inspector);
   QMenu* algorithms = lecture->addMenu(tr("&Algorithm"));
@@ -92,7 +93,6 @@ void MainWindow::createLectureUi() {
   connect(m_lecture, &LectureDocument::algorithmChanged, this, [this](const QString& name) {
     if (QAction* a = findChild<QAction*>("lectureAlgorithm_" + name)) a->setChecked(true);
     if (m_lecture->fillsMassMatrix()) m_massDock->raise();  // watch H fill column by column
-    arrangeLectureDocks();
   });
   // The user's own selection, given back when lecture mode ends (and shown at its start).
   m_userSelectedBody = m_doc->selectedBody();
@@ -140,30 +140,6 @@ void MainWindow::createLectureUi() {
   connect(m_lecture, &LectureDocument::activeChanged, this, [this](bool on) {
     if (on) statusBar()->showMessage(tr("Lecture mode: → step, ← back, Shift+→ end of pass, Home start, P play"), 6000);
   });
-}
-
-void MainWindow::arrangeLectureDocks() {
-  const auto arrange = [this] {
-    if (!m_inspectorDock->isVisible() || m_inspectorDock->isFloating()) return;
-    // Most of the right-hand column's height for the equations (the tab group above keeps the
-    // mass matrix in view), and 40 % of the width; half the screen in presentation mode.
-    // CRBA: an even split, so that H can be watched filling column by column.
-    const bool crba = m_lecture->fillsMassMatrix();
-    const int heightShare = crba ? (m_presentation ? 58 : 50) : (m_presentation ? 75 : 62);
-    const int widthShare = m_presentation ? 50 : 40;
-    resizeDocks({m_inspectorDock}, {height() * heightShare / 100}, Qt::Vertical);
-    if (m_inspectorDock->width() < width() * (widthShare - 5) / 100)
-      resizeDocks({m_inspectorDock}, {width() * widthShare / 100}, Qt::Horizontal);
-    // Presenting: the robot with its arrows is the other half of the lecture. The bottom tab group
-    // (plots, log, ...) keeps a strip, or its larger fonts would squeeze the 3D view to a sliver.
-    if (m_presentation && m_plotsDock && m_plotsDock->isVisible() && !m_plotsDock->isFloating() &&
-        dockWidgetArea(m_plotsDock) == Qt::BottomDockWidgetArea)
-      resizeDocks({m_plotsDock}, {height() * 22 / 100}, Qt::Vertical);
-  };
-  arrange();
-  // Again once posted font changes and a full-screen geometry have settled the layout.
-  QTimer::singleShot(0, this, arrange);
-  QTimer::singleShot(300, this, arrange);
 }
 
 void MainWindow::updateLectureView() {

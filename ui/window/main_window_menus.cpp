@@ -155,6 +155,7 @@ void MainWindow::createMenus() {
   quit->setMenuRole(QAction::QuitRole);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->setObjectName("viewMenu");
   for (QAction* a : m_toggleActions) view->addAction(a);
   // Inertia drawn as the equivalent uniform box or ellipsoid (same mass and inertia about the COM).
   QMenu* inertiaShape = view->addMenu(tr("&Inertia shape"));

@@ -1,0 +1,303 @@
+// Workspaces and presentation mode as a lecturer uses them, at 1366x768 and 1920x1080: every
+// workspace's docks on screen and not squeezed below their minimum, the 3D view the largest part at
+// the desk, no label cut and no toolbar overflowing; F11 on and off ten times gives back the
+// identical layout; Reset layout restores the design after the user changed it; each workspace
+// remembers the user's changes; Ctrl+1..5 switch; --window-screenshot renders the whole window.
+// DYNSCOPE_GRAB_DIR=/some/dir keeps a picture of every workspace for a human to look at.
+#include <QtTest>
+
+#include <QAbstractScrollArea>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QToolBar>
+#include <QToolButton>
+
+#include "document/robot_document.hpp"
+#include "viewport/vtk_viewport.hpp"
+#include "window/app_settings.hpp"
+#include "window/launch_options.hpp"
+#include "window/main_window.hpp"
+#include "window/window_screenshot_command.hpp"
+#include "window/workspaces.hpp"
+#include "window_loading.hpp"
+
+namespace {
+
+using dyn::testing::robotFile;
+
+void settle(int ms) { dyn::testing::settle(ms); }
+
+// Everything that makes up the layout: the window, every dock (shown, floating, where, how large)
+// and the viewport.
+QString layoutSignature(MainWindow& w) {
+  QStringList parts;
+  parts << QString("window %1,%2 %3x%4").arg(w.x()).arg(w.y()).arg(w.width()).arg(w.height());
+  parts << QString("viewport %1x%2").arg(w.viewport()->width()).arg(w.viewport()->height());
+  for (QToolBar* bar : w.findChildren<QToolBar*>())
+    parts << QString("toolbar %1 %2,%3 %4x%5")
+                 .arg(bar->objectName())
+                 .arg(bar->x())
+                 .arg(bar->y())
+                 .arg(bar->width())
+                 .arg(bar->height());
+  for (QDockWidget* d : w.findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+    // A tab behind another, or a hidden dock, keeps a stale geometry off screen: only its place counts.
+    const bool shown = d->isVisible() && !d->visibleRegion().isEmpty();
+    const QRect g = shown ? d->geometry() : QRect();
+    parts << QString("%1 %2 %3 %4 %5,%6 %7x%8")
+                 .arg(d->objectName())
+                 .arg(d->isVisible() ? (shown ? "front" : "behind") : "hidden")
+                 .arg(d->isFloating())
+                 .arg(int(w.dockWidgetArea(d)))
+                 .arg(g.x())
+                 .arg(g.y())
+                 .arg(g.width())
+                 .arg(g.height());
+  }
+  std::sort(parts.begin() + 2, parts.end());  // findChildren's order changes as docks are re-added
+  return parts.join('\n');
+}
+
+void grab(MainWindow& w, const QString& name) {
+  const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+  if (!dir.isEmpty()) QVERIFY(w.grab().save(QDir(dir).filePath(name)));
+}
+
+bool onScreen(QWidget* w) { return w->isVisible() && !w->visibleRegion().isEmpty(); }
+
+// A key as the lecturer presses it: the workspace and F11 keys are window shortcuts, which need the
+// active window (without a window manager, full screen may have deactivated it).
+void key(MainWindow& w, Qt::Key k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  if (!w.isActiveWindow()) {
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+  }
+  w.viewport()->setFocus();
+  QTest::keyClick(w.viewport(), k, mods);
+}
+
+}  // namespace
+
+class TestWorkspaces : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings(kSettingsOrganization, kSettingsApplication).clear();
+  }
+  void cleanupTestCase() { QSettings(kSettingsOrganization, kSettingsApplication).clear(); }
+
+  void everyWorkspaceIsReadable_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("present");
+    QTest::newRow("1366x768") << QSize(1366, 768) << false;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+    QTest::newRow("1366x768 F11") << QSize(1366, 768) << true;
+    QTest::newRow("1920x1080 F11") << QSize(1920, 1080) << true;
+  }
+  void everyWorkspaceIsReadable() {
+    QFETCH(QSize, size);
+    QFETCH(bool, present);
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    if (size.width() > screen.width() || size.height() > screen.height())
+      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("stanford_arm.dh")));
+    // Presentation mode ends with the test, also when a check fails (the application font is global).
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    if (present) {
+      w.setPresentationMode(true);
+      w.setGeometry(QRect(QPoint(0, 0), size));  // this test's "screen"
+    }
+    for (const workspaces::Workspace& ws : workspaces::all()) {
+      const QString id = QString::fromLatin1(ws.id);
+      QVERIFY(w.setWorkspace(id));
+      w.resetLayout();
+      settle(600);
+      QCOMPARE(w.workspace(), id);
+      QCOMPARE(w.size(), size);
+      grab(w,
+           QString("workspace_%1_%2x%3%4.png").arg(id).arg(size.width()).arg(size.height()).arg(present ? "_F11" : ""));
+      const workspaces::Layout& layout = present ? ws.presenting : ws.desk;
+      // The front dock of every group on screen, docked, at least its minimum size.
+      for (const workspaces::Group& g : layout.groups) {
+        auto* front = w.findChild<QDockWidget*>(QString::fromLatin1(g.docks.front()));
+        QVERIFY(front);
+        const QString where = id + ": " + front->objectName();
+        QVERIFY2(onScreen(front), qPrintable(where + " is not on screen"));
+        QVERIFY2(!front->isFloating(), qPrintable(where + " floats"));
+        QCOMPARE(w.dockWidgetArea(front), g.area);
+        const QSize minimum = front->minimumSizeHint();
+        QVERIFY2(front->width() >= minimum.width() && front->height() >= minimum.height(),
+                 qPrintable(QString("%1 is %2x%3, below its minimum %4x%5")
+                                .arg(where)
+                                .arg(front->width())
+                                .arg(front->height())
+                                .arg(minimum.width())
+                                .arg(minimum.height())));
+        // Its share of the window: within a few per cent of the design (Qt keeps minimum sizes).
+        const double share = g.area == Qt::BottomDockWidgetArea ? double(front->height()) / size.height()
+                                                                : double(front->width()) / size.width();
+        if (g.area != Qt::BottomDockWidgetArea)
+          QVERIFY2(share >= g.across / 100.0 - 0.04,
+                   qPrintable(
+                       QString("%1 takes %2 % of the width, designed %3 %").arg(where).arg(100 * share).arg(g.across)));
+      }
+      // Docks not in the design are not on screen.
+      const std::vector<QDockWidget*> designed = workspaces::docksOf(&w, layout);
+      for (QDockWidget* d : w.findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+        if (std::find(designed.begin(), designed.end(), d) == designed.end())
+          QVERIFY2(!d->isVisible(), qPrintable(id + ": " + d->objectName() + " is shown but not designed in"));
+      // Labels in the visible docks whole (a label narrower than its text cuts it).
+      for (QDockWidget* d : designed) {
+        if (!onScreen(d)) continue;
+        for (QLabel* label : d->findChildren<QLabel*>()) {
+          if (!onScreen(label) || label->wordWrap() || label->text().isEmpty() || !label->pixmap().isNull()) continue;
+          QVERIFY2(label->width() >= label->minimumSizeHint().width(),
+                   qPrintable(QString("%1: '%2' is cut (%3 px for %4)")
+                                  .arg(id, label->text())
+                                  .arg(label->width())
+                                  .arg(label->minimumSizeHint().width())));
+        }
+      }
+      // The 3D view: a good part of the window everywhere (the mass-matrix and lecture workspaces give
+      // their matrices and equations more).
+      const QSize view = w.viewport()->size();
+      const double area = double(view.width()) * view.height() / (double(size.width()) * size.height());
+      QVERIFY2(area >= 0.25 && view.height() >= 0.38 * size.height(),
+               qPrintable(QString("%1: viewport %2x%3").arg(id).arg(view.width()).arg(view.height())));
+      // Toolbars without an overflow menu.
+      for (QToolBar* bar : w.findChildren<QToolBar*>()) {
+        if (!bar->isVisible()) continue;
+        auto* more = bar->findChild<QToolButton*>("qt_toolbar_ext_button");
+        QVERIFY2(!more || !more->isVisible(), qPrintable(id + ": " + bar->windowTitle() + " overflows"));
+      }
+    }
+  }
+
+  void presentationGivesBackTheExactLayout() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(1300, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    for (const char* id : {"explore", "lecture"}) {
+      QVERIFY(w.setWorkspace(id));
+      settle(500);
+      const QString before = layoutSignature(w);
+      const QFont font = QApplication::font();
+      for (int k = 0; k < 10; ++k) {
+        key(w, Qt::Key_F11);
+        QTRY_VERIFY(w.presentationMode());
+        settle(150);
+        QVERIFY(QApplication::font().pointSizeF() >= 1.4 * font.pointSizeF());
+        key(w, Qt::Key_F11);
+        QTRY_VERIFY(!w.presentationMode());
+        QTRY_COMPARE(layoutSignature(w), before);
+      }
+      QCOMPARE(QApplication::font(), font);
+    }
+  }
+
+  void resetLayoutRestoresTheDesign() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(w.setWorkspace("trajectory"));
+    w.resetLayout();
+    settle(600);
+    const QString designed = layoutSignature(w);
+    // The user rearranges: a narrower dock, a dock closed, one floated, another opened.
+    auto* trajectory = w.findChild<QDockWidget*>("trajectoryDock");
+    auto* plots = w.findChild<QDockWidget*>("plotsDock");
+    auto* tree = w.findChild<QDockWidget*>("modelTreeDock");
+    w.resizeDocks({trajectory}, {trajectory->width() - 90}, Qt::Horizontal);
+    plots->setFloating(true);
+    tree->show();
+    settle(300);
+    QVERIFY(layoutSignature(w) != designed);
+    w.findChild<QAction*>("resetLayoutAction")->trigger();
+    settle(600);
+    QCOMPARE(layoutSignature(w), designed);
+  }
+
+  void eachWorkspaceRemembersTheUsersChanges() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(w.setWorkspace("explore"));
+    settle(500);
+    auto* joints = w.findChild<QDockWidget*>("jointsDock");
+    w.resizeDocks({joints}, {joints->width() + 120}, Qt::Horizontal);
+    settle(200);
+    const QString mine = layoutSignature(w);
+    // Ctrl+2 and Ctrl+1, as the lecturer switches.
+    key(w, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(w.workspace(), QString("trajectory"));
+    QVERIFY(w.findChild<QAction*>("workspace_trajectory")->isChecked());
+    settle(300);
+    QVERIFY(onScreen(w.findChild<QDockWidget*>("plotsDock")));
+    QVERIFY(!w.findChild<QDockWidget*>("modelTreeDock")->isVisible());
+    key(w, Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(w.workspace(), QString("explore"));
+    settle(300);
+    QCOMPARE(layoutSignature(w), mine);
+    key(w, Qt::Key_5, Qt::ControlModifier);
+    QCOMPARE(w.workspace(), QString("lecture"));
+    QVERIFY(!w.setWorkspace("nonsense"));
+    QCOMPARE(w.workspace(), QString("lecture"));
+  }
+
+  void windowScreenshotOfTheLectureWorkspace() {
+    QTemporaryDir tmp;
+    LaunchOptions o;
+    o.windowScreenshot = tmp.filePath("lecture.png");
+    o.size = QSize(1366, 768);
+    o.algorithm = "denoc-id";
+    o.step = 4;
+    o.present = true;
+    QString error;
+    QCOMPARE(runWindowScreenshot(o, robotFile("stanford_arm.dh"), &error), 0);
+    const QImage image(o.windowScreenshot);
+    QCOMPARE(image.size(), QSize(1366, 768));
+    // Not a blank picture: the window's docks, text and the robot make many colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+      for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 50, qPrintable(QString("%1 colours").arg(colours.size())));
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(image.save(QDir(dir).filePath("window_screenshot_lecture_F11.png")));
+
+    // Wrong input is refused with a message naming it, no picture written.
+    LaunchOptions bad = o;
+    bad.windowScreenshot = tmp.filePath("bad.png");
+    bad.workspace = "nonsense";
+    QCOMPARE(runWindowScreenshot(bad, robotFile("stanford_arm.dh"), &error), 1);
+    QVERIFY2(error.contains("nonsense") && error.contains("lecture"), qPrintable(error));
+    bad.workspace.clear();
+    bad.algorithm = "nonsense";
+    QCOMPARE(runWindowScreenshot(bad, robotFile("stanford_arm.dh"), &error), 1);
+    QVERIFY2(error.contains("nonsense") && error.contains("rnea"), qPrintable(error));
+    bad.algorithm = "rnea";
+    bad.step = 100000;
+    QCOMPARE(runWindowScreenshot(bad, robotFile("stanford_arm.dh"), &error), 1);
+    QVERIFY2(error.contains("100000"), qPrintable(error));
+    QVERIFY(!QFile::exists(bad.windowScreenshot));
+  }
+};
+
+QTEST_MAIN(TestWorkspaces)
+#include "test_workspaces.moc"

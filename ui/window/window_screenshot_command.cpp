@@ -1,0 +1,91 @@
+#include "window/window_screenshot_command.hpp"
+
+#include <Eigen/Core>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QScreen>
+
+#include "document/robot_document.hpp"
+#include "document/save_file.hpp"
+#include "dynscope/trace/algorithm_trace.hpp"
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
+#include "window/launch_options.hpp"
+#include "window/main_window.hpp"
+#include "window/workspaces.hpp"
+
+namespace {
+
+// Lets posted events, timers (the layouts' second passes) and the first paints run for `ms`.
+void settle(int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+}  // namespace
+
+int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, QString* error) {
+  const auto fail = [&](const QString& message) {
+    if (error) *error = message;
+    return 1;
+  };
+  if (!options.workspace.isEmpty() && !workspaces::find(options.workspace))
+    return fail(
+        QString("--workspace: unknown workspace '%1' (known: %2)").arg(options.workspace, workspaces::idList()));
+  if (!options.algorithm.isEmpty() && !dyn::findTraceableAlgorithm(options.algorithm.toStdString())) {
+    QStringList names;
+    for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) names << QString::fromUtf8(a.name);
+    return fail(QString("--algorithm: unknown algorithm '%1' (known: %2)").arg(options.algorithm, names.join(", ")));
+  }
+  MainWindow window(MainWindow::Settings::Ephemeral);  // the user's layout and settings stay untouched
+  window.setErrorHandler([](const QString&, const QString&) {});
+  const QSize size = options.size.isEmpty() ? QSize(1920, 1080) : options.size;
+  window.resize(size);
+  window.show();
+  QString loadError;
+  if (!window.document()->load(modelPath, &loadError)) return fail(loadError);
+  if (options.hasQ) {
+    const int nq = window.document()->model().nq;
+    if (int(options.q.size()) != nq)
+      return fail(QString("--q: %1 has nq = %2, got %3 values").arg(modelPath).arg(nq).arg(options.q.size()));
+    if (!window.document()->setQ(Eigen::Map<const Eigen::VectorXd>(options.q.data(), Eigen::Index(options.q.size()))))
+      return fail("--q: values must be finite");
+  }
+  // An algorithm means lecture mode; its workspace unless another was asked for.
+  const QString workspace =
+      !options.workspace.isEmpty() ? options.workspace : (options.algorithm.isEmpty() ? QString() : "lecture");
+  if (!workspace.isEmpty()) window.setWorkspace(workspace);
+  if (!options.algorithm.isEmpty()) {
+    window.lectureDocument()->setAlgorithm(options.algorithm);
+    window.inspectorDock()->show();
+  }
+  if (options.present) {
+    window.setPresentationMode(true);
+    window.setGeometry(QRect(QPoint(0, 0), size));  // the "screen" of the picture
+  }
+  settle(600);
+  LectureDocument* lecture = window.lectureDocument();
+  if (!options.algorithm.isEmpty() || options.step >= 0) {
+    if (!lecture->isActive() || !lecture->hasTrace())
+      return fail(QString("lecture mode could not trace %1 on %2: %3")
+                      .arg(lecture->algorithm(), modelPath,
+                           lecture->error().isEmpty() ? QString("the inspector is not shown") : lecture->error()));
+    if (options.step > lecture->stepCount())
+      return fail(QString("--step: %1 has %2 steps, asked for %3")
+                      .arg(lecture->algorithm())
+                      .arg(lecture->stepCount())
+                      .arg(options.step));
+    lecture->setPosition(std::max(0, options.step));
+    settle(400);
+  }
+  if (options.present && window.geometry() != QRect(QPoint(0, 0), size)) {
+    window.setGeometry(QRect(QPoint(0, 0), size));
+    settle(300);
+  }
+  const QImage image = window.grab().toImage();
+  if (image.isNull()) return fail("rendering failed (no OpenGL context? run under Xvfb)");
+  if (QString e; !savePngAtomically(options.windowScreenshot, image, &e)) return fail(e);
+  return 0;
+}

@@ -1,0 +1,182 @@
+#include "window/workspaces.hpp"
+
+#include <QDockWidget>
+#include <QLayout>
+#include <QMainWindow>
+#include <QStringList>
+#include <algorithm>
+#include <map>
+
+namespace workspaces {
+namespace {
+
+constexpr Qt::DockWidgetArea L = Qt::LeftDockWidgetArea, R = Qt::RightDockWidgetArea, B = Qt::BottomDockWidgetArea;
+
+// The design. Sizes were chosen on a 1920x1080 projector and checked on a 1366x768 laptop
+// (tests/gui/test_workspaces.cpp): the 3D view stays the largest part at the desk; presenting
+// keeps only what the task needs, at a size read from the back of the hall.
+const std::vector<Workspace> kWorkspaces = {
+    {"explore",
+     "Explore",
+     "Explore a robot: the 3D view, its model tree, joints, properties and the model check",
+     {{{L, {"modelTreeDock"}, 22, 58},
+       {L, {"propertiesDock"}, 22, 42},
+       {R, {"jointsDock", "ikDock"}, 27},
+       {B, {"modelCheckDock", "logDock"}, 20}}},
+     {{{L, {"propertiesDock", "modelTreeDock"}, 27}, {R, {"jointsDock"}, 30}}}},
+    {"trajectory",
+     "Trajectory",
+     "Scrub a trajectory and read its torques: the 3D view, the timeline and large plots",
+     {{{R, {"trajectoryDock", "jointsDock"}, 26},
+       {B, {"plotsDock", "logDock"}, 42, 86},
+       {B, {"timelineDock"}, 42, 14, true}}},
+     {{{B, {"plotsDock"}, 36, 86}, {B, {"timelineDock"}, 36, 14, true}}}},
+    {"simulate",
+     "Simulate",
+     "Run forward dynamics: the simulation's settings, the 3D view and its plots",
+     {{{R, {"simulationDock", "jointsDock"}, 27},
+       {B, {"plotsDock", "logDock"}, 38, 86},
+       {B, {"timelineDock"}, 38, 14, true}}},
+     {{{R, {"simulationDock"}, 32}, {B, {"plotsDock"}, 40}}}},
+    {"massmatrix",
+     "Mass matrix",
+     "The joint-space inertia matrix H(q): its sparsity, spectrum and the 6N view",
+     {{{L, {"jointsDock", "modelTreeDock"}, 20}, {R, {"massMatrixDock"}, 42}}},
+     {{{R, {"massMatrixDock"}, 55}}}},
+    {"lecture",
+     "Lecture",
+     "Teach an algorithm: a large 3D view beside its equations, the per-body table and H filling in",
+     {{{R, {"algorithmInspectorDock"}, 44, 64},
+       {R, {"massMatrixDock", "jointsDock"}, 44, 36},
+       {B, {"algorithmsDock", "plotsDock", "logDock"}, 26}}},
+     {{{R, {"algorithmInspectorDock"}, 52}, {B, {"massMatrixDock"}, 30}}}},
+};
+
+QDockWidget* dockNamed(QMainWindow* window, const char* name) {
+  return window->findChild<QDockWidget*>(QString::fromLatin1(name), Qt::FindDirectChildrenOnly);
+}
+
+// Where a dock lives when a workspace does not show it: its area in the first workspace that has it.
+Qt::DockWidgetArea homeArea(const QString& name) {
+  for (const Workspace& w : kWorkspaces)
+    for (const Group& g : w.desk.groups)
+      for (const char* d : g.docks)
+        if (name == QLatin1String(d)) return g.area;
+  return R;
+}
+
+Qt::Orientation stacking(const Group& g) {
+  if (g.area == B) return g.under ? Qt::Vertical : Qt::Horizontal;
+  return Qt::Vertical;
+}
+
+}  // namespace
+
+const std::vector<Workspace>& all() { return kWorkspaces; }
+
+const Workspace* find(const QString& id) {
+  for (const Workspace& w : kWorkspaces)
+    if (id == QLatin1String(w.id)) return &w;
+  return nullptr;
+}
+
+QString idList() {
+  QStringList ids;
+  for (const Workspace& w : kWorkspaces) ids << QString::fromLatin1(w.id);
+  return ids.join(", ");
+}
+
+std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout) {
+  std::vector<QDockWidget*> out;
+  for (const Group& g : layout.groups)
+    for (const char* name : g.docks)
+      if (QDockWidget* d = dockNamed(window, name)) out.push_back(d);
+  return out;
+}
+
+void apply(QMainWindow* window, const Layout& layout) {
+  const std::vector<QDockWidget*> shown = docksOf(window, layout);
+  const QList<QDockWidget*> docks = window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly);
+  // Every dock out of the layout first: re-adding is the only way Qt places a dock anew.
+  for (QDockWidget* d : docks) {
+    d->setFloating(false);
+    window->removeDockWidget(d);
+  }
+  // The groups' front docks first, then their tabs: splitting a dock that is already tabbed would
+  // add a tab instead of a split (the timeline under the plots).
+  std::vector<QDockWidget*> fronts(layout.groups.size(), nullptr);
+  std::map<Qt::DockWidgetArea, QDockWidget*> areaFront;  // the first group placed in each area
+  for (size_t k = 0; k < layout.groups.size(); ++k) {
+    const Group& g = layout.groups[k];
+    QDockWidget* d = nullptr;
+    for (const char* name : g.docks)
+      if ((d = dockNamed(window, name))) break;
+    if (!d) continue;
+    QDockWidget* above = k > 0 ? fronts[k - 1] : nullptr;
+    if (g.under && above && window->dockWidgetArea(above) == g.area)
+      window->splitDockWidget(above, d, Qt::Vertical);
+    else
+      window->addDockWidget(g.area, d, stacking(g));
+    areaFront.emplace(g.area, d);
+    fronts[k] = d;
+    d->show();
+  }
+  for (size_t k = 0; k < layout.groups.size(); ++k) {
+    if (!fronts[k]) continue;
+    for (const char* name : layout.groups[k].docks) {
+      QDockWidget* d = dockNamed(window, name);
+      if (!d || d == fronts[k]) continue;
+      window->tabifyDockWidget(fronts[k], d);
+      d->show();
+    }
+  }
+  // The rest, hidden: a tab of the first group of their home area when it has one (View > dock then
+  // brings it forward there), else at the end of that area.
+  for (QDockWidget* d : docks) {
+    if (std::find(shown.begin(), shown.end(), d) != shown.end()) continue;
+    const Qt::DockWidgetArea area = homeArea(d->objectName());
+    if (auto it = areaFront.find(area); it != areaFront.end())
+      window->tabifyDockWidget(it->second, d);
+    else
+      window->addDockWidget(area, d);
+    d->hide();
+  }
+  // The front tabs: the tab bars exist once the layout has run.
+  if (window->layout()) window->layout()->activate();
+  for (QDockWidget* d : fronts)
+    if (d) d->raise();
+}
+
+void fitSizes(QMainWindow* window, const Layout& layout) {
+  const int W = window->width(), H = window->height();
+  QList<QDockWidget*> side, bottom, vertical, horizontal;
+  QList<int> sideSizes, bottomSizes, vSizes, hSizes;
+  std::map<Qt::DockWidgetArea, int> depth;  // px, set by the area's first group
+  const auto& groups = layout.groups;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const Group& g = groups[k];
+    QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
+    if (!d) continue;
+    const bool isBottom = g.area == B;
+    if (!depth.count(g.area)) {
+      depth[g.area] = (isBottom ? H : W) * g.across / 100;
+      (isBottom ? bottom : side) << d;
+      (isBottom ? bottomSizes : sideSizes) << depth[g.area];
+    }
+    // A bottom group stacked with the one below or above it shares the area's height.
+    const bool stacked = isBottom && (g.under || (k + 1 < groups.size() && groups[k + 1].under));
+    if (stacked) {
+      vertical << d;
+      vSizes << depth[g.area] * g.along / 100;
+    } else if (g.along < 100) {
+      (isBottom ? horizontal : vertical) << d;
+      (isBottom ? hSizes : vSizes) << (isBottom ? W : H) * g.along / 100;
+    }
+  }
+  if (!side.isEmpty()) window->resizeDocks(side, sideSizes, Qt::Horizontal);
+  if (!bottom.isEmpty()) window->resizeDocks(bottom, bottomSizes, Qt::Vertical);
+  if (!vertical.isEmpty()) window->resizeDocks(vertical, vSizes, Qt::Vertical);
+  if (!horizontal.isEmpty()) window->resizeDocks(horizontal, hSizes, Qt::Horizontal);
+}
+
+}  // namespace workspaces

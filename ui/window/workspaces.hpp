@@ -1,0 +1,56 @@
+// Workspaces: named layouts of the window's docks, each designed for one task (explore a robot;
+// scrub a trajectory and read its torques; simulate; study the mass matrix; teach an algorithm).
+// The table in workspaces.cpp is the whole design: which docks, where, tabbed with which, and what
+// share of the window each group gets, at the desk and in presentation mode (where a workspace
+// shows fewer docks rather than shrinking them). Docks are named by their objectName; this file
+// knows no dock class and no window class.
+#pragma once
+#include <QString>
+#include <Qt>
+#include <vector>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace workspaces {
+
+// Docks tabbed together at one place. `across`: the area's depth, in % of the window's width
+// (left/right areas) or height (bottom area); the first group of an area sets it. `along`: this
+// group's share of the area's length when an area holds several groups (stacked top to bottom at
+// the sides, side by side at the bottom). `under`: at the bottom, below the previous group instead
+// of beside it (the timeline under the plots); then `along` of both is their share of the area's
+// height. The first dock of a group is the tab in front.
+struct Group {
+  Qt::DockWidgetArea area;
+  std::vector<const char*> docks;
+  int across = 25, along = 100;
+  bool under = false;
+};
+
+struct Layout {
+  std::vector<Group> groups;
+};
+
+struct Workspace {
+  const char* id;       // settings key and --workspace value: "explore", "trajectory", ...
+  const char* title;    // toolbar and menu text
+  const char* purpose;  // tooltip: what it is for
+  Layout desk;          // the normal window
+  Layout presenting;    // presentation mode (F11): fewer docks, larger
+};
+
+const std::vector<Workspace>& all();
+const Workspace* find(const QString& id);
+// The ids, for messages ("explore, trajectory, ...").
+QString idList();
+
+// Lays the window's docks out as `layout` says: its docks placed, tabbed and shown, every other dock
+// hidden in its home area (so that View > dock shows it at a sensible place). Docks missing from the
+// window are skipped. Sizes are set by fitSizes(), which needs the final window size.
+void apply(QMainWindow* window, const Layout& layout);
+// The shares of `layout` in pixels of the window's current size.
+void fitSizes(QMainWindow* window, const Layout& layout);
+// The docks a layout shows, in table order.
+std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout);
+
+}  // namespace workspaces
