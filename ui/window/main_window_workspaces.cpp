@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QLayout>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
@@ -38,9 +39,10 @@ void MainWindow::createWorkspaceUi() {
   m_workspaceToolBar->setObjectName("workspaceToolBar");
   m_workspaceToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
   m_workspaceToolBar->setMovable(false);
-  // As tall as the menu items, so that the menu bar keeps its height.
-  m_workspaceToolBar->setStyleSheet(
-      "QToolBar { border: 0px; padding: 0px; spacing: 2px; } QToolButton { padding: 0px 6px; margin: 0px; }");
+  // As tall as the menu items, so that the menu bar keeps its height (no style sheet: it would pin
+  // the buttons' font, and presentation mode enlarges it).
+  m_workspaceToolBar->setContentsMargins(0, 0, 0, 0);
+  m_workspaceToolBar->layout()->setContentsMargins(0, 0, 0, 0);
   menuBar()->setCornerWidget(m_workspaceToolBar, Qt::TopRightCorner);
   m_workspaceGroup = new QActionGroup(this);
   QMenu* menu = new QMenu(tr("&Workspace"), this);
