@@ -17,7 +17,9 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/launch_options.hpp"
@@ -259,6 +261,31 @@ class TestWorkspaces : public QObject {
     QCOMPARE(w.workspace(), QString("lecture"));
     QVERIFY(!w.setWorkspace("nonsense"));
     QCOMPARE(w.workspace(), QString("lecture"));
+  }
+
+  // A dock that is not on screen does no work: the mass matrix and the formulations' survey wait in
+  // the Explore workspace while the joints move, and catch up when their workspace shows them.
+  void docksOffScreenDoNoWork() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(w.setWorkspace("explore"));
+    settle(400);
+    QVERIFY(!onScreen(w.massMatrixDock()) && !onScreen(w.algorithmsDock()));
+    const int recomputes = w.massMatrixDock()->recomputeCount(), surveys = w.algorithmsDock()->surveysDone();
+    Eigen::VectorXd q = w.document()->q();
+    for (int k = 0; k < 5; ++k) {
+      q[1] += 0.1;
+      QVERIFY(w.document()->setQ(q));
+      settle(60);
+    }
+    settle(400);
+    QCOMPARE(w.massMatrixDock()->recomputeCount(), recomputes);
+    QCOMPARE(w.algorithmsDock()->surveysDone(), surveys);
+    QVERIFY(w.setWorkspace("massmatrix"));
+    QTRY_VERIFY(w.massMatrixDock()->recomputeCount() > recomputes);
   }
 
   void windowScreenshotOfTheLectureWorkspace() {
