@@ -23,7 +23,11 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
       "Lecture mode: step through this algorithm (rnea, crba, aba, denoc-id, ...; see dynscope-cli trace).", "NAME");
   const QCommandLineOption step("step", "Lecture mode: show the algorithm after N steps (default: its start).", "N");
   const QCommandLineOption present("present", "Presentation mode (F11): full screen, larger fonts.");
-  parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present});
+  const QCommandLineOption demo(
+      "demo", "--window-screenshot: play a built-in demonstration (saha-stanford, saha-planar3).", "NAME");
+  const QCommandLineOption time("time", "--window-screenshot: the trajectory's time shown, s (default: its middle).",
+                                "T");
+  parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -48,6 +52,12 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   out->workspace = parser.value(workspace);
   out->algorithm = parser.value(algorithm);
   out->present = parser.isSet(present);
+  out->demo = parser.value(demo);
+  if (parser.isSet(time)) {
+    bool ok = false;
+    out->time = parser.value(time).toDouble(&ok);
+    if (!ok || out->time < 0) return fail("--time: expected a time >= 0 in seconds, got '" + parser.value(time) + "'");
+  }
   if (parser.isSet(step)) {
     bool ok = false;
     out->step = parser.value(step).toInt(&ok);

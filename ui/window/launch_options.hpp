@@ -17,6 +17,8 @@ struct LaunchOptions {
   QString algorithm;         // --algorithm: a traceable algorithm shown in the inspector (lecture mode)
   int step = -1;             // --step: the inspector's position (steps taken); -1: its start
   bool present = false;      // --present: presentation mode (F11)
+  QString demo;              // --demo: a built-in demonstration trajectory (saha-stanford, saha-planar3)
+  double time = -1;          // --time: the trajectory's time shown [s]; -1: its middle
   bool showHelp = false, showVersion = false;
   QString helpText;
 };

@@ -9,8 +9,11 @@
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
+#include "dynscope/trajectory/demo_trajectories.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
+#include "timeline/timeline_dock.hpp"
+#include "trajectory/trajectory_document.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
@@ -52,6 +55,19 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
       return fail(QString("--q: %1 has nq = %2, got %3 values").arg(modelPath).arg(nq).arg(options.q.size()));
     if (!window.document()->setQ(Eigen::Map<const Eigen::VectorXd>(options.q.data(), Eigen::Index(options.q.size()))))
       return fail("--q: values must be finite");
+  }
+  if (!options.demo.isEmpty()) {
+    const auto demo = dyn::demoTrajectoryByName(options.demo.toStdString());
+    if (!demo)
+      return fail(QString("--demo: unknown demonstration '%1' (known: saha-stanford, saha-planar3)").arg(options.demo));
+    if (QString e; !window.trajectory()->loadDemo(*demo, &e)) return fail("--demo: " + e);
+  }
+  if (window.trajectory()->hasTrajectory()) {
+    const std::vector<double> times = window.trajectory()->sampleTimes();
+    const double t = options.time >= 0 ? options.time : 0.5 * (times.front() + times.back());
+    if (t > times.back() + 1e-12)
+      return fail(QString("--time: the trajectory ends at %1 s, asked for %2 s").arg(times.back()).arg(t));
+    window.timelineDock()->setTime(t);
   }
   // An algorithm means lecture mode; its workspace unless another was asked for.
   const QString workspace =
