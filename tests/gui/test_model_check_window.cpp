@@ -303,6 +303,15 @@ class TestModelCheckWindow : public QObject {
                  log.contains("choose Model > Fix-ups > Give massless moving links a small mass"),
              qPrintable(log));
     QVERIFY(!m_window->trajectory()->forwardRefusal().isEmpty());  // still singular
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+      m_window->logDock()->show();
+      m_window->logDock()->raise();
+      QTest::qWait(100);
+      QVERIFY(m_window->grab().save(dir + "/model_check_massless_log.png"));
+      dock()->raise();
+      QTest::qWait(100);
+      QVERIFY(m_window->grab().save(dir + "/model_check_massless_panel.png"));
+    }
     QVERIFY(toggleAndWait(mass));
     QVERIFY(indexOf(doc()->findings(), "fixup.balance-inertias.massless", "pan_link") < 0);
     QVERIFY(doc()->model().immobileBodies.empty());

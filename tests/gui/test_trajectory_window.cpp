@@ -328,6 +328,8 @@ class TestTrajectoryWindow : public QObject {
     QCOMPARE(m_window->timelineDock()->time(), 1.0);
     const QString shown = m_window->timelineDock()->findChild<QLabel*>("timeLabel")->text();
     QVERIFY2(shown.startsWith("t = 1.000 / 1.000 s"), qPrintable(shown));
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(m_window->grab().save(dir + "/waypoint_added_time.png"));
     QCOMPARE(undo->count(), 2);
     undo->undo();
     settle();
