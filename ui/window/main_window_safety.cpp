@@ -34,13 +34,13 @@ QStringList unsavedWorkParts(const TrajectoryDocument& traj) {
   if (u.testFlag(U::Restored)) parts << MainWindow::tr("the work restored from an autosave");
   if (u.testFlag(U::Trajectory))
     parts << (traj.source() == TrajectoryDocument::Source::None
-                  ? MainWindow::tr("the removal of the trajectory")
+                  ? MainWindow::tr("the trajectory (cleared)")
                   : MainWindow::tr("the trajectory (%1)").arg(traj.sourceDescription()));
   if (u.testFlag(U::Payload))
     parts << (traj.payload() ? MainWindow::tr("the payload (%1 kg on %2)")
                                    .arg(traj.payload()->mass)
                                    .arg(QString::fromStdString(traj.payload()->link))
-                             : MainWindow::tr("the removal of the payload"));
+                             : MainWindow::tr("the payload (none)"));
   if (u.testFlag(U::Gravity)) {
     const Eigen::Vector3d g = traj.gravity();
     parts << MainWindow::tr("the gravity (%1, %2, %3 m/s²)").arg(g.x()).arg(g.y()).arg(g.z());
