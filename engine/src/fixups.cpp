@@ -6,9 +6,14 @@
 
 #include "dynscope/io/model_builder.hpp"
 #include "dynscope/io/model_check.hpp"
+#include "model_check_context.hpp"
 
 namespace dyn {
 namespace {
+
+// BalanceInertias' note on a moving link that has no mass (Info, link and joint set, its hint names
+// MassMasslessLinks); MassMasslessLinks, applied after, removes the notes of the links it gives mass.
+constexpr const char* kBalanceMasslessNote = "fixup.balance-inertias.massless";
 
 std::string num(double v) {
   char buf[32];
@@ -42,11 +47,46 @@ Vec3<double> balanced(Vec3<double> e) {
   return e;
 }
 
+// Where a link's inertial is written (its <inertia>, else its <inertial>, else the link).
+int inertialLine(const LinkDesc& link) {
+  if (!link.inertial) return link.line;
+  return link.inertial->inertiaLine > 0 ? link.inertial->inertiaLine : link.inertial->line;
+}
+
+// Balancing cannot give a link mass: for every moving body that still has none (a massless
+// subtree: H(q) stays singular), a note that points to the fix-up that can.
+std::vector<Finding> masslessNotes(const RobotDescription& robot, bool floatingBase) {
+  BuildOptions options;
+  options.floatingBase = floatingBase;
+  options.check = false;
+  const Model model = buildModel(robot, options);
+  std::vector<Finding> notes;
+  for (int body : model.immobileBodies) {
+    const auto link = std::find_if(robot.links.begin(), robot.links.end(),
+                                   [&](const LinkDesc& l) { return l.name == model.bodyNames[body]; });
+    if (link == robot.links.end()) continue;  // the floating base's "world": no link of the file
+    Finding f = change(robot, Fixup::BalanceInertias, inertialLine(*link), "link '" + link->name + "'",
+                       "link '" + link->name + "' has no mass: balancing cannot give a massless link mass, so joint '" +
+                           model.jointNames[body] + "' still moves none and H(q) stays singular; left as it is");
+    f.code = kBalanceMasslessNote;
+    f.hint = std::string("Give massless moving links a small mass: the fix-up ") + fixupName(Fixup::MassMasslessLinks) +
+             " (Model > Fix-ups > " + fixupTitle(Fixup::MassMasslessLinks) + "; --fix " +
+             fixupName(Fixup::MassMasslessLinks) + "), or give the link its <inertial>.";
+    f.link = link->name;
+    f.joint = model.jointNames[body];
+    notes.push_back(std::move(f));
+  }
+  return notes;
+}
+
 std::vector<Finding> balanceInertias(RobotDescription& robot) {
   std::vector<Finding> out;
   for (LinkDesc& link : robot.links) {
     if (!link.inertial) continue;
     InertialDesc& in = *link.inertial;
+    // No mass and no inertia: moments such as 1e-35 are the rounding noise of nothing. Balanced,
+    // they would stay noise (1e-35 kg m^2 moves nothing); the link is left bit for bit.
+    if (check_detail::isMassless(in)) continue;
     const Mat3<double> I = inertiaMatrix(in);
     if (inertiaConsistency(I).physical) continue;
     const Eigen::SelfAdjointEigenSolver<Mat3<double>> es(I);
@@ -114,6 +154,11 @@ std::vector<Finding> massMassless(RobotDescription& robot, bool floatingBase) {
     f.joint = model.jointNames[body];
     out.push_back(std::move(f));
   }
+  // Balancing, applied before, said these links need this fix-up: they have their mass now.
+  std::erase_if(robot.findings, [&](const Finding& note) {
+    return note.code == kBalanceMasslessNote &&
+           std::any_of(out.begin(), out.end(), [&](const Finding& given) { return given.link == note.link; });
+  });
   return out;
 }
 
@@ -150,10 +195,11 @@ std::optional<Fixup> fixupByName(std::string_view name) {
 }
 
 std::vector<Finding> applyFixup(RobotDescription& robot, Fixup fixup, bool floatingBase) {
-  std::vector<Finding> changes;
+  std::vector<Finding> changes, notes;
   switch (fixup) {
     case Fixup::BalanceInertias:
       changes = balanceInertias(robot);
+      notes = masslessNotes(robot, floatingBase);
       break;
     case Fixup::UnlimitedDegenerateLimits:
       changes = unlimitDegenerate(robot);
@@ -162,12 +208,11 @@ std::vector<Finding> applyFixup(RobotDescription& robot, Fixup fixup, bool float
       changes = massMassless(robot, floatingBase);
       break;
   }
-  if (changes.empty()) {  // say so: a fix-up asked for is never silent
-    Finding f = change(robot, fixup, 0, "", "nothing to change");
-    robot.findings.push_back(f);
-    return {};
-  }
-  robot.findings.insert(robot.findings.end(), changes.begin(), changes.end());
+  if (changes.empty())  // say so: a fix-up asked for is never silent
+    robot.findings.push_back(change(robot, fixup, 0, "", "nothing to change"));
+  else
+    robot.findings.insert(robot.findings.end(), changes.begin(), changes.end());
+  robot.findings.insert(robot.findings.end(), notes.begin(), notes.end());
   return changes;
 }
 

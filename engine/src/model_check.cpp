@@ -138,6 +138,7 @@ void checkInertias(Context& c) {
   const Model& m = c.model;
   if (!c.desc) {  // the model alone: each body's inertia about its centre of mass
     for (int i = 1; i <= m.N; ++i) {
+      if (!(std::abs(m.I[i].m) + m.I[i].Ibar.cwiseAbs().sum() > kMassless)) continue;  // massless
       const InertiaConsistency k = inertiaConsistency(m.I[i].inertiaAboutCom());
       if (k.physical) continue;
       Finding& f = c.add(Severity::Warning, inertiaCode(k));
@@ -151,7 +152,7 @@ void checkInertias(Context& c) {
   for (const LinkDesc& l : c.desc->links)
     if (const int b = c.bodyOfLink(l.name); l.inertial && b >= 0) ++inertials[b];
   for (const LinkDesc& l : c.desc->links) {
-    if (!l.inertial) continue;
+    if (!l.inertial || isMassless(*l.inertial)) continue;  // massless: the mass checks speak for it
     const InertiaConsistency k = inertiaConsistency(inertiaMatrix(*l.inertial));
     if (k.physical) continue;
     const int body = c.bodyOfLink(l.name);
@@ -473,6 +474,10 @@ Mat3<double> inertiaMatrix(const InertialDesc& in) {
   return I;
 }
 
+bool check_detail::isMassless(const InertialDesc& in) {
+  return !(std::abs(in.mass) + inertiaMatrix(in).cwiseAbs().sum() > check_detail::kMassless);
+}
+
 bool hasDegenerateRange(const JointDesc& j) { return j.hasLimits && !(j.upper - j.lower > 1e-12); }
 
 bool hasPlaceholderLimits(const JointDesc& j) { return hasDegenerateRange(j) && j.effort == 0 && j.velocity == 0; }
@@ -486,7 +491,7 @@ std::vector<int> findImmobileBodies(const Model& model) {
   }
   std::vector<int> immobile;
   for (int i = 1; i <= model.N; ++i)
-    if (!(load[i] > 1e-12)) immobile.push_back(i);
+    if (!(load[i] > check_detail::kMassless)) immobile.push_back(i);
   return immobile;
 }
 

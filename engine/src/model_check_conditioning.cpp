@@ -129,9 +129,12 @@ void reportRatios(Context& c, bool illConditioned) {
   const char* hint =
       "Large ratios between neighbouring bodies make H(q) ill-conditioned (see cond(H)). Often a sensor or "
       "dummy link with a tiny placeholder mass: merge it with a fixed joint, or give it a realistic mass.";
+  const auto massless = [&](int b) {  // a massless subtree's 1e-35 is no ratio: it is reported as massless
+    return std::find(m.immobileBodies.begin(), m.immobileBodies.end(), b) != m.immobileBodies.end();
+  };
   for (int i = 1; i <= m.N; ++i) {
     const int p = m.parent[i];
-    if (p < 1) continue;
+    if (p < 1 || massless(i) || massless(p)) continue;
     const double mi = m.I[i].m, mp = m.I[p].m;
     if (mi > 0 && mp > 0 && std::max(mi, mp) >= check_limits::kMassRatio * std::min(mi, mp)) {
       const int light = mi < mp ? i : p, heavy = mi < mp ? p : i;

@@ -44,4 +44,10 @@ std::string momentsText(const Vec3<double>& moments);
 
 void checkConditioning(Context& c);
 
+// A body or link with |m| + sum |I_ij| at most this has no mass or inertia (massless subtrees).
+inline constexpr double kMassless = 1e-12;
+// No mass and no rotational inertia: moments such as 1e-35 are the rounding noise of nothing, not an
+// inconsistent inertia, and balancing cannot give the link mass (fixups.cpp).
+bool isMassless(const InertialDesc& in);
+
 }  // namespace dyn::check_detail

@@ -42,6 +42,7 @@ class TestModelCheck : public QObject {
   void degenerateLimitsAndTheirFixup();
   void balanceInertiasChangesOnlyInertias();
   void massMasslessLinks();
+  void balanceCannotGiveMassToAMasslessLink();
   void forwardDynamicsRefusedNamingTheJoint();
   void fixupWithNothingToDoSaysSo();
   void missingMeshes();
@@ -408,6 +409,86 @@ void TestModelCheck::massMasslessLinks() {
   dyn::aba(model, data, model.neutral(), Eigen::VectorXd::Zero(model.nv), Eigen::VectorXd::Zero(model.nv));
   QVERIFY(data.qdd.allFinite());
   QVERIFY(!findingOf(model.findings, "mass.massless_subtree"));
+}
+
+// A camera head whose <inertia> is all zero but for CAD noise (1e-35), no mass: it is no inconsistent
+// inertia to balance (balancing made it 1e-35 moments, and H(q) stayed singular). Balancing leaves it
+// bit for bit, says it cannot give a massless link mass and names the fix-up that can; that fix-up,
+// applied after, gives it mass and the note goes.
+void TestModelCheck::balanceCannotGiveMassToAMasslessLink() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const std::string path = dir.filePath("noisy_head.urdf").toStdString();
+  const std::string text = R"(<robot name="noisy_head">
+  <link name="base"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="arm"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="40" velocity="2"/>
+  </joint>
+  <link name="arm">
+    <inertial>
+      <origin xyz="0 0 0.2"/><mass value="2"/>
+      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.01"/>
+    </inertial>
+  </link>
+  <joint name="head_pan" type="revolute">
+    <parent link="arm"/><child link="head"/><origin xyz="0 0 0.4"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="2" velocity="3"/>
+  </joint>
+  <link name="head">
+    <inertial>
+      <mass value="0"/>
+      <inertia ixx="0" ixy="1e-35" ixz="0" iyy="0" iyz="0" izz="0"/>
+    </inertial>
+  </link>
+</robot>
+)";
+  std::ofstream(path) << text;
+  const dyn::RobotDescription original = dyn::parseUrdfFile(path);
+  // The model check calls the noise no inertia finding: the massless subtree is what matters.
+  const dyn::Model asWritten = dyn::loadModel(path);
+  QVERIFY2(!findingOf(asWritten.findings, "inertia.not_psd", "head") &&
+               !findingOf(asWritten.findings, "inertia.triangle", "head") &&
+               !findingOf(asWritten.findings, "conditioning.inertia_ratio", "head"),
+           listOf(asWritten.findings).c_str());
+  QVERIFY(findingOf(asWritten.findings, "mass.massless_subtree", "head_pan"));
+  QVERIFY(findingOf(asWritten.findings, "inertia.triangle", "arm"));  // a real one, balanced below
+
+  dyn::RobotDescription balanced = original;
+  const std::vector<Finding> changes = dyn::applyFixup(balanced, dyn::Fixup::BalanceInertias);
+  QCOMPARE(changes.size(), size_t(1));  // the arm only
+  QCOMPARE(changes[0].link, std::string("arm"));
+  const auto head = [](const dyn::RobotDescription& r) {
+    return *std::find_if(r.links.begin(), r.links.end(), [](const dyn::LinkDesc& l) { return l.name == "head"; });
+  };
+  QVERIFY(dyn::inertiaMatrix(*head(balanced).inertial) == dyn::inertiaMatrix(*head(original).inertial));
+  QCOMPARE(head(balanced).inertial->mass, 0.0);
+  const Finding* note = findingOf(balanced.findings, "fixup.balance-inertias.massless", "head");
+  QVERIFY2(note, listOf(balanced.findings).c_str());
+  QCOMPARE(note->severity, Severity::Info);
+  QCOMPARE(note->link, std::string("head"));
+  QCOMPARE(note->joint, std::string("head_pan"));
+  QCOMPARE(note->line, lineOf(text, "<link name=\"head\">", "<inertia "));
+  QVERIFY2(note->message.find("cannot give a massless link mass") != std::string::npos, note->message.c_str());
+  QVERIFY2(note->hint.find("mass-massless-links") != std::string::npos &&
+               note->hint.find("Give massless moving links a small mass") != std::string::npos,
+           note->hint.c_str());
+  const dyn::Model m1 = dyn::loadModel(path, {.fixups = {dyn::Fixup::BalanceInertias}});
+  QVERIFY(findingOf(m1.findings, "fixup.balance-inertias.massless", "head"));
+  QVERIFY(!m1.immobileBodies.empty());  // still singular: balancing is not the cure
+
+  // The fix-up that can, in the menu's order (after balancing): mass, and no note left.
+  const dyn::Model m2 = dyn::loadModel(path, {.fixups = {dyn::Fixup::BalanceInertias, dyn::Fixup::MassMasslessLinks}});
+  QVERIFY(m2.immobileBodies.empty());
+  QVERIFY2(!findingOf(m2.findings, "fixup.balance-inertias.massless"), listOf(m2.findings).c_str());
+  QVERIFY(findingOf(m2.findings, "fixup.mass-massless-links", "head"));
+
+  // No <inertial> at all (the pan-tilt head): nothing to balance, and each massless joint is named.
+  dyn::RobotDescription panTilt = dyn::parseUrdfFile(dataFile("massless_pan_tilt.urdf"));
+  QVERIFY(dyn::applyFixup(panTilt, dyn::Fixup::BalanceInertias).empty());
+  QCOMPARE(countOf(panTilt.findings, "fixup.balance-inertias.massless"), 2);
+  QVERIFY(findingOf(panTilt.findings, "fixup.balance-inertias.massless", "camera_pan"));
+  QVERIFY(findingOf(panTilt.findings, "fixup.balance-inertias.massless", "camera_tilt"));
 }
 
 void TestModelCheck::forwardDynamicsRefusedNamingTheJoint() {

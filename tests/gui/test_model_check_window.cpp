@@ -280,6 +280,47 @@ class TestModelCheckWindow : public QObject {
     QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors));
   }
 
+  // Balancing on a camera head without mass: the head is left as it is, the panel and the log say
+  // balancing cannot give it mass, and the log names the fix-up that can, with its menu path; that
+  // fix-up then gives the head mass and forward dynamics runs.
+  void balancingOffersTheMassFixup() {
+    QString error;
+    QVERIFY2(dyn::testing::openAndWait(*m_window, data("massless_pan_tilt.urdf"), &error), qPrintable(error));
+    QAction* balance = fixup("balance-inertias");
+    QAction* mass = fixup("mass-massless-links");
+    QVERIFY(balance && mass && !balance->isChecked() && !mass->isChecked());
+    QVERIFY(toggleAndWait(balance));
+    const int note = indexOf(doc()->findings(), "fixup.balance-inertias.massless", "pan_link");
+    QVERIFY(note >= 0);
+    QVERIFY(QString::fromStdString(doc()->findings()[size_t(note)].hint)
+                .contains("Give massless moving links a small mass"));
+    bool listed = false;  // the panel shows it
+    for (QTreeWidgetItemIterator it(dock()->list()); *it; ++it)
+      listed = listed || (*it)->text(3).contains("cannot give a massless link mass");  // the message column
+    QVERIFY(listed);
+    const QString log = m_window->logDock()->plainText();
+    QVERIFY2(log.contains("Balance inertias cannot give mass to a massless link (pan_link, tilt_link)") &&
+                 log.contains("choose Model > Fix-ups > Give massless moving links a small mass"),
+             qPrintable(log));
+    QVERIFY(!m_window->trajectory()->forwardRefusal().isEmpty());  // still singular
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+      m_window->logDock()->show();
+      m_window->logDock()->raise();
+      QTest::qWait(100);
+      QVERIFY(m_window->grab().save(dir + "/model_check_massless_log.png"));
+      dock()->raise();
+      QTest::qWait(100);
+      QVERIFY(m_window->grab().save(dir + "/model_check_massless_panel.png"));
+    }
+    QVERIFY(toggleAndWait(mass));
+    QVERIFY(indexOf(doc()->findings(), "fixup.balance-inertias.massless", "pan_link") < 0);
+    QVERIFY(doc()->model().immobileBodies.empty());
+    QVERIFY2(m_window->trajectory()->forwardRefusal().isEmpty(), qPrintable(m_window->trajectory()->forwardRefusal()));
+    QVERIFY(toggleAndWait(mass));
+    QVERIFY(toggleAndWait(balance));
+    QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors));
+  }
+
   void cleanupTestCase() { m_window.reset(); }
 };
 

@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMenu>
@@ -321,6 +322,14 @@ class TestTrajectoryWindow : public QObject {
     QCOMPARE(m_window->trajectoryDock()->table()->rowCount(), 2);
     QVERIFY(traj()->hasTrajectory());
     QCOMPARE(traj()->samples().endTime(), 1.0);
+    // The robot shows the pose just added, waypoint 2: the time is its time, on the timeline too.
+    QVERIFY((doc()->q() - q).cwiseAbs().maxCoeff() < 1e-12);
+    QCOMPARE(traj()->time(), 1.0);
+    QCOMPARE(m_window->timelineDock()->time(), 1.0);
+    const QString shown = m_window->timelineDock()->findChild<QLabel*>("timeLabel")->text();
+    QVERIFY2(shown.startsWith("t = 1.000 / 1.000 s"), qPrintable(shown));
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      QVERIFY(m_window->grab().save(dir + "/waypoint_added_time.png"));
     QCOMPARE(undo->count(), 2);
     undo->undo();
     settle();
@@ -342,6 +351,20 @@ class TestTrajectoryWindow : public QObject {
     undo->undo();
     settle();
     QCOMPARE(box->currentIndex(), before);
+    // Updating waypoint 1 with a new pose: the time goes to waypoint 1, where the robot now is.
+    Eigen::VectorXd q1 = q;
+    q1[0] = 0.6;
+    doc()->setQ(q1);
+    m_window->trajectoryDock()->table()->selectRow(0);
+    m_window->trajectoryDock()->updateSelected();
+    settle();
+    QCOMPARE(traj()->time(), 0.0);
+    QCOMPARE(m_window->timelineDock()->time(), 0.0);
+    QVERIFY((doc()->q() - q1).cwiseAbs().maxCoeff() < 1e-12);
+    QVERIFY((traj()->waypoints()[0].q - q1).cwiseAbs().maxCoeff() < 1e-15);
+    undo->undo();  // the update
+    settle();
+    QVERIFY((traj()->waypoints()[0].q - q1).cwiseAbs().maxCoeff() > 0.1);
   }
 
   // Save a project (robot, waypoints, payload, gravity, view) and open it in a fresh window.

@@ -22,7 +22,9 @@
 #include <fstream>
 
 #include "document/robot_document.hpp"
+#include "document/robot_loader.hpp"
 #include "dynscope/dynscope.hpp"
+#include "ik/ik_drag_command.hpp"
 #include "project/project_file.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "simulation/simulation_runner.hpp"
@@ -247,6 +249,100 @@ class TestUnsavedWork : public QObject {
     QCOMPARE(prompts.texts.size(), 2);
     QVERIFY(prompts.texts.back().contains("Export trajectory CSV"));
     QVERIFY(!sim->runner()->isRunning());
+  }
+
+  // A project does not store the robot's pose: an IK drag (on the undo stack, as the drag
+  // controller records it) is no unsaved work. The prompt names exactly what is unsaved.
+  void promptNamesWhatIsUnsaved() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;  // answers Cancel: the window stays open
+    w->setPromptHandler(prompts.handler());
+    RobotDocument* doc = w->document();
+    const Eigen::VectorXd before = doc->q();
+    Eigen::VectorXd after = before;
+    after[1] += 0.4;
+    w->undoStack()->push(new IkDragCommand(doc, before, after, "link2"));
+    QVERIFY(doc->q().isApprox(after));
+    QVERIFY(!w->isWindowModified());
+    QVERIFY(!w->hasUnsavedWork());
+    w->undoStack()->undo();  // undoing a drag is no unsaved work either
+    QVERIFY(!w->isWindowModified());
+    w->undoStack()->redo();
+    QVERIFY(!w->isWindowModified());
+    QVERIFY(w->close());  // nothing to ask
+    QCOMPARE(prompts.texts.size(), 0);
+    w->show();
+
+    // The payload alone: the prompt names it, and nothing else.
+    QVERIFY(w->trajectory()->setPayload(dyn::Payload{"tool", 1.5, Eigen::Vector3d(0, 0, 0.1)}));
+    QVERIFY(!w->close());
+    QCOMPARE(prompts.texts.size(), 1);
+    QVERIFY2(prompts.texts[0].contains("Not saved for planar3: the payload (1.5 kg on tool).") &&
+                 !prompts.texts[0].contains("trajectory") && !prompts.texts[0].contains("gravity"),
+             qPrintable(prompts.texts[0]));
+    // Waypoints and gravity too: all three, the trajectory as the dock describes it.
+    addTwoWaypoints(*w);
+    w->trajectory()->setGravity(Eigen::Vector3d(0, 0, -1.62));
+    QVERIFY(!w->close());
+    QCOMPARE(prompts.texts.size(), 2);
+    QVERIFY2(prompts.texts[1].contains("Not saved for planar3: the trajectory (2 waypoints, quintic, 100 Hz), the "
+                                       "payload (1.5 kg on tool) and the gravity (0, 0, -1.62 m/s²)."),
+             qPrintable(prompts.texts[1]));
+    // Saved into a project: a later drag is still no unsaved work; a waypoint edit is, by name.
+    QTemporaryDir dir;
+    QVERIFY(w->saveProject(dir.filePath("arm.json")));
+    QVERIFY(!w->isWindowModified());
+    w->undoStack()->push(new IkDragCommand(doc, doc->q(), before, "link2"));
+    QVERIFY(!w->isWindowModified());
+    w->trajectoryDock()->addCurrentPose();
+    QVERIFY(w->isWindowModified());
+    QVERIFY(!w->close());
+    QCOMPARE(prompts.texts.size(), 3);
+    QVERIFY2(prompts.texts[2].contains("Not saved in the project arm.json: the trajectory (3 waypoints") &&
+                 !prompts.texts[2].contains("payload"),
+             qPrintable(prompts.texts[2]));
+    w->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+  }
+
+  // A file Dynscope does not open (a text file, a picture, a folder) is refused with the loader's
+  // message before anything is asked: opening it would drop nothing.
+  void wrongFileTypeRefusedBeforeAsking() {
+    auto w = freshWindow();
+    QVERIFY(w);
+    Prompts prompts;
+    w->setPromptHandler(prompts.handler());
+    QStringList errors;
+    w->setErrorHandler([&](const QString&, const QString& text) { errors << text; });
+    addTwoWaypoints(*w);
+    QTemporaryDir dir;
+    const QString text = dir.filePath("notes.txt"), picture = dir.filePath("photo.urdf");
+    std::ofstream(text.toStdString()) << "this is not a robot\n";
+    QImage png(8, 8, QImage::Format_RGB32);
+    png.fill(Qt::red);
+    QVERIFY(png.save(picture, "PNG"));
+    QVERIFY(!robotFileTypeProblem(text).isEmpty() && !robotFileTypeProblem(picture).isEmpty());
+    QVERIFY(robotFileTypeProblem(robot("stanford_arm.dh")).isEmpty() &&
+            robotFileTypeProblem(robot("ur5.urdf")).isEmpty());
+    for (const auto& [file, expected] :
+         {std::pair{text, QString("unsupported file type '.txt'")}, std::pair{picture, QString("binary data")},
+          std::pair{dir.path(), QString("is a folder")}}) {
+      errors.clear();
+      QString error;
+      QVERIFY(!dyn::testing::openAndWait(*w, file, &error));
+      QVERIFY2(prompts.texts.isEmpty(), qPrintable(file + ": asked " + prompts.texts.join("|")));
+      QVERIFY2(error.contains(expected), qPrintable(error));
+      QCOMPARE(errors.size(), 1);
+      QVERIFY2(errors[0].contains(expected) && errors[0].contains("The previous robot (planar3) stays loaded."),
+               qPrintable(errors[0]));
+    }
+    // Nothing was dropped; a robot file still asks first.
+    QCOMPARE(int(w->trajectory()->waypoints().size()), 2);
+    QVERIFY(w->isWindowModified());
+    QCOMPARE(w->document()->robotName(), QString("planar3"));
+    QVERIFY(!w->openFile(robot("stanford_arm.dh")));
+    QCOMPARE(prompts.texts.size(), 1);
+    w->setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
   }
 
   // The real dialog: Save, Discard and Cancel buttons; Cancel keeps the window open.

@@ -8,11 +8,10 @@
 #include "dynscope/io/model_builder.hpp"
 #include "scene/mesh_loader.hpp"
 
-namespace {
-
 // The engine reads anything that is not .dh as URDF, so a PNG or a text file would be reported
 // as "malformed XML"; name the real problem instead.
-QString fileTypeProblem(const QString& path) {
+QString robotFileTypeProblem(const QString& path) {
+  if (QFileInfo(path).isDir()) return path + ": is a folder, not a robot file";
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};  // let the engine report missing/unreadable files
   const QByteArray head = f.read(512);
@@ -24,18 +23,12 @@ QString fileTypeProblem(const QString& path) {
   return path + ": unsupported file type '." + suffix + "' (expected a URDF .urdf/.xml or a DH table .dh)";
 }
 
-}  // namespace
-
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,
                               const std::function<void(int, int)>& progress, const std::vector<dyn::Fixup>& fixups) {
   RobotLoadResult r;
   QElapsedTimer timer;
   timer.start();
-  if (QFileInfo(path).isDir()) {
-    r.error = path + ": is a folder, not a robot file";
-    return r;
-  }
-  if (QString problem = fileTypeProblem(path); !problem.isEmpty()) {
+  if (QString problem = robotFileTypeProblem(path); !problem.isEmpty()) {
     r.error = problem;
     return r;
   }

@@ -11,11 +11,17 @@
 class MeshLibrary;
 
 struct RobotLoadResult {
-  std::shared_ptr<const dyn::Model> model;     // null on failure
-  std::shared_ptr<const MeshLibrary> meshes;   // null when not asked for or on failure
-  QString error;                                // the loader's "file:line: element: message"
+  std::shared_ptr<const dyn::Model> model;    // null on failure
+  std::shared_ptr<const MeshLibrary> meshes;  // null when not asked for or on failure
+  QString error;                              // the loader's "file:line: element: message"
   double milliseconds = 0;
 };
+
+// Why `path` is no robot file Dynscope opens (a folder, binary data, a suffix other than .urdf, .xml
+// or .dh without XML content), as the loader reports it; empty when it may be one. A missing or
+// unreadable file is left to the loader. Asked before anything is dropped for the file (MainWindow::
+// openFile), so that a wrong file is refused without a Save / Discard question first.
+QString robotFileTypeProblem(const QString& path);
 
 // progress(done, total) reports mesh files read; it is called on the loading thread. The fix-ups are
 // applied in order; the model's findings (dyn::checkModel) list their changes.

@@ -270,9 +270,18 @@ void TrajectoryDock::applyGravity() {
 
 void TrajectoryDock::addCurrentPose() {
   auto w = m_doc->source() == TrajectoryDocument::Source::Waypoints ? m_doc->waypoints() : std::vector<dyn::Waypoint>{};
-  w.push_back({w.empty() ? 0.0 : w.back().t + 1.0, m_doc->robot()->q()});
+  const double t = w.empty() ? 0.0 : w.back().t + 1.0;
+  w.push_back({t, m_doc->robot()->q()});
   m_undo->push(new SetWaypointsCommand(m_doc, std::move(w), tr("Add waypoint")));
   m_table->selectRow(m_table->rowCount() - 1);
+  showTime(t);
+}
+
+void TrajectoryDock::showTime(double t) {
+  // The robot shows the pose just stored: the time moves to its waypoint, so that the timeline,
+  // the plots' cursor and τ are those of the pose on screen (the new samples first).
+  m_doc->recomputeNow();
+  m_doc->setTime(t);
 }
 
 void TrajectoryDock::updateSelected() {
@@ -280,7 +289,9 @@ void TrajectoryDock::updateSelected() {
   if (r < 0) return;
   auto w = m_doc->waypoints();
   w[r].q = m_doc->robot()->q();
+  const double t = w[r].t;
   m_undo->push(new SetWaypointsCommand(m_doc, std::move(w), tr("Update waypoint %1").arg(r + 1)));
+  showTime(t);
 }
 
 void TrajectoryDock::goToSelected() {

@@ -24,8 +24,8 @@ class TrajectoryDock : public QDockWidget {
   QDoubleSpinBox* rateBox() const { return m_rate; }
 
  public slots:
-  void addCurrentPose();
-  void updateSelected();  // the selected waypoint takes the robot's current pose
+  void addCurrentPose();  // the time moves to the new waypoint (the pose on screen)
+  void updateSelected();  // the selected waypoint takes the robot's current pose; the time moves to it
   void goToSelected();    // the robot takes the selected waypoint's pose
   void deleteSelected();
   void moveSelected(int direction);  // swaps poses with the neighbour; the times stay in order
@@ -36,6 +36,7 @@ class TrajectoryDock : public QDockWidget {
   void applyPayload();
   void applyGravity();
   void onTimeEdited(int row, int column);
+  void showTime(double t);  // the trajectory at t: the waypoint whose pose the robot shows
   int selectedRow() const;
   QString poseSummary(int waypoint) const;
 

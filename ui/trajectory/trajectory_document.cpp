@@ -14,6 +14,7 @@
 #include "dynscope/loops/loop_inverse_dynamics.hpp"
 #include "dynscope/loops/loop_trajectory.hpp"
 #include "dynscope/model/names.hpp"
+#include "ik/ik_drag_command.hpp"
 
 namespace {
 
@@ -63,10 +64,11 @@ QString TrajectoryDocument::sourceDescription() const {
   switch (m_source) {
     case Source::None:
       return tr("no trajectory");
-    case Source::Waypoints:
-      return tr("%n waypoint(s), %1, %2 Hz", nullptr, int(m_waypoints.size()))
-          .arg(dyn::interpolationName(m_interpolation))
-          .arg(m_rate);
+    case Source::Waypoints: {
+      // Spelled out: without a translation, tr's %n keeps "(s)" (the dock and the save prompt show this).
+      const QString count = m_waypoints.size() == 1 ? tr("1 waypoint") : tr("%1 waypoints").arg(m_waypoints.size());
+      return tr("%1, %2, %3 Hz").arg(count).arg(dyn::interpolationName(m_interpolation)).arg(m_rate);
+    }
     case Source::Csv:
       return QFileInfo(m_csvFile).fileName();
     case Source::Demo:
@@ -95,6 +97,8 @@ void TrajectoryDocument::addCurrentPose(std::optional<double> time) {
   w.push_back({t, m_robot->q()});
   std::stable_sort(w.begin(), w.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
   setWaypoints(std::move(w));
+  recomputeNow();
+  setTime(t);  // the robot shows this waypoint: so does the time
 }
 
 void TrajectoryDocument::setInterpolation(dyn::Interpolation kind) {
@@ -106,7 +110,7 @@ void TrajectoryDocument::setInterpolation(dyn::Interpolation kind) {
 void TrajectoryDocument::setSampleRate(double hz) {
   if (!(hz > 0) || !std::isfinite(hz) || hz == m_rate) return;
   m_rate = hz;
-  if (m_source == Source::Waypoints) setModified(true);
+  if (m_source == Source::Waypoints) markUnsaved(Unsaved::Trajectory);
   if (m_source == Source::Waypoints) scheduleRecompute();
 }
 
@@ -121,7 +125,7 @@ bool TrajectoryDocument::importCsv(const QString& path, QString* error) {
   m_source = Source::Csv;
   m_csvFile = QFileInfo(path).absoluteFilePath();
   m_demo.reset();
-  setModified(true);
+  markUnsaved(Unsaved::Trajectory);
   recomputeNow();
   setTime(m_samples.startTime());
   return true;
@@ -203,14 +207,14 @@ bool TrajectoryDocument::setRecorded(dyn::SampledTrajectory run, const QString& 
   m_recordLabel = label;
   m_csvFile.clear();
   m_demo.reset();
-  setModified(true);  // the run replaced the trajectory; it is not stored in a project (export it)
+  markUnsaved(Unsaved::Trajectory);  // the run replaced the trajectory; it is not stored in a project (export it)
   recomputeNow();
   setTime(m_samples.endTime());
   return true;
 }
 
 void TrajectoryDocument::clear() {
-  if (m_source != Source::None) setModified(true);
+  if (m_source != Source::None) markUnsaved(Unsaved::Trajectory);
   m_source = Source::None;
   m_waypoints.clear();
   m_imported = {};
@@ -231,7 +235,7 @@ bool TrajectoryDocument::setPayload(std::optional<dyn::Payload> payload, QString
   const auto same = [](const std::optional<dyn::Payload>& a, const std::optional<dyn::Payload>& b) {
     return a.has_value() == b.has_value() && (!a || (a->link == b->link && a->mass == b->mass && a->com == b->com));
   };
-  if (!same(payload, m_payload)) setModified(true);
+  if (!same(payload, m_payload)) markUnsaved(Unsaved::Payload);
   m_payload = std::move(payload);
   scheduleRecompute();
   return true;
@@ -243,7 +247,7 @@ Eigen::Vector3d TrajectoryDocument::gravity() const {
 
 void TrajectoryDocument::setGravity(std::optional<Eigen::Vector3d> g) {
   if (g && !g->allFinite()) return;
-  if (g.has_value() != m_gravity.has_value() || (g && *g != *m_gravity)) setModified(true);
+  if (g.has_value() != m_gravity.has_value() || (g && *g != *m_gravity)) markUnsaved(Unsaved::Gravity);
   m_gravity = g;
   scheduleRecompute();
 }
@@ -478,25 +482,47 @@ std::vector<int> TrajectoryDocument::overLimitDofsAtTime() const {
   return dofs;
 }
 
-bool TrajectoryDocument::isModified() const { return m_modified || (m_undo && !m_undo->isClean()); }
+TrajectoryDocument::UnsavedParts TrajectoryDocument::unsavedParts() const {
+  return m_unsaved | (undoHasUnsavedEdits() ? Unsaved::Trajectory : UnsavedParts());
+}
+
+bool TrajectoryDocument::undoHasUnsavedEdits() const {
+  if (!m_undo || m_undo->isClean()) return false;
+  const int clean = m_undo->cleanIndex(), now = m_undo->index();
+  if (clean < 0) return true;  // the saved state can no longer be reached
+  // command(i) leads from state i to i + 1: those between the two states are done or undone since.
+  for (int i = std::min(clean, now); i < std::max(clean, now); ++i)
+    if (!dynamic_cast<const IkDragCommand*>(m_undo->command(i))) return true;  // a pose is not stored
+  return false;
+}
 
 void TrajectoryDocument::setUndoStack(QUndoStack* undo) {
   m_undo = undo;
-  connect(undo, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
+  connect(undo, &QUndoStack::indexChanged, this, &TrajectoryDocument::reportModified);
+  connect(undo, &QUndoStack::cleanChanged, this, &TrajectoryDocument::reportModified);
+}
+
+void TrajectoryDocument::reportModified() {
+  if (isModified() == m_reportedModified) return;
+  m_reportedModified = isModified();
+  emit modifiedChanged(m_reportedModified);
+}
+
+void TrajectoryDocument::markUnsaved(Unsaved part) {
+  m_unsaved |= part;
+  reportModified();
 }
 
 void TrajectoryDocument::setModified(bool modified) {
-  const bool before = isModified();
-  m_modified = modified;
-  if (isModified() != before) emit modifiedChanged(isModified());
+  if (!modified) return markSaved();
+  markUnsaved(Unsaved::Restored);
 }
 
 void TrajectoryDocument::markSaved() {
-  const bool before = isModified();
-  m_modified = false;
+  m_unsaved = {};
   if (m_undo) {
     const QSignalBlocker block(m_undo);  // one modifiedChanged, below
     m_undo->setClean();
   }
-  if (isModified() != before) emit modifiedChanged(false);
+  reportModified();
 }

@@ -54,7 +54,8 @@ class TrajectoryDocument : public QObject {
   // Waypoints (Source::Waypoints). Editing them switches the source to waypoints.
   const std::vector<dyn::Waypoint>& waypoints() const { return m_waypoints; }
   void setWaypoints(std::vector<dyn::Waypoint> waypoints);
-  // Appends the robot's current pose at `time` (default: 1 s after the last waypoint).
+  // Appends the robot's current pose at `time` (default: 1 s after the last waypoint) and moves the
+  // time there, so that the time shown is that of the pose shown.
   void addCurrentPose(std::optional<double> time = std::nullopt);
   dyn::Interpolation interpolation() const { return m_interpolation; }
   void setInterpolation(dyn::Interpolation kind);
@@ -110,15 +111,20 @@ class TrajectoryDocument : public QObject {
   // Recomputes now instead of at the next event-loop turn (tests; the project loader).
   void recomputeNow();
 
-  // Unsaved work: the trajectory, payload, gravity or a simulation run differ from what was last
-  // opened or saved. Edits through the undo stack (waypoints, interpolation) count while the stack
-  // is not clean, so undoing back to the saved state is unmodified again; the other edits (payload,
-  // gravity, sample rate, an imported CSV, a simulation run, clearing) set the flag.
-  bool isModified() const;
+  // Unsaved work: what a project stores (ui/project/project_file.hpp) differs from what was last
+  // opened or saved. The parts: the trajectory (waypoints, interpolation, rate, an imported CSV, a
+  // simulation run, clearing), the payload, the gravity, and work restored from an autosave as a
+  // whole. Edits through the undo stack count while they lie between its clean state and now, so
+  // undoing back to the saved state is unmodified again. A project does not store the robot's
+  // pose: an IK drag on the stack (like a joint slider, which is not on it) is no unsaved work.
+  enum class Unsaved { Trajectory = 0x1, Payload = 0x2, Gravity = 0x4, Restored = 0x8 };
+  Q_DECLARE_FLAGS(UnsavedParts, Unsaved)
+  UnsavedParts unsavedParts() const;
+  bool isModified() const { return unsavedParts().toInt() != 0; }
   void setUndoStack(QUndoStack* undo);
   // The current state is what is on disk (a project was opened or saved, a new robot or demo loaded).
   void markSaved();
-  void setModified(bool modified);  // e.g. after restoring an autosave
+  void setModified(bool modified);  // true: restored from an autosave (Unsaved::Restored)
 
  signals:
   void trajectoryChanged();  // new samples (sampleTimes() may have changed)
@@ -159,8 +165,12 @@ class TrajectoryDocument : public QObject {
   double m_lastComputeMs = 0;
   bool m_scheduled = false;
 
-  bool m_modified = false;
+  UnsavedParts m_unsaved;           // edits that have no undo
+  bool m_reportedModified = false;  // what modifiedChanged said last
   QUndoStack* m_undo = nullptr;
+  void markUnsaved(Unsaved part);
+  void reportModified();             // modifiedChanged when isModified() changed
+  bool undoHasUnsavedEdits() const;  // an edit a project stores between the clean state and now
 
   double m_time = 0;
   Eigen::VectorXd m_q, m_qd, m_qdd, m_tau, m_qddForward;
@@ -175,3 +185,5 @@ class TrajectoryDocument : public QObject {
   std::unique_ptr<dyn::Assembler> m_assembler;
   std::unique_ptr<dyn::LoopData> m_loopData;
 };
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(TrajectoryDocument::UnsavedParts)

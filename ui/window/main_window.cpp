@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "document/robot_document.hpp"
+#include "document/robot_loader.hpp"
 #include "document/save_file.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
@@ -145,8 +146,11 @@ MainWindow::~MainWindow() {
 
 bool MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return false;
-  // A project asks in openProject; a pending project or demo has asked already.
-  if (!m_pending && !isProjectFile(path) && !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName()))) return false;
+  // A project asks in openProject; a pending project or demo has asked already. A file the loader
+  // refuses by its type (a text file, a picture) drops nothing: it is refused without a question.
+  if (!m_pending && !isProjectFile(path) && robotFileTypeProblem(path).isEmpty() &&
+      !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName())))
+    return false;
   if (isProjectFile(path) && !m_pending) return openProject(path);
   // Fix-ups belong to one robot: another file starts without them (a project brings its own).
   const std::vector<dyn::Fixup> before = m_doc->fixups();

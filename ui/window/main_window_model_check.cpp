@@ -50,6 +50,22 @@ QString countsText(const dyn::FindingCounts& n) {
   return parts.join(", ");
 }
 
+// Balancing cannot give a massless link mass (engine/src/fixups.cpp notes each such link): the
+// fix-up that can is named in the log, with its menu path, and on the status bar.
+void offerMassForMasslessLinks(const std::vector<dyn::Finding>& findings, LogDock* log, QStatusBar* status) {
+  QStringList links;
+  for (const dyn::Finding& f : findings)
+    if (f.code == "fixup.balance-inertias.massless") links << QString::fromStdString(f.link);
+  if (links.isEmpty()) return;
+  const QString action =
+      MainWindow::tr("Model > Fix-ups > %1").arg(MainWindow::tr(dyn::fixupTitle(dyn::Fixup::MassMasslessLinks)));
+  log->append(MainWindow::tr("Balance inertias cannot give mass to a massless link (%1): H(q) stays singular. "
+                             "To give them a small mass, choose %2.")
+                  .arg(links.join(", "), action),
+              LogDock::Level::Warning);
+  status->showMessage(MainWindow::tr("Massless links stay massless: choose %1").arg(action), 15000);
+}
+
 }  // namespace
 
 void MainWindow::createModelCheckUi() {
@@ -147,6 +163,7 @@ void MainWindow::logLoad(bool wasReload) {
                              10000);
   for (const dyn::Finding& f : m.findings)  // every change of a fix-up, never silent
     if (f.code.rfind("fixup.", 0) == 0) m_logDock->append(tr("Fix-up: %1").arg(QString::fromStdString(f.text())));
+  offerMassForMasslessLinks(m.findings, m_logDock, statusBar());
   if (m.hasLoops()) m_logDock->append(loopsLine(m));
 }
 

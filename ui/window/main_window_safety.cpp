@@ -1,6 +1,6 @@
 // MainWindow's protection of unsaved work: the [*] marker in the title, the Save / Discard / Cancel
 // prompt before anything drops work, the autosave of the open work every minute and the offer to
-// restore it after a crash. The documents say what is unsaved (TrajectoryDocument::isModified, with
+// restore it after a crash. The documents say what is unsaved (TrajectoryDocument::unsavedParts, with
 // the undo stack's clean state); the window decides when to ask.
 #include <QCoreApplication>
 #include <QDateTime>
@@ -25,6 +25,28 @@ namespace {
 
 constexpr const char* kAutosaveOf = "autosave_of";  // view key: the project the autosave belongs to
 constexpr const char* kAutosavedAt = "autosaved_at";
+
+// What of the work a project stores is unsaved, by name (the pose is not stored: never listed).
+QStringList unsavedWorkParts(const TrajectoryDocument& traj) {
+  using U = TrajectoryDocument::Unsaved;
+  const TrajectoryDocument::UnsavedParts u = traj.unsavedParts();
+  QStringList parts;
+  if (u.testFlag(U::Restored)) parts << MainWindow::tr("the work restored from an autosave");
+  if (u.testFlag(U::Trajectory))
+    parts << (traj.source() == TrajectoryDocument::Source::None
+                  ? MainWindow::tr("the trajectory (cleared)")
+                  : MainWindow::tr("the trajectory (%1)").arg(traj.sourceDescription()));
+  if (u.testFlag(U::Payload))
+    parts << (traj.payload() ? MainWindow::tr("the payload (%1 kg on %2)")
+                                   .arg(traj.payload()->mass)
+                                   .arg(QString::fromStdString(traj.payload()->link))
+                             : MainWindow::tr("the payload (none)"));
+  if (u.testFlag(U::Gravity)) {
+    const Eigen::Vector3d g = traj.gravity();
+    parts << MainWindow::tr("the gravity (%1, %2, %3 m/s²)").arg(g.x()).arg(g.y()).arg(g.z());
+  }
+  return parts;
+}
 
 }  // namespace
 
@@ -70,10 +92,12 @@ QMessageBox::StandardButton MainWindow::ask(const QString& title, const QString&
 
 bool MainWindow::maybeSave(const QString& action) {
   if (!hasUnsavedWork()) return true;
-  const QString what =
-      m_projectFile.isEmpty()
-          ? tr("The trajectory, payload and gravity for %1 have not been saved.").arg(m_doc->robotName())
-          : tr("The project %1 has unsaved changes.").arg(QFileInfo(m_projectFile).fileName());
+  const QStringList parts = unsavedWorkParts(*m_traj);
+  const QString list =
+      parts.size() > 1 ? tr("%1 and %2").arg(parts.mid(0, parts.size() - 1).join(", "), parts.last()) : parts.value(0);
+  const QString what = m_projectFile.isEmpty()
+                           ? tr("Not saved for %1: %2.").arg(m_doc->robotName(), list)
+                           : tr("Not saved in the project %1: %2.").arg(QFileInfo(m_projectFile).fileName(), list);
   QString text = what + "\n\n" + tr("Save them before %1?").arg(action);
   if (m_traj->source() == TrajectoryDocument::Source::Simulation)
     text +=
