@@ -61,6 +61,7 @@ class StackedDecompositionPlot : public PlotWidget {
 
  protected:
   PlotBounds dataBounds() const override;
+  bool hasData() const override { return !m_t.empty() && m_joint >= 0 && m_joint < jointCount(); }
   bool readout(double t, double* sampleTime, QList<ReadoutRow>* rows) const override;
   void setAllSeriesVisible(bool visible) override;
   void legendEntryClicked(int entry) override;

@@ -1,0 +1,181 @@
+// PlotCanvas: where the legend and the axis titles go, and whether the chart is readable at its
+// size (minimumSizeHint, the "too small" hint). See docs/plots.md, "Sizes".
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "plots/plot_canvas.hpp"
+#include "plots/plot_legend.hpp"
+
+namespace plots {
+QString logTickLabel(double v);  // plot_canvas.cpp
+}
+
+struct PlotCanvas::Metrics {
+  qreal pad = 8;          // chart edge to its parts
+  qreal gap = 10;         // plot area to the legend or the x title
+  qreal top = 0;          // chart top to plot area: the y title's line and half a tick label
+  qreal yAxisW = 0;       // left of the plot area: the y tick labels and the ticks
+  qreal xRowH = 0;        // below the plot area: the x tick labels and the ticks
+  qreal xLabelW = 0;      // the widest x tick label
+  qreal xTitleBlock = 0;  // right of the plot area: half a tick label, a gap and the x title
+  QSizeF minPlot;         // the smallest plot area with four readable ticks on each axis
+};
+
+PlotCanvas::Metrics PlotCanvas::metrics() const {
+  Metrics m;
+  const QFontMetricsF fm(font());
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetricsF fb(bold);
+  const qreal lh = fm.height();
+  auto label = [&](const QValueAxis* axis, double v) {
+    return m_scale == Scale::LogLog ? plots::logTickLabel(std::pow(10.0, std::ceil(v)))
+                                    : QString::asprintf(qPrintable(axis->labelFormat()), v);
+  };
+  auto widest = [&](const QValueAxis* axis) {
+    return std::max({fm.horizontalAdvance(label(axis, axis->min())), fm.horizontalAdvance(label(axis, axis->max())),
+                     fm.horizontalAdvance(QStringLiteral("-0.0"))});
+  };
+  m.top = m.pad + fb.height() + 0.5 * lh + 4;
+  m.xLabelW = widest(m_axisX);
+  m.yAxisW = widest(m_axisY) + 14;
+  m.xRowH = lh + 12;
+  // Qt's own measure of the axes' room once laid out, when larger than the estimate.
+  const QRectF a = chart()->plotArea();
+  if (!a.isEmpty()) {
+    const QMargins margins = chart()->margins();
+    m.yAxisW = std::max(m.yAxisW, a.left() - margins.left());
+    m.xRowH = std::max(m.xRowH, chart()->size().height() - margins.bottom() - a.bottom());
+  }
+  m.xTitleBlock = std::ceil(0.5 * m.xLabelW + m.gap + fb.horizontalAdvance(m_axisX->titleText()) + 2);
+  // Four ticks at least a label apart (x: its width and a blank; y: a line and a bit): a 1-2-2.5-5
+  // step lands them within a factor of two of the quarter range, hence six pitches of room.
+  m.minPlot = QSizeF(std::max(150.0, 6 * (m.xLabelW + 0.6 * lh)), std::max(90.0, 6 * (lh + 5)));
+  return m;
+}
+
+void PlotCanvas::layoutLegend() {
+  const QSizeF size = chart()->size();
+  if (size.width() <= 0 || size.height() <= 0) return;
+  const Metrics m = metrics();
+  const int n = int(m_legend->entries().size());
+  const qreal plotH0 = size.height() - m.top - m.xRowH - m.pad;
+  const qreal plotW0 = size.width() - 2 * m.pad - m.yAxisW - m.xTitleBlock;
+  struct Option {
+    LegendPlace place;
+    int columns;
+    qreal plotW, plotH;
+  };
+  std::vector<Option> options;
+  if (n == 0) {
+    options.push_back({LegendPlace::None, 0, plotW0, plotH0});
+  } else {
+    // Below: as many natural columns as the width holds. Right: as many rows as the plot is high.
+    const int below = std::clamp(int((size.width() - 2 * m.pad + 18) / m_legend->columnWidth()), 1, n);
+    options.push_back({LegendPlace::Below, below, plotW0, plotH0 - m_legend->sizeFor(below).height() - m.pad});
+    const int rows = std::max(1, int(plotH0 / m_legend->rowHeight()));
+    const int right = (n + rows - 1) / rows;
+    const qreal rightW = std::max(m.xTitleBlock, m_legend->sizeFor(right).width() + m.gap);
+    options.push_back({LegendPlace::Right, right, size.width() - 2 * m.pad - m.yAxisW - rightW, plotH0});
+  }
+  // The place that leaves the plot area the most room relative to its readable minimum.
+  auto score = [&](const Option& o) { return std::min(o.plotW / m.minPlot.width(), o.plotH / m.minPlot.height()); };
+  const Option best = *std::max_element(options.begin(), options.end(),
+                                        [&](const Option& a, const Option& b) { return score(a) < score(b); });
+  m_legendPlace = best.place;
+  const QSizeF legend = m_legend->layoutColumns(std::max(1, best.columns));
+  m_legend->setVisible(n > 0);
+  QMargins margins(int(m.pad), int(std::ceil(m.top)), int(std::ceil(m.pad + m.xTitleBlock)), int(m.pad));
+  if (best.place == LegendPlace::Below) {
+    margins.setBottom(int(std::ceil(m.pad + legend.height() + m.pad)));
+    m_legend->setPos(std::floor(m.pad + std::max(0.0, (size.width() - 2 * m.pad - legend.width()) / 2)),
+                     size.height() - m.pad - legend.height());
+  } else if (best.place == LegendPlace::Right) {
+    margins.setRight(int(std::ceil(m.pad + std::max(m.xTitleBlock, legend.width() + m.gap))));
+    m_legend->setPos(size.width() - m.pad - legend.width(), m.top);
+  }
+  if (margins != chart()->margins()) chart()->setMargins(margins);
+  placeAxisTitles();
+  updateReadable();
+}
+
+void PlotCanvas::placeAxisTitles() {
+  const QRectF a = chart()->plotArea();
+  const QSizeF size = chart()->size();
+  const Metrics m = metrics();
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetricsF fb(bold);
+  auto set = [&](QGraphicsSimpleTextItem* item, const QString& full, qreal room) {
+    const bool fits = fb.horizontalAdvance(full) <= room;
+    item->setText(fits ? full : fb.elidedText(full, Qt::ElideRight, std::max(0.0, room)));
+    item->setToolTip(fits ? QString() : full);  // only when the title cannot fit at all
+  };
+  // The y title above the tick labels, from the chart's left edge; the x title at the right end of
+  // the x tick labels' row.
+  set(m_titleY, m_axisY->titleText(), size.width() - 2 * m.pad);
+  m_titleY->setPos(m.pad, m.pad);
+  const qreal x = (a.isEmpty() ? size.width() - m.xTitleBlock : a.right()) + 0.5 * m.xLabelW + m.gap;
+  set(m_titleX, m_axisX->titleText(), size.width() - x - 2);
+  const qreal rowTop = a.isEmpty() ? size.height() - m.xRowH : a.bottom();
+  m_titleX->setPos(x, rowTop + std::max(0.0, (m.xRowH - fb.height()) / 2));
+}
+
+bool PlotCanvas::axisTitleElided(Qt::Orientation o) const {
+  const QGraphicsSimpleTextItem* item = axisTitleItem(o);
+  return item->text() != axisTitle(o);
+}
+
+void PlotCanvas::updateReadable() {
+  const QRectF a = chart()->plotArea();
+  const Metrics m = metrics();
+  bool readable = a.width() >= m.minPlot.width() - 1 && a.height() >= m.minPlot.height() - 1 &&
+                  !axisTitleElided(Qt::Horizontal) && !axisTitleElided(Qt::Vertical);
+  const QRectF chartRect(QPointF(0, 0), chart()->size());
+  if (m_legend->isVisible()) {
+    const QRectF legend = m_legend->mapRectToParent(m_legend->boundingRect());
+    readable = readable && chartRect.adjusted(0, 0, 1, 1).contains(legend);
+    for (int i = 0; i < m_legend->entries().size(); ++i) readable = readable && !m_legend->entryElided(i);
+  }
+  m_readable = readable;
+  const QSize need = minimumSizeHint();
+  m_tooSmall->setText(
+      tr("Too small to read: enlarge this view\n(it needs %1 × %2 pixels)").arg(need.width()).arg(need.height()));
+  m_tooSmall->setGeometry(viewport()->rect());
+  m_tooSmall->setVisible(!readable);
+  if (!readable) m_tooSmall->raise();
+}
+
+QSize PlotCanvas::minimumSizeHint() const {
+  const Metrics m = metrics();
+  const int n = int(m_legend->entries().size());
+  QFont bold = font();
+  bold.setBold(true);
+  const qreal fixedW = 2 * m.pad + m.yAxisW + m.minPlot.width();
+  const qreal fixedH = m.top + m.minPlot.height() + m.xRowH + m.pad;
+  QSizeF best(fixedW + m.xTitleBlock, fixedH);
+  if (n > 0) {
+    const qreal colW = m_legend->columnWidth();
+    const qreal w = std::max(fixedW + m.xTitleBlock, colW - 18 + 2 * m.pad);
+    const int columns = std::clamp(int((w - 2 * m.pad + 18) / colW), 1, n);
+    const QSizeF below(w, fixedH + m_legend->sizeFor(columns).height() + m.pad);
+    const int rows = std::max(1, int(m.minPlot.height() / m_legend->rowHeight()));
+    const QSizeF legend = m_legend->sizeFor((n + rows - 1) / rows);
+    const QSizeF right(fixedW + std::max(m.xTitleBlock, legend.width() + m.gap),
+                       std::max(fixedH, m.top + legend.height() + m.xRowH + m.pad));
+    best = below.width() * below.height() <= right.width() * right.height() ? below : right;
+  }
+  best.setWidth(std::max(best.width(), QFontMetricsF(bold).horizontalAdvance(m_axisY->titleText()) + 2 * m.pad));
+  const int frame = 2 * frameWidth();
+  return QSize(int(std::ceil(best.width())) + frame + 2, int(std::ceil(best.height())) + frame + 2);
+}
+
+QSize PlotCanvas::sizeHint() const {
+  // Comfortable: half as large again as readable (the chart's own hint follows its last size).
+  const QSize min = minimumSizeHint();
+  return QSize(std::max(min.width() * 3 / 2, 560), std::max(min.height() * 3 / 2, 340));
+}
