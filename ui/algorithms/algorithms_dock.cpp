@@ -52,6 +52,13 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   setObjectName("algorithmsDock");
   auto* body = new QWidget(this);
   auto* layout = new QVBoxLayout(body);
+  // Two columns: the choice, the live numbers and the table on the left; the figure on the right
+  // over the dock's whole height (below the controls it was ~100 px high in a low bottom dock).
+  auto* split = new QSplitter(Qt::Horizontal, body);
+  split->setChildrenCollapsible(false);
+  auto* tablePane = new QWidget(split);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
 
   auto* form = new QFormLayout;
   m_idCombo = new QComboBox(body);
@@ -63,22 +70,21 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_fdCombo->setToolTip(tr("The formulation that computes q̈ = FD(q, q̇, τ) at the current time"));
   form->addRow(tr("Inverse dynamics (torques):"), m_idCombo);
   form->addRow(tr("Forward dynamics (accelerations):"), m_fdCombo);
-  layout->addLayout(form);
+  tableLayout->addLayout(form);
   m_note = new QLabel(body);
   m_note->setObjectName("algorithmNote");
   m_note->setWordWrap(true);
   m_note->setStyleSheet("color: #a03000;");
   m_note->hide();
-  layout->addWidget(m_note);
+  tableLayout->addWidget(m_note);
   m_live = new QLabel(body);
   m_live->setObjectName("liveDynamics");
   m_live->setWordWrap(true);
   m_live->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-  layout->addWidget(m_live);
+  tableLayout->addWidget(m_live);
 
-  // Table and figure side by side: the dock sits in the wide, low bottom area of the window.
-  // What the table shows, across the dock (in the table's pane it wrapped into more lines than it got).
+  // What the table shows, above it.
   auto* statusRow = new QHBoxLayout;
   m_status = new QLabel(body);
   m_status->setObjectName("surveyStatus");
@@ -89,13 +95,8 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   again->setShortcut(QKeySequence(Qt::Key_F9));
   statusRow->addWidget(m_status, 1);
   statusRow->addWidget(again);
-  layout->addLayout(statusRow);
+  tableLayout->addLayout(statusRow);
 
-  auto* split = new QSplitter(Qt::Horizontal, body);
-  split->setChildrenCollapsible(false);
-  auto* tablePane = new QWidget(split);
-  auto* tableLayout = new QVBoxLayout(tablePane);
-  tableLayout->setContentsMargins(0, 0, 0, 0);
   m_table = new QTableWidget(0, 8, tablePane);
   m_table->setObjectName("formulationTable");
   m_table->setHorizontalHeaderLabels({tr("problem"), tr("formulation"), tr("max |Δ|"), tr("relative"), tr("mul"),
@@ -118,7 +119,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
   m_table->setTextElideMode(Qt::ElideRight);
   m_table->setMinimumHeight(4 * fontMetrics().height() + 30);  // scrolls; a laptop's bottom area is low
-  tableLayout->addWidget(m_table);
+  tableLayout->addWidget(m_table, 1);
 
   auto* figurePane = new QWidget(split);
   auto* figureLayout = new QVBoxLayout(figurePane);
@@ -132,11 +133,10 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   countRow->addWidget(m_countCombo);
   countRow->addStretch(1);
   figureLayout->addLayout(countRow);
+  // Below its readable size (minimumSizeHint) the figure says "too small" rather than making the
+  // dock scroll it out of view; readableSize() tells the window how much room it wants.
   m_plot = new OperationCountPlot(figurePane);
-  m_plot->setMinimumHeight(180);
-  // The chart's size hint follows the size it last had (QGraphicsView: its scene rect): once shown
-  // large (floating, presentation mode) it would make the dock scroll for nothing. Its minimum holds.
-  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
   m_figureNote->setObjectName("figureNote");
@@ -148,6 +148,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   // the figure takes the rest: it is what gains from more room (presentation mode's large fonts).
   split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
+  m_split = split;
   layout->addWidget(split, 1);
   m_scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
   m_scroll->setWidgetResizable(true);
@@ -206,7 +207,21 @@ AlgorithmsDock::~AlgorithmsDock() {
 QString AlgorithmsDock::liveText() const { return m_live->text(); }
 
 int AlgorithmsDock::preferredHeight() const {
-  return height() + m_scroll->verticalScrollBar()->maximum();  // what is scrolled out of view, added
+  // What is scrolled out of view, added; and at least the figure's readable height.
+  return std::max(height() + m_scroll->verticalScrollBar()->maximum(), readableSize().height());
+}
+
+QSize AlgorithmsDock::readableSize() const {
+  // The table's pane at its minimum beside the figure's pane with the figure readable.
+  const QWidget* figurePane = m_plot->parentWidget();
+  const QSize figure = m_plot->minimumSizeHint();
+  const QSize aroundFigure = figurePane->layout()->minimumSize() - m_plot->minimumSize();
+  const QSize table = m_split->widget(0)->minimumSizeHint();
+  const int w = table.width() + m_split->handleWidth() + std::max(figure.width(), aroundFigure.width());
+  const int h = std::max(table.height(), figure.height() + aroundFigure.height());
+  const QMargins body = m_scroll->widget()->layout()->contentsMargins();
+  const int title = isVisible() ? height() - m_scroll->height() : fontMetrics().height() + 8;  // the title bar
+  return QSize(w + body.left() + body.right(), h + body.top() + body.bottom() + std::max(0, title));
 }
 
 void AlgorithmsDock::changeEvent(QEvent* event) {

@@ -23,6 +23,7 @@ class OperationCountPlot;
 class QComboBox;
 class QLabel;
 class QScrollArea;
+class QSplitter;
 class QTableWidget;
 class QTimer;
 class TrajectoryDocument;
@@ -45,6 +46,9 @@ class AlgorithmsDock : public QDockWidget {
   // The height that shows the whole dock without scrolling (its height and what it scrolls out of
   // view): what the main window gives it in presentation mode.
   int preferredHeight() const;
+  // The size at which the table's column and the figure are readable (the figure's names, ticks
+  // and titles in full): what the window should give the dock (docs/plots.md, "Sizes").
+  QSize readableSize() const;
 
   // The rows shown (registry order) and the state they were computed at.
   const std::vector<survey::Row>& rows() const { return m_rows; }
@@ -81,6 +85,7 @@ class AlgorithmsDock : public QDockWidget {
   QLabel* m_figureNote;
   QTableWidget* m_table;
   QScrollArea* m_scroll;
+  QSplitter* m_split;
   OperationCountPlot* m_plot;
   QTimer* m_debounce;
 

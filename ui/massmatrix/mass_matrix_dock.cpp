@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -90,10 +91,12 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_map->setHoverTextProvider([this](int r, int c) { return describeCell(r, c); });
   m_global = new GlobalMatricesView(body);
   m_global->setVisible(false);
-  auto* pictures = new QHBoxLayout;
-  pictures->addWidget(m_map, 1);
-  pictures->addWidget(m_global, 1);
-  layout->addLayout(pictures, 1);
+  m_pictures = new QSplitter(Qt::Horizontal, body);
+  m_pictures->setObjectName("massMatrixPictures");
+  m_pictures->setChildrenCollapsible(false);
+  m_pictures->addWidget(m_map);
+  m_pictures->addWidget(m_global);
+  layout->addWidget(m_pictures, 1);
   m_readout = new QLabel(body);
   m_readout->setObjectName("massMatrixReadout");
   m_readout->setWordWrap(true);
@@ -154,6 +157,53 @@ void MassMatrixDock::showEvent(QShowEvent* e) {
   if (m_dirty) scheduleRecompute();
 }
 
+void MassMatrixDock::resizeEvent(QResizeEvent* e) {
+  QDockWidget::resizeEvent(e);
+  arrangePictures();
+}
+
+// H and the global matrices side by side when the width holds both readable, else one above the
+// other when the height does, else along the longer side; each gets room in proportion to its
+// readable size (the humanoid's H had shrunk to 85 px beside five sparsity pictures).
+void MassMatrixDock::arrangePictures() {
+  if (!m_global->isVisible()) return;
+  const QSize area = m_pictures->size(), h = m_map->minimumSizeHint(), g = m_global->minimumSizeHint();
+  const int handle = m_pictures->handleWidth();
+  const bool sideFits =
+      area.width() >= h.width() + g.width() + handle && area.height() >= std::max(h.height(), g.height());
+  const bool stackFits =
+      area.height() >= h.height() + g.height() + handle && area.width() >= std::max(h.width(), g.width());
+  const Qt::Orientation o = sideFits                        ? Qt::Horizontal
+                            : stackFits                     ? Qt::Vertical
+                            : area.width() >= area.height() ? Qt::Horizontal
+                                                            : Qt::Vertical;
+  const bool horizontal = o == Qt::Horizontal;
+  const int need = horizontal ? h.width() + g.width() : h.height() + g.height();
+  const int have = (horizontal ? area.width() : area.height()) - handle;
+  if (o != m_pictures->orientation() || m_pictures->property("arrangedFor").toSize() != area) {
+    m_pictures->setOrientation(o);
+    const int first = need > 0 ? have * (horizontal ? h.width() : h.height()) / need : have / 2;
+    m_pictures->setSizes({first, have - first});
+    m_pictures->setProperty("arrangedFor", area);
+  }
+}
+
+QSize MassMatrixDock::readableSize() const {
+  const QSize h = m_map->minimumSizeHint(), g = m_global->minimumSizeHint();
+  QSize pictures = h;
+  if (m_global->isVisibleTo(this)) {
+    const QSize side(h.width() + g.width(), std::max(h.height(), g.height()));
+    const QSize stack(std::max(h.width(), g.width()), h.height() + g.height());
+    pictures = side.width() * side.height() <= stack.width() * stack.height() ? side : stack;
+  }
+  // The controls, read-out and status around the pictures, as laid out now.
+  const QWidget* body = m_pictures->parentWidget();
+  const QSize around = body->layout()->minimumSize() - m_pictures->minimumSizeHint();
+  const int title = isVisible() ? height() - widget()->height() : fontMetrics().height() + 8;
+  return QSize(std::max(pictures.width() + 8, body->layout()->minimumSize().width()),
+               pictures.height() + std::max(0, around.height()) + std::max(0, title));
+}
+
 void MassMatrixDock::recomputeNow() {
   if (m_dirty || m_pending) recompute();
 }
@@ -180,7 +230,10 @@ void MassMatrixDock::recompute() {
     h.view = MassMatrixView::H;
     m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
   }
-  if (showsGlobal()) m_global->compute(model, m_doc->q());
+  if (showsGlobal()) {
+    m_global->compute(model, m_doc->q());
+    arrangePictures();
+  }
   showContent();
 }
 
@@ -190,6 +243,7 @@ void MassMatrixDock::setShowGlobal(bool on) {
     return;
   }
   m_global->setVisible(on);
+  arrangePictures();
   if (on) {
     m_dirty = true;
     if (isVisible()) recompute();
