@@ -53,6 +53,9 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
   c->layout()->setContentsMargins(0, 0, 0, 0);
   c->setMargins(QMargins(8, 8, 12, 8));
   c->legend()->hide();  // PlotLegend instead: it wraps into columns and is clickable
+  // Qt's minimum for the chart stacks the tick labels chosen for the previous size: a shrinking
+  // view would cut the chart's bottom off instead of getting fewer ticks (updateTicks) on resize.
+  c->setMinimumSize(60, 40);
   setRenderHint(QPainter::Antialiasing);
   setFocusPolicy(Qt::StrongFocus);
   viewport()->setMouseTracking(true);
@@ -129,8 +132,12 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
   connect(c, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
     updateCursorItem();
     updateTicks();
-    placeAxisTitles();
-    updateReadable();
+    // The axes' room follows their labels (a new range): the legend's place may change with it.
+    if (!m_layingOut) {
+      m_layingOut = true;
+      layoutLegend();
+      m_layingOut = false;
+    }
     if (int(area.width()) != m_lastPlotWidth) {  // decimation depends on the width only
       m_lastPlotWidth = int(area.width());
       requestViewChanged();
@@ -278,8 +285,9 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   }
 }
 
-// Log axis over [lo, hi] (log10 of the values): labelled ticks at 1, 2 and 5 times each power of
-// ten while they are at least ~40 pixels apart, else at the powers of ten (or every k-th one).
+// Log axis over [lo, hi] (log10 of the values): labelled ticks at 1, 2 and 5 (or 1 and 3) times each
+// power of ten while they are a label apart, else at the powers of ten (or every k-th one); denser
+// while fewer than four would be labelled.
 void PlotCanvas::applyLogTicks(QValueAxis* axis, double lo, double hi) {
   auto* log = qobject_cast<QCategoryAxis*>(axis);
   const bool newX = axis == m_axisX && (lo != axis->min() || hi != axis->max());

@@ -83,6 +83,7 @@ class PlotCanvas : public QChartView {
   QSize minimumSizeHint() const override;
   QSize sizeHint() const override;
   bool isReadable() const { return m_readable; }  // false: the "too small" hint is shown
+  QString unreadableReason() const { return m_unreadable; }
   enum class LegendPlace { None, Below, Right };
   LegendPlace legendPlace() const { return m_legendPlace; }
   QGraphicsSimpleTextItem* axisTitleItem(Qt::Orientation o) const { return o == Qt::Horizontal ? m_titleX : m_titleY; }
@@ -170,6 +171,8 @@ class PlotCanvas : public QChartView {
   bool m_viewPending = false;   // viewChanged due when applyRange returns
   bool m_userView = false;      // zoomed/panned since the last auto-range
   bool m_readable = true;
+  QString m_unreadable;  // why not readable (tests, debugging)
+  bool m_layingOut = false;
   LegendPlace m_legendPlace = LegendPlace::None;
   Drag m_drag = Drag::None;
   QPoint m_pressPos, m_lastPos;

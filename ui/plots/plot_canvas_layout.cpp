@@ -15,14 +15,15 @@ QString logTickLabel(double v);  // plot_canvas.cpp
 }
 
 struct PlotCanvas::Metrics {
-  qreal pad = 8;          // chart edge to its parts
-  qreal gap = 10;         // plot area to the legend or the x title
-  qreal top = 0;          // chart top to plot area: the y title's line and half a tick label
-  qreal yAxisW = 0;       // left of the plot area: the y tick labels and the ticks
-  qreal xRowH = 0;        // below the plot area: the x tick labels and the ticks
-  qreal xLabelW = 0;      // the widest x tick label
-  qreal xTitleBlock = 0;  // right of the plot area: half a tick label, a gap and the x title
-  QSizeF minPlot;         // the smallest plot area with four readable ticks on each axis
+  qreal pad = 8;                 // chart edge to its parts
+  qreal gap = 10;                // plot area to the legend or the x title (grows with the font)
+  qreal top = 0;                 // chart top to plot area: the y title's line and half a tick label
+  qreal yAxisW = 0;              // left of the plot area: the y tick labels and the ticks
+  qreal xRowH = 0;               // below the plot area: the x tick labels and the ticks
+  qreal qtTop = 0, qtRight = 0;  // what Qt adds inside the margins above and right of the plot area
+  qreal xLabelW = 0;             // the widest x tick label
+  qreal xTitleBlock = 0;         // right of the plot area: half a tick label, a gap and the x title
+  QSizeF minPlot;                // the smallest plot area with four readable ticks on each axis
 };
 
 PlotCanvas::Metrics PlotCanvas::metrics() const {
@@ -40,6 +41,7 @@ PlotCanvas::Metrics PlotCanvas::metrics() const {
     return std::max({fm.horizontalAdvance(label(axis, axis->min())), fm.horizontalAdvance(label(axis, axis->max())),
                      fm.horizontalAdvance(QStringLiteral("-0.0"))});
   };
+  m.gap = std::max(10.0, 0.8 * lh);
   m.top = m.pad + fb.height() + 0.5 * lh + 4;
   m.xLabelW = widest(m_axisX);
   m.yAxisW = widest(m_axisY) + 14;
@@ -50,6 +52,8 @@ PlotCanvas::Metrics PlotCanvas::metrics() const {
     const QMargins margins = chart()->margins();
     m.yAxisW = std::max(m.yAxisW, a.left() - margins.left());
     m.xRowH = std::max(m.xRowH, chart()->size().height() - margins.bottom() - a.bottom());
+    m.qtTop = std::max(0.0, a.top() - margins.top());
+    m.qtRight = std::max(0.0, chart()->size().width() - margins.right() - a.right());
   }
   m.xTitleBlock = std::ceil(0.5 * m.xLabelW + m.gap + fb.horizontalAdvance(m_axisX->titleText()) + 2);
   // Four ticks at least a label apart (x: its width and a blank; y: a line and a bit): a 1-2-2.5-5
@@ -63,8 +67,8 @@ void PlotCanvas::layoutLegend() {
   if (size.width() <= 0 || size.height() <= 0) return;
   const Metrics m = metrics();
   const int n = int(m_legend->entries().size());
-  const qreal plotH0 = size.height() - m.top - m.xRowH - m.pad;
-  const qreal plotW0 = size.width() - 2 * m.pad - m.yAxisW - m.xTitleBlock;
+  const qreal plotH0 = size.height() - m.top - m.qtTop - m.xRowH - m.pad;
+  const qreal plotW0 = size.width() - 2 * m.pad - m.yAxisW - m.qtRight - m.xTitleBlock;
   struct Option {
     LegendPlace place;
     int columns;
@@ -80,7 +84,7 @@ void PlotCanvas::layoutLegend() {
     const int rows = std::max(1, int(plotH0 / m_legend->rowHeight()));
     const int right = (n + rows - 1) / rows;
     const qreal rightW = std::max(m.xTitleBlock, m_legend->sizeFor(right).width() + m.gap);
-    options.push_back({LegendPlace::Right, right, size.width() - 2 * m.pad - m.yAxisW - rightW, plotH0});
+    options.push_back({LegendPlace::Right, right, size.width() - 2 * m.pad - m.yAxisW - m.qtRight - rightW, plotH0});
   }
   // The place that leaves the plot area the most room relative to its readable minimum.
   auto score = [&](const Option& o) { return std::min(o.plotW / m.minPlot.width(), o.plotH / m.minPlot.height()); };
@@ -133,14 +137,24 @@ bool PlotCanvas::axisTitleElided(Qt::Orientation o) const {
 void PlotCanvas::updateReadable() {
   const QRectF a = chart()->plotArea();
   const Metrics m = metrics();
-  bool readable = a.width() >= m.minPlot.width() - 1 && a.height() >= m.minPlot.height() - 1 &&
-                  !axisTitleElided(Qt::Horizontal) && !axisTitleElided(Qt::Vertical);
+  QStringList why;
+  if (a.width() < m.minPlot.width() - 1 || a.height() < m.minPlot.height() - 1)
+    why << QString("plot area %1 x %2 < %3 x %4")
+               .arg(a.width())
+               .arg(a.height())
+               .arg(m.minPlot.width())
+               .arg(m.minPlot.height());
+  for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
+    if (axisTitleElided(o)) why << "axis title cut: " + axisTitle(o);
   const QRectF chartRect(QPointF(0, 0), chart()->size());
   if (m_legend->isVisible()) {
     const QRectF legend = m_legend->mapRectToParent(m_legend->boundingRect());
-    readable = readable && chartRect.adjusted(0, 0, 1, 1).contains(legend);
-    for (int i = 0; i < m_legend->entries().size(); ++i) readable = readable && !m_legend->entryElided(i);
+    if (!chartRect.adjusted(0, 0, 1, 1).contains(legend)) why << "legend outside the chart";
+    for (int i = 0; i < m_legend->entries().size(); ++i)
+      if (m_legend->entryElided(i)) why << "legend name cut: " + m_legend->entries()[i].name;
   }
+  m_unreadable = why.join("; ");
+  const bool readable = why.isEmpty();
   m_readable = readable;
   const QSize need = minimumSizeHint();
   m_tooSmall->setText(
@@ -155,19 +169,26 @@ QSize PlotCanvas::minimumSizeHint() const {
   const int n = int(m_legend->entries().size());
   QFont bold = font();
   bold.setBold(true);
-  const qreal fixedW = 2 * m.pad + m.yAxisW + m.minPlot.width();
-  const qreal fixedH = m.top + m.minPlot.height() + m.xRowH + m.pad;
+  // (4 px spare: Qt's measures of the axes change a little with the ranges)
+  const qreal fixedW = 2 * m.pad + m.yAxisW + m.qtRight + m.minPlot.width() + 4;
+  const qreal fixedH = m.top + m.qtTop + m.minPlot.height() + m.xRowH + m.pad + 4;
   QSizeF best(fixedW + m.xTitleBlock, fixedH);
   if (n > 0) {
-    const qreal colW = m_legend->columnWidth();
-    const qreal w = std::max(fixedW + m.xTitleBlock, colW - 18 + 2 * m.pad);
-    const int columns = std::clamp(int((w - 2 * m.pad + 18) / colW), 1, n);
-    const QSizeF below(w, fixedH + m_legend->sizeFor(columns).height() + m.pad);
-    const int rows = std::max(1, int(m.minPlot.height() / m_legend->rowHeight()));
-    const QSizeF legend = m_legend->sizeFor((n + rows - 1) / rows);
-    const QSizeF right(fixedW + std::max(m.xTitleBlock, legend.width() + m.gap),
-                       std::max(fixedH, m.top + legend.height() + m.xRowH + m.pad));
-    best = below.width() * below.height() <= right.width() * right.height() ? below : right;
+    // Every column count, below and beside the plot; the size that fits the smallest box of a
+    // bottom dock's shape (2.6 : 1, like 900 x 350) wins.
+    auto cost = [](const QSizeF& s) { return std::max(s.width() / 2.6, s.height()); };
+    best = QSizeF();
+    for (int columns = 1; columns <= n; ++columns) {
+      const QSizeF legend = m_legend->sizeFor(columns);
+      const QSizeF below(std::max(fixedW + m.xTitleBlock, legend.width() + 2 * m.pad),
+                         fixedH + legend.height() + m.pad);
+      const QSizeF right(fixedW + std::max(m.xTitleBlock, legend.width() + m.gap),
+                         std::max(fixedH, m.top + m.qtTop + legend.height() + m.xRowH + m.pad + 4));
+      for (const QSizeF& s : {below, right})
+        if (best.isEmpty() || cost(s) < cost(best) - 0.5 ||
+            (cost(s) < cost(best) + 0.5 && s.width() * s.height() < best.width() * best.height()))
+          best = s;
+    }
   }
   best.setWidth(std::max(best.width(), QFontMetricsF(bold).horizontalAdvance(m_axisY->titleText()) + 2 * m.pad));
   const int frame = 2 * frameWidth();
