@@ -27,8 +27,18 @@ std::pair<QString, QString> splitLabel(const QString& label) {
 
 QString formatValue(double v) { return QString::number(v, 'g', 6); }
 
-// A tick label of a log axis: 1, 20, 500, 1000, 2e+04 ... (the value, not its logarithm).
-QString logLabel(double v) { return v < 1e5 ? QString::number(v, 'f', v < 1 ? 2 : 0) : QString::number(v, 'g', 2); }
+// A tick label of a log axis: the value, 1 ... 5000 in full, from 10⁴ on as a power of ten
+// (2·10⁴, 10⁶): the same form on every label, and short.
+QString logLabel(double v) {
+  if (v < 1) return QString::number(v, 'g', 2);
+  if (v < 9999.5) return QString::number(std::round(v));
+  static const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  int e = int(std::floor(std::log10(v) + 1e-9));
+  const int m = int(std::round(v / std::pow(10.0, e)));
+  QString power = QStringLiteral("10");
+  for (QChar digit : QString::number(e)) power += superscripts[digit.digitValue()];
+  return m == 1 ? power : QString::number(m) + QStringLiteral("·") + power;
+}
 
 }  // namespace
 

@@ -30,7 +30,7 @@ void PlotLegend::setFont(const QFont& font) {
 }
 
 // The swatch grows with the font, so that dash patterns and markers stay recognisable.
-static qreal swatchWidth(const QFontMetricsF& fm) { return std::ceil(2.2 * fm.height()); }
+static qreal swatchWidth(const QFontMetricsF& fm) { return std::ceil(1.8 * fm.height()); }
 
 qreal PlotLegend::columnWidth() const {
   const QFontMetricsF fm(m_font);
@@ -49,9 +49,11 @@ QSizeF PlotLegend::layoutColumns(int columns) {
   if (m_entries.isEmpty()) return {};
   m_columns = std::min(m_columns, int(m_entries.size()));
   const qreal column = columnWidth(), row = rowHeight();
-  for (int i = 0; i < m_entries.size(); ++i)
-    m_rects.append(QRectF((i % m_columns) * column, (i / m_columns) * row, column - kSpacing, row));
+  // Down the columns, then across: related series (a problem's formulations) stay together.
   const int rows = int(std::ceil(double(m_entries.size()) / m_columns));
+  m_columns = int(std::ceil(double(m_entries.size()) / rows));  // 6 in 4 columns: 2 rows of 3
+  for (int i = 0; i < m_entries.size(); ++i)
+    m_rects.append(QRectF((i / rows) * column, (i % rows) * row, column - kSpacing, row));
   m_bounds = QRectF(0, 0, m_columns * column - kSpacing, rows * row);
   update();
   return m_bounds.size();
@@ -61,6 +63,7 @@ QSizeF PlotLegend::sizeFor(int columns) const {
   if (m_entries.isEmpty()) return {};
   columns = std::clamp(columns, 1, int(m_entries.size()));
   const int rows = int(std::ceil(double(m_entries.size()) / columns));
+  columns = int(std::ceil(double(m_entries.size()) / rows));
   return {columns * columnWidth() - kSpacing, rows * rowHeight()};
 }
 
