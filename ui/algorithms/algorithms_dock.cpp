@@ -134,9 +134,10 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   countRow->addStretch(1);
   figureLayout->addLayout(countRow);
   // Below its readable size (minimumSizeHint) the figure says "too small" rather than making the
-  // dock scroll it out of view; readableSize() tells the window how much room it wants.
+  // dock scroll it out of view; readableSize() tells the window how much room it wants. Its height
+  // is what is left (Ignored): the scroll area sizes the body by its size hints.
   m_plot = new OperationCountPlot(figurePane);
-  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
   m_figureNote->setObjectName("figureNote");
@@ -220,8 +221,8 @@ QSize AlgorithmsDock::readableSize() const {
   const int w = table.width() + m_split->handleWidth() + std::max(figure.width(), aroundFigure.width());
   const int h = std::max(table.height(), figure.height() + aroundFigure.height());
   const QMargins body = m_scroll->widget()->layout()->contentsMargins();
-  const int title = isVisible() ? height() - m_scroll->height() : fontMetrics().height() + 8;  // the title bar
-  return QSize(w + body.left() + body.right(), h + body.top() + body.bottom() + std::max(0, title));
+  const QSize chrome = isVisible() ? size() - m_scroll->size() : QSize(4, fontMetrics().height() + 8);  // title, frame
+  return QSize(w + body.left() + body.right(), h + body.top() + body.bottom()) + chrome.expandedTo(QSize(0, 0));
 }
 
 void AlgorithmsDock::changeEvent(QEvent* event) {

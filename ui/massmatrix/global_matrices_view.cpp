@@ -94,12 +94,12 @@ bool GlobalMatricesView::compute(const dyn::Model& model, const Eigen::VectorXd&
 // ---- layout ----
 
 double GlobalMatricesView::minimumPictureSide() const {
-  // Eight lines high, and half a pixel an entry for the largest matrix (up to 240 px): smaller,
+  // Six lines high, and a third of a pixel an entry for the largest matrix (up to 200 px): smaller,
   // the pattern is a smear.
   int largest = 0;
   for (const Picture& p : m_pictures)
     largest = std::max<int>(largest, int(std::max(p.nonZero.rows(), p.nonZero.cols())));
-  return std::max(6.0 * QFontMetricsF(font()).height(), std::min(0.5 * largest, 240.0));
+  return std::max(6.0 * QFontMetricsF(font()).height(), std::min(0.35 * largest, 200.0));
 }
 
 QStringList GlobalMatricesView::captions(const Picture& pic) const {
@@ -146,6 +146,13 @@ GlobalMatricesView::Grid GlobalMatricesView::gridFor(QSize size) const {
 }
 
 QSize GlobalMatricesView::minimumSizeHint() const {
+  // The estimate below, grown until gridFor agrees that it is readable.
+  QSize s = estimatedMinimumSize();
+  for (int k = 0; k < 40 && !m_pictures.empty() && !gridFor(s).readable; ++k) s += QSize(8, 8);
+  return s;
+}
+
+QSize GlobalMatricesView::estimatedMinimumSize() const {
   if (m_pictures.empty()) return {240, 200};
   const QFontMetricsF fm(font());
   const double line = fm.height(), side = minimumPictureSide();

@@ -33,8 +33,8 @@ class GlobalMatricesView : public QWidget {
   double reductionError() const { return m_reductionError; }  // max |Sᵀ I S − H_CRBA|
   QString summary() const { return m_summary; }
 
-  // Readable: every caption in full and the smallest picture at least eight lines (and half a
-  // pixel an entry, up to 240 px) on a side; smaller, a "too small" hint is painted instead.
+  // Readable: every caption in full and the smallest picture at least six lines (and a third of
+  // a pixel an entry, up to 200 px) on a side; smaller, a "too small" hint is painted instead.
   QSize sizeHint() const override { return minimumSizeHint().expandedTo({520, 420}); }
   QSize minimumSizeHint() const override;
   struct Grid {
@@ -52,6 +52,7 @@ class GlobalMatricesView : public QWidget {
 
  private:
   double minimumPictureSide() const;
+  QSize estimatedMinimumSize() const;
   QStringList captions(const Picture& pic) const;
 
   std::vector<Picture> m_pictures;

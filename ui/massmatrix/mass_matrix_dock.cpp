@@ -96,6 +96,9 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_pictures->setChildrenCollapsible(false);
   m_pictures->addWidget(m_map);
   m_pictures->addWidget(m_global);
+  // Its height is what is left: the scroll area sizes the body by the labels' height-for-width and
+  // the size hints of the rest, so a hint here made the dock scroll rather than the pictures fit.
+  m_pictures->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   layout->addWidget(m_pictures, 1);
   m_readout = new QLabel(body);
   m_readout->setObjectName("massMatrixReadout");
@@ -180,11 +183,16 @@ void MassMatrixDock::arrangePictures() {
   const bool horizontal = o == Qt::Horizontal;
   const int need = horizontal ? h.width() + g.width() : h.height() + g.height();
   const int have = (horizontal ? area.width() : area.height()) - handle;
-  if (o != m_pictures->orientation() || m_pictures->property("arrangedFor").toSize() != area) {
+  // Again when the room or the views' needs changed (not on every pose: the user's splitter stays).
+  const QRect key(QPoint(area.width(), area.height()), QSize(need, int(o)));
+  if (o != m_pictures->orientation() || m_pictures->property("arrangedFor").toRect() != key) {
     m_pictures->setOrientation(o);
-    const int first = need > 0 ? have * (horizontal ? h.width() : h.height()) / need : have / 2;
+    // In proportion to their readable sizes; when both cannot be readable, H first (the lecture's
+    // subject), and the 6N pictures show their "too small" hint.
+    const int hNeed = horizontal ? h.width() : h.height();
+    const int first = need <= have ? have * hNeed / std::max(1, need) : std::min(hNeed, have - 60);
     m_pictures->setSizes({first, have - first});
-    m_pictures->setProperty("arrangedFor", area);
+    m_pictures->setProperty("arrangedFor", key);
   }
 }
 
@@ -196,12 +204,16 @@ QSize MassMatrixDock::readableSize() const {
     const QSize stack(std::max(h.width(), g.width()), h.height() + g.height());
     pictures = side.width() * side.height() <= stack.width() * stack.height() ? side : stack;
   }
-  // The controls, read-out and status around the pictures, as laid out now.
-  const QWidget* body = m_pictures->parentWidget();
-  const QSize around = body->layout()->minimumSize() - m_pictures->minimumSizeHint();
-  const int title = isVisible() ? height() - widget()->height() : fontMetrics().height() + 8;
-  return QSize(std::max(pictures.width() + 8, body->layout()->minimumSize().width()),
-               pictures.height() + std::max(0, around.height()) + std::max(0, title));
+  // The controls, read-out and status around the pictures (the pictures take no height in the
+  // body's minimum: their vertical policy is Ignored).
+  // The word-wrapped read-out and status take as many lines as that width gives them.
+  const QLayout* body = m_pictures->parentWidget()->layout();
+  const int width = std::max(pictures.width() + body->contentsMargins().left() + body->contentsMargins().right(),
+                             body->minimumSize().width());
+  const int around = body->hasHeightForWidth() ? body->totalHeightForWidth(width) : body->minimumSize().height();
+  // The dock's title bar and frame.
+  const QSize chrome = isVisible() ? size() - widget()->size() : QSize(4, fontMetrics().height() + 8);
+  return QSize(width, pictures.height() + around) + chrome.expandedTo(QSize(0, 0));
 }
 
 void MassMatrixDock::recomputeNow() {

@@ -134,9 +134,12 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
       std::find(m_content.kinds.begin(), m_content.kinds.end(), CellKind::Pending) != m_content.kinds.end();
   const double legendW = fh + 6 + fm.horizontalAdvance(pending ? "not computed yet" : "branch zero");
   const double barBlock = 16 + std::max(14 + 4 + tickW, legendW);
+  // Above the matrix: the column labels, and the side strip's label in full ("diag H").
+  const double sideW = side && !m_content.sideLabel.isEmpty() ? fm.horizontalAdvance(m_content.sideLabel) + 12 : 0;
+  auto band = [&](double labelW) { return std::max(labelW, sideW); };
   auto cellFor = [&](double labelW) {
     const double w = (W - kMargin - labelW - (side ? 6 : 0) - barBlock - kMargin) / (n + (side ? 1 : 0));
-    const double h = (H - top - labelW - kMargin) / std::max(n, 1);
+    const double h = (H - top - band(labelW) - kMargin) / std::max(n, 1);
     return std::max(1.0, std::min(w, h));
   };
   double labelW = 0;
@@ -154,7 +157,7 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
   } else {
     l.cell = cellFor(0);
   }
-  l.matrix = QRectF(kMargin + labelW, top + labelW, l.cell * n, l.cell * n);
+  l.matrix = QRectF(kMargin + labelW, top + band(labelW), l.cell * n, l.cell * n);
   const double right = side ? l.matrix.right() + 6 + l.cell : l.matrix.right();
   if (side) l.side = QRectF(l.matrix.right() + 6, l.matrix.top(), l.cell, l.matrix.height());
   // Colour bar: its caption above, the legend of the special cells below.
@@ -189,6 +192,19 @@ double MatrixHeatMap::minimumMatrixSide() const {
 }
 
 QSize MatrixHeatMap::minimumSizeHint() const {
+  // The estimate below, grown until layoutFor agrees that it is readable (the labels' room grows
+  // with the size, so the estimate can fall a few pixels short).
+  QSize s = estimatedMinimumSize();
+  for (int k = 0; k < 40 && m_content.values.rows() > 0; ++k) {
+    const Layout l = layoutFor(s);
+    if (l.readable) break;
+    const int step = std::max(4, int(std::ceil(minimumMatrixSide() - l.matrix.width())) + 2);
+    s += QSize(step, step);
+  }
+  return s;
+}
+
+QSize MatrixHeatMap::estimatedMinimumSize() const {
   const QFontMetricsF fm(font());
   const double fh = fm.height();
   const int n = int(m_content.values.rows());
@@ -272,7 +288,7 @@ void MatrixHeatMap::paintContent(QPainter& p, QSize size) const {
   const Layout l = layoutFor(size);
   p.setRenderHint(QPainter::Antialiasing, false);
   p.setPen(Qt::black);
-  if (!m_content.title.isEmpty()) {
+  if (!m_content.title.isEmpty() && l.readable) {
     QFont f = p.font();
     f.setBold(true);
     p.save();
@@ -292,8 +308,7 @@ void MatrixHeatMap::paintContent(QPainter& p, QSize size) const {
   }
   if (!l.readable) {  // a smear of sub-pixel cells teaches nothing: say what would help
     p.setPen(QColor(80, 80, 80));
-    p.drawText(QRectF(QPointF(0, l.title.bottom()), QSizeF(size.width(), size.height() - l.title.bottom())),
-               Qt::AlignCenter | Qt::TextWordWrap,
+    p.drawText(QRectF(QPointF(0, 0), QSizeF(size)), Qt::AlignCenter | Qt::TextWordWrap,
                tr("Too small to read: enlarge this view\n(it needs %1 × %2 pixels)")
                    .arg(minimumSizeHint().width())
                    .arg(minimumSizeHint().height()));
@@ -402,7 +417,8 @@ void MatrixHeatMap::paintSide(QPainter& p, const Layout& l) const {
     p.rotate(-90);
     p.setPen(Qt::black);
     const double room = l.matrix.top() - l.title.bottom() - 8;
-    p.drawText(QRectF(0, -l.cell, room, 2 * l.cell), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(0, -QFontMetricsF(p.font()).height() / 2, room, QFontMetricsF(p.font()).height()),
+               Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetricsF(p.font()).elidedText(m_content.sideLabel, Qt::ElideRight, room));
     p.restore();
   }
@@ -424,11 +440,13 @@ void MatrixHeatMap::paintLabels(QPainter& p, const Layout& l) const {
                              : QString::number(k);
     p.setFont(hi ? bold : normal);
     p.setPen(hi ? QColor(160, 100, 0) : QColor(30, 30, 30));
-    p.drawText(QRectF(kMargin, l.matrix.top() + k * s, room, s), Qt::AlignRight | Qt::AlignVCenter, text);
+    // Centred on its row, a line high: cells smaller than the font would clip the glyphs.
+    p.drawText(QRectF(kMargin, l.matrix.top() + (k + 0.5) * s - fm.height() / 2, room, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, text);
     p.save();
     p.translate(l.matrix.left() + (k + 0.5) * s, l.matrix.top() - 6);
     p.rotate(-90);
-    p.drawText(QRectF(0, -s / 2, room, s), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.drawText(QRectF(0, -fm.height() / 2, room, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
     p.restore();
   }
   p.setFont(normal);

@@ -95,6 +95,7 @@ class MatrixHeatMap : public QWidget {
   int titleLines(double width) const;
   bool titleElided(double width) const;
   double minimumMatrixSide() const;
+  QSize estimatedMinimumSize() const;
   void updateHover(QPointF p, QPoint global);
   int labelAt(QPointF p) const;
   void paintCells(QPainter& p, const Layout& l) const;

@@ -67,8 +67,8 @@ QSize PlotsDock::readableSize() const {
     if (const auto* p = qobject_cast<const PlotWidget*>(m_tabs->widget(i)))
       plots = plots.expandedTo(p->minimumSizeHint());
   const int tabBar = m_tabs->tabBar()->sizeHint().height();
-  const int title = isVisible() ? height() - m_tabs->height() : fontMetrics().height() + 8;
-  return plots + QSize(2 * m_tabs->contentsMargins().left(), tabBar + std::max(0, title));
+  const QSize chrome = isVisible() ? size() - m_tabs->size() : QSize(4, fontMetrics().height() + 8);  // title, frame
+  return plots + QSize(0, tabBar) + chrome.expandedTo(QSize(0, 0));
 }
 
 PlotWidget* PlotsDock::currentPlot() const { return qobject_cast<PlotWidget*>(m_tabs->currentWidget()); }
