@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -150,7 +151,16 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
   m_split = split;
+  m_tablePane = tablePane;
+  m_figurePane = figurePane;
   layout->addWidget(split, 1);
+  // When the dock is too narrow for the table beside a readable figure (a laptop, presentation
+  // mode's fonts), the two become tabs, each over the whole dock (arrangeViews).
+  m_views = new QTabWidget(body);
+  m_views->setObjectName("algorithmsViews");
+  m_views->setDocumentMode(true);
+  m_views->hide();
+  layout->addWidget(m_views, 1);
   m_scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
   m_scroll->setWidgetResizable(true);
   m_scroll->setFrameShape(QFrame::NoFrame);
@@ -217,7 +227,7 @@ QSize AlgorithmsDock::readableSize() const {
   const QWidget* figurePane = m_plot->parentWidget();
   const QSize figure = m_plot->minimumSizeHint();
   const QSize aroundFigure = figurePane->layout()->minimumSize() - m_plot->minimumSize();
-  const QSize table = m_split->widget(0)->minimumSizeHint();
+  const QSize table = m_tablePane->minimumSizeHint();
   const int w = table.width() + m_split->handleWidth() + std::max(figure.width(), aroundFigure.width());
   const int h = std::max(table.height(), figure.height() + aroundFigure.height());
   const QMargins body = m_scroll->widget()->layout()->contentsMargins();
@@ -227,7 +237,55 @@ QSize AlgorithmsDock::readableSize() const {
 
 void AlgorithmsDock::changeEvent(QEvent* event) {
   QDockWidget::changeEvent(event);
-  if (event->type() == QEvent::FontChange) fitTableWidth();
+  if (event->type() == QEvent::FontChange) {
+    fitTableWidth();
+    arrangeViews();
+  }
+}
+
+void AlgorithmsDock::resizeEvent(QResizeEvent* event) {
+  QDockWidget::resizeEvent(event);
+  arrangeViews();
+}
+
+// Side by side when the dock holds the table's columns and a readable figure at its height (the
+// legend beside the plot in as many columns as the height needs); else two tabs.
+void AlgorithmsDock::arrangeViews() {
+  const QSize room = m_scroll->viewport()->size();
+  if (room.width() <= 0 || room.height() <= 0) return;
+  const QMargins margins = m_scroll->widget()->layout()->contentsMargins();
+  const int note = 3 * m_figureNote->fontMetrics().height();  // the figure's note, wrapped
+  const int figureHeight = room.height() - margins.top() - margins.bottom() - m_countCombo->sizeHint().height() - note -
+                           2 * m_figurePane->layout()->spacing();
+  const int figureWidth = m_plot->canvas()->readableWidthAtHeight(figureHeight);
+  const int tableWidth = m_tablePane->minimumSizeHint().width();
+  const bool side =
+      tableWidth + m_split->handleWidth() + figureWidth <= room.width() - margins.left() - margins.right();
+  if (side && !m_tabbed && m_figurePane->width() < figureWidth) {
+    // The splitter first shares by size hints: the table's columns, the figure the rest.
+    const int total = m_split->width() - m_split->handleWidth();
+    m_split->setSizes({tableWidth, std::max(0, total - tableWidth)});
+  }
+  if (side != m_tabbed) return;  // as it is
+  m_tabbed = !side;
+  if (m_tabbed) {
+    m_views->addTab(m_tablePane, tr("Formulations"));
+    m_views->addTab(m_figurePane, tr("Operation count against n"));
+    m_split->hide();
+    m_views->show();
+  } else {
+    while (m_views->count() > 0) m_views->removeTab(0);
+    m_split->addWidget(m_tablePane);
+    m_split->addWidget(m_figurePane);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    const int total = room.width() - margins.left() - margins.right() - m_split->handleWidth();
+    m_split->setSizes({tableWidth, std::max(0, total - tableWidth)});
+    m_tablePane->show();
+    m_figurePane->show();
+    m_views->hide();
+    m_split->show();
+  }
 }
 
 void AlgorithmsDock::fitTableWidth() {
@@ -455,6 +513,7 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
   }
   m_plot->setSeries(std::move(series), nMax);
   m_plot->setMarkedN(m_robotN);
+  arrangeViews();  // the legend's names set the figure's width
   m_capped = capped;
   updateFigureNote();
 }

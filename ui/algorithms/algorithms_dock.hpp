@@ -24,6 +24,7 @@ class QComboBox;
 class QLabel;
 class QScrollArea;
 class QSplitter;
+class QTabWidget;
 class QTableWidget;
 class QTimer;
 class TrajectoryDocument;
@@ -40,6 +41,8 @@ class AlgorithmsDock : public QDockWidget {
   QComboBox* inverseDynamicsCombo() const { return m_idCombo; }
   QComboBox* forwardDynamicsCombo() const { return m_fdCombo; }
   QTableWidget* table() const { return m_table; }
+  // Non-null when the table and the figure are tabs (too narrow a dock for both side by side).
+  QTabWidget* viewTabs() const { return m_tabbed ? m_views : nullptr; }
   OperationCountPlot* plot() const { return m_plot; }
   QString liveText() const;
   QString noteText() const;
@@ -64,9 +67,11 @@ class AlgorithmsDock : public QDockWidget {
 
  protected:
   void changeEvent(QEvent* event) override;  // FontChange (presentation mode): the table's width again
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void fitTableWidth();  // every column in view, the formulations' names in full
+  void arrangeViews();   // table beside the figure, or the two as tabs when they do not both fit
   void fillCombos();
   void showLive();
   void startWork();
@@ -86,6 +91,10 @@ class AlgorithmsDock : public QDockWidget {
   QTableWidget* m_table;
   QScrollArea* m_scroll;
   QSplitter* m_split;
+  QTabWidget* m_views;  // the table's and the figure's panes as tabs (a narrow dock)
+  QWidget* m_tablePane;
+  QWidget* m_figurePane;
+  bool m_tabbed = false;
   OperationCountPlot* m_plot;
   QTimer* m_debounce;
 

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QPointer>
 #include <cmath>
+#include <vector>
 
 class PlotLegend;
 class QGraphicsLineItem;
@@ -82,6 +83,9 @@ class PlotCanvas : public QChartView {
   // the window off the screen.
   QSize minimumSizeHint() const override;
   QSize sizeHint() const override;
+  // The smallest readable width when `height` pixels high (a tall view can put the legend in one
+  // column beside the plot); huge when no width is enough.
+  int readableWidthAtHeight(int height) const;
   bool isReadable() const { return m_readable; }  // false: the "too small" hint is shown
   QString unreadableReason() const { return m_unreadable; }
   enum class LegendPlace { None, Below, Right };
@@ -136,6 +140,7 @@ class PlotCanvas : public QChartView {
   enum class Drag { None, Scrub, Pan, MaybeMenu, Band };
   struct Metrics;  // font-derived sizes of the chart's parts (plot_canvas_layout.cpp)
   Metrics metrics() const;
+  std::vector<QSizeF> readableSizes() const;
   void layoutLegend();     // picks the legend's place and the chart margins for the current size
   void placeAxisTitles();  // after Qt has laid out the plot area
   void updateReadable();

@@ -164,35 +164,48 @@ void PlotCanvas::updateReadable() {
   if (!readable) m_tooSmall->raise();
 }
 
-QSize PlotCanvas::minimumSizeHint() const {
+// Every readable layout's size: the legend below or beside the plot, in each column count.
+std::vector<QSizeF> PlotCanvas::readableSizes() const {
   const Metrics m = metrics();
   const int n = int(m_legend->entries().size());
   QFont bold = font();
   bold.setBold(true);
+  const qreal titleW = QFontMetricsF(bold).horizontalAdvance(m_axisY->titleText()) + 2 * m.pad;
   // (4 px spare: Qt's measures of the axes change a little with the ranges)
   const qreal fixedW = 2 * m.pad + m.yAxisW + m.qtRight + m.minPlot.width() + 4;
   const qreal fixedH = m.top + m.qtTop + m.minPlot.height() + m.xRowH + m.pad + 4;
-  QSizeF best(fixedW + m.xTitleBlock, fixedH);
-  if (n > 0) {
-    // Every column count, below and beside the plot; the size that fits the smallest box of a
-    // bottom dock's shape (2.6 : 1, like 900 x 350) wins.
-    auto cost = [](const QSizeF& s) { return std::max(s.width() / 2.6, s.height()); };
-    best = QSizeF();
-    for (int columns = 1; columns <= n; ++columns) {
-      const QSizeF legend = m_legend->sizeFor(columns);
-      const QSizeF below(std::max(fixedW + m.xTitleBlock, legend.width() + 2 * m.pad),
-                         fixedH + legend.height() + m.pad);
-      const QSizeF right(fixedW + std::max(m.xTitleBlock, legend.width() + m.gap),
-                         std::max(fixedH, m.top + m.qtTop + legend.height() + m.xRowH + m.pad + 4));
-      for (const QSizeF& s : {below, right})
-        if (best.isEmpty() || cost(s) < cost(best) - 0.5 ||
-            (cost(s) < cost(best) + 0.5 && s.width() * s.height() < best.width() * best.height()))
-          best = s;
-    }
+  const qreal frame = 2 * frameWidth() + 2;
+  std::vector<QSizeF> sizes;
+  auto add = [&](QSizeF s) {
+    sizes.push_back(QSizeF(std::ceil(std::max(s.width(), titleW) + frame), std::ceil(s.height() + frame)));
+  };
+  if (n == 0) add(QSizeF(fixedW + m.xTitleBlock, fixedH));
+  for (int columns = 1; columns <= n; ++columns) {
+    const QSizeF legend = m_legend->sizeFor(columns);
+    add(QSizeF(std::max(fixedW + m.xTitleBlock, legend.width() + 2 * m.pad), fixedH + legend.height() + m.pad));
+    add(QSizeF(fixedW + std::max(m.xTitleBlock, legend.width() + m.gap),
+               std::max(fixedH, m.top + m.qtTop + legend.height() + m.xRowH + m.pad + 4)));
   }
-  best.setWidth(std::max(best.width(), QFontMetricsF(bold).horizontalAdvance(m_axisY->titleText()) + 2 * m.pad));
-  const int frame = 2 * frameWidth();
-  return QSize(int(std::ceil(best.width())) + frame + 2, int(std::ceil(best.height())) + frame + 2);
+  return sizes;
+}
+
+QSize PlotCanvas::minimumSizeHint() const {
+  // The size that fits the smallest box of a bottom dock's shape (2.6 : 1, like 900 x 350); ties:
+  // the smaller area.
+  auto cost = [](const QSizeF& s) { return std::max(s.width() / 2.6, s.height()); };
+  QSizeF best;
+  for (const QSizeF& s : readableSizes())
+    if (best.isEmpty() || cost(s) < cost(best) - 0.5 ||
+        (cost(s) < cost(best) + 0.5 && s.width() * s.height() < best.width() * best.height()))
+      best = s;
+  return best.toSize();
+}
+
+int PlotCanvas::readableWidthAtHeight(int height) const {
+  int width = 0;
+  for (const QSizeF& s : readableSizes())
+    if (s.height() <= height && (width == 0 || s.width() < width)) width = int(s.width());
+  return width > 0 ? width : 1 << 20;  // no width makes it readable at that height
 }
 
 QSize PlotCanvas::sizeHint() const {
