@@ -209,7 +209,7 @@ int PlotCanvas::readableWidthAtHeight(int height) const {
 }
 
 QSize PlotCanvas::sizeHint() const {
-  // Comfortable: half as large again as readable (the chart's own hint follows its last size).
-  const QSize min = minimumSizeHint();
-  return QSize(std::max(min.width() * 3 / 2, 560), std::max(min.height() * 3 / 2, 340));
+  // Readable, no more: a larger hint made docks and scroll areas ask for room they need not have
+  // (the window's layouts ask readableSize()/minimumSizeHint for what they must give).
+  return minimumSizeHint().expandedTo(QSize(360, 220));
 }
