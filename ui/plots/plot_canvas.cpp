@@ -395,6 +395,8 @@ void PlotCanvas::autoRange() {
                                                                           : 1.0;
   setXRange(x0, x1);
   double y0 = b.y0 - pad, y1 = b.y1 + pad;
+  if (h > 0 && b.y0 >= 0 && y0 < 0) y0 = 0;  // data that never go negative: the axis starts at 0
+  if (h > 0 && b.y1 <= 0 && y1 > 0) y1 = 0;
   if (m_scale == Scale::Linear) {
     // Out to the ticks: the ends are labelled, so four ticks need the least height.
     const double shown = chart()->plotArea().height();
