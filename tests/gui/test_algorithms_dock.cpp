@@ -20,6 +20,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <cmath>
@@ -411,14 +412,25 @@ class TestAlgorithmsDock : public QObject {
                             .arg(scroll->viewport()->width())
                             .arg(scroll->viewport()->height())));
     OperationCountPlot* plot = dock()->plot();
+    // Side by side, or (a dock too narrow for both) as two tabs, each over the whole dock.
     for (QWidget* part : {static_cast<QWidget*>(table), static_cast<QWidget*>(plot)}) {
+      if (QTabWidget* tabs = dock()->viewTabs()) {
+        for (int i = 0; i < tabs->count(); ++i)
+          if (tabs->widget(i)->isAncestorOf(part)) tabs->setCurrentIndex(i);
+        settle(300);
+      }
+      QVERIFY2(part->isVisible(), part->metaObject()->className());
       const QRect shown(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
       QVERIFY2(scroll->viewport()->rect().contains(shown), part->metaObject()->className());
     }
+    if (!dir.isEmpty() && dock()->viewTabs())
+      QVERIFY(m_window->grab().save(QDir(dir).filePath("algorithms_presentation_figure.png")));
     QVERIFY2(plot->height() >= 200, qPrintable(QString("the figure is %1 px high").arg(plot->height())));
     const QRectF area = plot->canvas()->chart()->plotArea();
     QVERIFY2(area.height() >= 120 && area.width() >= 300,
              qPrintable(QString("plot area %1 x %2").arg(area.width()).arg(area.height())));
+    // The figure is readable: every name, tick label and title in full (else its hint would show).
+    QVERIFY2(plot->canvas()->isReadable(), qPrintable(plot->canvas()->unreadableReason()));
     f11->trigger();
     settle(800);
     QVERIFY(!m_window->presentationMode());

@@ -20,11 +20,13 @@
 #include <QToolButton>
 #include <QValueAxis>
 #include <QXmlStreamReader>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "plots/decimation.hpp"
 #include "plots/plot_canvas.hpp"
@@ -142,21 +144,57 @@ class TestPlots : public QObject {
     const plots::Lab white = plots::toLab(Qt::white);
     QVERIFY(std::abs(white.L - 100) < 0.01 && std::abs(white.a) < 0.01 && std::abs(white.b) < 0.01);
   }
+  // Okabe & Ito's colours (without their yellow), each further cycle of seven with its own dash
+  // pattern: 35 series differ in colour or pattern; the colours stay apart for the three kinds of
+  // colour blindness (Machado et al. 2009, severity 1), and the operation-count figure's 13
+  // formulations stay apart in grey through their markers.
   void paletteColoursAreDistinguishable() {
-    QCOMPARE(plots::seriesColor(0), QColor("#1f77b4"));
-    QCOMPARE(plots::seriesColor(3), QColor("#d62728"));
-    QCOMPARE(plots::seriesColor(plots::kPaletteSize), plots::seriesColor(0));  // cycles
-    double closest = INFINITY;
-    for (int i = 0; i < plots::kPaletteSize; ++i) {
-      const plots::Lab p = plots::toLab(plots::seriesColor(i));
-      // Readable on white, and not a grey that looks like a hidden legend entry.
-      QVERIFY2(p.L >= 30 && p.L <= 80 && std::hypot(p.a, p.b) >= 25, qPrintable(plots::seriesColor(i).name()));
-      for (int j = 0; j < i; ++j) {
-        const plots::Lab q = plots::toLab(plots::seriesColor(j));
-        closest = std::min(closest, std::hypot(p.L - q.L, p.a - q.a, p.b - q.b));
+    QCOMPARE(plots::seriesColor(0), QColor("#0072b2"));
+    QCOMPARE(plots::seriesColor(1), QColor("#e69f00"));
+    QCOMPARE(plots::seriesColor(plots::kColorCount), plots::seriesColor(0));  // colours cycle
+    QCOMPARE(plots::seriesDashes(plots::kPaletteSize), plots::seriesDashes(0));
+    for (int i = 0; i < plots::kPaletteSize; ++i)
+      for (int j = 0; j < i; ++j)
+        QVERIFY2(plots::seriesColor(i) != plots::seriesColor(j) || plots::seriesDashes(i) != plots::seriesDashes(j),
+                 qPrintable(QString("series %1 and %2 look alike").arg(i).arg(j)));
+    const double machado[4][3][3] = {
+        {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+        {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
+        {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
+        {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}}};
+    const char* vision[] = {"normal", "protanopia", "deuteranopia", "tritanopia"};
+    auto toLinear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    auto toSrgb = [](double c) {
+      c = std::clamp(c, 0.0, 1.0);
+      return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055;
+    };
+    for (int v = 0; v < 4; ++v) {
+      std::vector<plots::Lab> seen;
+      for (int i = 0; i < plots::kColorCount; ++i) {
+        const QColor c = plots::seriesColor(i);
+        const double rgb[3] = {toLinear(c.redF()), toLinear(c.greenF()), toLinear(c.blueF())};
+        double out[3];
+        for (int r = 0; r < 3; ++r)
+          out[r] = toSrgb(machado[v][r][0] * rgb[0] + machado[v][r][1] * rgb[1] + machado[v][r][2] * rgb[2]);
+        seen.push_back(plots::toLab(QColor::fromRgbF(float(out[0]), float(out[1]), float(out[2]))));
+        // Readable on white (not the yellow) and darker than a hidden legend entry's grey.
+        if (v == 0) QVERIFY2(seen.back().L <= 75, qPrintable(c.name()));
       }
+      double closest = INFINITY;
+      for (std::size_t i = 0; i < seen.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          closest = std::min(closest, std::hypot(seen[i].L - seen[j].L, seen[i].a - seen[j].a, seen[i].b - seen[j].b));
+      QVERIFY2(closest >= (v == 0 ? 25 : 15),
+               qPrintable(QString("%1: closest pair ΔE = %2").arg(vision[v]).arg(closest)));
     }
-    QVERIFY2(closest >= 20, qPrintable(QString("closest pair ΔE = %1").arg(closest)));
+    // 13 formulations: colour and marker pairs all different; two with the same marker differ in
+    // lightness, so they stay apart in grey.
+    for (int i = 0; i < 13; ++i)
+      for (int j = 0; j < i; ++j) {
+        if (plots::seriesMarker(i) != plots::seriesMarker(j)) continue;
+        const double dL = std::abs(plots::toLab(plots::seriesColor(i)).L - plots::toLab(plots::seriesColor(j)).L);
+        QVERIFY2(dL >= 8, qPrintable(QString("series %1 and %2: same marker, ΔL* = %3").arg(i).arg(j).arg(dL)));
+      }
   }
 
   // ---- decimation, as a function ----
@@ -352,7 +390,11 @@ class TestPlots : public QObject {
     QVERIFY(!plot->canvas()->plotLegend()->entries()[1].shown);  // greyed
     // Auto-range now ignores the hidden series: sin and the ramp only.
     plot->autoRange();
-    QVERIFY(plot->canvas()->axisY()->max() < 1.1);
+    {  // the data's top (1), padded by 3 % and rounded out to the next tick
+      const QValueAxis* y = plot->canvas()->axisY();
+      QVERIFY2(y->max() >= 1 && y->max() <= std::ceil(1.03 / y->tickInterval() - 1e-9) * y->tickInterval() + 1e-9,
+               qPrintable(QString("max %1, ticks every %2").arg(y->max()).arg(y->tickInterval())));
+    }
     QTest::mouseClick(plot->canvas()->viewport(), Qt::LeftButton, {}, entry);
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy[1][1].toBool(), true);
@@ -597,6 +639,51 @@ class TestPlots : public QObject {
   }
 
   // ---- export ----
+  // The auto range holds the limit lines, also when the data stay far inside them (a wrist's
+  // effort limit of 28 N·m with torques of 3 N·m used to be drawn outside the view).
+  void limitLinesAreInsideTheAutoRange() {
+    auto plot = makePlot();
+    QVERIFY(plot);
+    QVERIFY(plot->setLimits({-28, -INFINITY, -2}, {28, INFINITY, 0.5}));
+    settle();
+    const QValueAxis* y = plot->canvas()->axisY();
+    for (int i : {0, 2})
+      for (QLineSeries* limit : {plot->lowerLimitSeries(i), plot->upperLimitSeries(i)}) {
+        QVERIFY(limit && limit->count() == 2);
+        QVERIFY2(limit->at(0).y() >= y->min() && limit->at(0).y() <= y->max(),
+                 qPrintable(QString("limit %1 outside [%2, %3]").arg(limit->at(0).y()).arg(y->min()).arg(y->max())));
+      }
+    // A hidden series' limits do not hold the range open.
+    plot->setSeriesVisible(0, false);
+    plot->autoRange();
+    settle();
+    QVERIFY2(plot->canvas()->axisY()->max() < 28, qPrintable(QString::number(plot->canvas()->axisY()->max())));
+  }
+
+  // After switching robots the plots are emptied: no time cursor stays on an empty plot, also
+  // when the timeline moves on.
+  void emptyPlotShowsNoCursor() {
+    auto plot = makePlot();
+    QVERIFY(plot);
+    plot->setCursorTime(0.5);
+    QVERIFY(!plot->canvas()->cursorLine().isNull());
+    plot->clear();
+    settle();
+    QVERIFY(plot->canvas()->cursorLine().isNull());
+    plot->setCursorTime(0.7);  // inside the empty plot's 0..1 axis
+    QVERIFY(plot->canvas()->cursorLine().isNull());
+    const std::vector<double> t = times(kSamples, kDt);
+    QVERIFY(plot->setData(t, threeSeries(t), {"sin", "cos", "ramp"}, "τ [N·m]"));
+    plot->setCursorTime(0.7);
+    QVERIFY(!plot->canvas()->cursorLine().isNull());
+    StackedDecompositionPlot dec;
+    dec.resize(600, 400);
+    dec.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dec));
+    dec.setCursorTime(0.5);
+    QVERIFY(dec.canvas()->cursorLine().isNull());
+  }
+
   void exportPngWritesAnImageOfTheRequestedSize() {
     auto plot = makePlot();
     QVERIFY(plot);
@@ -744,7 +831,8 @@ class TestPlots : public QObject {
     plot.jointSelector()->setCurrentIndex(1);
     QCOMPARE(jointSpy.count(), 1);
     QCOMPARE(plot.currentJoint(), 1);
-    QCOMPARE(plot.canvas()->chart()->title(), QString("elbow"));
+    QVERIFY2(plot.canvas()->axisTitle(Qt::Vertical).startsWith("elbow: τ"),
+             qPrintable(plot.canvas()->axisTitle(Qt::Vertical)));
     problem = checkStack(1);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 

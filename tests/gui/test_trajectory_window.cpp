@@ -539,6 +539,30 @@ class TestTrajectoryWindow : public QObject {
     QVERIFY(m_window->trajectoryDock()->findChild<QCheckBox*>("payloadOn")->isChecked());
   }
 
+  // Switching robots empties the plots: no stale time cursor stays on them, also when the time
+  // moves on (issue 22: "a stale time-cursor line stays on empty plots after switching robots").
+  void switchingRobotsLeavesNoCursorOnEmptyPlots() {
+    QVERIFY(loadStanfordDemo());
+    PlotsDock* plots = m_window->plotsDock();
+    plots->showTab(PlotsDock::Torque);
+    settle();
+    TimeSeriesPlot* tau = plots->plot(PlotsDock::Torque);
+    traj()->setTime(0.3 * traj()->samples().endTime());
+    settle();
+    QVERIFY(!tau->canvas()->cursorLine().isNull());
+    QVERIFY(open(robot("ur5.urdf")));
+    settle();
+    if (traj()->hasTrajectory()) QSKIP("the new robot came with a trajectory");
+    QCOMPARE(tau->sampleCount(), 0);
+    QVERIFY(tau->canvas()->cursorLine().isNull());
+    traj()->setTime(0.5);
+    settle();
+    QVERIFY(tau->canvas()->cursorLine().isNull());
+    // The dock asks for room enough for its plots to be readable.
+    const QSize readable = plots->readableSize();
+    QVERIFY(readable.width() >= tau->minimumSizeHint().width() && readable.height() > tau->minimumSizeHint().height());
+  }
+
   // A broken project names the file and leaves the current robot loaded.
   void brokenProjectKeepsTheRobot() {
     QString message;

@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -52,6 +53,13 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   setObjectName("algorithmsDock");
   auto* body = new QWidget(this);
   auto* layout = new QVBoxLayout(body);
+  // Two columns: the choice, the live numbers and the table on the left; the figure on the right
+  // over the dock's whole height (below the controls it was ~100 px high in a low bottom dock).
+  auto* split = new QSplitter(Qt::Horizontal, body);
+  split->setChildrenCollapsible(false);
+  auto* tablePane = new QWidget(split);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
 
   auto* form = new QFormLayout;
   m_idCombo = new QComboBox(body);
@@ -63,22 +71,21 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_fdCombo->setToolTip(tr("The formulation that computes q̈ = FD(q, q̇, τ) at the current time"));
   form->addRow(tr("Inverse dynamics (torques):"), m_idCombo);
   form->addRow(tr("Forward dynamics (accelerations):"), m_fdCombo);
-  layout->addLayout(form);
+  tableLayout->addLayout(form);
   m_note = new QLabel(body);
   m_note->setObjectName("algorithmNote");
   m_note->setWordWrap(true);
   m_note->setStyleSheet("color: #a03000;");
   m_note->hide();
-  layout->addWidget(m_note);
+  tableLayout->addWidget(m_note);
   m_live = new QLabel(body);
   m_live->setObjectName("liveDynamics");
   m_live->setWordWrap(true);
   m_live->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_live->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-  layout->addWidget(m_live);
+  tableLayout->addWidget(m_live);
 
-  // Table and figure side by side: the dock sits in the wide, low bottom area of the window.
-  // What the table shows, across the dock (in the table's pane it wrapped into more lines than it got).
+  // What the table shows, above it.
   auto* statusRow = new QHBoxLayout;
   m_status = new QLabel(body);
   m_status->setObjectName("surveyStatus");
@@ -89,13 +96,8 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   again->setShortcut(QKeySequence(Qt::Key_F9));
   statusRow->addWidget(m_status, 1);
   statusRow->addWidget(again);
-  layout->addLayout(statusRow);
+  tableLayout->addLayout(statusRow);
 
-  auto* split = new QSplitter(Qt::Horizontal, body);
-  split->setChildrenCollapsible(false);
-  auto* tablePane = new QWidget(split);
-  auto* tableLayout = new QVBoxLayout(tablePane);
-  tableLayout->setContentsMargins(0, 0, 0, 0);
   m_table = new QTableWidget(0, 8, tablePane);
   m_table->setObjectName("formulationTable");
   m_table->setHorizontalHeaderLabels({tr("problem"), tr("formulation"), tr("max |Δ|"), tr("relative"), tr("mul"),
@@ -118,7 +120,7 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);  // long titles elide
   m_table->setTextElideMode(Qt::ElideRight);
   m_table->setMinimumHeight(4 * fontMetrics().height() + 30);  // scrolls; a laptop's bottom area is low
-  tableLayout->addWidget(m_table);
+  tableLayout->addWidget(m_table, 1);
 
   auto* figurePane = new QWidget(split);
   auto* figureLayout = new QVBoxLayout(figurePane);
@@ -132,10 +134,10 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   countRow->addWidget(m_countCombo);
   countRow->addStretch(1);
   figureLayout->addLayout(countRow);
+  // Below its readable size (minimumSizeHint) the figure says "too small" rather than making the
+  // dock scroll it out of view; readableSize() tells the window how much room it wants. Its height
+  // is what is left (Ignored): the scroll area sizes the body by its size hints.
   m_plot = new OperationCountPlot(figurePane);
-  m_plot->setMinimumHeight(180);
-  // The chart's size hint follows the size it last had (QGraphicsView: its scene rect): once shown
-  // large (floating, presentation mode) it would make the dock scroll for nothing. Its minimum holds.
   m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   figureLayout->addWidget(m_plot, 1);
   m_figureNote = new QLabel(figurePane);
@@ -148,7 +150,17 @@ AlgorithmsDock::AlgorithmsDock(TrajectoryDocument* traj, QWidget* parent)
   // the figure takes the rest: it is what gains from more room (presentation mode's large fonts).
   split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
+  m_split = split;
+  m_tablePane = tablePane;
+  m_figurePane = figurePane;
   layout->addWidget(split, 1);
+  // When the dock is too narrow for the table beside a readable figure (a laptop, presentation
+  // mode's fonts), the two become tabs, each over the whole dock (arrangeViews).
+  m_views = new QTabWidget(body);
+  m_views->setObjectName("algorithmsViews");
+  m_views->setDocumentMode(true);
+  m_views->hide();
+  layout->addWidget(m_views, 1);
   m_scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
   m_scroll->setWidgetResizable(true);
   m_scroll->setFrameShape(QFrame::NoFrame);
@@ -206,12 +218,74 @@ AlgorithmsDock::~AlgorithmsDock() {
 QString AlgorithmsDock::liveText() const { return m_live->text(); }
 
 int AlgorithmsDock::preferredHeight() const {
-  return height() + m_scroll->verticalScrollBar()->maximum();  // what is scrolled out of view, added
+  // What is scrolled out of view, added; and at least the figure's readable height.
+  return std::max(height() + m_scroll->verticalScrollBar()->maximum(), readableSize().height());
+}
+
+QSize AlgorithmsDock::readableSize() const {
+  // The table's pane at its minimum beside the figure's pane with the figure readable.
+  const QWidget* figurePane = m_plot->parentWidget();
+  const QSize figure = m_plot->minimumSizeHint();
+  const QSize aroundFigure = figurePane->layout()->minimumSize() - m_plot->minimumSize();
+  const QSize table = m_tablePane->minimumSizeHint();
+  const int w = table.width() + m_split->handleWidth() + std::max(figure.width(), aroundFigure.width());
+  const int h = std::max(table.height(), figure.height() + aroundFigure.height());
+  const QMargins body = m_scroll->widget()->layout()->contentsMargins();
+  const QSize chrome = isVisible() ? size() - m_scroll->size() : QSize(4, fontMetrics().height() + 8);  // title, frame
+  return QSize(w + body.left() + body.right(), h + body.top() + body.bottom()) + chrome.expandedTo(QSize(0, 0));
 }
 
 void AlgorithmsDock::changeEvent(QEvent* event) {
   QDockWidget::changeEvent(event);
-  if (event->type() == QEvent::FontChange) fitTableWidth();
+  if (event->type() == QEvent::FontChange) {
+    fitTableWidth();
+    arrangeViews();
+  }
+}
+
+void AlgorithmsDock::resizeEvent(QResizeEvent* event) {
+  QDockWidget::resizeEvent(event);
+  arrangeViews();
+}
+
+// Side by side when the dock holds the table's columns and a readable figure at its height (the
+// legend beside the plot in as many columns as the height needs); else two tabs.
+void AlgorithmsDock::arrangeViews() {
+  const QSize room = m_scroll->viewport()->size();
+  if (room.width() <= 0 || room.height() <= 0) return;
+  const QMargins margins = m_scroll->widget()->layout()->contentsMargins();
+  const int note = 3 * m_figureNote->fontMetrics().height();  // the figure's note, wrapped
+  const int figureHeight = room.height() - margins.top() - margins.bottom() - m_countCombo->sizeHint().height() - note -
+                           2 * m_figurePane->layout()->spacing();
+  const int figureWidth = m_plot->canvas()->readableWidthAtHeight(figureHeight);
+  const int tableWidth = m_tablePane->minimumSizeHint().width();
+  const bool side =
+      tableWidth + m_split->handleWidth() + figureWidth <= room.width() - margins.left() - margins.right();
+  if (side && !m_tabbed && m_figurePane->width() < figureWidth) {
+    // The splitter first shares by size hints: the table's columns, the figure the rest.
+    const int total = m_split->width() - m_split->handleWidth();
+    m_split->setSizes({tableWidth, std::max(0, total - tableWidth)});
+  }
+  if (side != m_tabbed) return;  // as it is
+  m_tabbed = !side;
+  if (m_tabbed) {
+    m_views->addTab(m_tablePane, tr("Formulations"));
+    m_views->addTab(m_figurePane, tr("Operation count against n"));
+    m_split->hide();
+    m_views->show();
+  } else {
+    while (m_views->count() > 0) m_views->removeTab(0);
+    m_split->addWidget(m_tablePane);
+    m_split->addWidget(m_figurePane);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    const int total = room.width() - margins.left() - margins.right() - m_split->handleWidth();
+    m_split->setSizes({tableWidth, std::max(0, total - tableWidth)});
+    m_tablePane->show();
+    m_figurePane->show();
+    m_views->hide();
+    m_split->show();
+  }
 }
 
 void AlgorithmsDock::fitTableWidth() {
@@ -439,6 +513,7 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
   }
   m_plot->setSeries(std::move(series), nMax);
   m_plot->setMarkedN(m_robotN);
+  arrangeViews();  // the legend's names set the figure's width
   m_capped = capped;
   updateFigureNote();
 }

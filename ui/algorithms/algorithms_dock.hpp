@@ -23,6 +23,8 @@ class OperationCountPlot;
 class QComboBox;
 class QLabel;
 class QScrollArea;
+class QSplitter;
+class QTabWidget;
 class QTableWidget;
 class QTimer;
 class TrajectoryDocument;
@@ -39,12 +41,17 @@ class AlgorithmsDock : public QDockWidget {
   QComboBox* inverseDynamicsCombo() const { return m_idCombo; }
   QComboBox* forwardDynamicsCombo() const { return m_fdCombo; }
   QTableWidget* table() const { return m_table; }
+  // Non-null when the table and the figure are tabs (too narrow a dock for both side by side).
+  QTabWidget* viewTabs() const { return m_tabbed ? m_views : nullptr; }
   OperationCountPlot* plot() const { return m_plot; }
   QString liveText() const;
   QString noteText() const;
   // The height that shows the whole dock without scrolling (its height and what it scrolls out of
   // view): what the main window gives it in presentation mode.
   int preferredHeight() const;
+  // The size at which the table's column and the figure are readable (the figure's names, ticks
+  // and titles in full): what the window should give the dock (docs/plots.md, "Sizes").
+  QSize readableSize() const;
 
   // The rows shown (registry order) and the state they were computed at.
   const std::vector<survey::Row>& rows() const { return m_rows; }
@@ -60,9 +67,11 @@ class AlgorithmsDock : public QDockWidget {
 
  protected:
   void changeEvent(QEvent* event) override;  // FontChange (presentation mode): the table's width again
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void fitTableWidth();  // every column in view, the formulations' names in full
+  void arrangeViews();   // table beside the figure, or the two as tabs when they do not both fit
   void fillCombos();
   void showLive();
   void startWork();
@@ -81,6 +90,11 @@ class AlgorithmsDock : public QDockWidget {
   QLabel* m_figureNote;
   QTableWidget* m_table;
   QScrollArea* m_scroll;
+  QSplitter* m_split;
+  QTabWidget* m_views;  // the table's and the figure's panes as tabs (a narrow dock)
+  QWidget* m_tablePane;
+  QWidget* m_figurePane;
+  bool m_tabbed = false;
   OperationCountPlot* m_plot;
   QTimer* m_debounce;
 

@@ -1,5 +1,6 @@
 #include "massmatrix/global_matrices_view.hpp"
 
+#include <QFontMetricsF>
 #include <QPaintEvent>
 #include <QPainter>
 #include <algorithm>
@@ -28,6 +29,7 @@ GlobalMatricesView::Picture picture(const QString& name, const QString& title, c
 
 GlobalMatricesView::GlobalMatricesView(QWidget* parent) : QWidget(parent) {
   setObjectName("globalMatricesView");
+  setMinimumSize(160, 120);  // hard minimum; below minimumSizeHint a "too small" hint is painted
   setToolTip(
       tr("The global (6N) formulation of Orin & Featherstone's review, §3.5: every body as a free rigid body, "
          "held together by its joints' constraint forces. Black: a structural non-zero."));
@@ -84,25 +86,116 @@ bool GlobalMatricesView::compute(const dyn::Model& model, const Eigen::VectorXd&
     update();
     return false;
   }
+  updateGeometry();  // the readable size follows the matrices' sizes
   update();
   return true;
+}
+
+// ---- layout ----
+
+double GlobalMatricesView::minimumPictureSide() const {
+  // Six lines high, and a third of a pixel an entry for the largest matrix (up to 200 px): smaller,
+  // the pattern is a smear.
+  int largest = 0;
+  for (const Picture& p : m_pictures)
+    largest = std::max<int>(largest, int(std::max(p.nonZero.rows(), p.nonZero.cols())));
+  return std::max(6.0 * QFontMetricsF(font()).height(), std::min(0.35 * largest, 200.0));
+}
+
+QStringList GlobalMatricesView::captions(const Picture& pic) const {
+  return {pic.title, tr("%1 nz (%2 %)")
+                         .arg(pic.nonZeros)
+                         .arg(pic.nonZero.size() ? 100.0 * pic.nonZeros / double(pic.nonZero.size()) : 0.0, 0, 'f', 1)};
+}
+
+GlobalMatricesView::Grid GlobalMatricesView::gridFor(QSize size) const {
+  const QFontMetricsF fm(font());
+  const double line = fm.height();
+  Grid best;
+  const int count = int(m_pictures.size());
+  if (count == 0) return best;
+  double widest = 0;  // the captions are never cut: a column is at least as wide as the widest
+  for (const Picture& pic : m_pictures)
+    for (const QString& c : captions(pic)) widest = std::max(widest, fm.horizontalAdvance(c));
+  // The summary on up to two lines above the pictures.
+  const double summaryW = fm.horizontalAdvance(m_summary);
+  const int summaryLines = summaryW <= size.width() - 8 ? 1 : 2;
+  const double top = summaryLines * line + 6;
+  for (int cols = 1; cols <= count; ++cols) {
+    const int rows = (count + cols - 1) / cols;
+    const double cw = (size.width() - 8.0) / cols, ch = (size.height() - top - 4.0) / rows;
+    double smallest = 1e9;  // the smallest picture's longer side: what must stay readable
+    for (const Picture& pic : m_pictures) {
+      const double nr = std::max<Eigen::Index>(1, pic.nonZero.rows()),
+                   nc = std::max<Eigen::Index>(1, pic.nonZero.cols());
+      const double s = std::max(0.0, std::min((cw - 8) / nc, (ch - 2 * line - 8) / nr));
+      smallest = std::min(smallest, s * std::max(nr, nc));
+    }
+    const bool fits = widest <= cw - 8;
+    if (best.cols == 0 || (fits && !best.captionsFit) || (fits == best.captionsFit && smallest > best.smallestSide)) {
+      best.cols = cols;
+      best.smallestSide = smallest;
+      best.captionsFit = fits;
+    }
+  }
+  best.top = top;
+  best.summaryLines = summaryLines;
+  best.readable = best.captionsFit && best.smallestSide >= minimumPictureSide() - 0.5 &&
+                  (summaryLines == 1 || summaryW <= 1.8 * (size.width() - 8));
+  return best;
+}
+
+QSize GlobalMatricesView::minimumSizeHint() const {
+  // The estimate below, grown until gridFor agrees that it is readable.
+  QSize s = estimatedMinimumSize();
+  for (int k = 0; k < 40 && !m_pictures.empty() && !gridFor(s).readable; ++k) s += QSize(8, 8);
+  return s;
+}
+
+QSize GlobalMatricesView::estimatedMinimumSize() const {
+  if (m_pictures.empty()) return {240, 200};
+  const QFontMetricsF fm(font());
+  const double line = fm.height(), side = minimumPictureSide();
+  double widest = 0;
+  for (const Picture& pic : m_pictures)
+    for (const QString& c : captions(pic)) widest = std::max(widest, fm.horizontalAdvance(c));
+  const double cw = std::max(widest, side) + 16, ch = side + 2 * line + 12;
+  const int count = int(m_pictures.size());
+  // The grid of least area (ties: the squarer one), the summary on two lines.
+  QSizeF best;
+  for (int cols = 1; cols <= count; ++cols) {
+    const int rows = (count + cols - 1) / cols;
+    QSizeF s(cols * cw + 8, rows * ch + 2 * line + 10);
+    s.setWidth(std::max(s.width(), fm.horizontalAdvance(m_summary) / 1.8 + 8));
+    if (best.isEmpty() || s.width() * s.height() < best.width() * best.height() - 1) best = s;
+  }
+  return QSize(int(std::ceil(best.width())) + 1, int(std::ceil(best.height())) + 1);
 }
 
 void GlobalMatricesView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().base());
+  p.setPen(palette().text().color());
   if (m_pictures.empty()) {
-    p.drawText(rect(), Qt::AlignCenter, m_summary.isEmpty() ? tr("No robot") : m_summary);
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_summary.isEmpty() ? tr("No robot") : m_summary);
     return;
   }
   const QFontMetrics fm(font());
   const int line = fm.height();
-  // Pictures in a grid of 3 columns; the last (the system of eq. 27) gets a full row when it fits better.
-  const int cols = width() > 2 * height() ? 5 : 3, rows = (int(m_pictures.size()) + cols - 1) / cols;
-  const QRectF area = rect().adjusted(4, line + 6, -4, -4);
+  const Grid g = gridFor(size());
+  p.drawText(QRectF(4, 2, width() - 8, g.summaryLines * line + 2), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+             m_summary);
+  if (!g.readable) {  // sub-pixel entries and cut captions teach nothing: say what would help
+    p.setPen(QColor(80, 80, 80));
+    p.drawText(rect().adjusted(4, int(g.top), -4, -4), Qt::AlignCenter | Qt::TextWordWrap,
+               tr("Too small to read: enlarge this view\n(it needs %1 × %2 pixels)")
+                   .arg(minimumSizeHint().width())
+                   .arg(minimumSizeHint().height()));
+    return;
+  }
+  const int cols = g.cols, rows = (int(m_pictures.size()) + cols - 1) / cols;
+  const QRectF area = rect().adjusted(4, int(g.top), -4, -4);
   const double cw = area.width() / cols, ch = area.height() / rows;
-  p.drawText(QRectF(4, 2, width() - 8, line + 2), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(m_summary, Qt::ElideRight, width() - 8));
   for (size_t k = 0; k < m_pictures.size(); ++k) {
     const Picture& pic = m_pictures[k];
     const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
@@ -111,12 +204,9 @@ void GlobalMatricesView::paintEvent(QPaintEvent*) {
     const double s = std::max(0.0, std::min(room.width() / nc, room.height() / nr));  // pixels per entry
     const QRectF box(room.left(), room.top(), s * nc, s * nr);
     p.setPen(palette().text().color());
-    p.drawText(QRectF(cell.left() + 4, cell.top(), cell.width() - 8, line), Qt::AlignLeft,
-               fm.elidedText(pic.title, Qt::ElideRight, int(cell.width()) - 8));
-    p.drawText(QRectF(cell.left() + 4, cell.top() + line, cell.width() - 8, line), Qt::AlignLeft,
-               tr("%1 nz (%2 %)")
-                   .arg(pic.nonZeros)
-                   .arg(pic.nonZero.size() ? 100.0 * pic.nonZeros / double(pic.nonZero.size()) : 0.0, 0, 'f', 1));
+    const QStringList text = captions(pic);
+    p.drawText(QRectF(cell.left() + 4, cell.top(), cell.width() - 8, line), Qt::AlignLeft, text[0]);
+    p.drawText(QRectF(cell.left() + 4, cell.top() + line, cell.width() - 8, line), Qt::AlignLeft, text[1]);
     p.fillRect(box, QColor(250, 250, 250));
     const QColor ink(20, 20, 40);
     for (Eigen::Index r = 0; r < pic.nonZero.rows(); ++r)

@@ -7,6 +7,7 @@
 #pragma once
 #include <Eigen/Core>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -32,13 +33,28 @@ class GlobalMatricesView : public QWidget {
   double reductionError() const { return m_reductionError; }  // max |Sᵀ I S − H_CRBA|
   QString summary() const { return m_summary; }
 
-  QSize sizeHint() const override { return {520, 420}; }
-  QSize minimumSizeHint() const override { return {240, 200}; }
+  // Readable: every caption in full and the smallest picture at least six lines (and a third of
+  // a pixel an entry, up to 200 px) on a side; smaller, a "too small" hint is painted instead.
+  QSize sizeHint() const override { return minimumSizeHint().expandedTo({520, 420}); }
+  QSize minimumSizeHint() const override;
+  struct Grid {
+    int cols = 0;              // pictures per row
+    double smallestSide = 0;   // the smallest picture's longer side, in pixels
+    bool captionsFit = false;  // every title and count in full
+    double top = 0;            // summary height
+    int summaryLines = 1;
+    bool readable = false;
+  };
+  Grid gridFor(QSize size) const;  // the grid of the largest pictures whose captions fit
 
  protected:
   void paintEvent(QPaintEvent* event) override;
 
  private:
+  double minimumPictureSide() const;
+  QSize estimatedMinimumSize() const;
+  QStringList captions(const Picture& pic) const;
+
   std::vector<Picture> m_pictures;
   double m_reductionError = 0;
   QString m_summary;

@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -90,10 +91,15 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_map->setHoverTextProvider([this](int r, int c) { return describeCell(r, c); });
   m_global = new GlobalMatricesView(body);
   m_global->setVisible(false);
-  auto* pictures = new QHBoxLayout;
-  pictures->addWidget(m_map, 1);
-  pictures->addWidget(m_global, 1);
-  layout->addLayout(pictures, 1);
+  m_pictures = new QSplitter(Qt::Horizontal, body);
+  m_pictures->setObjectName("massMatrixPictures");
+  m_pictures->setChildrenCollapsible(false);
+  m_pictures->addWidget(m_map);
+  m_pictures->addWidget(m_global);
+  // Its height is what is left: the scroll area sizes the body by the labels' height-for-width and
+  // the size hints of the rest, so a hint here made the dock scroll rather than the pictures fit.
+  m_pictures->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+  layout->addWidget(m_pictures, 1);
   m_readout = new QLabel(body);
   m_readout->setObjectName("massMatrixReadout");
   m_readout->setWordWrap(true);
@@ -154,6 +160,62 @@ void MassMatrixDock::showEvent(QShowEvent* e) {
   if (m_dirty) scheduleRecompute();
 }
 
+void MassMatrixDock::resizeEvent(QResizeEvent* e) {
+  QDockWidget::resizeEvent(e);
+  arrangePictures();
+}
+
+// H and the global matrices side by side when the width holds both readable, else one above the
+// other when the height does, else along the longer side; each gets room in proportion to its
+// readable size (the humanoid's H had shrunk to 85 px beside five sparsity pictures).
+void MassMatrixDock::arrangePictures() {
+  if (!m_global->isVisible()) return;
+  const QSize area = m_pictures->size(), h = m_map->minimumSizeHint(), g = m_global->minimumSizeHint();
+  const int handle = m_pictures->handleWidth();
+  const bool sideFits =
+      area.width() >= h.width() + g.width() + handle && area.height() >= std::max(h.height(), g.height());
+  const bool stackFits =
+      area.height() >= h.height() + g.height() + handle && area.width() >= std::max(h.width(), g.width());
+  const Qt::Orientation o = sideFits                        ? Qt::Horizontal
+                            : stackFits                     ? Qt::Vertical
+                            : area.width() >= area.height() ? Qt::Horizontal
+                                                            : Qt::Vertical;
+  const bool horizontal = o == Qt::Horizontal;
+  const int need = horizontal ? h.width() + g.width() : h.height() + g.height();
+  const int have = (horizontal ? area.width() : area.height()) - handle;
+  // Again when the room or the views' needs changed (not on every pose: the user's splitter stays).
+  const QRect key(QPoint(area.width(), area.height()), QSize(need, int(o)));
+  if (o != m_pictures->orientation() || m_pictures->property("arrangedFor").toRect() != key) {
+    m_pictures->setOrientation(o);
+    // In proportion to their readable sizes; when both cannot be readable, H first (the lecture's
+    // subject), and the 6N pictures show their "too small" hint.
+    const int hNeed = horizontal ? h.width() : h.height();
+    const int first = need <= have ? have * hNeed / std::max(1, need) : std::min(hNeed, have - 60);
+    m_pictures->setSizes({first, have - first});
+    m_pictures->setProperty("arrangedFor", key);
+  }
+}
+
+QSize MassMatrixDock::readableSize() const {
+  const QSize h = m_map->minimumSizeHint(), g = m_global->minimumSizeHint();
+  QSize pictures = h;
+  if (m_global->isVisibleTo(this)) {
+    const QSize side(h.width() + g.width(), std::max(h.height(), g.height()));
+    const QSize stack(std::max(h.width(), g.width()), h.height() + g.height());
+    pictures = side.width() * side.height() <= stack.width() * stack.height() ? side : stack;
+  }
+  // The controls, read-out and status around the pictures (the pictures take no height in the
+  // body's minimum: their vertical policy is Ignored).
+  // The word-wrapped read-out and status take as many lines as that width gives them.
+  const QLayout* body = m_pictures->parentWidget()->layout();
+  const int width = std::max(pictures.width() + body->contentsMargins().left() + body->contentsMargins().right(),
+                             body->minimumSize().width());
+  const int around = body->hasHeightForWidth() ? body->totalHeightForWidth(width) : body->minimumSize().height();
+  // The dock's title bar and frame.
+  const QSize chrome = isVisible() ? size() - widget()->size() : QSize(4, fontMetrics().height() + 8);
+  return QSize(width, pictures.height() + around) + chrome.expandedTo(QSize(0, 0));
+}
+
 void MassMatrixDock::recomputeNow() {
   if (m_dirty || m_pending) recompute();
 }
@@ -180,7 +242,10 @@ void MassMatrixDock::recompute() {
     h.view = MassMatrixView::H;
     m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
   }
-  if (showsGlobal()) m_global->compute(model, m_doc->q());
+  if (showsGlobal()) {
+    m_global->compute(model, m_doc->q());
+    arrangePictures();
+  }
   showContent();
 }
 
@@ -190,6 +255,7 @@ void MassMatrixDock::setShowGlobal(bool on) {
     return;
   }
   m_global->setVisible(on);
+  arrangePictures();
   if (on) {
     m_dirty = true;
     if (isVisible()) recompute();

@@ -19,6 +19,7 @@ class MatrixHeatMap;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QToolButton;
 class LectureDocument;
 class RobotDocument;
@@ -32,6 +33,10 @@ class MassMatrixDock : public QDockWidget {
   MatrixHeatMap* heatMap() const { return m_map; }
   // The global (6N) matrices of §3.5 beside H(q) (off by default).
   GlobalMatricesView* globalView() const { return m_global; }
+  QSplitter* picturesSplitter() const { return m_pictures; }
+  // The size at which H (and the global matrices, when shown) are readable: what the window
+  // should give the dock (docs/plots.md, "Sizes").
+  QSize readableSize() const;
   void setShowGlobal(bool on);
   bool showsGlobal() const;
   const MassMatrixAnalysis& analysis() const { return m_analysis; }
@@ -69,6 +74,7 @@ class MassMatrixDock : public QDockWidget {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void scheduleRecompute();
@@ -93,6 +99,8 @@ class MassMatrixDock : public QDockWidget {
   QCheckBox* m_labels;
   QCheckBox* m_globalBox;
   GlobalMatricesView* m_global;
+  QSplitter* m_pictures;  // H beside or above the global matrices, whichever leaves both readable
+  void arrangePictures();
   QLabel* m_status;
   QLabel* m_readout;
   QString m_error;

@@ -1,6 +1,7 @@
 #include "massmatrix/matrix_heat_map.hpp"
 
 #include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QImage>
 #include <QLinearGradient>
 #include <QMouseEvent>
@@ -22,12 +23,29 @@ const QColor kStops[9] = {{33, 102, 172},  {67, 147, 195},  {146, 197, 222}, {20
 MatrixHeatMap::MatrixHeatMap(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setAttribute(Qt::WA_OpaquePaintEvent);
+  setMinimumSize(120, 100);  // hard minimum; below minimumSizeHint a "too small" hint is painted
+}
+
+QString MatrixHeatMap::titleToolTip() const { return layoutFor(size()).titleLines == 0 ? m_content.title : QString(); }
+
+bool MatrixHeatMap::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {  // the cells have their own read-out; the title only when elided
+    const auto* help = static_cast<QHelpEvent*>(e);
+    const QString tip = titleToolTip();
+    if (!tip.isEmpty() && layoutFor(size()).title.contains(help->pos()))
+      QToolTip::showText(help->globalPos(), tip, this);
+    return true;
+  }
+  return QWidget::event(e);
 }
 
 void MatrixHeatMap::setContent(HeatMapContent content) {
+  const bool resized = content.values.rows() != m_content.values.rows() || content.title != m_content.title ||
+                       content.labels != m_content.labels;
   m_content = std::move(content);
   m_cellImage = QImage();
   updateScale();
+  if (resized) updateGeometry();        // the readable size follows n, the labels and the title
   if (m_hoverRow >= 0 && m_provider) {  // keep the read-out live while the robot moves
     const int n = int(m_content.values.rows());
     if (m_hoverRow < n && (m_hoverCol < n || m_hoverCol == kSideColumn))
@@ -44,6 +62,7 @@ void MatrixHeatMap::setLogMagnitude(bool on) {
 
 void MatrixHeatMap::setShowLabels(bool on) {
   m_showLabels = on;
+  updateGeometry();
   update();
 }
 
@@ -104,17 +123,23 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
   Layout l;
   double top = kMargin;
   if (!m_content.title.isEmpty()) {
-    l.title = QRectF(kMargin, kMargin, W - 2 * kMargin, fh * 1.3);
-    top += fh * 1.5;
+    // One line, or two when it is too wide (a narrow dock): the title is never cut, unless even
+    // two lines are too short (then elided, with the whole title as the tooltip).
+    l.titleLines = titleLines(W - 2 * kMargin);
+    l.title = QRectF(kMargin, kMargin, W - 2 * kMargin, fh * (l.titleLines + 0.3));
+    top += fh * (l.titleLines + 0.5);
   }
   const double tickW = fm.horizontalAdvance("-0.00e+00") + 6;
   const bool pending =
       std::find(m_content.kinds.begin(), m_content.kinds.end(), CellKind::Pending) != m_content.kinds.end();
   const double legendW = fh + 6 + fm.horizontalAdvance(pending ? "not computed yet" : "branch zero");
   const double barBlock = 16 + std::max(14 + 4 + tickW, legendW);
+  // Above the matrix: the column labels, and the side strip's label in full ("diag H").
+  const double sideW = side && !m_content.sideLabel.isEmpty() ? fm.horizontalAdvance(m_content.sideLabel) + 12 : 0;
+  auto band = [&](double labelW) { return std::max(labelW, sideW); };
   auto cellFor = [&](double labelW) {
     const double w = (W - kMargin - labelW - (side ? 6 : 0) - barBlock - kMargin) / (n + (side ? 1 : 0));
-    const double h = (H - top - labelW - kMargin) / std::max(n, 1);
+    const double h = (H - top - band(labelW) - kMargin) / std::max(n, 1);
     return std::max(1.0, std::min(w, h));
   };
   double labelW = 0;
@@ -132,13 +157,79 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
   } else {
     l.cell = cellFor(0);
   }
-  l.matrix = QRectF(kMargin + labelW, top + labelW, l.cell * n, l.cell * n);
+  l.matrix = QRectF(kMargin + labelW, top + band(labelW), l.cell * n, l.cell * n);
   const double right = side ? l.matrix.right() + 6 + l.cell : l.matrix.right();
   if (side) l.side = QRectF(l.matrix.right() + 6, l.matrix.top(), l.cell, l.matrix.height());
   // Colour bar: its caption above, the legend of the special cells below.
   const double barTop = l.matrix.top() + fh + 4, legendH = (pending ? 3 : 2) * (fh + 4);
   l.bar = QRectF(right + 16, barTop, 14, std::max(40.0, l.matrix.bottom() - barTop - legendH - 6));
+  l.readable = n == 0 || (l.matrix.width() >= minimumMatrixSide() - 0.5 && l.titleLines > 0 &&
+                          l.bar.left() - 16 + barBlock <= W + 0.5 && l.bar.bottom() + legendH + 6 <= H + 0.5);
   return l;
+}
+
+// Lines the title needs at `width`: 1, 2 (word-wrapped), or 0 when even two lines cut it.
+int MatrixHeatMap::titleLines(double width) const {
+  QFont f = font();
+  f.setBold(true);
+  const QFontMetricsF fm(f);
+  if (fm.horizontalAdvance(m_content.title) <= width) return 1;
+  return titleElided(width) ? 0 : 2;
+}
+
+bool MatrixHeatMap::titleElided(double width) const {
+  QFont f = font();
+  f.setBold(true);
+  const QFontMetricsF fm(f);
+  const QRectF two = fm.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, m_content.title);
+  return two.height() > 2.5 * fm.height() || two.width() > width + 0.5;
+}
+
+// The matrix at least 5 pixels a cell (the grid and the hatching show) and eight lines high.
+double MatrixHeatMap::minimumMatrixSide() const {
+  const int n = int(m_content.values.rows());
+  return std::max(5.0 * n, 8 * QFontMetricsF(font()).height());
+}
+
+QSize MatrixHeatMap::minimumSizeHint() const {
+  // The estimate below, grown until layoutFor agrees that it is readable (the labels' room grows
+  // with the size, so the estimate can fall a few pixels short).
+  QSize s = estimatedMinimumSize();
+  for (int k = 0; k < 40 && m_content.values.rows() > 0; ++k) {
+    const Layout l = layoutFor(s);
+    if (l.readable) break;
+    const int step = std::max(4, int(std::ceil(minimumMatrixSide() - l.matrix.width())) + 2);
+    s += QSize(step, step);
+  }
+  return s;
+}
+
+QSize MatrixHeatMap::estimatedMinimumSize() const {
+  const QFontMetricsF fm(font());
+  const double fh = fm.height();
+  const int n = int(m_content.values.rows());
+  if (n == 0) return {200, 160};
+  const double side = minimumMatrixSide(), cell = side / n;
+  // What layoutFor puts around the matrix, at that cell size.
+  double labelW = 0;
+  if (m_showLabels) {
+    double nameW = 0;
+    for (const QString& s : m_content.labels) nameW = std::max(nameW, fm.horizontalAdvance(s));
+    labelW = cell >= fh * 0.95 ? std::min(nameW + 8, std::max(60.0, 0.28 * side)) : fm.horizontalAdvance("000") + 8;
+  }
+  const bool sideStrip = m_content.side.size() == n;
+  const double tickW = fm.horizontalAdvance("-0.00e+00") + 6;
+  const double legendW = fh + 6 + fm.horizontalAdvance("not computed yet");
+  const double barBlock = 16 + std::max(14 + 4 + tickW, legendW);
+  double w = kMargin + labelW + side + (sideStrip ? 6 + cell : 0) + barBlock + kMargin;
+  // The title in at most two lines: at least half its width (plus a word's slack).
+  QFont bold = font();
+  bold.setBold(true);
+  const double title = QFontMetricsF(bold).horizontalAdvance(m_content.title);
+  w = std::max(w, std::min(title, 0.6 * title + 40) + 2 * kMargin);
+  const int lines = m_content.title.isEmpty() ? 0 : title <= w - 2 * kMargin ? 1 : 2;
+  const double h = kMargin + (lines ? fh * (lines + 0.5) : 0) + labelW + std::max(side, fh * 5 + 60) + kMargin;
+  return QSize(int(std::ceil(w)) + 1, int(std::ceil(h)) + 1);
 }
 
 QPoint MatrixHeatMap::cellCenter(int r, int c) const {
@@ -197,17 +288,30 @@ void MatrixHeatMap::paintContent(QPainter& p, QSize size) const {
   const Layout l = layoutFor(size);
   p.setRenderHint(QPainter::Antialiasing, false);
   p.setPen(Qt::black);
-  if (!m_content.title.isEmpty()) {
+  if (!m_content.title.isEmpty() && l.readable) {
     QFont f = p.font();
     f.setBold(true);
     p.save();
     p.setFont(f);
-    p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(f).elidedText(m_content.title, Qt::ElideRight, l.title.width()));
+    if (l.titleLines == 1 && QFontMetricsF(f).horizontalAdvance(m_content.title) <= l.title.width())
+      p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter, m_content.title);
+    else if (l.titleLines == 2 && !titleElided(l.title.width()))
+      p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_content.title);
+    else
+      p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
+                 QFontMetricsF(f).elidedText(m_content.title, Qt::ElideRight, l.title.width()));
     p.restore();
   }
   if (n == 0) {
     p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No robot loaded"));
+    return;
+  }
+  if (!l.readable) {  // a smear of sub-pixel cells teaches nothing: say what would help
+    p.setPen(QColor(80, 80, 80));
+    p.drawText(QRectF(QPointF(0, 0), QSizeF(size)), Qt::AlignCenter | Qt::TextWordWrap,
+               tr("Too small to read: enlarge this view\n(it needs %1 × %2 pixels)")
+                   .arg(minimumSizeHint().width())
+                   .arg(minimumSizeHint().height()));
     return;
   }
   paintCells(p, l);
@@ -313,7 +417,8 @@ void MatrixHeatMap::paintSide(QPainter& p, const Layout& l) const {
     p.rotate(-90);
     p.setPen(Qt::black);
     const double room = l.matrix.top() - l.title.bottom() - 8;
-    p.drawText(QRectF(0, -l.cell, room, 2 * l.cell), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(0, -QFontMetricsF(p.font()).height() / 2, room, QFontMetricsF(p.font()).height()),
+               Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetricsF(p.font()).elidedText(m_content.sideLabel, Qt::ElideRight, room));
     p.restore();
   }
@@ -335,11 +440,13 @@ void MatrixHeatMap::paintLabels(QPainter& p, const Layout& l) const {
                              : QString::number(k);
     p.setFont(hi ? bold : normal);
     p.setPen(hi ? QColor(160, 100, 0) : QColor(30, 30, 30));
-    p.drawText(QRectF(kMargin, l.matrix.top() + k * s, room, s), Qt::AlignRight | Qt::AlignVCenter, text);
+    // Centred on its row, a line high: cells smaller than the font would clip the glyphs.
+    p.drawText(QRectF(kMargin, l.matrix.top() + (k + 0.5) * s - fm.height() / 2, room, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, text);
     p.save();
     p.translate(l.matrix.left() + (k + 0.5) * s, l.matrix.top() - 6);
     p.rotate(-90);
-    p.drawText(QRectF(0, -s / 2, room, s), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.drawText(QRectF(0, -fm.height() / 2, room, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
     p.restore();
   }
   p.setFont(normal);

@@ -32,8 +32,10 @@ class MatrixHeatMap : public QWidget {
   struct Layout {
     QRectF title, matrix, side, bar;
     double cell = 0;
-    bool names = false;  // joint names as labels (else dof numbers)
-    int labelStep = 1;   // every labelStep-th label when numbers are shown
+    bool names = false;    // joint names as labels (else dof numbers)
+    int labelStep = 1;     // every labelStep-th label when numbers are shown
+    int titleLines = 1;    // 0: elided even on two lines
+    bool readable = true;  // false: cells below the readable size; a hint is painted instead
   };
   static constexpr int kSideColumn = -2;  // column index reported for the side strip
 
@@ -69,8 +71,12 @@ class MatrixHeatMap : public QWidget {
   // The same picture laid out for `size`, drawn at `scale` device pixels per unit (export).
   QImage renderImage(QSize size, double scale = 1) const;
 
-  QSize sizeHint() const override { return {560, 480}; }
-  QSize minimumSizeHint() const override { return {200, 160}; }
+  // Readable: at least 5 px a cell and 8 lines for the matrix, its labels, colour bar and title in
+  // full (two lines at most). Smaller, it paints a "too small" hint instead of a smear.
+  QSize sizeHint() const override { return minimumSizeHint().expandedTo({560, 480}); }
+  QSize minimumSizeHint() const override;
+  bool isReadable() const { return layoutFor(size()).readable; }
+  QString titleToolTip() const;  // the whole title when it is elided at the current width
 
  signals:
   void cellClicked(int row, int column);
@@ -78,6 +84,7 @@ class MatrixHeatMap : public QWidget {
   void hoveredCellChanged(int row, int column);  // -1, -1 when leaving
 
  protected:
+  bool event(QEvent* e) override;
   void paintEvent(QPaintEvent*) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -85,6 +92,10 @@ class MatrixHeatMap : public QWidget {
 
  private:
   void updateScale();
+  int titleLines(double width) const;
+  bool titleElided(double width) const;
+  double minimumMatrixSide() const;
+  QSize estimatedMinimumSize() const;
   void updateHover(QPointF p, QPoint global);
   int labelAt(QPointF p) const;
   void paintCells(QPainter& p, const Layout& l) const;

@@ -28,6 +28,21 @@ bool logPoint(double n, double count, QPointF* p) {
 
 const QColor kRobotLine(40, 40, 40);
 
+QScatterSeries::MarkerShape shapeOf(plots::Marker m) {
+  switch (m) {
+    case plots::Marker::Square:
+      return QScatterSeries::MarkerShapeRectangle;
+    case plots::Marker::Triangle:
+      return QScatterSeries::MarkerShapeTriangle;
+    case plots::Marker::Star:
+      return QScatterSeries::MarkerShapeStar;
+    case plots::Marker::Pentagon:
+      return QScatterSeries::MarkerShapePentagon;
+    default:
+      return QScatterSeries::MarkerShapeCircle;
+  }
+}
+
 }  // namespace
 
 OperationCountPlot::OperationCountPlot(QWidget* parent) : PlotWidget(parent, PlotCanvas::Scale::LogLog) {
@@ -108,10 +123,12 @@ void OperationCountPlot::rebuild() {
     // Measured: solid line with dots.
     d.measured = new QLineSeries(this);
     d.measured->setPen(QPen(color, 2.0));
+    // Each formulation's own marker on its measured points: 13 lines stay apart in grey too.
     d.dots = new QScatterSeries(this);
-    d.dots->setMarkerSize(5);
+    d.dots->setMarkerShape(shapeOf(plots::seriesMarker(int(i))));
+    d.dots->setMarkerSize(9);
     d.dots->setColor(color);
-    d.dots->setBorderColor(color);
+    d.dots->setBorderColor(color.darker(115));
     const std::vector<double>& m = measured(s);
     for (std::size_t k = 0; k < s.n.size() && k < m.size(); ++k)
       if (logPoint(s.n[k], m[k], &p)) d.measured->append(p), d.dots->append(p);
@@ -132,7 +149,12 @@ void OperationCountPlot::rebuild() {
   }
   QList<PlotLegend::Entry> entries;
   for (std::size_t i = 0; i < m_series.size(); ++i)
-    entries.append({m_series[i].name, plots::seriesColor(int(i)), PlotLegend::Swatch::Line, m_drawn[i].visible});
+    entries.append({m_series[i].name,
+                    plots::seriesColor(int(i)),
+                    PlotLegend::Swatch::Line,
+                    m_drawn[i].visible,
+                    {},
+                    plots::seriesMarker(int(i))});
   m_canvas->plotLegend()->setEntries(entries);
   m_canvas->legendChanged();
 }

@@ -1,6 +1,7 @@
 // The classic figure of the formulation papers: operation count against n on log-log axes. One
-// colour per formulation: its measured count (solid, with dots at the measured n), the papers'
-// polynomials for it (dashed) and the values the papers tabulate (diamonds); a vertical line marks
+// colour and marker per formulation (plots::seriesColor, plots::seriesMarker): its measured count
+// (solid, with its marker at the measured n), the papers' polynomials for it (dashed) and the
+// values the papers tabulate (hollow diamonds); a vertical line marks
 // the loaded robot's n. Legend entries toggle formulations; PNG/SVG/CSV export like every plot.
 // Knows nothing about the engine: it plots the numbers it is given. See docs/formulations.md.
 #pragma once
@@ -51,6 +52,7 @@ class OperationCountPlot : public PlotWidget {
   QLineSeries* measuredLine(int i) const { return m_drawn[std::size_t(i)].measured; }
   const std::vector<QLineSeries*>& paperLines(int i) const { return m_drawn[std::size_t(i)].papers; }
   QScatterSeries* paperMarkers(int i) const { return m_drawn[std::size_t(i)].tabulated; }
+  QScatterSeries* measuredMarkers(int i) const { return m_drawn[std::size_t(i)].dots; }
 
  protected:
   PlotBounds dataBounds() const override;
@@ -58,6 +60,7 @@ class OperationCountPlot : public PlotWidget {
   void setAllSeriesVisible(bool visible) override;
   void legendEntryClicked(int entry) override;
   void viewChanged() override {}
+  bool hasData() const override { return false; }  // no time cursor: the dotted line is the robot's n
 
  private:
   struct Drawn {

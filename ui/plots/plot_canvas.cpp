@@ -2,8 +2,10 @@
 #include "plots/plot_canvas.hpp"
 
 #include <QCategoryAxis>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QRubberBand>
 #include <QValueAxis>
@@ -15,8 +17,6 @@
 
 namespace {
 
-constexpr int kPad = 8;  // chart edge to legend/axes
-
 // "τ [N·m]" -> {"τ", "N·m"}; a label without brackets has no unit.
 std::pair<QString, QString> splitLabel(const QString& label) {
   const int open = label.lastIndexOf('[');
@@ -27,10 +27,24 @@ std::pair<QString, QString> splitLabel(const QString& label) {
 
 QString formatValue(double v) { return QString::number(v, 'g', 6); }
 
-// A tick label of a log axis: 1, 20, 500, 1000, 2e+04 ... (the value, not its logarithm).
-QString logLabel(double v) { return v < 1e5 ? QString::number(v, 'f', v < 1 ? 2 : 0) : QString::number(v, 'g', 2); }
+// A tick label of a log axis: the value, 1 ... 5000 in full, from 10⁴ on as a power of ten
+// (2·10⁴, 10⁶): the same form on every label, and short.
+QString logLabel(double v) {
+  if (v < 1) return QString::number(v, 'g', 2);
+  if (v < 9999.5) return QString::number(std::round(v));
+  static const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  int e = int(std::floor(std::log10(v) + 1e-9));
+  const int m = int(std::round(v / std::pow(10.0, e)));
+  QString power = QStringLiteral("10");
+  for (QChar digit : QString::number(e)) power += superscripts[digit.digitValue()];
+  return m == 1 ? power : QString::number(m) + QStringLiteral("·") + power;
+}
 
 }  // namespace
+
+namespace plots {
+QString logTickLabel(double v) { return logLabel(v); }
+}  // namespace plots
 
 void PlotBounds::include(double x, double y) {
   if (!std::isfinite(x) || !std::isfinite(y)) return;
@@ -47,12 +61,16 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
   c->setAnimationOptions(QChart::NoAnimation);
   c->setBackgroundRoundness(0);
   c->layout()->setContentsMargins(0, 0, 0, 0);
-  c->setMargins(QMargins(kPad, kPad, kPad + 4, kPad));
+  c->setMargins(QMargins(8, 8, 12, 8));
   c->legend()->hide();  // PlotLegend instead: it wraps into columns and is clickable
+  // Qt's minimum for the chart stacks the tick labels chosen for the previous size: a shrinking
+  // view would cut the chart's bottom off instead of getting fewer ticks (updateTicks) on resize.
+  c->setMinimumSize(60, 40);
   setRenderHint(QPainter::Antialiasing);
   setFocusPolicy(Qt::StrongFocus);
   viewport()->setMouseTracking(true);
-  setMinimumSize(240, 160);
+  // The hard minimum: below minimumSizeHint (the readable size) the "too small" hint shows.
+  setMinimumSize(120, 90);
 
   if (scale == Scale::LogLog) {
     for (QValueAxis** axis : {&m_axisX, &m_axisY}) {
@@ -70,6 +88,7 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
     axis->setLinePenColor(QColor(120, 120, 120));
     axis->setLabelsColor(QColor(60, 60, 60));
     axis->setTitleBrush(QColor(30, 30, 30));
+    axis->setTitleVisible(false);  // drawn horizontally by m_titleX/m_titleY: Qt elides a rotated title
   }
   m_axisX->setRange(0, 1);
   m_axisY->setRange(-1, 1);
@@ -90,6 +109,23 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
   m_cursorItem->setZValue(100);
   m_cursorItem->hide();
 
+  for (QGraphicsSimpleTextItem** title : {&m_titleX, &m_titleY}) {
+    *title = new QGraphicsSimpleTextItem(c);
+    (*title)->setBrush(QColor(30, 30, 30));
+    (*title)->setZValue(40);
+  }
+  m_titleX->setData(0, QStringLiteral("axisTitleX"));
+  m_titleY->setData(0, QStringLiteral("axisTitleY"));
+
+  m_tooSmall = new QLabel(viewport());
+  m_tooSmall->setObjectName("plotTooSmall");
+  m_tooSmall->setAlignment(Qt::AlignCenter);
+  m_tooSmall->setWordWrap(true);
+  m_tooSmall->setAutoFillBackground(true);
+  m_tooSmall->setAttribute(Qt::WA_TransparentForMouseEvents);  // the menu (Export at any size) still works
+  m_tooSmall->setStyleSheet("QLabel { background: #f4f4f4; color: #505050; }");
+  m_tooSmall->hide();
+
   m_hoverLabel = new QLabel(viewport());
   m_hoverLabel->setObjectName("plotHoverLabel");
   m_hoverLabel->setAttribute(Qt::WA_TransparentForMouseEvents);
@@ -106,6 +142,12 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
   connect(c, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
     updateCursorItem();
     updateTicks();
+    // The axes' room follows their labels (a new range): the legend's place may change with it.
+    if (!m_layingOut) {
+      m_layingOut = true;
+      layoutLegend();
+      m_layingOut = false;
+    }
     if (int(area.width()) != m_lastPlotWidth) {  // decimation depends on the width only
       m_lastPlotWidth = int(area.width());
       requestViewChanged();
@@ -122,6 +164,12 @@ PlotCanvas::PlotCanvas(PlotContent* content, QWidget* parent, Scale scale)
 void PlotCanvas::setAxisTitles(const QString& x, const QString& y) {
   m_axisX->setTitleText(x);
   m_axisY->setTitleText(y);
+  layoutLegend();
+  updateGeometry();  // the readable size depends on the titles' widths
+}
+
+QString PlotCanvas::axisTitle(Qt::Orientation o) const {
+  return (o == Qt::Horizontal ? m_axisX : m_axisY)->titleText();
 }
 
 void PlotCanvas::addSeries(QAbstractSeries* series) {
@@ -130,7 +178,10 @@ void PlotCanvas::addSeries(QAbstractSeries* series) {
   series->attachAxis(m_axisY);
 }
 
-void PlotCanvas::legendChanged() { layoutLegend(); }
+void PlotCanvas::legendChanged() {
+  layoutLegend();
+  updateGeometry();
+}
 
 void PlotCanvas::applyFonts() {
   QFont bold = font();
@@ -140,22 +191,19 @@ void PlotCanvas::applyFonts() {
     axis->setTitleFont(bold);
   }
   chart()->setTitleFont(bold);
+  m_titleX->setFont(bold);
+  m_titleY->setFont(bold);
   m_legend->setFont(font());
+  QFont hint = font();
+  hint.setPointSizeF(hint.pointSizeF() * 1.1);
+  m_tooSmall->setFont(hint);
   layoutLegend();
+  updateGeometry();
 }
 
 void PlotCanvas::changeEvent(QEvent* event) {
   QChartView::changeEvent(event);
   if (event->type() == QEvent::FontChange) applyFonts();
-}
-
-void PlotCanvas::layoutLegend() {
-  const QSizeF size = chart()->size();
-  const qreal h = std::ceil(m_legend->layoutFor(size.width() - 2 * kPad, 0.3 * size.height()));  // the plot keeps 70 %
-  QMargins margins = chart()->margins();
-  margins.setBottom(int(h) + (h > 0 ? 2 * kPad : kPad));
-  if (margins != chart()->margins()) chart()->setMargins(margins);
-  m_legend->setPos(kPad, size.height() - h - kPad);
 }
 
 // ---- mapping ----
@@ -194,7 +242,8 @@ QLineF PlotCanvas::cursorLine() const { return m_cursorItem->isVisible() ? m_cur
 
 void PlotCanvas::updateCursorItem() {
   const QRectF a = chart()->plotArea();
-  if (!std::isfinite(m_cursorTime) || m_cursorTime < m_axisX->min() || m_cursorTime > m_axisX->max() || a.isEmpty()) {
+  if (!std::isfinite(m_cursorTime) || !m_content || !m_content->hasData() || m_cursorTime < m_axisX->min() ||
+      m_cursorTime > m_axisX->max() || a.isEmpty()) {
     m_cursorItem->hide();
     return;
   }
@@ -205,15 +254,21 @@ void PlotCanvas::updateCursorItem() {
 
 // ---- axes ----
 
-// Tick spacing for `axis` over [lo, hi] on `pixels` pixels: a 1-2-5 step about every
-// `pixelsPerTick` pixels, labels with as many decimals as the step needs.
+// Tick spacing for `axis` over [lo, hi]: a 1-2-2.5-5 step about one comfortable pitch apart (a
+// label and two or three blanks), at least four ticks, labels with the decimals the step needs.
 void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   if (m_scale == Scale::LogLog) return applyLogTicks(axis, lo, hi);
   const QRectF a = chart()->plotArea();
   const bool x = axis == m_axisX;
   const double pixels = x ? a.width() : a.height();
-  const plots::AxisTicks ticks =
-      plots::axisTicks(lo, hi, std::max(2, int(pixels / (x ? 90 : 45))));  // >= 2 ticks inside
+  // About one tick per comfortable pitch (a label and two or three blanks), never fewer than four.
+  const QFontMetricsF fm(font());
+  plots::AxisTicks ticks = plots::axisTicks(lo, hi, std::max(1, int(pixels / (x ? 6.0 : 2.6) / fm.height())));
+  if (x) {
+    const double label = std::max(fm.horizontalAdvance(QString::asprintf(qPrintable(ticks.format), lo)),
+                                  fm.horizontalAdvance(QString::asprintf(qPrintable(ticks.format), hi)));
+    ticks = plots::axisTicks(lo, hi, std::max(1, int(pixels / (label + 2.5 * fm.height()))));
+  }
   const double step = ticks.step;
   const QString& format = ticks.format;
   // Qt lays the ticks out as soon as either changes: never combine the new range with a much
@@ -240,8 +295,9 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   }
 }
 
-// Log axis over [lo, hi] (log10 of the values): labelled ticks at 1, 2 and 5 times each power of
-// ten while they are at least ~40 pixels apart, else at the powers of ten (or every k-th one).
+// Log axis over [lo, hi] (log10 of the values): labelled ticks at 1, 2 and 5 (or 1 and 3) times each
+// power of ten while they are a label apart, else at the powers of ten (or every k-th one); denser
+// while fewer than four would be labelled.
 void PlotCanvas::applyLogTicks(QValueAxis* axis, double lo, double hi) {
   auto* log = qobject_cast<QCategoryAxis*>(axis);
   const bool newX = axis == m_axisX && (lo != axis->min() || hi != axis->max());
@@ -255,19 +311,41 @@ void PlotCanvas::applyLogTicks(QValueAxis* axis, double lo, double hi) {
     const double pixels = std::max(50.0, axis == m_axisX ? a.width() : a.height());
     const double decades = std::max(1e-9, hi - lo);
     const double perDecade = pixels / decades;  // pixels per factor of ten
-    const std::vector<double> mantissas = perDecade > 160  ? std::vector<double>{1, 2, 5}
-                                          : perDecade > 60 ? std::vector<double>{1, 3}
-                                                           : std::vector<double>{1};
-    const int every = std::max(1, int(std::ceil(40.0 / perDecade)));
+    // Labels at least a label's width (x) or two lines (y) apart; denser mantissas while fewer
+    // than four ticks would be labelled (a short range: one decade or less).
+    const QFontMetricsF fm(font());
+    const bool x = axis == m_axisX;
+    const double room =
+        x ? fm.horizontalAdvance(logLabel(std::pow(10.0, std::ceil(hi)))) + 1.5 * fm.height() : 2.0 * fm.height();
+    const std::vector<std::vector<double>> sets = {
+        {1}, {1, 3}, {1, 2, 5}, {1, 2, 3, 5, 7}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+    // The smallest gap of each set, in decades: 1 (or every-th), log10 3, log10 2, log10 1.4, log10 10/9.
+    const double gaps[] = {1, 0.477, 0.301, 0.146, 0.046};
+    auto ticksOf = [&](std::size_t set, int every) {
+      std::vector<std::pair<double, double>> t;  // value, log10 value
+      for (int d = int(std::floor(lo)); d <= int(std::ceil(hi)); ++d) {
+        if (set == 0 && d % every != 0) continue;
+        for (double m : sets[set]) {
+          const double v = m * std::pow(10.0, d), lv = std::log10(v);
+          if (lv >= lo - 1e-9 && lv <= hi + 1e-9) t.push_back({v, lv});
+        }
+      }
+      return t;
+    };
+    std::size_t set = 0;
+    while (set + 1 < std::size(gaps) && gaps[set + 1] * perDecade >= room) ++set;
+    int every = set == 0 ? std::max(1, int(std::ceil(room / perDecade))) : 1;
+    std::vector<std::pair<double, double>> ticks = ticksOf(set, every);
+    while (ticks.size() < 4 && (every > 1 || set + 1 < std::size(gaps))) {
+      if (every > 1)
+        --every;
+      else
+        ++set;
+      ticks = ticksOf(set, every);
+    }
     for (const QString& label : log->categoriesLabels()) log->remove(label);
     log->setStartValue(lo - 1e-9 * std::max(1.0, std::abs(lo)));  // a tick on lo itself is labelled
-    for (int d = int(std::floor(lo)); d <= int(std::ceil(hi)); ++d) {
-      if (mantissas.size() == 1 && d % every != 0) continue;
-      for (double m : mantissas) {
-        const double v = m * std::pow(10.0, d), x = std::log10(v);
-        if (x >= lo && x <= hi) log->append(logLabel(v), x);
-      }
-    }
+    for (const auto& [v, lv] : ticks) log->append(logLabel(v), lv);
   }
   m_settingRange = nested;
   if (!nested && m_viewPending) {
@@ -312,11 +390,22 @@ void PlotCanvas::autoRange() {
   double x0 = b.x0, x1 = b.x1;
   if (!(x1 > x0)) x0 -= 0.5, x1 += 0.5;
   const double h = b.y1 - b.y0;
-  const double pad = h > 1e-12 * std::max(std::abs(b.y0), std::abs(b.y1)) ? 0.05 * h
+  const double pad = h > 1e-12 * std::max(std::abs(b.y0), std::abs(b.y1)) ? 0.03 * h
                      : b.y0 != 0                                          ? 0.1 * std::abs(b.y0)
                                                                           : 1.0;
   setXRange(x0, x1);
-  setYRange(b.y0 - pad, b.y1 + pad);
+  double y0 = b.y0 - pad, y1 = b.y1 + pad;
+  if (h > 0 && b.y0 >= 0 && y0 < 0) y0 = 0;  // data that never go negative: the axis starts at 0
+  if (h > 0 && b.y1 <= 0 && y1 > 0) y1 = 0;
+  if (m_scale == Scale::Linear) {
+    // Out to the ticks: the ends are labelled, so four ticks need the least height.
+    const double shown = chart()->plotArea().height();
+    const double pixels = shown >= 40 ? shown : 300;  // before the first layout: a typical height
+    const double step = plots::axisTicks(y0, y1, std::max(1, int(pixels / 2.6 / QFontMetricsF(font()).height()))).step;
+    y0 = std::floor(y0 / step + 1e-9) * step;
+    y1 = std::ceil(y1 / step - 1e-9) * step;
+  }
+  setYRange(y0, y1);
 }
 
 void PlotCanvas::autoRangeIfUntouched() {

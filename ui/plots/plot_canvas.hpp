@@ -1,14 +1,20 @@
-// The chart view shared by TimeSeriesPlot and StackedDecompositionPlot: axes, grid, legend,
-// time cursor, hover read-out, mouse/keyboard zoom and pan, context menu, PNG/SVG export.
-// What is plotted stays with the owning plot, which answers the canvas through PlotContent.
+// The chart view shared by TimeSeriesPlot, StackedDecompositionPlot and OperationCountPlot: axes,
+// grid, legend, time cursor, hover read-out, mouse/keyboard zoom and pan, context menu, PNG/SVG
+// export. What is plotted stays with the owning plot, which answers the canvas through PlotContent.
+// Readable at every size it is given or honest about it: axis titles horizontal and never cut (the
+// y title above the axis, the x title at the right end of the tick labels, as DIN 461 places
+// them), at least four labelled ticks per axis, legend names in full beside or below the plot,
+// and below its readable size (minimumSizeHint) a "too small, enlarge" hint instead of the chart.
 #pragma once
 #include <QChartView>
 #include <QList>
 #include <QPointer>
 #include <cmath>
+#include <vector>
 
 class PlotLegend;
 class QGraphicsLineItem;
+class QGraphicsSimpleTextItem;
 class QLabel;
 class QMenu;
 class QPainter;
@@ -41,6 +47,8 @@ class PlotContent {
   // The visible series at the sample nearest to t; false if there is no data.
   virtual bool readout(double t, double* sampleTime, QList<ReadoutRow>* rows) const = 0;
   virtual bool exportCsv(const QString& path, QString* error = nullptr) const = 0;
+  // False when there is nothing to plot: no time cursor is drawn on an empty plot.
+  virtual bool hasData() const { return true; }
   virtual void setAllSeriesVisible(bool visible) = 0;
   virtual void legendEntryClicked(int entry) = 0;
   // The x range or the plot's width in pixels changed: rebuild the decimated point lists.
@@ -65,8 +73,25 @@ class PlotCanvas : public QChartView {
   QValueAxis* axisY() const { return m_axisY; }
   PlotLegend* plotLegend() const { return m_legend; }
   void setAxisTitles(const QString& x, const QString& y);
-  void addSeries(QAbstractSeries* series);  // added to the chart on both axes
-  void legendChanged();                     // after changing the legend's entries: re-layout below the axes
+  void addSeries(QAbstractSeries* series);     // added to the chart on both axes
+  void legendChanged();                        // after changing the legend's entries: re-layout
+  QString axisTitle(Qt::Orientation o) const;  // the full title, as set
+
+  // Readability. The smallest size at which every tick label, axis title and legend name shows in
+  // full with >= 4 ticks per axis (for the current fonts and legend entries); below it the view
+  // shows a "too small" hint. The hard minimum is smaller, so that a squeezed layout never pushes
+  // the window off the screen.
+  QSize minimumSizeHint() const override;
+  QSize sizeHint() const override;
+  // The smallest readable width when `height` pixels high (a tall view can put the legend in one
+  // column beside the plot); huge when no width is enough.
+  int readableWidthAtHeight(int height) const;
+  bool isReadable() const { return m_readable; }  // false: the "too small" hint is shown
+  QString unreadableReason() const { return m_unreadable; }
+  enum class LegendPlace { None, Below, Right };
+  LegendPlace legendPlace() const { return m_legendPlace; }
+  QGraphicsSimpleTextItem* axisTitleItem(Qt::Orientation o) const { return o == Qt::Horizontal ? m_titleX : m_titleY; }
+  bool axisTitleElided(Qt::Orientation o) const;
 
   // Pixel <-> data mapping inside the chart item (the same linear map QChart uses).
   QPointF valueAt(const QPointF& chartPos) const;
@@ -113,7 +138,12 @@ class PlotCanvas : public QChartView {
 
  private:
   enum class Drag { None, Scrub, Pan, MaybeMenu, Band };
-  void layoutLegend();
+  struct Metrics;  // font-derived sizes of the chart's parts (plot_canvas_layout.cpp)
+  Metrics metrics() const;
+  std::vector<QSizeF> readableSizes() const;
+  void layoutLegend();     // picks the legend's place and the chart margins for the current size
+  void placeAxisTitles();  // after Qt has laid out the plot area
+  void updateReadable();
   void applyFonts();  // the widget's font (e.g. presentation mode's larger one) for axes and legend
   void updateCursorItem();
   void updateTicks();
@@ -134,6 +164,9 @@ class PlotCanvas : public QChartView {
   QValueAxis* m_axisY;
   PlotLegend* m_legend;
   QGraphicsLineItem* m_cursorItem;
+  QGraphicsSimpleTextItem* m_titleX;
+  QGraphicsSimpleTextItem* m_titleY;
+  QLabel* m_tooSmall;
   QLabel* m_hoverLabel;
   QRubberBand* m_band;
   QString m_hoverPlain;
@@ -142,6 +175,10 @@ class PlotCanvas : public QChartView {
   bool m_settingRange = false;  // inside applyRange
   bool m_viewPending = false;   // viewChanged due when applyRange returns
   bool m_userView = false;      // zoomed/panned since the last auto-range
+  bool m_readable = true;
+  QString m_unreadable;  // why not readable (tests, debugging)
+  bool m_layingOut = false;
+  LegendPlace m_legendPlace = LegendPlace::None;
   Drag m_drag = Drag::None;
   QPoint m_pressPos, m_lastPos;
 };

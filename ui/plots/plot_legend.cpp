@@ -6,7 +6,6 @@
 #include <cmath>
 
 namespace {
-constexpr qreal kSwatchWidth = 22;
 constexpr qreal kGap = 6;       // swatch to text
 constexpr qreal kSpacing = 18;  // between columns
 const QColor kHiddenColor(185, 185, 185);
@@ -16,7 +15,7 @@ PlotLegend::PlotLegend(QGraphicsItem* parent) : QGraphicsObject(parent) { setZVa
 
 void PlotLegend::setEntries(const QList<Entry>& entries) {
   m_entries = entries;
-  layoutFor(m_width, m_maxHeight);
+  layoutColumns(m_columns);
 }
 
 void PlotLegend::setEntryShown(int i, bool shown) {
@@ -27,39 +26,50 @@ void PlotLegend::setEntryShown(int i, bool shown) {
 
 void PlotLegend::setFont(const QFont& font) {
   m_font = font;
-  layoutFor(m_width, m_maxHeight);
+  layoutColumns(m_columns);
 }
 
-qreal PlotLegend::layoutFor(qreal width, qreal maxHeight) {
+// The swatch grows with the font, so that dash patterns and markers stay recognisable.
+static qreal swatchWidth(const QFontMetricsF& fm) { return std::ceil(1.8 * fm.height()); }
+
+qreal PlotLegend::columnWidth() const {
+  const QFontMetricsF fm(m_font);
+  qreal widest = 0;
+  for (const Entry& e : m_entries) widest = std::max(widest, fm.horizontalAdvance(e.name));
+  return std::ceil(swatchWidth(fm) + kGap + widest + 2) + kSpacing;
+}
+
+qreal PlotLegend::rowHeight() const { return std::ceil(QFontMetricsF(m_font).height() + 4); }
+
+QSizeF PlotLegend::layoutColumns(int columns) {
   prepareGeometryChange();
-  m_width = width;
-  m_maxHeight = maxHeight;
   m_rects.clear();
   m_bounds = QRectF();
-  if (m_entries.isEmpty() || width <= 0) return 0;
-  const QFontMetricsF fm(m_font);
-  qreal column = 0;
-  for (const Entry& e : m_entries)
-    column = std::max(column, kSwatchWidth + kGap + fm.horizontalAdvance(e.name) + kSpacing);
-  const qreal rowHeight = std::ceil(fm.height() + 4);
-  int columns = std::clamp(int(width / column), 1, int(m_entries.size()));
-  // Many entries (32 joints) in a short plot: narrower columns with elided names rather than a
-  // legend that leaves no room for the plot (the hover read-out still gives the full names).
-  const int maxRows = std::max(1, int(maxHeight / rowHeight));
-  if (std::ceil(double(m_entries.size()) / columns) > maxRows) {
-    const qreal narrowest = kSwatchWidth + kGap + fm.horizontalAdvance(QStringLiteral("left_sh…")) + kSpacing / 2;
-    const int wanted = int(std::ceil(double(m_entries.size()) / maxRows));
-    columns = std::clamp(wanted, columns, std::max(columns, int(width / narrowest)));
-    column = width / columns;
-  }
-  const int rows = int(std::ceil(double(m_entries.size()) / columns));
-  const qreal used = columns * column - kSpacing;
-  const qreal left = std::max<qreal>(0, std::floor((width - used) / 2));  // centred under the plot
+  m_columns = std::max(1, columns);
+  if (m_entries.isEmpty()) return {};
+  m_columns = std::min(m_columns, int(m_entries.size()));
+  const qreal column = columnWidth(), row = rowHeight();
+  // Down the columns, then across: related series (a problem's formulations) stay together.
+  const int rows = int(std::ceil(double(m_entries.size()) / m_columns));
+  m_columns = int(std::ceil(double(m_entries.size()) / rows));  // 6 in 4 columns: 2 rows of 3
   for (int i = 0; i < m_entries.size(); ++i)
-    m_rects.append(QRectF(left + (i % columns) * column, (i / columns) * rowHeight, column - kSpacing, rowHeight));
-  m_bounds = QRectF(0, 0, width, rows * rowHeight);
+    m_rects.append(QRectF((i / rows) * column, (i % rows) * row, column - kSpacing, row));
+  m_bounds = QRectF(0, 0, m_columns * column - kSpacing, rows * row);
   update();
-  return m_bounds.height();
+  return m_bounds.size();
+}
+
+QSizeF PlotLegend::sizeFor(int columns) const {
+  if (m_entries.isEmpty()) return {};
+  columns = std::clamp(columns, 1, int(m_entries.size()));
+  const int rows = int(std::ceil(double(m_entries.size()) / columns));
+  columns = int(std::ceil(double(m_entries.size()) / rows));
+  return {columns * columnWidth() - kSpacing, rows * rowHeight()};
+}
+
+qreal PlotLegend::layoutFor(qreal width) {
+  if (m_entries.isEmpty() || width <= 0) return layoutColumns(1).height();
+  return layoutColumns(std::max(1, int((width + kSpacing) / columnWidth()))).height();
 }
 
 QRectF PlotLegend::entryRect(int i) const { return i >= 0 && i < m_rects.size() ? m_rects[i] : QRectF(); }
@@ -70,6 +80,16 @@ int PlotLegend::entryAt(const QPointF& itemPos) const {
   return -1;
 }
 
+QRectF PlotLegend::textRect(const QRectF& r) const {
+  const qreal swatch = swatchWidth(QFontMetricsF(m_font));
+  return QRectF(r.left() + swatch + kGap, r.top(), r.width() - swatch - kGap, r.height());
+}
+
+bool PlotLegend::entryElided(int i) const {
+  if (i < 0 || i >= m_rects.size() || i >= m_entries.size()) return false;
+  return QFontMetricsF(m_font).horizontalAdvance(m_entries[i].name) > textRect(m_rects[i]).width() + 0.5;
+}
+
 QRectF PlotLegend::boundingRect() const { return m_bounds; }
 
 void PlotLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -77,6 +97,7 @@ void PlotLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
   painter->setRenderHint(QPainter::Antialiasing);
   painter->setFont(m_font);
   const QFontMetricsF fm(m_font);
+  const qreal swatch = swatchWidth(fm);
   for (int i = 0; i < m_rects.size() && i < m_entries.size(); ++i) {
     const Entry& e = m_entries[i];
     const QRectF r = m_rects[i];
@@ -85,13 +106,16 @@ void PlotLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
     if (e.swatch == Swatch::Area) {
       QColor fill = color;
       fill.setAlphaF(e.shown ? 0.75 : 0.5);
-      painter->fillRect(QRectF(r.left(), cy - 5, kSwatchWidth, 10), fill);
+      painter->fillRect(QRectF(r.left(), cy - 0.3 * fm.height(), swatch, 0.6 * fm.height()), fill);
     } else {
-      painter->setPen(QPen(color, 3, Qt::SolidLine, Qt::FlatCap));
-      painter->drawLine(QPointF(r.left(), cy), QPointF(r.left() + kSwatchWidth, cy));
+      QPen pen(color, 2.5, Qt::SolidLine, Qt::FlatCap);
+      if (!e.dashes.isEmpty()) pen.setDashPattern(e.dashes);
+      painter->setPen(pen);
+      painter->drawLine(QPointF(r.left(), cy), QPointF(r.left() + swatch, cy));
+      plots::drawMarker(painter, e.marker, QPointF(r.left() + swatch / 2, cy), std::max(9.0, 0.6 * fm.height()), color);
     }
     painter->setPen(e.shown ? QColor(40, 40, 40) : kHiddenColor);
-    const QRectF text(r.left() + kSwatchWidth + kGap, r.top(), r.width() - kSwatchWidth - kGap, r.height());
+    const QRectF text = textRect(r);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(e.name, Qt::ElideRight, text.width()));
   }
   painter->restore();

@@ -1,9 +1,10 @@
 #include "plots/plot_palette.hpp"
 
-#include <algorithm>
+#include <QPainter>
+#include <QPainterPath>
 #include <array>
 #include <cmath>
-#include <vector>
+#include <numbers>
 
 namespace plots {
 namespace {
@@ -21,53 +22,91 @@ Lab labOf(double r, double g, double b) {
   return {116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)};
 }
 
-double distance(const Lab& p, const Lab& q) { return std::hypot(p.L - q.L, p.a - q.a, p.b - q.b); }
-
-std::array<QColor, kPaletteSize> buildPalette() {
-  const char* seeds[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                         "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
-  std::array<QColor, kPaletteSize> palette;
-  std::vector<Lab> chosen;
-  int n = 0;
-  for (const char* s : seeds) {
-    palette[n++] = QColor(s);
-    chosen.push_back(toLab(QColor(s)));
-  }
-  struct Candidate {
-    QColor color;
-    Lab lab;
-    double nearest;  // distance to the closest colour chosen so far
-  };
-  std::vector<Candidate> candidates;
-  constexpr int kSteps = 16;  // 0x00, 0x11, ..., 0xff per channel
-  for (int r = 0; r < kSteps; ++r)
-    for (int g = 0; g < kSteps; ++g)
-      for (int b = 0; b < kSteps; ++b) {
-        const QColor c(r * 17, g * 17, b * 17);
-        const Lab lab = toLab(c);
-        if (lab.L < 30 || lab.L > 75 || std::hypot(lab.a, lab.b) < 25) continue;
-        double nearest = INFINITY;
-        for (const Lab& p : chosen) nearest = std::min(nearest, distance(lab, p));
-        candidates.push_back({c, lab, nearest});
-      }
-  while (n < kPaletteSize) {
-    auto best = std::max_element(candidates.begin(), candidates.end(),
-                                 [](const Candidate& x, const Candidate& y) { return x.nearest < y.nearest; });
-    palette[n++] = best->color;
-    const Lab picked = best->lab;
-    for (Candidate& c : candidates) c.nearest = std::min(c.nearest, distance(c.lab, picked));
-  }
-  return palette;
-}
+// Okabe & Ito, "Color Universal Design" (2008): blue, orange, bluish green, reddish purple,
+// black, sky blue, vermillion. The order maximises the smallest lightness difference between
+// two of the first 13 series that share a marker (i mod 5): 8.8 L* units.
+const std::array<QColor, kColorCount> kColors = {
+    QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+    QColor(0x00, 0x00, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0xD5, 0x5E, 0x00)};
 
 }  // namespace
 
 Lab toLab(const QColor& c) { return labOf(c.redF(), c.greenF(), c.blueF()); }
 
 QColor seriesColor(int i) {
-  static const std::array<QColor, kPaletteSize> palette = buildPalette();
-  const int n = kPaletteSize;
-  return palette[((i % n) + n) % n];
+  const int n = kColorCount;
+  return kColors[std::size_t(((i % n) + n) % n)];
+}
+
+QList<qreal> seriesDashes(int i) {
+  const int cycle = ((i % kPaletteSize) + kPaletteSize) % kPaletteSize / kColorCount;
+  switch (cycle) {
+    case 1:
+      return {5, 2.5};  // dashed
+    case 2:
+      return {1, 2};  // dotted
+    case 3:
+      return {6, 2, 1, 2};  // dash-dot
+    case 4:
+      return {11, 3};  // long dash
+    default:
+      return {};  // solid
+  }
+}
+
+QPen seriesPen(int i, qreal width) {
+  QPen pen(seriesColor(i), width);
+  const QList<qreal> dashes = seriesDashes(i);
+  if (!dashes.isEmpty()) pen.setDashPattern(dashes);
+  return pen;
+}
+
+Marker seriesMarker(int i) {
+  constexpr Marker kMarkers[kMarkerCount] = {Marker::Circle, Marker::Square, Marker::Triangle, Marker::Star,
+                                             Marker::Pentagon};
+  return kMarkers[((i % kMarkerCount) + kMarkerCount) % kMarkerCount];
+}
+
+void drawMarker(QPainter* painter, Marker marker, QPointF c, qreal size, const QColor& color) {
+  if (marker == Marker::None) return;
+  const qreal r = size / 2;
+  QPainterPath path;
+  auto polygon = [&](int corners, qreal inner) {  // inner > 0: a star with that inner radius
+    QPolygonF p;
+    const int points = inner > 0 ? 2 * corners : corners;
+    for (int k = 0; k < points; ++k) {
+      const double a = -std::numbers::pi / 2 + 2 * std::numbers::pi * k / points;
+      const qreal rad = inner > 0 && k % 2 ? inner : r;
+      p << c + QPointF(rad * std::cos(a), rad * std::sin(a));
+    }
+    path.addPolygon(p);
+    path.closeSubpath();
+  };
+  switch (marker) {
+    case Marker::Circle:
+      path.addEllipse(c, r * 0.85, r * 0.85);
+      break;
+    case Marker::Square:
+      path.addRect(QRectF(c.x() - 0.75 * r, c.y() - 0.75 * r, 1.5 * r, 1.5 * r));
+      break;
+    case Marker::Triangle:
+      polygon(3, 0);
+      break;
+    case Marker::Star:
+      polygon(5, 0.45 * r);
+      break;
+    case Marker::Pentagon:
+      polygon(5, 0);
+      break;
+    case Marker::None:
+      break;
+  }
+  painter->save();
+  painter->setRenderHint(QPainter::Antialiasing);
+  painter->setPen(QPen(color.darker(115), 1));
+  painter->setBrush(color);
+  painter->drawPath(path);
+  painter->restore();
 }
 
 }  // namespace plots

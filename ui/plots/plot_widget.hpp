@@ -19,6 +19,10 @@ class PlotWidget : public QWidget, protected PlotContent {
   bool exportSvg(const QString& path, QString* error = nullptr);  // at the widget's current size
   bool exportCsv(const QString& path, QString* error = nullptr) const override = 0;
 
+  // The canvas's readable size plus what is laid out around it (the decomposition's joint bar).
+  QSize minimumSizeHint() const override;
+  QSize sizeHint() const override;
+
  public slots:
   // Moves the cursor line; never emits cursorTimeRequested (no loop with the timeline).
   void setCursorTime(double t);

@@ -131,7 +131,8 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
     m_jointBox->clear();
     m_jointBox->addItems(m_names);
   }
-  m_canvas->setAxisTitles(xLabel, yLabel);
+  m_xLabel = xLabel;
+  m_yLabel = yLabel;
   m_batch = false;
   const int old = m_joint;
   showJoint(std::clamp(m_joint, 0, std::max(0, jointCount() - 1)));
@@ -151,7 +152,8 @@ void StackedDecompositionPlot::showJoint(int joint) {
     const QSignalBlocker block(m_jointBox);
     m_jointBox->setCurrentIndex(joint);
   }
-  m_canvas->chart()->setTitle(joint < jointCount() ? m_names[joint] : QString());
+  // The joint in the y title (one line with it, not a chart title that costs the plot a line).
+  m_canvas->setAxisTitles(m_xLabel, joint < jointCount() ? m_names[joint] + ": " + m_yLabel : m_yLabel);
   viewAboutToChange();
   restack();
   m_canvas->autoRangeIfUntouched();

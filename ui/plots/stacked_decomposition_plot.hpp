@@ -61,6 +61,7 @@ class StackedDecompositionPlot : public PlotWidget {
 
  protected:
   PlotBounds dataBounds() const override;
+  bool hasData() const override { return !m_t.empty() && m_joint >= 0 && m_joint < jointCount(); }
   bool readout(double t, double* sampleTime, QList<ReadoutRow>* rows) const override;
   void setAllSeriesVisible(bool visible) override;
   void legendEntryClicked(int entry) override;
@@ -80,6 +81,7 @@ class StackedDecompositionPlot : public PlotWidget {
   std::array<RowMajor, 4> m_data;  // Inertial, Coriolis, Gravity, Total: joints x samples
   QStringList m_names;
   QStringList m_termNames;
+  QString m_xLabel = QStringLiteral("t [s]"), m_yLabel = QStringLiteral("τ [N·m]");
   int m_joint = 0;
   Mode m_mode = Mode::Stacked;
   std::array<bool, 4> m_visible{true, true, true, true};

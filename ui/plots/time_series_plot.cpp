@@ -100,7 +100,7 @@ void TimeSeriesPlot::resizeSeries(int n) {
     const int i = int(m_drawn.size());
     Drawn d;
     d.line = new QLineSeries(this);
-    d.line->setPen(QPen(seriesColor(i), 1.6));
+    d.line->setPen(plots::seriesPen(i, 1.6));
     m_canvas->addSeries(d.line);
     m_drawn.push_back(d);
   }
@@ -113,7 +113,8 @@ void TimeSeriesPlot::resizeSeries(int n) {
 void TimeSeriesPlot::updateLegend() {
   QList<PlotLegend::Entry> entries;
   for (int i = 0; i < seriesCount(); ++i)
-    entries.append({m_names[i], seriesColor(i), PlotLegend::Swatch::Line, m_drawn[std::size_t(i)].visible});
+    entries.append({m_names[i], seriesColor(i), PlotLegend::Swatch::Line, m_drawn[std::size_t(i)].visible,
+                    plots::seriesDashes(i)});
   m_canvas->plotLegend()->setEntries(entries);
   m_canvas->legendChanged();
 }
@@ -188,7 +189,7 @@ void TimeSeriesPlot::rebuildLimits(int i) {
     if (!series) {
       series = new QLineSeries(this);
       QPen pen(seriesColor(i), 1.3, Qt::DashLine);
-      pen.setDashPattern({6, 4});
+      pen.setDashPattern({10, 4});  // long dashes, horizontal across the view: unlike any series' pattern
       series->setPen(pen);
       m_canvas->addSeries(series);
     }
@@ -255,6 +256,7 @@ bool TimeSeriesPlot::setLimits(const std::vector<double>& lower, const std::vect
   m_lower = lower;
   m_upper = upper;
   for (int i = 0; i < seriesCount(); ++i) rebuildLimits(i);
+  m_canvas->autoRangeIfUntouched();  // the limits are part of the auto range
   return true;
 }
 
@@ -300,6 +302,11 @@ PlotBounds TimeSeriesPlot::dataBounds() const {
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     b.include(m_t.front(), lo);
     b.include(m_t.back(), hi);
+    // The limit lines inside the range: how close τ comes to them is what they are drawn for.
+    if (std::size_t(i) < m_lower.size()) {
+      if (std::isfinite(m_lower[std::size_t(i)])) b.include(m_t.front(), m_lower[std::size_t(i)]);
+      if (std::isfinite(m_upper[std::size_t(i)])) b.include(m_t.front(), m_upper[std::size_t(i)]);
+    }
   }
   if (b.empty) {  // nothing visible: keep the time range
     b.include(m_t.front(), -1);

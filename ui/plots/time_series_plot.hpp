@@ -37,7 +37,8 @@ class TimeSeriesPlot : public PlotWidget {
   void setSeriesVisible(int i, bool visible);
   bool isSeriesVisible(int i) const;
 
-  // Per-series limits (±inf or NaN: none), drawn as dashed lines in the series colour.
+  // Per-series limits (±inf or NaN: none), drawn as dashed lines in the series colour and kept
+  // inside the auto range (with the series they belong to).
   bool setLimits(const std::vector<double>& lower, const std::vector<double>& upper, QString* error = nullptr);
   // Red markers on these samples of one series (e.g. those samplesOutsideLimits returns).
   bool setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error = nullptr);
@@ -61,6 +62,7 @@ class TimeSeriesPlot : public PlotWidget {
 
  protected:
   PlotBounds dataBounds() const override;
+  bool hasData() const override { return !m_t.empty() && seriesCount() > 0; }
   bool readout(double t, double* sampleTime, QList<ReadoutRow>* rows) const override;
   void setAllSeriesVisible(bool visible) override;
   void legendEntryClicked(int entry) override;

@@ -1,5 +1,6 @@
 #include "trajectory/plots_dock.hpp"
 
+#include <QTabBar>
 #include <QTabWidget>
 #include <cmath>
 
@@ -59,6 +60,16 @@ PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
 }
 
 TimeSeriesPlot* PlotsDock::plot(Tab tab) const { return tab < Decomposition ? m_series[tab] : nullptr; }
+
+QSize PlotsDock::readableSize() const {
+  QSize plots;
+  for (int i = 0; i < m_tabs->count(); ++i)
+    if (const auto* p = qobject_cast<const PlotWidget*>(m_tabs->widget(i)))
+      plots = plots.expandedTo(p->minimumSizeHint());
+  const int tabBar = m_tabs->tabBar()->sizeHint().height();
+  const QSize chrome = isVisible() ? size() - m_tabs->size() : QSize(4, fontMetrics().height() + 8);  // title, frame
+  return plots + QSize(0, tabBar) + chrome.expandedTo(QSize(0, 0));
+}
 
 PlotWidget* PlotsDock::currentPlot() const { return qobject_cast<PlotWidget*>(m_tabs->currentWidget()); }
 

@@ -2,7 +2,8 @@
 // lecture decomposition of τ into M(q)q̈, c(q, q̇) and g(q). Effort limits are drawn on the τ
 // plot and samples beyond them flagged. Every plot's cursor follows the trajectory time; a click
 // on a plot asks for that time (timeRequested). Tabs are filled when first shown after a change,
-// so a recomputation costs one plot, not seven.
+// so a recomputation costs one plot, not seven. An empty plot (no trajectory, e.g. after
+// switching robots) shows no time cursor.
 #pragma once
 #include <QDockWidget>
 #include <vector>
@@ -26,6 +27,10 @@ class PlotsDock : public QDockWidget {
   StackedDecompositionPlot* decompositionPlot() const { return m_decomposition; }
   PlotWidget* currentPlot() const;
   void showTab(Tab tab);
+  // The size at which every filled plot is readable (ticks, titles and legend names in full):
+  // what the window should give the dock (docs/plots.md, "Sizes"). The dock's own minimum stays
+  // small: squeezed below this, a plot shows a "too small" hint instead of a smear.
+  QSize readableSize() const;
 
  signals:
   void timeRequested(double t);
