@@ -1,19 +1,15 @@
-// The robot in a vtkRenderer: one actor per GeometryObject of a dyn::Model (visual and
-// collision), plus teaching aids (link frames, joint axes, centres of mass, inertia boxes, link
-// names, ground grid, world axes). The scene only reads Model and Data: the caller runs the
-// engine's forwardKinematics and then updatePose().
+// The robot in a vtkRenderer: its geometry (visual and collision) and the teaching aids (link
+// frames, joint axes, centres of mass, inertia solids, loop-closure joints, link names, ground
+// grid, world axes), each a layer (scene/scene_layer.hpp: scene/geometry_layer.hpp,
+// frame_layer.hpp, joint_axis_layer.hpp, com_layer.hpp, inertia_layer.hpp, loop_layer.hpp,
+// link_name_layer.hpp; scene_ground.hpp), and the camera (scene/camera_rig.hpp). The scene only
+// reads Model and Data: the caller runs the engine's forwardKinematics and then updatePose().
 //
-// Closed kinematic loops (docs/loops.md): each loop-closure joint is drawn apart from the tree,
-// in magenta: a ring about its axis at the frame F1 on its predecessor, a ball at the frame F2 on
-// its successor (they coincide when the loop is closed), dashed lines from both bodies' origins to
-// those frames (the cut edges of the joint graph), a dashed axis line and, red, the gap F1-F2 when
-// the loop is open. They are drawn over the robot (scene/scene_overlay.hpp): a piston or a
-// parallelogram's bar would hide them.
+// Closed kinematic loops (docs/loops.md) are drawn apart from the tree, in magenta, over the robot
+// (scene/loop_layer.hpp).
 //
-// Poses: a geometry actor's user matrix is the world pose of `placement * X0[body]` (engine
-// composition, exactly); shape details (URDF mesh scale, the cylinder's z axis) are baked into
-// the actor's polydata. Every change requests a repaint through the render window's
-// interactor (VtkViewport turns that into a Qt update()).
+// Every change requests a repaint through the render window's interactor (VtkViewport turns that
+// into a Qt update()).
 #pragma once
 #include <QList>
 #include <QObject>
@@ -145,6 +141,5 @@ class RobotScene : public QObject {
   std::vector<int> warningBodies_;  // sorted
   void applyVisibility();
   void applyMaterials();
-  void rebuildGrid(double halfExtent);
   void report(const QString& text);
 };
