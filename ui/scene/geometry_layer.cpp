@@ -1,7 +1,9 @@
 #include "scene/geometry_layer.hpp"
 
+#include <vtkDataArray.h>
 #include <vtkMapper.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
@@ -16,6 +18,24 @@
 #include "scene/mesh_resolver.hpp"
 
 using namespace scene;
+
+namespace {
+
+// The mean of a mesh's own point colours (what the eye takes for its colour), grey without any.
+Rgb meanPointColour(vtkPolyData* poly) {
+  vtkDataArray* c = poly->GetPointData() ? poly->GetPointData()->GetScalars() : nullptr;
+  if (!c || c->GetNumberOfTuples() == 0 || c->GetNumberOfComponents() < 3) return {0.7, 0.7, 0.7};
+  const double scale = c->GetDataType() == VTK_UNSIGNED_CHAR ? 1.0 / 255 : 1.0;
+  Rgb sum{0, 0, 0};
+  const vtkIdType n = c->GetNumberOfTuples(), step = std::max<vtkIdType>(1, n / 2000);
+  vtkIdType used = 0;
+  for (vtkIdType i = 0; i < n; i += step, ++used)
+    for (int k = 0; k < 3; ++k) sum[size_t(k)] += c->GetComponent(i, k) * scale;
+  for (double& v : sum) v = std::clamp(v / double(used), 0.0, 1.0);
+  return sum;
+}
+
+}  // namespace
 
 void GeometryLayer::setSource(const QString& sourceFile, const MeshLibrary* meshes,
                               std::function<void(const QString&)> report) {
@@ -34,6 +54,7 @@ void GeometryLayer::build(const dyn::Model& model, SceneStage& stage) {
     g.collision = go.collision;
     g.link = QString::fromStdString(go.link);
     if (go.material.hasColor) g.rgba = go.material.rgba;
+    g.shown = {g.rgba[0], g.rgba[1], g.rgba[2]};
     vtkSmartPointer<vtkPolyData> poly;
     const dyn::Shape& s = go.shape;
     switch (s.kind) {
@@ -69,6 +90,7 @@ void GeometryLayer::build(const dyn::Model& model, SceneStage& stage) {
             poly = transformed(poly, t);
           }
           g.meshColors = mesh->hasColors && !go.material.hasColor;
+          if (g.meshColors) g.shown = meanPointColour(poly);
         } else {
           // Placeholder: the body's equivalent inertia box when this link is the body's own,
           // else a 5 cm cube at the mesh origin; translucent.
@@ -113,6 +135,12 @@ void GeometryLayer::build(const dyn::Model& model, SceneStage& stage) {
     geomOfActor_.insert(g.actor.Get(), int(gi));
     geoms_.push_back(std::move(g));
   }
+  // One highlight for the whole robot, as far from every colour its links show as the palette
+  // allows: it stands out against the selected body's links and is told apart from the others'.
+  std::vector<Rgb> colours;
+  for (const Geom& g : geoms_)
+    if (!g.collision) colours.push_back(g.shown);
+  highlight_ = colours.empty() ? kHighlightOrange : highlightFor(colours);
 }
 
 void GeometryLayer::pose(const dyn::Model&, const dyn::Data& data, const ScenePose&) {
@@ -157,10 +185,12 @@ void GeometryLayer::applyMaterials(const Look& look) {
         !selected && look.warnings && std::binary_search(look.warnings->begin(), look.warnings->end(), g.body);
     // A mesh's own colours would override the highlight: uniform colour while highlighted.
     if (g.meshColors) g.actor->GetMapper()->SetScalarVisibility(!selected && !warning);
-    if (selected) {
-      p->SetAmbientColor(1.0, 0.62, 0.05);
-      p->SetAmbient(0.75);
-      p->SetDiffuse(0.55);
+    if (selected) {  // the whole body in one colour that stands out against its links' own
+      const Rgb h = highlightOf(g.body);
+      p->SetColor(h[0], h[1], h[2]);
+      p->SetSpecularColor(1, 1, 1);
+      p->SetAmbient(0.45);
+      p->SetDiffuse(0.7);
     } else if (warning && !g.collision) {  // over a limit: red, fully opaque so it reads at a glance
       p->SetColor(0.9, 0.1, 0.08);
       p->SetAmbientColor(0.95, 0.1, 0.05);
@@ -247,3 +277,5 @@ std::vector<GeometryLayer::Box> GeometryLayer::boxes(bool visibleOnly) const {
   }
   return out;
 }
+
+Rgb GeometryLayer::highlightOf(int) const { return highlight_; }

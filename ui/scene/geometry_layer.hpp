@@ -16,6 +16,7 @@
 
 #include "scene/mesh_loader.hpp"
 #include "scene/posed_actor.hpp"
+#include "scene/scene_colours.hpp"
 
 class GeometryLayer : public SceneLayer {
  public:
@@ -34,6 +35,8 @@ class GeometryLayer : public SceneLayer {
     const std::vector<int>* warnings = nullptr;  // sorted
   };
   void applyMaterials(const Look& look);
+  // The colour the selected body is drawn in (scene_colours.hpp: highlightFor the robot's colours).
+  scene::Rgb highlightOf(int body) const;
 
   QList<vtkActor*> actorsOfLink(const QString& link) const;
   QList<vtkActor*> actors() const;  // index = index in model.geometries
@@ -63,9 +66,11 @@ class GeometryLayer : public SceneLayer {
     bool collision = false, placeholder = false, meshColors = false;
     QString link;
     std::array<double, 4> rgba{0.7, 0.7, 0.7, 1.0};
+    scene::Rgb shown{0.7, 0.7, 0.7};  // the colour it shows: rgba, or the mean of a mesh's own colours
   };
   std::vector<Geom> geoms_;
   QHash<vtkActor*, int> geomOfActor_;
+  scene::Rgb highlight_ = scene::kHighlightOrange;
   QString sourceFile_;
   const MeshLibrary* meshes_ = nullptr;
   std::function<void(const QString&)> report_;

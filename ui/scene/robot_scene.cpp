@@ -20,6 +20,7 @@
 #include "scene/joint_axis_layer.hpp"
 #include "scene/link_name_layer.hpp"
 #include "scene/loop_layer.hpp"
+#include "scene/reach_envelope.hpp"
 #include "scene/scene_ground.hpp"
 #include "viewport/vtk_viewport.hpp"
 
@@ -124,10 +125,18 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
   }
   for (SceneLayer* l : d_->layers())
     if (l != &d_->geometry) l->pose(model, data, pose);
-  if (first) {  // camera
+  if (first) {  // camera: the whole reach of the robot, not only this pose (a raised arm stays in view)
     d_->posed = true;
     applyVisibility();
-    if (autoFit_) setViewPreset(Iso);
+    if (autoFit_) {
+      d_->camera.turnTo(CameraRig::View::Iso);
+      auto boxes = d_->geometry.boxes(true);
+      if (boxes.empty()) boxes = d_->geometry.boxes(false);
+      // Clipped at the ground: a pose through the floor is no part of the picture.
+      std::vector<scene::Vec3> reach = scene::reachEnvelope(model, data, boxes);
+      for (auto& p : reach) p.z() = std::max(p.z(), groundZ_);
+      d_->camera.fit(reach, 0.9);
+    }
   }
   requestRender();
 }

@@ -53,7 +53,8 @@ class RobotScene : public QObject {
   bool hasModel() const;
 
   // After forwardKinematics(model, data, q): moves every actor. Allocation-free. The first call
-  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera.
+  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera to the
+  // robot's reach within its joint limits (scene/reach_envelope.hpp), seen from the iso direction.
   void updatePose(const dyn::Model& model, const dyn::Data& data);
 
   // Lookup (tests, selection).
@@ -89,7 +90,7 @@ class RobotScene : public QObject {
   // highlight wins where both apply. Cheap when the set is unchanged (called every frame).
   void setWarningBodies(const std::vector<int>& bodies);
   void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
-  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera at the first pose after setModel
+  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the reach at the first pose after setModel
 
   bool showVisual() const { return showVisual_; }
   bool showCollision() const { return showCollision_; }
@@ -113,7 +114,7 @@ class RobotScene : public QObject {
   // pickBody() and emit picked(body); connect VtkViewport::clicked here.
   void handleClick(const QPoint& widgetPos, VtkViewport* viewport);
 
-  // Camera.
+  // Camera. fitToRobot (the F key): the robot as posed now.
   void fitToRobot();
   // The diagonal of the visible geometry's bounding box (metres; 0 without geometry).
   double robotExtent() const;
