@@ -398,7 +398,7 @@ class TestSceneAids : public QObject {
               const double apart = segmentGap(a0 + 0.15 * (a1 - a0), a1, b0 + 0.15 * (b1 - b0), b1);
               const QString legend = QString::fromStdString(o->legendText());
               const bool named = (o->scaleReduced(kind) && legend.contains("reduced")) ||
-                                 (o->crowded() && legend.contains("overlap at this zoom"));
+                                 (o->crowded() && legend.contains("overlap: zoom in"));
               QVERIFY2(apart >= gap - 1 || named, qPrintable(QString("step %1: kind %2 of bodies %3 and %4 %5 px apart")
                                                                  .arg(step)
                                                                  .arg(k)

@@ -169,7 +169,8 @@ void TraceArrowOverlay::syncCamera() {
 
 // The legend's lines from the top, one font height and a bit apart in pixels (a small picture,
 // e.g. a handout's, must not pile them on top of each other). Presentation mode's larger text
-// shrinks with the view, down to the normal size, so that its lines stay within a third of it.
+// shrinks with the view, down to the normal size, so that its lines stay within a third of it. The
+// notes (short arrows, overlaps) come and go while stepping: at the foot, the scales stay put.
 void TraceArrowOverlay::placeLegend() {
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
@@ -177,8 +178,13 @@ void TraceArrowOverlay::placeLegend() {
   for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
   const double step = font * 1.45 / height;
   int line = 0;
-  for (const auto& t : legend_)
-    if (t->GetVisibility()) t->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
+  for (int k = 0; k <= kKinds; ++k)  // the header and the scales from the top
+    if (legend_[size_t(k)]->GetVisibility())
+      legend_[size_t(k)]->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
+  line = 0;
+  for (int k = int(legend_.size()) - 1; k > kKinds; --k)  // the notes at the foot of the view
+    if (legend_[size_t(k)]->GetVisibility())
+      legend_[size_t(k)]->GetPositionCoordinate()->SetValue(0.01, 0.01 + step * line++);
 }
 
 Eigen::Vector3d TraceArrowOverlay::colour(dyn::ArrowKind kind) {
@@ -480,7 +486,7 @@ void TraceArrowOverlay::updateLegend() {
   else
     legend_[kKinds + 1]->VisibilityOff();
   if (crowded_)
-    put(legend_[kKinds + 2], "Arrows overlap at this zoom: F fits the robot", dark);
+    put(legend_[kKinds + 2], "Some bodies' arrows overlap: zoom in to part them", dark);
   else
     legend_[kKinds + 2]->VisibilityOff();
   placeLegend();
@@ -503,7 +509,7 @@ int TraceArrowOverlay::legendFontSize() const { return legend_[0]->GetTextProper
 
 int TraceArrowOverlay::legendLines() const {
   int lines = 0;
-  for (const auto& t : legend_) lines += t->GetVisibility() ? 1 : 0;
+  for (int k = 0; k <= kKinds; ++k) lines += legend_[size_t(k)]->GetVisibility() ? 1 : 0;
   return lines;
 }
 

@@ -10,9 +10,10 @@
 // kMinPixels long, and the legend says so (its direction only counts); when arrows of one kind from
 // different bodies would overlap in the view, that kind's scale steps down the 1-2-5 ladder (at most
 // to a tenth) as far as that parts them, and the legend states the scale applied and why; overlaps
-// that no scale parts (the robot too small in the view) make the legend say that F fits the robot. Both follow the
-// camera (they are redone before each render). The legend is set on an opaque white backing, each
-// kind's colour darkened until it reads at 4.5:1 (WCAG AA) whatever the view's background.
+// that no scale parts (bodies a few pixels apart) make the legend say to zoom in. Both follow the
+// camera (they are redone before each render). The legend is set on a white backing (92 % opaque,
+// framed), each kind's colour darkened until it reads at 4.5:1 (WCAG AA) whatever the view's
+// background.
 #pragma once
 #include <Eigen/Core>
 #include <array>
@@ -72,7 +73,7 @@ class TraceArrowOverlay {
   int visibleArrowCount() const;
   std::string legendText() const;
   int legendFontSize() const;  // pixels
-  int legendLines() const;
+  int legendLines() const;     // the header and the scales (not the notes at the foot)
   static Eigen::Vector3d colour(dyn::ArrowKind kind);
   static constexpr double kLighterOpacity = 0.3;
   static constexpr double kMinPixels = 18;  // the shortest arrow on screen (device pixels)
@@ -95,7 +96,7 @@ class TraceArrowOverlay {
   // Pairs of arrows of one kind from different bodies closer than `gap` pixels (their outer 85 %;
   // bodies whose arrows start less than `gap` apart share the point and are not counted).
   static int overlappingPairs(const std::vector<Segment>& segments, double gap);
-  bool crowded() const { return crowded_; }  // some overlap remains: the legend says to zoom in (F)
+  bool crowded() const { return crowded_; }  // some overlap remains: the legend says to zoom in
   double overlapGap() const;                 // the gap layout() keeps (pixels)
 
  private:
@@ -115,7 +116,8 @@ class TraceArrowOverlay {
   std::vector<bool> actorAngular_;
   std::vector<Arrow> arrows_;
   vtkNew<vtkActor> pass_;
-  std::array<vtkSmartPointer<vtkTextActor>, kKinds + 3> legend_;  // the header, the kinds, two notes
+  // The header and the kinds (top left), then two notes (bottom left: short arrows, overlaps).
+  std::array<vtkSmartPointer<vtkTextActor>, kKinds + 3> legend_;
   std::array<double, kKinds> base_{}, applied_{};
   std::vector<double> drawn_;  // per arrow: the length drawn (m), 0 when hidden
   std::vector<char> stretched_;
