@@ -1,19 +1,15 @@
-// The robot in a vtkRenderer: one actor per GeometryObject of a dyn::Model (visual and
-// collision), plus teaching aids (link frames, joint axes, centres of mass, inertia boxes, link
-// names, ground grid, world axes). The scene only reads Model and Data: the caller runs the
-// engine's forwardKinematics and then updatePose().
+// The robot in a vtkRenderer: its geometry (visual and collision) and the teaching aids (link
+// frames, joint axes, centres of mass, inertia solids, loop-closure joints, link names, ground
+// grid, world axes), each a layer (scene/scene_layer.hpp: scene/geometry_layer.hpp,
+// frame_layer.hpp, joint_axis_layer.hpp, com_layer.hpp, inertia_layer.hpp, loop_layer.hpp,
+// link_name_layer.hpp; scene_ground.hpp), and the camera (scene/camera_rig.hpp). The scene only
+// reads Model and Data: the caller runs the engine's forwardKinematics and then updatePose().
 //
-// Closed kinematic loops (docs/loops.md): each loop-closure joint is drawn apart from the tree,
-// in magenta: a ring about its axis at the frame F1 on its predecessor, a ball at the frame F2 on
-// its successor (they coincide when the loop is closed), dashed lines from both bodies' origins to
-// those frames (the cut edges of the joint graph), a dashed axis line and, red, the gap F1-F2 when
-// the loop is open. They are drawn over the robot (scene/scene_overlay.hpp): a piston or a
-// parallelogram's bar would hide them.
+// Closed kinematic loops (docs/loops.md) are drawn apart from the tree, in magenta, over the robot
+// (scene/loop_layer.hpp).
 //
-// Poses: a geometry actor's user matrix is the world pose of `placement * X0[body]` (engine
-// composition, exactly); shape details (URDF mesh scale, the cylinder's z axis) are baked into
-// the actor's polydata. Every change requests a repaint through the render window's
-// interactor (VtkViewport turns that into a Qt update()).
+// Every change requests a repaint through the render window's interactor (VtkViewport turns that
+// into a Qt update()).
 #pragma once
 #include <QList>
 #include <QObject>
@@ -57,7 +53,8 @@ class RobotScene : public QObject {
   bool hasModel() const;
 
   // After forwardKinematics(model, data, q): moves every actor. Allocation-free. The first call
-  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera.
+  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera to the
+  // robot's reach within its joint limits (scene/reach_envelope.hpp), seen from the iso direction.
   void updatePose(const dyn::Model& model, const dyn::Data& data);
 
   // Lookup (tests, selection).
@@ -93,7 +90,7 @@ class RobotScene : public QObject {
   // highlight wins where both apply. Cheap when the set is unchanged (called every frame).
   void setWarningBodies(const std::vector<int>& bodies);
   void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
-  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera at the first pose after setModel
+  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the reach at the first pose after setModel
 
   bool showVisual() const { return showVisual_; }
   bool showCollision() const { return showCollision_; }
@@ -117,7 +114,7 @@ class RobotScene : public QObject {
   // pickBody() and emit picked(body); connect VtkViewport::clicked here.
   void handleClick(const QPoint& widgetPos, VtkViewport* viewport);
 
-  // Camera.
+  // Camera. fitToRobot (the F key): the robot as posed now.
   void fitToRobot();
   // The diagonal of the visible geometry's bounding box (metres; 0 without geometry).
   double robotExtent() const;
@@ -145,6 +142,5 @@ class RobotScene : public QObject {
   std::vector<int> warningBodies_;  // sorted
   void applyVisibility();
   void applyMaterials();
-  void rebuildGrid(double halfExtent);
   void report(const QString& text);
 };

@@ -1,9 +1,12 @@
 #include "scene/trace_arrow_overlay.hpp"
 
+#include "scene/scene_colours.hpp"
+
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
 #include <vtkCamera.h>
 #include <vtkConeSource.h>
+#include <vtkMath.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
@@ -117,6 +120,7 @@ TraceArrowOverlay::TraceArrowOverlay(vtkRenderer* scene) : scene_(scene) {
   }
   kindOn_.fill(true);
   base_.fill(0.1);
+  applied_.fill(0.1);
   pass_->SetMapper(arrowMapper(false));
   pass_->GetProperty()->SetColor(0.98, 0.78, 0.10);
   pass_->GetProperty()->SetOpacity(0.85);
@@ -133,8 +137,11 @@ TraceArrowOverlay::TraceArrowOverlay(vtkRenderer* scene) : scene_(scene) {
     }
     p->SetBold(k == 0);
     p->SetShadow(false);
-    p->SetBackgroundColor(1, 1, 1);
-    p->SetBackgroundOpacity(0.75);
+    const Eigen::Vector3d b = legendBacking();
+    p->SetBackgroundColor(b.x(), b.y(), b.z());
+    p->SetBackgroundOpacity(legendBackingOpacity());
+    p->SetFrame(true);  // a thin dark edge: the panel stays apart from a white scene too
+    p->SetFrameColor(0.55, 0.57, 0.6);
     legend_[k]->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
     legend_[k]->VisibilityOff();
     overlay_->AddViewProp(legend_[k]);
@@ -155,13 +162,15 @@ void TraceArrowOverlay::onStart(vtkObject*, unsigned long, void* self, void*) {
 
 void TraceArrowOverlay::syncCamera() {
   overlay_->GetActiveCamera()->DeepCopy(scene_->GetActiveCamera());
+  layout();  // the lengths on screen follow the camera
   overlay_->ResetCameraClippingRange();
   placeLegend();
 }
 
 // The legend's lines from the top, one font height and a bit apart in pixels (a small picture,
 // e.g. a handout's, must not pile them on top of each other). Presentation mode's larger text
-// shrinks with the view, down to the normal size, so that its lines stay within a third of it.
+// shrinks with the view, down to the normal size, so that its lines stay within a third of it. The
+// notes (short arrows, overlaps) come and go while stepping: at the foot, the scales stay put.
 void TraceArrowOverlay::placeLegend() {
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
@@ -169,8 +178,13 @@ void TraceArrowOverlay::placeLegend() {
   for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
   const double step = font * 1.45 / height;
   int line = 0;
-  for (const auto& t : legend_)
-    if (t->GetVisibility()) t->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
+  for (int k = 0; k <= kKinds; ++k)  // the header and the scales from the top
+    if (legend_[size_t(k)]->GetVisibility())
+      legend_[size_t(k)]->GetPositionCoordinate()->SetValue(0.01, 1 - 0.01 - step * ++line);
+  line = 0;
+  for (int k = int(legend_.size()) - 1; k > kKinds; --k)  // the notes at the foot of the view
+    if (legend_[size_t(k)]->GetVisibility())
+      legend_[size_t(k)]->GetPositionCoordinate()->SetValue(0.01, 0.01 + step * line++);
 }
 
 Eigen::Vector3d TraceArrowOverlay::colour(dyn::ArrowKind kind) {
@@ -229,20 +243,147 @@ void TraceArrowOverlay::clear() {
 void TraceArrowOverlay::apply() {
   for (size_t k = 0; k < arrows_.size(); ++k) {
     const Arrow& a = arrows_[k];
-    const int kind = int(a.arrow.kind);
     vtkActor* actor = actorAt(k, dyn::arrowIsAngular(a.arrow.kind));
-    const double length = a.arrow.vector.norm() * scale(a.arrow.kind);
-    const bool show = visible_ && kindOn_[kind] && length > 1e-4 && std::isfinite(length);
-    actor->SetVisibility(show);
-    if (!show) continue;
-    place(actor, a.arrow.origin, a.arrow.vector, length, thickness_ / kShaft);
     const Eigen::Vector3d c = colour(a.arrow.kind);
     actor->GetProperty()->SetColor(c.x(), c.y(), c.z());
     actor->GetProperty()->SetOpacity(a.current ? 1.0 : kLighterOpacity);
   }
   for (size_t k = arrows_.size(); k < actors_.size(); ++k) actors_[k]->VisibilityOff();
   pass_->SetVisibility(visible_ && pass_->GetVisibility());
+  layout();
+}
+
+double TraceArrowOverlay::pixelsPerMetre(const Eigen::Vector3d& p) const {
+  const int* size = scene_->GetSize();
+  if (!size || size[1] <= 0 || !scene_->GetRenderWindow()) return 0;
+  vtkCamera* cam = scene_->GetActiveCamera();
+  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
+  Eigen::Vector3d eye, dop;
+  cam->GetPosition(eye.data());
+  cam->GetDirectionOfProjection(dop.data());
+  const double depth = std::max((p - eye).dot(dop), 1e-6);
+  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
+}
+
+namespace {
+
+// The distance of two segments in the plane (zero when they cross).
+double segmentDistance(const Eigen::Vector2d& a0, const Eigen::Vector2d& a1, const Eigen::Vector2d& b0,
+                       const Eigen::Vector2d& b1) {
+  const auto cross = [](const Eigen::Vector2d& u, const Eigen::Vector2d& v) { return u.x() * v.y() - u.y() * v.x(); };
+  const Eigen::Vector2d da = a1 - a0, db = b1 - b0;
+  const double d1 = cross(da, b0 - a0), d2 = cross(da, b1 - a0), d3 = cross(db, a0 - b0), d4 = cross(db, a1 - b0);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+  const auto pointToSegment = [](const Eigen::Vector2d& p, const Eigen::Vector2d& s0, const Eigen::Vector2d& s1) {
+    const Eigen::Vector2d d = s1 - s0;
+    const double t = d.squaredNorm() > 0 ? std::clamp((p - s0).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+    return (s0 + t * d - p).norm();
+  };
+  return std::min(
+      {pointToSegment(a0, b0, b1), pointToSegment(a1, b0, b1), pointToSegment(b0, a0, a1), pointToSegment(b1, a0, a1)});
+}
+
+// The next round number below s on the 1-2-5 ladder.
+double stepDown125(double s) { return roundDown125(s * (1 - 1e-6)); }
+
+}  // namespace
+
+int TraceArrowOverlay::overlappingPairs(const std::vector<Segment>& segs, double gap) {
+  int n = 0;
+  for (size_t i = 0; i < segs.size(); ++i)
+    for (size_t j = i + 1; j < segs.size(); ++j) {
+      const Segment &a = segs[i], &b = segs[j];
+      if (a.body == b.body || a.kind != b.kind) continue;
+      // Two bodies sharing the point (the Stanford arm's bodies 2 and 3 at b3 = 0): no scale parts them.
+      if ((a.from - b.from).norm() < gap) continue;
+      // Their outer 85 %: arrows from nearby points may touch at their feet.
+      if (segmentDistance(a.from + 0.15 * (a.to - a.from), a.to, b.from + 0.15 * (b.to - b.from), b.to) < gap) ++n;
+    }
+  return n;
+}
+
+std::vector<TraceArrowOverlay::Segment> TraceArrowOverlay::projectedSegments(int kind) const {
+  std::vector<Segment> out;
+  for (size_t k = 0; k < arrows_.size() && k < drawn_.size(); ++k) {
+    const dyn::TraceArrow& a = arrows_[k].arrow;
+    if (drawn_[k] <= 0 || (kind >= 0 && int(a.kind) != kind)) continue;
+    const Eigen::Vector3d tip = a.origin + a.vector.normalized() * drawn_[k];
+    out.push_back({a.body, int(a.kind), toPixels(a.origin), toPixels(tip)});
+  }
+  return out;
+}
+
+Eigen::Vector2d TraceArrowOverlay::toPixels(const Eigen::Vector3d& p) const {
+  scene_->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+  scene_->WorldToDisplay();
+  const double* d = scene_->GetDisplayPoint();
+  return {d[0], d[1]};
+}
+
+void TraceArrowOverlay::layout() {
+  drawn_.assign(arrows_.size(), 0.0);
+  stretched_.assign(arrows_.size(), 0);
+  const bool sized = pixelsPerMetre(Eigen::Vector3d::Zero()) > 0;
+  const auto lengths = [&](int kind) {
+    for (size_t k = 0; k < arrows_.size(); ++k) {
+      const Arrow& a = arrows_[k];
+      if (int(a.arrow.kind) != kind) continue;
+      const double length = a.arrow.vector.norm() * applied_[size_t(kind)];
+      drawn_[k] = 0;
+      stretched_[k] = 0;
+      if (!(visible_ && kindOn_[size_t(kind)] && length > 1e-4 && std::isfinite(length))) continue;
+      drawn_[k] = length;
+      const double ppm = sized ? pixelsPerMetre(a.arrow.origin) : 0;
+      if (ppm > 0 && length * ppm < kMinPixels) {
+        drawn_[k] = kMinPixels / ppm;
+        stretched_[k] = 1;
+      }
+    }
+  };
+  crowded_ = false;
+  for (int kind = 0; kind < kKinds; ++kind) {
+    const double stated = base_[size_t(kind)] * factor_;
+    applied_[size_t(kind)] = stated;
+    lengths(kind);
+    if (!sized) continue;
+    const auto segments = projectedSegments(kind);
+    if (segments.size() > 400) continue;  // pairs: quadratic
+    // Down the 1-2-5 ladder (at most to a tenth), to the scale that parts the most arrows of
+    // different bodies (arrows drawn at the shortest length do not shrink with it).
+    int best = overlappingPairs(segments, overlapGap());
+    double bestScale = stated;
+    for (int step = 0; step < 3 && best > 0; ++step) {
+      applied_[size_t(kind)] = stepDown125(applied_[size_t(kind)]);
+      lengths(kind);
+      const int now = overlappingPairs(projectedSegments(kind), overlapGap());
+      if (now < best) {
+        best = now;
+        bestScale = applied_[size_t(kind)];
+      }
+    }
+    applied_[size_t(kind)] = bestScale;
+    lengths(kind);
+    crowded_ = crowded_ || overlappingPairs(projectedSegments(kind), overlapGap()) > 0;
+  }
+  for (size_t k = 0; k < arrows_.size(); ++k) {
+    vtkActor* actor = actors_[k];
+    actor->SetVisibility(drawn_[k] > 0);
+    if (drawn_[k] > 0) place(actor, arrows_[k].arrow.origin, arrows_[k].arrow.vector, drawn_[k], thickness_ / kShaft);
+  }
   updateLegend();
+}
+
+// Two tip widths (a tip is 3 shaft radii across) and at least 4 pixels: apart enough to tell two
+// arrows apart.
+double TraceArrowOverlay::overlapGap() const {
+  const double ppm = arrows_.empty() ? 0 : pixelsPerMetre(arrows_.front().arrow.origin);
+  return std::max(4.0, 6 * thickness_ * ppm);
+}
+
+bool TraceArrowOverlay::stretched(int body, dyn::ArrowKind kind) const {
+  for (size_t k = 0; k < arrows_.size() && k < stretched_.size(); ++k)
+    if (arrows_[k].arrow.body == body && arrows_[k].arrow.kind == kind && drawn_[k] > 0) return stretched_[k];
+  return false;
 }
 
 void TraceArrowOverlay::setVisible(bool on) {
@@ -292,6 +433,17 @@ void TraceArrowOverlay::setPresentation(bool on) {
   updateLegend();
 }
 
+Eigen::Vector3d TraceArrowOverlay::legendBacking() { return {1.0, 1.0, 1.0}; }
+double TraceArrowOverlay::legendBackingOpacity() { return 0.92; }
+
+Eigen::Vector3d TraceArrowOverlay::legendTextColour(dyn::ArrowKind kind) {
+  const Eigen::Vector3d c = kind == dyn::ArrowKind::Count ? Eigen::Vector3d(0.1, 0.1, 0.12) : colour(kind);
+  // The backing at its darkest (over a black scene): the text must read on it, and so on any.
+  const Eigen::Vector3d b = legendBacking() * legendBackingOpacity();
+  const scene::Rgb r = scene::readableOn({c.x(), c.y(), c.z()}, {b.x(), b.y(), b.z()}, 4.5);
+  return {r[0], r[1], r[2]};
+}
+
 void TraceArrowOverlay::updateLegend() {
   // Only the kinds that have arrows.
   std::array<bool, kKinds> present{};
@@ -307,7 +459,8 @@ void TraceArrowOverlay::updateLegend() {
     for (auto& t : legend_) t->VisibilityOff();
     return;
   }
-  put(legend_[0], "Arrows at each body's " + point_ + " (world); darker: this step", Eigen::Vector3d(0.1, 0.1, 0.12));
+  put(legend_[0], "Arrows at each body's " + point_ + " (world); darker: this step",
+      legendTextColour(dyn::ArrowKind::Count));
   for (int k = 0; k < kKinds; ++k) {
     vtkTextActor* t = legend_[k + 1];
     if (!present[k]) {
@@ -319,9 +472,23 @@ void TraceArrowOverlay::updateLegend() {
     const std::string symbol = QFile::exists(kFontFile)
                                    ? std::string(dyn::arrowIsAngular(kind) ? "⇉ " : "→ ") + dyn::arrowName(kind) + "  "
                                    : std::string();
-    put(t, symbol + description(kind) + ":  1 " + dyn::arrowUnit(kind) + " = " + formatScale(scale(kind)) + " m",
-        colour(kind));
+    put(t,
+        symbol + description(kind) + ":  1 " + dyn::arrowUnit(kind) + " = " + formatScale(scale(kind)) + " m" +
+            (scaleReduced(kind) ? " (reduced: bodies' arrows would overlap)" : ""),
+        legendTextColour(kind));
   }
+  bool anyStretched = false;
+  for (size_t k = 0; k < stretched_.size(); ++k) anyStretched = anyStretched || (stretched_[k] && drawn_[k] > 0);
+  const Eigen::Vector3d dark = legendTextColour(dyn::ArrowKind::Count);
+  if (anyStretched)
+    put(legend_[kKinds + 1],
+        "Shorter than " + std::to_string(int(kMinPixels)) + " px: drawn that long (direction only)", dark);
+  else
+    legend_[kKinds + 1]->VisibilityOff();
+  if (crowded_)
+    put(legend_[kKinds + 2], "Some bodies' arrows overlap: zoom in to part them", dark);
+  else
+    legend_[kKinds + 2]->VisibilityOff();
   placeLegend();
 }
 
@@ -342,7 +509,7 @@ int TraceArrowOverlay::legendFontSize() const { return legend_[0]->GetTextProper
 
 int TraceArrowOverlay::legendLines() const {
   int lines = 0;
-  for (const auto& t : legend_) lines += t->GetVisibility() ? 1 : 0;
+  for (int k = 0; k <= kKinds; ++k) lines += legend_[size_t(k)]->GetVisibility() ? 1 : 0;
   return lines;
 }
 

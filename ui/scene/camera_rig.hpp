@@ -1,0 +1,26 @@
+// The scene's camera and light: one light that follows the camera; views from the front, the side,
+// above or the iso direction; perspective or parallel projection; and fitting a set of world points
+// (the corners of the robot's geometry boxes) into the view, keeping the viewing direction.
+#pragma once
+#include <vector>
+
+#include "scene/scene_primitives.hpp"
+
+class vtkRenderer;
+
+class CameraRig {
+ public:
+  enum class View { Front, Side, Top, Iso };
+
+  explicit CameraRig(vtkRenderer* renderer);  // the light and a first camera
+  // Keeps the viewing direction; centres the points' projection and chooses the distance (or the
+  // parallel scale) so that they fill about `margin` of the limiting image dimension. Without
+  // points: VTK's ResetCamera.
+  void fit(const std::vector<scene::Vec3>& points, double margin = 0.85);
+  // Turns the camera to look from `view`'s direction at the focal point (then fit() frames).
+  void turnTo(View view);
+  void setParallelProjection(bool on);
+
+ private:
+  vtkRenderer* renderer_;
+};
