@@ -31,6 +31,8 @@ class TrajectoryDocument;
 
 class AlgorithmsDock : public QDockWidget {
   Q_OBJECT
+  // Read by the workspaces (by name, without knowing this class): the size its views are readable at.
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   enum Column { ProblemColumn, NameColumn, DiffColumn, RelColumn, MulsColumn, AddsColumn, JointColumn, TimeColumn };

@@ -26,6 +26,8 @@ class RobotDocument;
 
 class MassMatrixDock : public QDockWidget {
   Q_OBJECT
+  // Read by the workspaces (by name, without knowing this class): the size its views are readable at.
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   explicit MassMatrixDock(RobotDocument* doc, QWidget* parent = nullptr);

@@ -16,6 +16,8 @@ class TrajectoryDocument;
 
 class PlotsDock : public QDockWidget {
   Q_OBJECT
+  // Read by the workspaces (by name, without knowing this class): the size its views are readable at.
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   enum Tab { Torque, Position, Velocity, Acceleration, Power, Energy, Decomposition, TabCount };

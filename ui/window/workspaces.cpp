@@ -4,8 +4,10 @@
 #include <QLayout>
 #include <QMainWindow>
 #include <QStringList>
+#include <QVariant>
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace workspaces {
 namespace {
@@ -64,6 +66,14 @@ Qt::DockWidgetArea homeArea(const QString& name) {
         if (name == QLatin1String(d)) return g.area;
   return R;
 }
+
+// The size a dock says it is readable at (its Q_PROPERTY readableSize; plots, matrices, figures), or
+// empty. A layout gives a dock at least that, up to kMostForReadable of the window.
+QSize readableSize(const QDockWidget* d) {
+  const QVariant v = d->property("readableSize");
+  return v.isValid() ? v.toSize() : QSize();
+}
+constexpr int kMostForReadable = 45;  // % of the window's width or height
 
 Qt::Orientation stacking(const Group& g) {
   if (g.area == B) return g.under ? Qt::Vertical : Qt::Horizontal;
@@ -151,15 +161,30 @@ void fitSizes(QMainWindow* window, const Layout& layout) {
   const int W = window->width(), H = window->height();
   QList<QDockWidget*> side, bottom, vertical, horizontal;
   QList<int> sideSizes, bottomSizes, vSizes, hSizes;
-  std::map<Qt::DockWidgetArea, int> depth;  // px, set by the area's first group
+  std::map<Qt::DockWidgetArea, int> depth;  // px
+  std::set<Qt::DockWidgetArea> seen;
   const auto& groups = layout.groups;
+  // Each area's depth: the design's share, more where a group would be below its readable size.
   for (size_t k = 0; k < groups.size(); ++k) {
     const Group& g = groups[k];
     QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
     if (!d) continue;
     const bool isBottom = g.area == B;
-    if (!depth.count(g.area)) {
-      depth[g.area] = (isBottom ? H : W) * g.across / 100;
+    const int extent = isBottom ? H : W;
+    int wanted = extent * g.across / 100;
+    if (const QSize r = readableSize(d); r.isValid()) {
+      const bool stacked = isBottom && (g.under || (k + 1 < groups.size() && groups[k + 1].under));
+      const int need = isBottom ? (stacked ? r.height() * 100 / std::max(1, g.along) : r.height()) : r.width();
+      wanted = std::max(wanted, std::min(need, extent * std::max(g.across, kMostForReadable) / 100));
+    }
+    depth[g.area] = std::max(depth[g.area], wanted);
+  }
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const Group& g = groups[k];
+    QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
+    if (!d) continue;
+    const bool isBottom = g.area == B;
+    if (seen.insert(g.area).second) {  // the area's first group sets its depth
       (isBottom ? bottom : side) << d;
       (isBottom ? bottomSizes : sideSizes) << depth[g.area];
     }
