@@ -23,8 +23,9 @@
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTextBrowser>
 #include <QTreeWidget>
+#include <QWebEnginePage>
+#include <QWebEngineView>
 #include <QtTest>
 
 #include <cmath>
@@ -110,6 +111,19 @@ class TestLectureMode : public QObject {
     QString error;
     QVERIFY2(dyn::testing::openAndWait(*w, path, &error), qPrintable(error));
   }
+  // The value of a JavaScript expression in the equation page, once the page shows the current step.
+  QVariant evaluate(const QString& script) {
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(dock()->equationView() && dock()->equationsRendered(), 20000); }();
+    if (QTest::currentTestFailed()) return {};
+    QVariant result;
+    bool done = false;
+    dock()->equationView()->page()->runJavaScript(script, [&](const QVariant& v) {
+      result = v;
+      done = true;
+    });
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 10000); }();
+    return result;
+  }
   void openInspector(const QString& algorithm) {
     if (!dock()->isVisible()) w->findChild<QAction*>("lectureInspectorAction")->trigger();
     QTRY_VERIFY(lecture()->isActive());
@@ -168,7 +182,7 @@ class TestLectureMode : public QObject {
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("eq. 9") && html.contains("eq. 10") && html.contains("eq. 11"));
     QVERIFY(html.contains("Featherstone Part 2"));
-    QVERIFY(html.contains("<sub>λ(i)</sub>"));                 // the paper's notation
+    QVERIFY(html.contains("_{\\lambda (i)}"));                 // the paper's notation, as TeX
     for (int written : lecture()->trace().steps[0].written) {  // every number written, as printed
       const Eigen::MatrixXd& v = lecture()->trace().steps[0].terms[written].value;
       for (int k = 0; k < v.size(); ++k) QVERIFY(html.contains(">" + lecture_html::number(v(k)) + "<"));
@@ -458,22 +472,32 @@ class TestLectureMode : public QObject {
     QCOMPARE(w->geometry().size(), w->screen()->geometry().size());
     QCOMPARE(w->screen()->geometry().size(), QSize(1920, 1080));  // xvfb-run -s "-screen 0 1920x1080x24"
     QVERIFY2(dock()->width() >= 1920 * 40 / 100, qPrintable(QString::number(dock()->width())));
-    const QFont font = dock()->equationPanel()->document()->defaultFont();
-    QVERIFY(font.pointSizeF() >= 24);
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
     const QRegularExpression size("font-size:([0-9.]+)pt");
     int texts = 0;
     for (auto m = size.globalMatch(html); m.hasNext();) {
       const double pt = m.next().captured(1).toDouble();
-      if (pt <= 2) continue;  // the empty spacer row between the halves of a 6-vector
       QVERIFY2(pt >= 24, qPrintable(QString("%1 pt in presentation mode").arg(pt)));
       ++texts;
     }
-    QVERIFY(texts > 10);
-    // As drawn: at least 24 pt of the screen's resolution.
-    const QFontMetricsF metrics(font, dock()->equationPanel());
-    QVERIFY(metrics.ascent() + metrics.descent() >= 24.0 / 72.0 * dock()->equationPanel()->logicalDpiY());
+    QVERIFY(texts >= 6);
+    // As typeset: every formula and every number at 24 pt (32 CSS px) or more, every number on one
+    // line (a wrapped one would be two lines high), and KaTeX refused none.
+    QCOMPARE(dock()->refusedFormulas(), 0);
+    const double smallest = evaluate(
+                                "Math.min.apply(null, Array.from(document.querySelectorAll('.katex, table.m td'))"
+                                ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
+                                .toDouble();
+    QVERIFY2(smallest >= 32, qPrintable(QString("%1 px").arg(smallest)));
+    QVERIFY(evaluate("document.querySelectorAll('.eq .katex').length").toInt() >= 3);
+    const int wrapped =
+        evaluate(
+            "Array.from(document.querySelectorAll('table.m td'))"
+            ".filter(e => e.getClientRects()[0].height > 1.8 * parseFloat(getComputedStyle(e).fontSize))"
+            ".length")
+            .toInt();
+    QCOMPARE(wrapped, 0);
     QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
     // ... and so does the robot with its arrows: the bottom tabs (plots, log, the Algorithms dock
     // behind them) must not squeeze the 3D view to a strip.
@@ -580,6 +604,12 @@ class TestLectureMode : public QObject {
         key(Qt::Key_Right);  // into the next pass
         grab(w->grab().toImage(), "lecture_" + name + "_stanford_next_pass.png");
       }
+      // Every step typesets: KaTeX refuses none of its formulas.
+      for (int p = 0; p <= lecture()->stepCount(); ++p) {
+        lecture()->setPosition(p);
+        QTRY_VERIFY_WITH_TIMEOUT(dock()->equationsRendered(), 10000);
+        QVERIFY2(dock()->refusedFormulas() == 0, qPrintable(QString("%1, step %2").arg(name).arg(p)));
+      }
       key(Qt::Key_End);
       QCOMPARE(lecture()->position(), lecture()->stepCount());
       // The plain function, bound by the registry (its own copy of the model and workspace).
@@ -602,6 +632,52 @@ class TestLectureMode : public QObject {
         QCOMPARE(lecture()->referenceResult().size(), Eigen::Index(0));
       }
     }
+    lecture()->setAlgorithm("rnea");
+    open(robot("ur5.urdf"));
+  }
+
+  // DeNOC's twist step on the Stanford arm typeset as in Saha 1999: θ̇ and θ̈ as TeX accents (the
+  // typesetter's input and KaTeX's output), the joint rate's value labelled θ̇_4, no number wrapped,
+  // in both modes at 1920 x 1080 (screenshots with DYNSCOPE_GRAB_DIR).
+  void denocTypesetAsInThePaper() {
+    open(robot("stanford_arm.dh"));
+    openInspector("denoc-id");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::LinSpaced(m.nv, -1, 1), Eigen::VectorXd::LinSpaced(m.nv, 2, -1),
+                          Eigen::VectorXd::Zero(m.nv));
+    lecture()->retraceNow();
+    w->resize(1920, 1080);
+    lecture()->setPosition(4);
+    const QString html = dock()->equationHtml();
+    QVERIFY(html.contains("\\mathbf{p}_{i} \\dot{\\theta}_{i}"));
+    QVERIFY(html.contains("\\mathbf{p}_{i} \\ddot{\\theta}_{i}"));
+    QVERIFY(html.contains("\\dot{\\mathbf{p}}_{i} \\dot{\\theta}_{i}"));
+    const auto check = [&](const char* shot) {
+      const QStringList captions =
+          evaluate("Array.from(document.querySelectorAll('.cap annotation')).map(e => e.textContent)").toStringList();
+      QVERIFY2(captions.contains("\\dot{\\theta}_{4}"), qPrintable(captions.join(" | ")));
+      QVERIFY2(captions.contains("\\ddot{\\theta}_{4}"), qPrintable(captions.join(" | ")));
+      QCOMPARE(dock()->refusedFormulas(), 0);
+      // KaTeX set the dots as accents above their letters (θ̇, θ̈, ṫ, ṗ, Ḃ in the equations).
+      QVERIFY(evaluate("document.querySelectorAll('.eq .accent').length").toInt() >= 5);
+      QCOMPARE(evaluate("Array.from(document.querySelectorAll('table.m td'))"
+                        ".filter(e => e.getClientRects()[0].height > 1.8 * parseFloat(getComputedStyle(e).fontSize))"
+                        ".length")
+                   .toInt(),
+               0);
+      QTest::qWait(300);  // painted
+      grab(w->grab().toImage(), shot);
+    };
+    check("lecture_denoc_stanford_step4.png");
+    key(Qt::Key_F11);
+    QTRY_VERIFY(dock()->presentationMode());
+    QTest::qWait(500);
+    check("lecture_denoc_stanford_step4_presentation.png");
+    key(Qt::Key_F11);
+    QTRY_VERIFY(!dock()->presentationMode());
+    QTest::qWait(300);
+    w->resize(1600, 1000);
     lecture()->setAlgorithm("rnea");
     open(robot("ur5.urdf"));
   }

@@ -249,10 +249,13 @@ class Converter {
           put("\\text{ }" + p, false);
           continue;
         }
+        const bool proseNext = at(end) == '(' && isAsciiLetter(at(end + 1)) && isAsciiLetter(at(end + 2));
         if (!inScript && end - m_k >= 2)
           put("\\qquad ", false);
+        else if (!inScript && proseNext)
+          put("\\ ", false);  // "[**0**; **e**] (prismatic)"
         else if (!inScript)
-          out += ' ';
+          put(" ", false);  // "m_{i} ^{i}r_{i}": the script after a space is the next symbol's
         m_k = end;
         continue;
       }
