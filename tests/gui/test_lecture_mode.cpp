@@ -154,7 +154,9 @@ class TestLectureMode : public QObject {
     key(Qt::Key_Right);
     QCOMPARE(lecture()->position(), before);
     QVERIFY(!dock()->forwardAction()->isEnabled());
+    QVERIFY(!dock()->equationView());  // a closed inspector starts no web engine
     openInspector("rnea");
+    QVERIFY(dock()->equationView());
     JointRow* row = w->jointsDock()->rows().front();
     row->slider()->setFocus();
     const int value = row->slider()->value();

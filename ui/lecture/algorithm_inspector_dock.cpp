@@ -25,6 +25,7 @@
 #include <QWebEnginePage>
 #include <QWebEngineView>
 #include <cmath>
+#include <memory>
 
 #include "dynscope/model/names.hpp"
 #include "lecture/equation_html.hpp"
@@ -267,6 +268,8 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   refresh();
 }
 
+AlgorithmInspectorDock::~AlgorithmInspectorDock() { *m_alive = false; }
+
 void AlgorithmInspectorDock::applyArrowControls() {
   LectureDocument::ArrowSettings s = m_lecture->arrowSettings();
   s.show = m_showArrows->isChecked();
@@ -396,7 +399,11 @@ void AlgorithmInspectorDock::showPage() {
   const QString html = m_html;
   const QString args =
       QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style)}).toJson(QJsonDocument::Compact));
-  m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, html](const QVariant& refused) {
+  // The page answers later, or (Qt WebEngine 6.4) calls back with nothing while it is destroyed,
+  // when this dock's members are gone: the flag tells.
+  const std::shared_ptr<bool> alive = m_alive;
+  m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, html, alive](const QVariant& refused) {
+    if (!*alive || !refused.isValid()) return;
     m_refused = refused.toInt();
     m_renderedHtml = html;
     emit equationsTypeset();

@@ -12,6 +12,7 @@
 // pass, Home start, End end, P play / pause.
 #pragma once
 #include <QDockWidget>
+#include <memory>
 #include <vector>
 
 class LectureDocument;
@@ -34,6 +35,7 @@ class AlgorithmInspectorDock : public QDockWidget {
 
  public:
   AlgorithmInspectorDock(LectureDocument* lecture, QWidget* parent = nullptr);
+  ~AlgorithmInspectorDock() override;
 
   LectureDocument* lecture() const { return m_lecture; }
   // The navigation actions (start, back, forward, end of pass, start of pass, end, play).
@@ -87,6 +89,7 @@ class AlgorithmInspectorDock : public QDockWidget {
   QSplitter* m_split;
   QWidget* m_equations;
   QWebEngineView* m_view = nullptr;
+  std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);  // for the page's late answers
   bool m_shellLoaded = false;
   QString m_shownCss;
   QString m_renderedHtml;

@@ -86,8 +86,11 @@ QString build(const Content& c, bool embed, std::map<int, QImage>* images, bool 
 // reason on failure.
 QByteArray printPdf(const QString& file, const QString& title, QString* why) {
   web_engine::prepareEnvironment();
+  // What the page's callbacks write, declared before the page: it may call back while it is
+  // destroyed (Qt WebEngine 6.4 answers pending scripts then), and they must still exist.
+  bool loaded = false, ok = false, ready = false, printed = false;
+  QByteArray pdf;
   QWebEnginePage page;
-  bool loaded = false, ok = false;
   QObject::connect(&page, &QWebEnginePage::loadFinished, [&](bool success) {
     loaded = true;
     ok = success;
@@ -98,7 +101,6 @@ QByteArray printPdf(const QString& file, const QString& title, QString* why) {
     return {};
   }
   // The equations are typeset on DOMContentLoaded; the web fonts may still be on their way.
-  bool ready = false;
   const auto poll = [&] {
     page.runJavaScript(
         "document.fonts.status === 'loaded' && document.querySelectorAll('.tex:not([data-tex])').length === 0",
@@ -108,8 +110,6 @@ QByteArray printPdf(const QString& file, const QString& title, QString* why) {
     poll();
     web_engine::waitFor([&] { return ready; }, 50);
   }
-  QByteArray pdf;
-  bool printed = false;
   const QPageLayout layout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(12, 12, 12, 12),
                            QPageLayout::Millimeter);
   page.printToPdf(
