@@ -168,7 +168,7 @@ QString countsLine(const dyn::AlgorithmTrace& trace, int position) {
       .arg(trace.total.algorithm.adds);
 }
 
-QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int position, const Style&) {
+QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int position, const Style& style) {
   const dyn::TraceableAlgorithm* a = dyn::findTraceableAlgorithm(trace.algorithm);
   const int n = int(trace.steps.size());
   QString h;
@@ -191,7 +191,6 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
   }
   const dyn::TraceStepRecord& step = trace.steps[std::min(position, n) - 1];
   const dyn::TracePass& pass = trace.passes[step.pass];
-  heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
   QString who;
   if (step.dof >= 0)
     who = QObject::tr("%1 (dof of body %2)")
@@ -201,7 +200,15 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
   else
     who = QString("%1 %2, &nbsp; %3 %4")
               .arg(math("i ="), bodyLabel(model, step.body), math("λ(i) ="), bodyLabel(model, model.parent[step.body]));
-  h += QString("<div class=\"who\">%1 &nbsp;·&nbsp; <i>%2</i></div>").arg(who, direction(pass.direction));
+  if (style.compactHeading) {
+    const QString arrow = pass.direction == dyn::TracePass::Direction::Outward  ? " ↓"
+                          : pass.direction == dyn::TracePass::Direction::Inward ? " ↑"
+                                                                                : "";
+    heading(QObject::tr("Step %1 / %2").arg(std::min(position, n)).arg(n) + " &nbsp;·&nbsp; " + who + arrow);
+  } else {
+    heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
+    h += QString("<div class=\"who\">%1 &nbsp;·&nbsp; <i>%2</i></div>").arg(who, direction(pass.direction));
+  }
   for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l);
   if (position >= n && a) {
     QStringList parts;
