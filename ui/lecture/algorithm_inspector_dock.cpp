@@ -378,6 +378,13 @@ void AlgorithmInspectorDock::ensureView() {
   m_view->setObjectName("lectureEquationView");
   m_view->setContextMenuPolicy(Qt::NoContextMenu);
   m_equations->layout()->addWidget(m_view);
+  // The web view has no size hint worth the name: give the equations their share once, as
+  // presentation mode does (the table below keeps the rest).
+  QTimer::singleShot(0, this, [this] {
+    const int total = m_split->height() > 0 ? m_split->height() : 600;
+    const int equations = total * (m_presentation ? 72 : 60) / 100;
+    m_split->setSizes({equations, total - equations});
+  });
   connect(m_view, &QWebEngineView::loadFinished, this, [this](bool ok) {
     m_shellLoaded = ok;
     if (!ok) qWarning("Algorithm inspector: the equation page did not load");
