@@ -111,6 +111,13 @@ class TestLectureMode : public QObject {
     QString error;
     QVERIFY2(dyn::testing::openAndWait(*w, path, &error), qPrintable(error));
   }
+  // A picture of the window for a human (DYNSCOPE_GRAB_DIR), once the equation page shows the step.
+  void grabWindow(const QString& name) {
+    if (qEnvironmentVariableIsEmpty("DYNSCOPE_GRAB_DIR")) return;
+    QTRY_VERIFY_WITH_TIMEOUT(!dock()->equationView() || dock()->equationsRendered(), 10000);
+    QTest::qWait(200);  // painted
+    grab(w->grab().toImage(), name);
+  }
   // The value of a JavaScript expression in the equation page, once the page shows the current step.
   QVariant evaluate(const QString& script) {
     [&] { QTRY_VERIFY_WITH_TIMEOUT(dock()->equationView() && dock()->equationsRendered(), 20000); }();
@@ -211,7 +218,7 @@ class TestLectureMode : public QObject {
     QVERIFY(dock()->equationHtml().contains("Result: tau"));
     QVERIFY(!dock()->forwardAction()->isEnabled());
     grab(w->viewport()->grabImage(), "lecture_rnea_ur5_end.png");
-    grab(w->grab().toImage(), "lecture_rnea_ur5_window.png");
+    grabWindow("lecture_rnea_ur5_window.png");
     key(Qt::Key_Home);
     QCOMPARE(lecture()->position(), 0);
     QCOMPARE(w->document()->selectedBody(), -1);
@@ -372,7 +379,7 @@ class TestLectureMode : public QObject {
       const bool column = kind == dyn::StepKind::CrbaColumn || kind == dyn::StepKind::DenocGimColumn;
       QVERIFY2(column ? now < last : now == last, "a column walk fills entries, a composite step none");
       last = now;
-      if (k == 3) grab(w->grab().toImage(), "lecture_" + algorithm + "_ur5_filling.png");
+      if (k == 3) grabWindow("lecture_" + algorithm + "_ur5_filling.png");
     }
     QCOMPARE(pending(), 0);
     // Complete: the values of CRBA.
@@ -403,7 +410,7 @@ class TestLectureMode : public QObject {
     key(Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(lecture()->position(), 2 * m.N);
     QCOMPARE(w->document()->selectedBody(), 1);
-    grab(w->grab().toImage(), "lecture_aba_quadruped_pass2.png");
+    grabWindow("lecture_aba_quadruped_pass2.png");
     key(Qt::Key_End);
     QCOMPARE(lecture()->position(), 3 * m.N);
     QVERIFY(dock()->equationHtml().contains("eq. 68"));
@@ -514,7 +521,7 @@ class TestLectureMode : public QObject {
                             .arg(o->legendLines())
                             .arg(o->legendFontSize())
                             .arg(view->height())));
-    grab(w->grab().toImage(), "lecture_presentation.png");
+    grabWindow("lecture_presentation.png");
     key(Qt::Key_F11);
     QTRY_VERIFY(!dock()->presentationMode());
     QTest::qWait(300);
@@ -601,10 +608,10 @@ class TestLectureMode : public QObject {
       QVERIFY(w->document()->selectedBody() == lecture()->currentBody() || lecture()->currentBody() == 0);
       if (name == "denoc-id" || name == "lagrange-4x4" || name == "lagrange-3x3" || name == "denoc-fd") {
         lecture()->setPosition(3);
-        grab(w->grab().toImage(), "lecture_" + name + "_stanford_step3.png");
+        grabWindow("lecture_" + name + "_stanford_step3.png");
         key(Qt::Key_Right, Qt::ShiftModifier);
         key(Qt::Key_Right);  // into the next pass
-        grab(w->grab().toImage(), "lecture_" + name + "_stanford_next_pass.png");
+        grabWindow("lecture_" + name + "_stanford_next_pass.png");
       }
       // Every step typesets: KaTeX refuses none of its formulas.
       for (int p = 0; p <= lecture()->stepCount(); ++p) {
