@@ -11,6 +11,7 @@
 
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
+#include "lecture/web_engine_environment.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
 
   // VTK's OpenGL2 backend needs a 3.2 core context; request it before any GL widget exists.
   QSurfaceFormat::setDefaultFormat(VtkViewport::defaultFormat());
+  // The lecture mode's equations (Qt WebEngine): shared GL contexts and Chromium's flags, before
+  // the application exists (lecture/web_engine_environment.hpp).
+  web_engine::prepareApplication();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Dynscope");
   QApplication::setApplicationName("dynscope");

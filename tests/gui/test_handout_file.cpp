@@ -1,7 +1,9 @@
 // The lecture handout's file (ui/lecture/handout.cpp) is written atomically, like every file the
 // window writes: HTML and PDF are complete documents, and a write that fails (a file-size limit
 // standing in for a full disk) leaves the previous file byte for byte, names the file and leaves
-// no temporary behind.
+// no temporary behind. Both typeset the equations with KaTeX: the page carries KaTeX and its
+// fonts inside it (it opens from any folder) and the equations as TeX; the PDF, printed by Qt
+// WebEngine from the same page, uses KaTeX's fonts, and DeNOC's θ̇ and θ̈ go in as \dot and \ddot.
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -58,12 +60,49 @@ class TestHandoutFile : public QObject {
     QVERIFY2(handout::write(html, content(), &error), qPrintable(error));
     const QString page = QString::fromUtf8(readAll(html));
     QVERIFY(page.startsWith("<!DOCTYPE html>") && page.endsWith("</html>\n"));
-    QCOMPARE(page.count("<section"), 7);  // the start and 6 steps
+    QCOMPARE(page.count("<section"), 7);                                           // the start and 6 steps
+    QVERIFY(page.contains("katex.render("));                                       // KaTeX itself ...
+    QVERIFY(page.count("url(data:font/woff2;base64,") >= 10);                      // ... its fonts ...
+    QVERIFY(!page.contains("file://") && !page.contains("url(fonts/"));            // ... nothing outside
+    QVERIFY(page.contains("<span class=\"tex\">\\displaystyle \\mathbf{v}_{i}"));  // the equations as TeX
     QVERIFY2(handout::write(pdf, content(), &error), qPrintable(error));
     const QByteArray bytes = readAll(pdf);
     QVERIFY(bytes.startsWith("%PDF-"));
     QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    QVERIFY(bytes.contains("KaTeX_Main") && bytes.contains("KaTeX_Math"));  // typeset by KaTeX
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), (QStringList{"h.html", "h.pdf"}));
+  }
+
+  // DeNOC on the Stanford arm: the handout's TeX has the paper's accents; the PDF is typeset.
+  void denocHandoutHasTheAccents() {
+    const dyn::Model m = dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/stanford_arm.dh");
+    dyn::TraceInput in;
+    in.q = Eigen::VectorXd::LinSpaced(m.nq, -0.5, 0.5);
+    in.qd = Eigen::VectorXd::LinSpaced(m.nv, 0.5, -0.2);
+    in.qdd = Eigen::VectorXd::LinSpaced(m.nv, 1, -1);
+    const dyn::AlgorithmTrace t = dyn::traceAlgorithm(m, "denoc-id", in);
+    handout::Content c;
+    c.robotName = QStringLiteral("stanford_arm");
+    c.model = &m;
+    c.trace = &t;
+    const QString page = handout::html(c);
+    QVERIFY(page.contains("\\mathbf{p}_{i} \\dot{\\theta}_{i}"));
+    QVERIFY(page.contains("\\ddot{\\theta}_{i}"));
+    QVERIFY(page.contains("<span class=\"tex\">\\dot{\\theta}_{1}</span>"));  // the value's label
+    const QString body = page.mid(page.indexOf("<div id=\"dyn-body\">"));     // after KaTeX's own tables
+    QVERIFY(!body.isEmpty() && !body.contains(QChar(0x0307)) && !body.contains(QChar(0x0308)));  // no combining dot
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(handout::write(dir.filePath("denoc.pdf"), c, &error), qPrintable(error));
+    const QByteArray pdf = readAll(dir.filePath("denoc.pdf"));
+    QVERIFY(pdf.startsWith("%PDF-") && pdf.contains("KaTeX_Main"));
+    const QString keep = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+    if (!keep.isEmpty()) {
+      QFile::remove(QDir(keep).filePath("denoc_handout.pdf"));
+      QFile::copy(dir.filePath("denoc.pdf"), QDir(keep).filePath("denoc_handout.pdf"));
+      QFile out(QDir(keep).filePath("denoc_handout.html"));
+      if (out.open(QIODevice::WriteOnly)) out.write(page.toUtf8());
+    }
   }
 
   void aFailedWriteKeepsTheOldFile() {

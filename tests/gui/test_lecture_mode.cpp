@@ -23,8 +23,9 @@
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTextBrowser>
 #include <QTreeWidget>
+#include <QWebEnginePage>
+#include <QWebEngineView>
 #include <QtTest>
 
 #include <cmath>
@@ -110,6 +111,26 @@ class TestLectureMode : public QObject {
     QString error;
     QVERIFY2(dyn::testing::openAndWait(*w, path, &error), qPrintable(error));
   }
+  // A picture of the window for a human (DYNSCOPE_GRAB_DIR), once the equation page shows the step.
+  void grabWindow(const QString& name) {
+    if (qEnvironmentVariableIsEmpty("DYNSCOPE_GRAB_DIR")) return;
+    QTRY_VERIFY_WITH_TIMEOUT(!dock()->equationView() || dock()->equationsRendered(), 10000);
+    QTest::qWait(200);  // painted
+    grab(w->grab().toImage(), name);
+  }
+  // The value of a JavaScript expression in the equation page, once the page shows the current step.
+  QVariant evaluate(const QString& script) {
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(dock()->equationView() && dock()->equationsRendered(), 20000); }();
+    if (QTest::currentTestFailed()) return {};
+    QVariant result;
+    bool done = false;
+    dock()->equationView()->page()->runJavaScript(script, [&](const QVariant& v) {
+      result = v;
+      done = true;
+    });
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 10000); }();
+    return result;
+  }
   void openInspector(const QString& algorithm) {
     if (!dock()->isVisible()) w->findChild<QAction*>("lectureInspectorAction")->trigger();
     QTRY_VERIFY(lecture()->isActive());
@@ -140,7 +161,9 @@ class TestLectureMode : public QObject {
     key(Qt::Key_Right);
     QCOMPARE(lecture()->position(), before);
     QVERIFY(!dock()->forwardAction()->isEnabled());
+    QVERIFY(!dock()->equationView());  // a closed inspector starts no web engine
     openInspector("rnea");
+    QVERIFY(dock()->equationView());
     JointRow* row = w->jointsDock()->rows().front();
     row->slider()->setFocus();
     const int value = row->slider()->value();
@@ -168,7 +191,7 @@ class TestLectureMode : public QObject {
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("eq. 9") && html.contains("eq. 10") && html.contains("eq. 11"));
     QVERIFY(html.contains("Featherstone Part 2"));
-    QVERIFY(html.contains("<sub>λ(i)</sub>"));                 // the paper's notation
+    QVERIFY(html.contains("_{\\lambda (i)}"));                 // the paper's notation, as TeX
     for (int written : lecture()->trace().steps[0].written) {  // every number written, as printed
       const Eigen::MatrixXd& v = lecture()->trace().steps[0].terms[written].value;
       for (int k = 0; k < v.size(); ++k) QVERIFY(html.contains(">" + lecture_html::number(v(k)) + "<"));
@@ -195,7 +218,7 @@ class TestLectureMode : public QObject {
     QVERIFY(dock()->equationHtml().contains("Result: tau"));
     QVERIFY(!dock()->forwardAction()->isEnabled());
     grab(w->viewport()->grabImage(), "lecture_rnea_ur5_end.png");
-    grab(w->grab().toImage(), "lecture_rnea_ur5_window.png");
+    grabWindow("lecture_rnea_ur5_window.png");
     key(Qt::Key_Home);
     QCOMPARE(lecture()->position(), 0);
     QCOMPARE(w->document()->selectedBody(), -1);
@@ -356,7 +379,7 @@ class TestLectureMode : public QObject {
       const bool column = kind == dyn::StepKind::CrbaColumn || kind == dyn::StepKind::DenocGimColumn;
       QVERIFY2(column ? now < last : now == last, "a column walk fills entries, a composite step none");
       last = now;
-      if (k == 3) grab(w->grab().toImage(), "lecture_" + algorithm + "_ur5_filling.png");
+      if (k == 3) grabWindow("lecture_" + algorithm + "_ur5_filling.png");
     }
     QCOMPARE(pending(), 0);
     // Complete: the values of CRBA.
@@ -387,7 +410,7 @@ class TestLectureMode : public QObject {
     key(Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(lecture()->position(), 2 * m.N);
     QCOMPARE(w->document()->selectedBody(), 1);
-    grab(w->grab().toImage(), "lecture_aba_quadruped_pass2.png");
+    grabWindow("lecture_aba_quadruped_pass2.png");
     key(Qt::Key_End);
     QCOMPARE(lecture()->position(), 3 * m.N);
     QVERIFY(dock()->equationHtml().contains("eq. 68"));
@@ -458,22 +481,32 @@ class TestLectureMode : public QObject {
     QCOMPARE(w->geometry().size(), w->screen()->geometry().size());
     QCOMPARE(w->screen()->geometry().size(), QSize(1920, 1080));  // xvfb-run -s "-screen 0 1920x1080x24"
     QVERIFY2(dock()->width() >= 1920 * 40 / 100, qPrintable(QString::number(dock()->width())));
-    const QFont font = dock()->equationPanel()->document()->defaultFont();
-    QVERIFY(font.pointSizeF() >= 24);
     const QString html = dock()->equationHtml();
     QVERIFY(html.contains("font-size:30.0pt") && html.contains("font-size:24.0pt"));
     const QRegularExpression size("font-size:([0-9.]+)pt");
     int texts = 0;
     for (auto m = size.globalMatch(html); m.hasNext();) {
       const double pt = m.next().captured(1).toDouble();
-      if (pt <= 2) continue;  // the empty spacer row between the halves of a 6-vector
       QVERIFY2(pt >= 24, qPrintable(QString("%1 pt in presentation mode").arg(pt)));
       ++texts;
     }
-    QVERIFY(texts > 10);
-    // As drawn: at least 24 pt of the screen's resolution.
-    const QFontMetricsF metrics(font, dock()->equationPanel());
-    QVERIFY(metrics.ascent() + metrics.descent() >= 24.0 / 72.0 * dock()->equationPanel()->logicalDpiY());
+    QVERIFY(texts >= 6);
+    // As typeset: every formula and every number at 24 pt (32 CSS px) or more, every number on one
+    // line (a wrapped one would be two lines high), and KaTeX refused none.
+    QCOMPARE(dock()->refusedFormulas(), 0);
+    const double smallest = evaluate(
+                                "Math.min.apply(null, Array.from(document.querySelectorAll('.katex, table.m td'))"
+                                ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
+                                .toDouble();
+    QVERIFY2(smallest >= 32, qPrintable(QString("%1 px").arg(smallest)));
+    QVERIFY(evaluate("document.querySelectorAll('.eq .katex').length").toInt() >= 3);
+    const int wrapped =
+        evaluate(
+            "Array.from(document.querySelectorAll('table.m td'))"
+            ".filter(e => e.getClientRects()[0].height > 1.8 * parseFloat(getComputedStyle(e).fontSize))"
+            ".length")
+            .toInt();
+    QCOMPARE(wrapped, 0);
     QVERIFY2(dock()->equationPanel()->height() >= 250, "the equations have room");
     // ... and so does the robot with its arrows: the bottom tabs (plots, log, the Algorithms dock
     // behind them) must not squeeze the 3D view to a strip.
@@ -488,7 +521,7 @@ class TestLectureMode : public QObject {
                             .arg(o->legendLines())
                             .arg(o->legendFontSize())
                             .arg(view->height())));
-    grab(w->grab().toImage(), "lecture_presentation.png");
+    grabWindow("lecture_presentation.png");
     key(Qt::Key_F11);
     QTRY_VERIFY(!dock()->presentationMode());
     QTest::qWait(300);
@@ -575,10 +608,16 @@ class TestLectureMode : public QObject {
       QVERIFY(w->document()->selectedBody() == lecture()->currentBody() || lecture()->currentBody() == 0);
       if (name == "denoc-id" || name == "lagrange-4x4" || name == "lagrange-3x3" || name == "denoc-fd") {
         lecture()->setPosition(3);
-        grab(w->grab().toImage(), "lecture_" + name + "_stanford_step3.png");
+        grabWindow("lecture_" + name + "_stanford_step3.png");
         key(Qt::Key_Right, Qt::ShiftModifier);
         key(Qt::Key_Right);  // into the next pass
-        grab(w->grab().toImage(), "lecture_" + name + "_stanford_next_pass.png");
+        grabWindow("lecture_" + name + "_stanford_next_pass.png");
+      }
+      // Every step typesets: KaTeX refuses none of its formulas.
+      for (int p = 0; p <= lecture()->stepCount(); ++p) {
+        lecture()->setPosition(p);
+        QTRY_VERIFY_WITH_TIMEOUT(dock()->equationsRendered(), 10000);
+        QVERIFY2(dock()->refusedFormulas() == 0, qPrintable(QString("%1, step %2").arg(name).arg(p)));
       }
       key(Qt::Key_End);
       QCOMPARE(lecture()->position(), lecture()->stepCount());
@@ -602,6 +641,52 @@ class TestLectureMode : public QObject {
         QCOMPARE(lecture()->referenceResult().size(), Eigen::Index(0));
       }
     }
+    lecture()->setAlgorithm("rnea");
+    open(robot("ur5.urdf"));
+  }
+
+  // DeNOC's twist step on the Stanford arm typeset as in Saha 1999: θ̇ and θ̈ as TeX accents (the
+  // typesetter's input and KaTeX's output), the joint rate's value labelled θ̇_4, no number wrapped,
+  // in both modes at 1920 x 1080 (screenshots with DYNSCOPE_GRAB_DIR).
+  void denocTypesetAsInThePaper() {
+    open(robot("stanford_arm.dh"));
+    openInspector("denoc-id");
+    const dyn::Model& m = w->document()->model();
+    lecture()->setInputSource(LectureDocument::InputSource::Entered);
+    lecture()->setEntered(Eigen::VectorXd::LinSpaced(m.nv, -1, 1), Eigen::VectorXd::LinSpaced(m.nv, 2, -1),
+                          Eigen::VectorXd::Zero(m.nv));
+    lecture()->retraceNow();
+    w->resize(1920, 1080);
+    lecture()->setPosition(4);
+    const QString html = dock()->equationHtml();
+    QVERIFY(html.contains("\\mathbf{p}_{i} \\dot{\\theta}_{i}"));
+    QVERIFY(html.contains("\\mathbf{p}_{i} \\ddot{\\theta}_{i}"));
+    QVERIFY(html.contains("\\dot{\\mathbf{p}}_{i} \\dot{\\theta}_{i}"));
+    const auto check = [&](const char* shot) {
+      const QStringList captions =
+          evaluate("Array.from(document.querySelectorAll('.cap annotation')).map(e => e.textContent)").toStringList();
+      QVERIFY2(captions.contains("\\dot{\\theta}_{4}"), qPrintable(captions.join(" | ")));
+      QVERIFY2(captions.contains("\\ddot{\\theta}_{4}"), qPrintable(captions.join(" | ")));
+      QCOMPARE(dock()->refusedFormulas(), 0);
+      // KaTeX set the dots as accents above their letters (θ̇, θ̈, ṫ, ṗ, Ḃ in the equations).
+      QVERIFY(evaluate("document.querySelectorAll('.eq .accent').length").toInt() >= 5);
+      QCOMPARE(evaluate("Array.from(document.querySelectorAll('table.m td'))"
+                        ".filter(e => e.getClientRects()[0].height > 1.8 * parseFloat(getComputedStyle(e).fontSize))"
+                        ".length")
+                   .toInt(),
+               0);
+      QTest::qWait(300);  // painted
+      grab(w->grab().toImage(), shot);
+    };
+    check("lecture_denoc_stanford_step4.png");
+    key(Qt::Key_F11);
+    QTRY_VERIFY(dock()->presentationMode());
+    QTest::qWait(500);
+    check("lecture_denoc_stanford_step4_presentation.png");
+    key(Qt::Key_F11);
+    QTRY_VERIFY(!dock()->presentationMode());
+    QTest::qWait(300);
+    w->resize(1600, 1000);
     lecture()->setAlgorithm("rnea");
     open(robot("ur5.urdf"));
   }

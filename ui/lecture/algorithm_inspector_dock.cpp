@@ -6,6 +6,8 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -17,16 +19,20 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWebEnginePage>
+#include <QWebEngineView>
 #include <cmath>
+#include <memory>
 
 #include "dynscope/model/names.hpp"
 #include "lecture/equation_html.hpp"
+#include "lecture/katex_assets.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture/trace_table_model.hpp"
+#include "lecture/web_engine_environment.hpp"
 
 namespace {
 
@@ -132,10 +138,11 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
 
   // Equations above, tabs below.
   auto* split = m_split = new QSplitter(Qt::Vertical, body);
-  m_equations = new QTextBrowser(split);
+  m_equations = new QWidget(split);  // the web view comes in when the dock is first shown
   m_equations->setObjectName("lectureEquations");
-  m_equations->setOpenLinks(false);
   m_equations->setMinimumHeight(160);
+  auto* equationsLayout = new QVBoxLayout(m_equations);
+  equationsLayout->setContentsMargins(0, 0, 0, 0);
   m_tabs = new QTabWidget(split);
   m_model = new TraceTableModel(lecture, this);
   m_table = new QTableView(m_tabs);
@@ -149,8 +156,9 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   m_tabs->addTab(m_table, tr("Per-body quantities"));
   m_inputs = new QTableWidget(m_tabs);
   m_inputs->setObjectName("lectureInputs");
-  QFont serif("DejaVu Serif");  // draws the dots of q̇ and q̈ above the q (see equation_html.cpp)
+  QFont serif("DejaVu Serif");  // draws the dots of q̇ and q̈ above the q
   m_inputs->horizontalHeader()->setFont(serif);
+  m_table->horizontalHeader()->setFont(serif);  // the columns q̈, ṫ, ...
   m_tabs->addTab(m_inputs, tr("Inputs"));
   auto* arrows = new QWidget(m_tabs);
   auto* form = new QFormLayout(arrows);
@@ -235,6 +243,11 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
     refreshInputs();
   });
   connect(this, &QDockWidget::visibilityChanged, lecture, &LectureDocument::setActive);
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (!visible) return;
+    ensureView();
+    showPage();
+  });
   connect(lecture, &LectureDocument::traceChanged, this, &AlgorithmInspectorDock::refresh);
   connect(lecture, &LectureDocument::traceChanged, this, &AlgorithmInspectorDock::refreshInputs);
   connect(lecture, &LectureDocument::positionChanged, this, &AlgorithmInspectorDock::refresh);
@@ -254,6 +267,8 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   refreshInputs();
   refresh();
 }
+
+AlgorithmInspectorDock::~AlgorithmInspectorDock() { *m_alive = false; }
 
 void AlgorithmInspectorDock::applyArrowControls() {
   LectureDocument::ArrowSettings s = m_lecture->arrowSettings();
@@ -325,11 +340,11 @@ void AlgorithmInspectorDock::refresh() {
     m_position->setText(tr("—"));
     m_pass->clear();
     m_counts->clear();
-    m_html = lecture_html::page(QString("<p>%1</p>")
-                                    .arg(m_lecture->error().isEmpty() ? tr("Load a robot to step through an algorithm.")
-                                                                      : m_lecture->error().toHtmlEscaped()),
-                                style);
-    m_equations->setHtml(m_html);
+    m_body = QString("<p>%1</p>")
+                 .arg(m_lecture->error().isEmpty() ? tr("Load a robot to step through an algorithm.")
+                                                   : m_lecture->error().toHtmlEscaped());
+    m_html = lecture_html::page(m_body, style);
+    showPage();
     return;
   }
   const dyn::AlgorithmTrace& t = m_lecture->trace();
@@ -343,18 +358,63 @@ void AlgorithmInspectorDock::refresh() {
   QString body = lecture_html::stepBody(m_lecture->model(), t, p, style);
   const Eigen::MatrixXd& reference = m_lecture->referenceResult();
   if (p == int(t.steps.size()) && reference.size() == t.result.size() && reference.size() > 0)
-    body += QString("<p style=\"font-size:%1pt; color:#303848;\">%2</p>")
-                .arg(style.numberPt, 0, 'f', 1)
+    body += QString("<p class=\"note\">%1</p>")
                 .arg(tr("The engine's %1 at the same input: largest difference %2")
                          .arg(m_lecture->referenceName())
                          .arg(QString::number((t.result - reference).cwiseAbs().maxCoeff(), 'g', 3)));
   else if (p == int(t.steps.size()) && !m_lecture->referenceRefusal().isEmpty())
-    body += QString("<p style=\"font-size:%1pt; color:#303848;\">%2</p>")
-                .arg(style.numberPt, 0, 'f', 1)
+    body += QString("<p class=\"note\">%1</p>")
                 .arg(tr("The engine's %1 refuses the same input: %2")
                          .arg(m_lecture->referenceName(), m_lecture->referenceRefusal().toHtmlEscaped()));
+  m_body = body;
   m_html = lecture_html::page(body, style);
-  m_equations->setHtml(m_html);
+  showPage();
+}
+
+void AlgorithmInspectorDock::ensureView() {
+  if (m_view) return;
+  web_engine::prepareEnvironment();
+  m_view = new QWebEngineView(m_equations);
+  m_view->setObjectName("lectureEquationView");
+  m_view->setContextMenuPolicy(Qt::NoContextMenu);
+  m_equations->layout()->addWidget(m_view);
+  // The web view has no size hint worth the name: give the equations their share once, as
+  // presentation mode does (the table below keeps the rest).
+  QTimer::singleShot(0, this, [this] {
+    const int total = m_split->height() > 0 ? m_split->height() : 600;
+    const int equations = total * (m_presentation ? 72 : 60) / 100;
+    m_split->setSizes({equations, total - equations});
+  });
+  connect(m_view, &QWebEngineView::loadFinished, this, [this](bool ok) {
+    m_shellLoaded = ok;
+    if (!ok) qWarning("Algorithm inspector: the equation page did not load");
+    showPage();
+  });
+  // An empty page with KaTeX loaded once; each step then replaces its body (dynShow), which costs
+  // a few milliseconds instead of a page load.
+  if (!katex_assets::available())
+    qWarning("Algorithm inspector: KaTeX not found in %s (Debian: libjs-katex); the equations show as TeX",
+             qPrintable(katex_assets::directory()));
+  m_view->setHtml(lecture_html::page(QString(), lecture_html::Style::normal()),
+                  QUrl::fromLocalFile(katex_assets::directory() + "/"));
+}
+
+void AlgorithmInspectorDock::showPage() {
+  if (!m_view || !m_shellLoaded || !isVisible()) return;
+  const lecture_html::Style style =
+      m_presentation ? lecture_html::Style::presentation() : lecture_html::Style::normal();
+  const QString html = m_html;
+  const QString args =
+      QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style)}).toJson(QJsonDocument::Compact));
+  // The page answers later, or (Qt WebEngine 6.4) calls back with nothing while it is destroyed,
+  // when this dock's members are gone: the flag tells.
+  const std::shared_ptr<bool> alive = m_alive;
+  m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, html, alive](const QVariant& refused) {
+    if (!*alive || !refused.isValid()) return;
+    m_refused = refused.toInt();
+    m_renderedHtml = html;
+    emit equationsTypeset();
+  });
 }
 
 void AlgorithmInspectorDock::updateEnabled() {
@@ -372,18 +432,13 @@ void AlgorithmInspectorDock::updateEnabled() {
 
 void AlgorithmInspectorDock::setPresentationMode(bool on) {
   m_presentation = on;
-  // The panel's own font, not only its document's: presentation mode also changes the
-  // application font, and the font-change event resets the document to the widget's font.
-  QFont f;
-  if (on) f.setPointSizeF(lecture_html::Style::presentation().numberPt);
-  m_equations->setFont(f);  // off: an empty font, i.e. the inherited one again
-  refresh();
+  refresh();  // the page's stylesheet has the sizes
   // The pass is in the panel's heading; in presentation mode the equations get most of the dock
   // and the table the rest. Again once the window's new font and geometry have settled.
   m_pass->setVisible(!on);
   const auto share = [this] {
     const int total = m_split->height() > 0 ? m_split->height() : 600;
-    const int equations = total * (m_presentation ? 80 : 60) / 100;
+    const int equations = total * (m_presentation ? 72 : 60) / 100;  // the table keeps a few rows
     m_split->setSizes({equations, total - equations});
   };
   share();

@@ -4,11 +4,15 @@
 // with the numbers substituted, the running operation count and a table of the per-body
 // quantities. Everything it shows is LectureDocument's; it never computes dynamics.
 //
+// The equations are typeset by KaTeX in a Qt WebEngine view (equation_html.hpp), created when the
+// dock is first shown: a dock that is not on screen does no work, and starts no Chromium.
+//
 // Keys (also in the window's Lecture menu; they act only while this dock is visible and the focus
 // is in it or in the 3D view): → step, ← back, Shift+→ end of the pass, Shift+← start of the
 // pass, Home start, End end, P play / pause.
 #pragma once
 #include <QDockWidget>
+#include <memory>
 #include <vector>
 
 class LectureDocument;
@@ -23,7 +27,7 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
-class QTextBrowser;
+class QWebEngineView;
 class TraceTableModel;
 
 class AlgorithmInspectorDock : public QDockWidget {
@@ -31,6 +35,7 @@ class AlgorithmInspectorDock : public QDockWidget {
 
  public:
   AlgorithmInspectorDock(LectureDocument* lecture, QWidget* parent = nullptr);
+  ~AlgorithmInspectorDock() override;
 
   LectureDocument* lecture() const { return m_lecture; }
   // The navigation actions (start, back, forward, end of pass, start of pass, end, play).
@@ -41,12 +46,18 @@ class AlgorithmInspectorDock : public QDockWidget {
   QAction* startAction() const { return m_start; }
   QAction* playAction() const { return m_play; }
 
-  QTextBrowser* equationPanel() const { return m_equations; }
+  // The panel that holds the equations; the web view in it exists once the dock has been shown.
+  QWidget* equationPanel() const { return m_equations; }
+  QWebEngineView* equationView() const { return m_view; }
   QTableView* table() const { return m_table; }
   TraceTableModel* tableModel() const { return m_model; }
   QString positionText() const;
   QString countsText() const;
+  // The page shown (or to be shown): HTML with the equations as TeX for KaTeX.
   QString equationHtml() const { return m_html; }
+  // The page shows equationHtml() typeset; `refused` counts the formulas KaTeX could not typeset.
+  bool equationsRendered() const { return m_renderedHtml == m_html && !m_html.isEmpty(); }
+  int refusedFormulas() const { return m_refused; }
 
   // Presentation mode: the equation panel at projector size (≥ 24 pt).
   void setPresentationMode(bool on);
@@ -54,6 +65,8 @@ class AlgorithmInspectorDock : public QDockWidget {
 
  signals:
   void handoutRequested();
+  // The view typeset the current page (tests and screenshots wait for it).
+  void equationsTypeset();
 
  private:
   void refresh();
@@ -61,6 +74,8 @@ class AlgorithmInspectorDock : public QDockWidget {
   void updateEnabled();
   void applyArrowControls();
   void syncArrowControls();
+  void ensureView();
+  void showPage();
 
   LectureDocument* m_lecture;
   std::vector<QAction*> m_actions;
@@ -72,7 +87,14 @@ class AlgorithmInspectorDock : public QDockWidget {
   QLabel* m_pass;
   QLabel* m_counts;
   QSplitter* m_split;
-  QTextBrowser* m_equations;
+  QWidget* m_equations;
+  QWebEngineView* m_view = nullptr;
+  std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);  // for the page's late answers
+  bool m_shellLoaded = false;
+  QString m_shownCss;
+  QString m_renderedHtml;
+  int m_refused = 0;
+  QString m_body;  // stepBody of the page, pushed into the loaded view
   QTabWidget* m_tabs;
   QTableView* m_table;
   TraceTableModel* m_model;

@@ -1,26 +1,18 @@
 #include "lecture/equation_html.hpp"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
 
+#include "lecture/katex_assets.hpp"
+#include "lecture/tex_markup.hpp"
+
 namespace lecture_html {
 namespace {
 
-// Block tints: the angular (upper) and linear (lower) halves of spatial vectors, the off-diagonal
-// blocks of 6x6 matrices.
-const char* kUpper = "#e8f0fc";
-const char* kLower = "#fcefe2";
-const char* kCross = "#eef0f0";
-const char* kPlain = "#f2f2f2";
-const char* kResult = "#fff4b8";  // written by the step
-
-// Serif, as the papers set their equations; DejaVu Sans (the usual default here) puts the combining
-// dot of q̇ and q̈ beside the q instead of above it.
 constexpr double kRoundOff = 1e-9;
-
-const char* kMathFamilies = "'DejaVu Serif', 'Liberation Serif', serif";
 
 QString pt(double p) { return QString::number(p, 'f', 1) + "pt"; }
 
@@ -29,80 +21,100 @@ bool spatialRows(dyn::ValueKind k) {
 }
 bool blocks(dyn::ValueKind k) { return k == dyn::ValueKind::Inertia || k == dyn::ValueKind::Transform; }
 
-QString cellColour(const dyn::TraceTerm& t, int r, int c) {
-  if (spatialRows(t.kind)) return r < 3 ? kUpper : kLower;
-  if (blocks(t.kind)) return (r < 3) == (c < 3) ? (r < 3 ? kUpper : kLower) : kCross;
-  return kPlain;
+// Block tints (classes of css()): the angular (upper) and linear (lower) halves of spatial vectors,
+// the off-diagonal blocks of 6x6 matrices, plain entries, the value written by the step.
+const char* cellClass(const dyn::TraceTerm& t, int r, int c) {
+  if (spatialRows(t.kind)) return r < 3 ? "u" : "l";
+  if (blocks(t.kind)) return (r < 3) == (c < 3) ? (r < 3 ? "u" : "l") : "x";
+  return "p";
 }
 
-QString matrixTable(const dyn::TraceTerm& t, const Style& s, bool written) {
+QString matrixTable(const dyn::TraceTerm& t, bool written) {
   const Eigen::MatrixXd& v = t.value;
-  QString h = QString("<table cellspacing=\"0\" cellpadding=\"3\" style=\"font-size:%1;\">").arg(pt(s.numberPt));
+  QString h = v.size() == 1 ? "<table class=\"m s\">" : "<table class=\"m\">";  // a scalar: no brackets
   for (int r = 0; r < v.rows(); ++r) {
-    h += "<tr>";
+    // A thin gap between the halves of a 6-vector and between the 3x3 blocks.
+    const bool gap = (spatialRows(t.kind) || blocks(t.kind)) && r == 3 && v.rows() == 6;
+    h += gap ? "<tr class=\"g\">" : "<tr>";
     for (int c = 0; c < v.cols(); ++c) {
-      const QString colour = written && v.size() == 1 ? kResult : cellColour(t, r, c);
-      // A thin gap between the 3x3 blocks.
-      const QString pad = blocks(t.kind) && c == 3 ? " style=\"padding-left:8px;\"" : "";
-      h += QString("<td align=\"right\" bgcolor=\"%1\"%2>%3</td>").arg(colour, pad, number(v(r, c)));
+      QString cls = written && v.size() == 1 ? "w" : cellClass(t, r, c);
+      if (blocks(t.kind) && c == 3) cls += " c3";
+      h += QString("<td class=\"%1\">%2</td>").arg(cls, number(v(r, c)));
     }
     h += "</tr>";
-    if ((spatialRows(t.kind) || blocks(t.kind)) && r == 2 && v.rows() == 6)
-      h += QString("<tr><td colspan=\"%1\" style=\"font-size:2pt;\"></td></tr>").arg(v.cols());
   }
   return h + "</table>";
 }
 
 // The written value of the step gets a highlighted caption.
-QString termHtml(const dyn::TraceTerm& t, const Style& s, bool written) {
-  QString caption = markup(t.symbol);
-  if (written) caption = "<b>" + caption + "</b>";
-  if (t.frame == dyn::TraceFrame::World && (spatialRows(t.kind) || blocks(t.kind))) caption += " <i>(world)</i>";
-  return QString(
-             "<table cellspacing=\"0\" cellpadding=\"1\"><tr><td align=\"center\">%1</td></tr>"
-             "<tr><td align=\"center\" style=\"font-size:%2; color:#303848;\">%3</td></tr></table>")
-      .arg(matrixTable(t, s, written), pt(s.captionPt), caption);
+QString termHtml(const dyn::TraceTerm& t, bool written) {
+  QString caption = math(t.symbol);
+  if (t.frame == dyn::TraceFrame::World && (spatialRows(t.kind) || blocks(t.kind)))
+    caption += " <i>(" + QObject::tr("world") + ")</i>";
+  return QString("<div class=\"term\">%1<div class=\"cap%2\">%3</div></div>")
+      .arg(matrixTable(t, written), written ? " w" : "", caption);
 }
 
-QString substituted(const dyn::TraceStepRecord& step, const dyn::TraceLine& line, const Style& s) {
+QString substituted(const dyn::TraceStepRecord& step, const dyn::TraceLine& line) {
   if (line.substituted.empty()) return {};
-  QString out;
-  QString row;
+  QString out, row;
   const auto flush = [&] {
-    if (!row.isEmpty()) out += "<table cellspacing=\"4\" cellpadding=\"0\"><tr>" + row + "</tr></table>";
+    if (!row.isEmpty()) out += "<div class=\"row\">" + row + "</div>";
     row.clear();
   };
   for (const dyn::TraceToken& tok : line.substituted) {
     if (tok.term < 0 && tok.text == "\n") {
       flush();
-      continue;
-    }
-    if (tok.term >= 0) {
+    } else if (tok.term >= 0) {
       const bool written = std::find(step.written.begin(), step.written.end(), tok.term) != step.written.end();
-      row += "<td valign=\"middle\">" + termHtml(step.terms[tok.term], s, written) + "</td>";
+      row += termHtml(step.terms[tok.term], written);
     } else {
-      row += QString("<td valign=\"middle\" style=\"font-size:%1;\">&nbsp;%2&nbsp;</td>")
-                 .arg(pt(s.equationPt), markup(tok.text));
+      // A lone superscript (the ᵀ of pᵀ w̃) stands at the top of the term before it.
+      const bool sup = tex_markup::toTex(tok.text).startsWith("{}^");
+      row += QString("<div class=\"op%1\">").arg(sup ? " sup" : "") + math(tok.text, true) + "</div>";
     }
   }
   flush();
   return out;
 }
 
-QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line, const Style& s) {
-  QString h = QString("<p style=\"font-size:%1; margin-top:10px; margin-bottom:2px;\">%2</p>")
-                  .arg(pt(s.equationPt), markup(line.equation));
-  if (!line.reference.empty())
-    h += QString("<p style=\"font-size:%1; color:#5a6270; margin-top:0px; margin-bottom:4px;\">%2</p>")
-             .arg(pt(s.captionPt), markup(line.reference));
-  if (step) h += substituted(*step, line, s);
+// A word of prose: letters, digits and punctuation, not a single letter (a variable).
+bool plainWord(const QString& w) {
+  int letters = 0;
+  for (QChar c : w) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+      ++letters;
+    else if (!(c >= '0' && c <= '9') && !QStringLiteral(".,;:()'-/–§").contains(c))
+      return false;
+  }
+  return letters != 1 || w == "a";  // the article; a single letter else is a variable
+}
+
+// A reference ("Saha 1999, eq. 12 (ṗ_{i} = Ω_{i} p_{i})"): the words as text that wraps, the
+// symbols typeset.
+QString prose(const std::string& markup) {
+  QStringList out;
+  for (const QString& w : QString::fromStdString(markup).split(' '))
+    out << (plainWord(w) ? w.toHtmlEscaped() : math(w.toStdString()));
+  return out.join(' ');
+}
+
+// An equation line: its formulas (separated in the markup by wide gaps) may wrap between them.
+QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line) {
+  static const QRegularExpression gap(" {2,}");
+  QString h = "<div class=\"eq\">";
+  for (const QString& part : QString::fromStdString(line.equation).split(gap, Qt::SkipEmptyParts))
+    h += math(part.toStdString(), true);
+  h += "</div>";
+  if (!line.reference.empty()) h += "<div class=\"ref\">" + prose(line.reference) + "</div>";
+  if (step) h += substituted(*step, line);
   return h;
 }
 
-QString vectorRow(const QString& name, const Eigen::VectorXd& x) {
+QString vectorRow(const char* symbol, const Eigen::VectorXd& x) {
   QStringList parts;
   for (int k = 0; k < x.size(); ++k) parts << number(x[k]);
-  return "<tr><td>" + name + "</td><td>[" + parts.join(", ") + "]</td></tr>";
+  return "<tr><td>" + math(symbol) + "</td><td class=\"v\">[" + parts.join(", ") + "]</td></tr>";
 }
 
 QString direction(dyn::TracePass::Direction d) {
@@ -119,47 +131,9 @@ QString direction(dyn::TracePass::Direction d) {
 
 }  // namespace
 
-QString markup(const std::string& textIn) {
-  const QString text = QString::fromStdString(textIn);
-  QString out;
-  bool bold = false;
-  for (int k = 0; k < text.size(); ++k) {
-    if (text.mid(k, 2) == "**") {
-      out += bold ? "</b>" : "<b>";
-      bold = !bold;
-      ++k;
-      continue;
-    }
-    const QChar c = text[k];
-    if ((c == '_' || c == '^') && k + 1 < text.size()) {
-      const QString tag = c == '_' ? "sub" : "sup";
-      QString inner;
-      if (text[k + 1] == '{') {
-        const int close = text.indexOf('}', k + 2);
-        if (close < 0) {
-          out += c;
-          continue;
-        }
-        inner = text.mid(k + 2, close - k - 2);
-        k = close;
-      } else {
-        inner = text[k + 1];
-        ++k;
-      }
-      out += "<" + tag + ">" + markup(inner.toStdString()) + "</" + tag + ">";
-      continue;
-    }
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else
-      out += c;
-  }
-  if (bold) out += "</b>";
-  return out;
+QString math(const std::string& markup, bool display) {
+  const QString tex = tex_markup::toTex(markup);
+  return QString("<span class=\"tex\">%1</span>").arg((display ? "\\displaystyle " + tex : tex).toHtmlEscaped());
 }
 
 QString number(double x) {
@@ -172,7 +146,7 @@ QString number(double x) {
   return s;
 }
 
-QString term(const dyn::TraceTerm& t, const Style& style) { return termHtml(t, style, false); }
+QString term(const dyn::TraceTerm& t, const Style&) { return termHtml(t, false); }
 
 QString bodyLabel(const dyn::Model& model, int body) {
   if (body < 0 || body >= int(model.bodyNames.size())) return QString::number(body);
@@ -194,58 +168,96 @@ QString countsLine(const dyn::AlgorithmTrace& trace, int position) {
       .arg(trace.total.algorithm.adds);
 }
 
-QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int position, const Style& s) {
+QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int position, const Style& style) {
   const dyn::TraceableAlgorithm* a = dyn::findTraceableAlgorithm(trace.algorithm);
   const int n = int(trace.steps.size());
   QString h;
-  const auto heading = [&](const QString& text) {
-    h += QString("<p style=\"font-size:%1; margin-bottom:4px;\"><b>%2</b></p>").arg(pt(s.headingPt), text);
-  };
+  const auto heading = [&](const QString& text) { h += "<div class=\"h\">" + text + "</div>"; };
   if (position <= 0) {
     heading(QObject::tr("Start · %1").arg(a ? QString::fromUtf8(a->title) : QString()));
     if (a)
-      h += QString("<p style=\"font-size:%1; color:#5a6270;\">%2 · %3</p>")
-               .arg(pt(s.captionPt), QString::fromUtf8(a->source), QString::fromUtf8(a->coordinates));
-    h += QString("<table style=\"font-size:%1;\" cellspacing=\"2\">").arg(pt(s.numberPt));
+      h += QString("<div class=\"ref\">%1 · %2</div>")
+               .arg(QString::fromUtf8(a->source), QString::fromUtf8(a->coordinates));
+    h += "<table class=\"inputs\">";
     h += vectorRow("q", trace.input.q);
     if (a && a->needs != dyn::TraceNeeds::Positions) h += vectorRow("q̇", trace.input.qd);
     if (a && a->needs == dyn::TraceNeeds::Accelerations) h += vectorRow("q̈", trace.input.qdd);
     if (a && a->needs == dyn::TraceNeeds::Forces) h += vectorRow("τ", trace.input.tau);
     h += "</table>";
-    for (const dyn::TraceLine& l : trace.start) h += lineHtml(nullptr, l, s);
-    h += QString("<p style=\"font-size:%1;\">%2</p>")
-             .arg(pt(s.captionPt),
-                  QObject::tr("%1 steps in %2 passes. → takes the first step.").arg(n).arg(trace.passes.size()));
+    for (const dyn::TraceLine& l : trace.start) h += lineHtml(nullptr, l);
+    h += "<p class=\"ref\">" +
+         QObject::tr("%1 steps in %2 passes. → takes the first step.").arg(n).arg(trace.passes.size()) + "</p>";
     return h;
   }
   const dyn::TraceStepRecord& step = trace.steps[std::min(position, n) - 1];
   const dyn::TracePass& pass = trace.passes[step.pass];
-  heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
   QString who;
   if (step.dof >= 0)
-    who = QObject::tr("k = %1 (dof of body %2)").arg(step.dof + 1).arg(bodyLabel(model, step.body));
+    who = QObject::tr("%1 (dof of body %2)")
+              .arg(math("k = " + std::to_string(step.dof + 1)), bodyLabel(model, step.body));
   else if (dyn::isWholeStep(step.kind))
     who = QObject::tr("all dofs at once");
   else
-    who = QObject::tr("i = %1,  λ(i) = %2").arg(bodyLabel(model, step.body), bodyLabel(model, model.parent[step.body]));
-  h += QString("<p style=\"font-size:%1; margin-top:0px;\">%2 &nbsp;·&nbsp; <i>%3</i></p>")
-           .arg(pt(s.numberPt), who, direction(pass.direction));
-  for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l, s);
+    who = QString("%1 %2, &nbsp; %3 %4")
+              .arg(math("i ="), bodyLabel(model, step.body), math("λ(i) ="), bodyLabel(model, model.parent[step.body]));
+  if (style.compactHeading) {
+    const QString arrow = pass.direction == dyn::TracePass::Direction::Outward  ? " ↓"
+                          : pass.direction == dyn::TracePass::Direction::Inward ? " ↑"
+                                                                                : "";
+    heading(QObject::tr("Step %1 / %2").arg(std::min(position, n)).arg(n) + " &nbsp;·&nbsp; " + who + arrow);
+  } else {
+    heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
+    h += QString("<div class=\"who\">%1 &nbsp;·&nbsp; <i>%2</i></div>").arg(who, direction(pass.direction));
+  }
+  for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l);
   if (position >= n && a) {
     QStringList parts;
     const Eigen::MatrixXd& r = trace.result;
     if (r.cols() == 1)
       for (int k = 0; k < r.rows(); ++k) parts << number(r(k, 0));
-    h += QString("<p style=\"font-size:%1; margin-top:12px;\"><b>%2</b></p>")
-             .arg(pt(s.numberPt), r.cols() == 1 ? QObject::tr("Result: %1 = [%2]").arg(a->resultKey, parts.join(", "))
-                                                : QObject::tr("Result: H complete (see the mass matrix dock)"));
+    h += QString("<div class=\"result\">%1</div>")
+             .arg(r.cols() == 1 ? QObject::tr("Result: %1 = [%2]").arg(a->resultKey, parts.join(", "))
+                                : QObject::tr("Result: H complete (see the mass matrix dock)"));
   }
   return h;
 }
 
-QString page(const QString& body, const Style& style) {
-  return QString("<html><body style=\"font-size:%1; font-family:%2;\">%3</body></html>")
-      .arg(pt(style.numberPt), kMathFamilies, body);
+QString css(const Style& s) {
+  // Numbers in tabular figures that never wrap; a row of terms wraps between whole terms.
+  return QString(
+             "body{font-family:'DejaVu Serif','Liberation Serif',serif;font-size:%1;color:#1c2230;margin:6px 10px;}"
+             ".katex{font-size:1.05em;}"
+             ".h{font-size:%2;font-weight:bold;margin:2px 0 4px 0;}"
+             ".who{margin:0 0 4px 0;}"
+             ".eq{font-size:%3;margin:12px 0 2px 0;line-height:1.5;}"
+             ".eq .tex{margin-right:1.2em;}"
+             ".ref{font-size:%4;color:#5a6270;margin:0 0 6px 0;}"
+             ".row{display:flex;flex-wrap:wrap;align-items:center;column-gap:0.35em;row-gap:0.4em;margin:4px 0;}"
+             ".term{display:flex;flex-direction:column;align-items:center;flex:none;}"
+             ".op{font-size:%3;flex:none;white-space:nowrap;}"
+             ".op.sup{align-self:flex-start;margin-left:-0.3em;}"
+             "table.m{border-collapse:separate;border-spacing:0;font-size:%1;font-variant-numeric:tabular-nums;"
+             "border-left:2px solid #58606e;border-right:2px solid #58606e;border-radius:4px;padding:1px;}"
+             "table.m.s{border:none;}"
+             "table.m td{white-space:nowrap;text-align:right;padding:1px 0.35em;}"
+             "table.m tr.g td{border-top:0.25em solid white;}"
+             "table.m td.c3{border-left:0.4em solid white;}"
+             "td.u{background:#e8f0fc;}td.l{background:#fcefe2;}td.x{background:#eef0f0;}td.p{background:#f2f2f2;}"
+             "td.w{background:#fff4b8;}"
+             ".cap{font-size:%4;color:#303848;white-space:nowrap;margin-top:2px;padding:0 3px;}"
+             ".cap.w{background:#fff4b8;border-radius:3px;}"
+             "table.inputs td{white-space:nowrap;padding:1px 0.4em;font-variant-numeric:tabular-nums;}"
+             ".result{font-weight:bold;margin-top:12px;}"
+             ".note{color:#303848;}")
+      .arg(pt(s.numberPt), pt(s.headingPt), pt(s.equationPt), pt(s.captionPt));
+}
+
+QString page(const QString& body, const Style& style, bool inlineKatex, const QString& title, const QString& extraCss) {
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">" +
+         (title.isEmpty() ? QString() : "<title>" + title.toHtmlEscaped() + "</title>") +
+         (inlineKatex ? katex_assets::inlinedHead() : katex_assets::linkedHead()) + "<style id=\"dyn-style\">" +
+         css(style) + "</style>" + (extraCss.isEmpty() ? QString() : "<style>" + extraCss + "</style>") +
+         katex_assets::renderScript() + "</head><body><div id=\"dyn-body\">" + body + "</div></body></html>\n";
 }
 
 }  // namespace lecture_html

@@ -1,7 +1,9 @@
-// The inspector's equation panel and the handout as rich text: a step's equations in the paper's
-// notation with the seed and equation number, and below each the same equation with the numbers
-// substituted (6-vectors as columns, 6x6 inertias and transforms with their 3x3 blocks tinted,
-// S as its columns). Rendered by QTextBrowser (Qt's HTML subset) and by web browsers alike.
+// The inspector's equation panel and the handout as HTML for a web engine with KaTeX: a step's
+// equations typeset from the trace's markup (tex_markup.hpp: θ̇ is \dot{\theta}) with the seed and
+// equation number, and below each the same equation with the numbers substituted: 6-vectors as
+// columns, 6x6 inertias and transforms with their 3x3 blocks tinted, S as its columns, in tables
+// whose numbers never wrap (a row of terms wraps between whole terms instead). The TeX is in
+// elements of class "tex"; katex_assets::renderScript() typesets them in the page.
 #pragma once
 #include <QString>
 #include <string>
@@ -12,13 +14,15 @@ namespace lecture_html {
 
 struct Style {
   double equationPt = 13, numberPt = 10, captionPt = 9, headingPt = 12;
+  bool compactHeading = false;  // one line (step, body, direction): the equations get the room
   static Style normal() { return {}; }
-  static Style presentation() { return {30, 24, 24, 28}; }  // read from the back of a lecture hall
+  static Style presentation() { return {30, 24, 24, 24, true}; }  // read from the back of a lecture hall
   static Style handout() { return {12, 9, 8, 13}; }
 };
 
-// Markup (algorithm_trace.hpp: **bold**, _{sub}, ^{sup}) as HTML, escaped.
-QString markup(const std::string& text);
+// Markup (algorithm_trace.hpp) as an element that KaTeX typesets; `display`: \displaystyle, as
+// the papers set their equations.
+QString math(const std::string& markup, bool display = false);
 // A number as the panel prints it: 4 significant digits, a real minus sign, "·" for not computed,
 // 0 for round-off (|x| < 1e-9).
 QString number(double x);
@@ -31,7 +35,13 @@ QString bodyLabel(const dyn::Model& model, int body);
 QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int position, const Style& style);
 // The operation count after `position` steps, one line ("so far: 123 ×, 98 + …").
 QString countsLine(const dyn::AlgorithmTrace& trace, int position);
-// A whole page (html, head, body) around stepBody.
-QString page(const QString& body, const Style& style);
+// The stylesheet of stepBody at a style (font sizes, tints, no wrapping).
+QString css(const Style& style);
+// A whole page: <!DOCTYPE html> (KaTeX refuses quirks mode), KaTeX linked from its folder or
+// inlined (katex_assets.hpp), the stylesheet in <style id="dyn-style">, the body in
+// <div id="dyn-body">, and the script that typesets it.
+// `extraCss` follows the stylesheet (the handout's sections and pictures).
+QString page(const QString& body, const Style& style, bool inlineKatex = false, const QString& title = {},
+             const QString& extraCss = {});
 
 }  // namespace lecture_html

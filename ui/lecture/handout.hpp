@@ -1,8 +1,10 @@
 // The lecture handout (issue 15): the whole walk-through of the algorithm stepped through, one
 // section per step with its equations, the numbers substituted, the operation count and a picture
-// of the robot with the arrows; as one self-contained HTML page (pictures embedded as data URIs)
-// or as a PDF (QTextDocument on QPdfWriter). The pictures come from the caller (the window renders
-// its 3D view offscreen at each step).
+// of the robot with the arrows; as one self-contained HTML page (pictures embedded as data URIs,
+// KaTeX and its fonts inlined: it typesets the equations when the page opens, in any browser,
+// without a network or the KaTeX folder), or as a PDF printed by Qt WebEngine from the same page
+// (QWebEnginePage::printToPdf), so the equations are typeset alike. The pictures come from the
+// caller (the window renders its 3D view offscreen at each step).
 #pragma once
 #include <QImage>
 #include <QString>
@@ -23,7 +25,7 @@ struct Content {
   std::function<bool(int done, int total)> progress;
 };
 
-// The HTML page; empty if cancelled.
+// The HTML page (KaTeX inlined); empty if cancelled.
 QString html(const Content& content, bool embedImages = true);
 // Writes HTML (".html", ".htm") or PDF (".pdf") by the file's suffix. False and a message on failure.
 bool write(const QString& path, const Content& content, QString* error = nullptr);

@@ -1,0 +1,83 @@
+#include "lecture/katex_assets.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QUrl>
+
+namespace katex_assets {
+namespace {
+
+QByteArray read(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The stylesheet with each font as a woff2 data URI (Chromium reads woff2; the woff and ttf
+// alternatives are dropped).
+QString inlinedCss() {
+  QString css = QString::fromUtf8(read(QDir(directory()).filePath("katex.min.css")));
+  static const QRegularExpression others(R"(,\s*url\(fonts/[^)]+\.(woff|ttf)\)\s*format\(['"]?(woff|truetype)['"]?\))");
+  css.remove(others);
+  static const QRegularExpression woff2(R"(url\(fonts/([^)]+\.woff2)\))");
+  QString out;
+  qsizetype from = 0;
+  for (auto it = woff2.globalMatch(css); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    out += css.mid(from, m.capturedStart() - from);
+    const QByteArray font = read(QDir(directory()).filePath("fonts/" + m.captured(1)));
+    out += "url(data:font/woff2;base64," + QString::fromLatin1(font.toBase64()) + ")";
+    from = m.capturedEnd();
+  }
+  return out + css.mid(from);
+}
+
+}  // namespace
+
+QString directory() {
+  const QString custom = qEnvironmentVariable("DYNSCOPE_KATEX_DIR");
+  return custom.isEmpty() ? QStringLiteral("/usr/share/javascript/katex") : custom;
+}
+
+bool available() {
+  const QDir d(directory());
+  return QFile::exists(d.filePath("katex.min.js")) && QFile::exists(d.filePath("katex.min.css"));
+}
+
+QString linkedHead() {
+  const QDir d(directory());
+  return QString("<link rel=\"stylesheet\" href=\"%1\"><script src=\"%2\"></script>")
+      .arg(QUrl::fromLocalFile(d.filePath("katex.min.css")).toString(),
+           QUrl::fromLocalFile(d.filePath("katex.min.js")).toString());
+}
+
+QString inlinedHead() {
+  QString js = QString::fromUtf8(read(QDir(directory()).filePath("katex.min.js")));
+  js.replace("</script", "<\\/script");  // cannot end the element early
+  return "<style>" + inlinedCss() + "</style><script>" + js + "</script>";
+}
+
+QString renderScript() {
+  // Inline mode with \displaystyle (set by the page's TeX) rather than display mode: a long
+  // equation may then break after a relation or an operator instead of running off the panel.
+  return QStringLiteral(R"(<script>
+function dynRender(root) {
+  if (!window.katex) return 0;
+  root.querySelectorAll('.tex').forEach(function (e) {
+    if (e.dataset.tex !== undefined) return;
+    var tex = e.textContent;
+    e.dataset.tex = tex;
+    katex.render(tex, e, {displayMode: false, throwOnError: false, strict: 'ignore'});
+  });
+  return document.querySelectorAll('.katex-error').length;
+}
+function dynShow(html, css) {
+  document.getElementById('dyn-style').textContent = css;
+  document.getElementById('dyn-body').innerHTML = html;
+  return dynRender(document.body);
+}
+document.addEventListener('DOMContentLoaded', function () { dynRender(document.body); });
+</script>)");
+}
+
+}  // namespace katex_assets
