@@ -72,6 +72,13 @@ void grab(MainWindow& w, const QString& name) {
 
 bool onScreen(QWidget* w) { return w->isVisible() && !w->visibleRegion().isEmpty(); }
 
+// The window at `size` with a robot of robots/ loaded and painted.
+bool showWithRobot(MainWindow& w, QSize size, const char* robot) {
+  w.resize(size);
+  w.show();
+  return QTest::qWaitForWindowExposed(&w) && dyn::testing::openAndWait(w, robotFile(robot));
+}
+
 // A key as the lecturer presses it: the workspace and F11 keys are window shortcuts, which need the
 // active window (without a window manager, full screen may have deactivated it).
 void key(MainWindow& w, Qt::Key k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
@@ -110,10 +117,7 @@ class TestWorkspaces : public QObject {
     if (size.width() > screen.width() || size.height() > screen.height())
       QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(size);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("stanford_arm.dh")));
+    QVERIFY(showWithRobot(w, size, "stanford_arm.dh"));
     // Presentation mode ends with the test, also when a check fails (the application font is global).
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
     if (present) {
@@ -188,10 +192,7 @@ class TestWorkspaces : public QObject {
 
   void presentationGivesBackTheExactLayout() {
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(1300, 760);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(showWithRobot(w, QSize(1300, 760), "ur5.urdf"));
     for (const char* id : {"explore", "lecture"}) {
       QVERIFY(w.setWorkspace(id));
       settle(500);
@@ -212,10 +213,7 @@ class TestWorkspaces : public QObject {
 
   void resetLayoutRestoresTheDesign() {
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(1366, 768);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
     QVERIFY(w.setWorkspace("trajectory"));
     w.resetLayout();
     settle(600);
@@ -236,10 +234,7 @@ class TestWorkspaces : public QObject {
 
   void eachWorkspaceRemembersTheUsersChanges() {
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(1366, 768);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
     QVERIFY(w.setWorkspace("explore"));
     settle(500);
     auto* joints = w.findChild<QDockWidget*>("jointsDock");
@@ -267,10 +262,7 @@ class TestWorkspaces : public QObject {
   // the Explore workspace while the joints move, and catch up when their workspace shows them.
   void docksOffScreenDoNoWork() {
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(1366, 768);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
     QVERIFY(w.setWorkspace("explore"));
     settle(400);
     QVERIFY(!onScreen(w.massMatrixDock()) && !onScreen(w.algorithmsDock()));

@@ -11,6 +11,18 @@
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
 
+QString loadAndPose(MainWindow& window, const LaunchOptions& options, const QString& modelPath) {
+  QString error;
+  if (!window.document()->load(modelPath, &error)) return error;
+  if (!options.hasQ) return {};
+  const int nq = window.document()->model().nq;
+  if (int(options.q.size()) != nq)
+    return QString("--q: %1 has nq = %2, got %3 values").arg(modelPath).arg(nq).arg(options.q.size());
+  if (!window.document()->setQ(Eigen::Map<const Eigen::VectorXd>(options.q.data(), Eigen::Index(options.q.size()))))
+    return "--q: values must be finite";
+  return {};
+}
+
 int runScreenshot(const LaunchOptions& options, const QString& modelPath, QString* error) {
   const auto fail = [&](const QString& message) {
     if (error) *error = message;
@@ -25,15 +37,7 @@ int runScreenshot(const LaunchOptions& options, const QString& modelPath, QStrin
     window.resize(window.size() + options.size - window.viewport()->size());
   }
   window.show();
-  QString loadError;
-  if (!window.document()->load(modelPath, &loadError)) return fail(loadError);
-  if (options.hasQ) {
-    const int nq = window.document()->model().nq;
-    if (int(options.q.size()) != nq)
-      return fail(QString("--q: %1 has nq = %2, got %3 values").arg(modelPath).arg(nq).arg(options.q.size()));
-    const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(options.q.data(), Eigen::Index(options.q.size()));
-    if (!window.document()->setQ(q)) return fail("--q: values must be finite");
-  }
+  if (const QString e = loadAndPose(window, options, modelPath); !e.isEmpty()) return fail(e);
   QApplication::processEvents();  // layout and first paint
   window.scene()->fitToRobot();   // frame the robot as posed (the load fitted the neutral pose)
   const QImage image = options.size.isEmpty()

@@ -1,6 +1,5 @@
 #include "window/window_screenshot_command.hpp"
 
-#include <Eigen/Core>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
@@ -16,6 +15,7 @@
 #include "trajectory/trajectory_document.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
+#include "window/screenshot_command.hpp"
 #include "window/workspaces.hpp"
 
 namespace {
@@ -47,15 +47,7 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
   const QSize size = options.size.isEmpty() ? QSize(1920, 1080) : options.size;
   window.resize(size);
   window.show();
-  QString loadError;
-  if (!window.document()->load(modelPath, &loadError)) return fail(loadError);
-  if (options.hasQ) {
-    const int nq = window.document()->model().nq;
-    if (int(options.q.size()) != nq)
-      return fail(QString("--q: %1 has nq = %2, got %3 values").arg(modelPath).arg(nq).arg(options.q.size()));
-    if (!window.document()->setQ(Eigen::Map<const Eigen::VectorXd>(options.q.data(), Eigen::Index(options.q.size()))))
-      return fail("--q: values must be finite");
-  }
+  if (const QString e = loadAndPose(window, options, modelPath); !e.isEmpty()) return fail(e);
   if (!options.demo.isEmpty()) {
     const auto demo = dyn::demoTrajectoryByName(options.demo.toStdString());
     if (!demo)
