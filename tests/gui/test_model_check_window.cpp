@@ -152,7 +152,7 @@ class TestModelCheckWindow : public QObject {
 
   // The badge opens the panel; a click on a finding selects its link in the 3D view and the tree.
   void clickingAFindingSelectsTheLink() {
-    m_window->plotsDock()->raise();  // the panel hidden behind another tab
+    m_window->logDock()->raise();  // the panel hidden behind another tab (Explore: the log)
     QTest::qWait(20);
     QVERIFY(dock()->visibleRegion().isEmpty());
     m_window->modelCheckBadge()->click();

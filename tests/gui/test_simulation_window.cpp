@@ -107,6 +107,7 @@ class TestSimulationWindow : public QObject {
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(open(m_pendulum));
+    QVERIFY(m_window->setWorkspace("simulate"));  // the simulation dock with the joints behind it
     dock()->raise();
   }
   void cleanupTestCase() { m_window.reset(); }

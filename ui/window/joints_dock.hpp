@@ -16,6 +16,8 @@ class RobotDocument;
 
 class JointsDock : public QDockWidget {
   Q_OBJECT
+  // Read by the workspaces: the width that shows every row whole (no sideways scrolling).
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   JointsDock(RobotDocument* document, QWidget* parent = nullptr);
@@ -27,6 +29,7 @@ class JointsDock : public QDockWidget {
   void setFilter(const QString& text);
   // Width that shows every row without cutting off names or spin boxes (follows the font).
   int preferredWidth() const;
+  QSize readableSize() const { return {preferredWidth(), 0}; }
   QLabel* loopStatusLabel() const { return m_loopLabel; }
 
   // IK locks by joint (body index 1..N); no jointLockToggled.

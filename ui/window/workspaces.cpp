@@ -73,7 +73,7 @@ QSize readableSize(const QDockWidget* d) {
   const QVariant v = d->property("readableSize");
   return v.isValid() ? v.toSize() : QSize();
 }
-constexpr int kMostForReadable = 45;  // % of the window's width or height
+constexpr int kMostForReadable = 40;  // % of the window's width or height
 
 Qt::Orientation stacking(const Group& g) {
   if (g.area == B) return g.under ? Qt::Vertical : Qt::Horizontal;
