@@ -412,6 +412,22 @@ void AlgorithmInspectorDock::showPage() {
   m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, html, alive](const QVariant& refused) {
     if (!*alive || !refused.isValid()) return;
     m_refused = refused.toInt();
+    confirmWhenFontsLoaded(html, 100);
+  });
+}
+
+void AlgorithmInspectorDock::confirmWhenFontsLoaded(const QString& html, int tries) {
+  // KaTeX's faces load on their first use (bold, script, ...): until they arrive the browser draws
+  // those glyphs blank, so a picture taken at once would miss the bold symbols.
+  const std::shared_ptr<bool> alive = m_alive;
+  m_view->page()->runJavaScript("document.fonts.status", [this, html, tries, alive](const QVariant& status) {
+    if (!*alive || !status.isValid()) return;
+    if (status.toString() != QLatin1String("loaded") && tries > 0) {
+      QTimer::singleShot(30, this, [this, html, tries] {
+        if (m_view) confirmWhenFontsLoaded(html, tries - 1);
+      });
+      return;
+    }
     m_renderedHtml = html;
     emit equationsTypeset();
   });

@@ -76,6 +76,8 @@ class AlgorithmInspectorDock : public QDockWidget {
   void syncArrowControls();
   void ensureView();
   void showPage();
+  // Marks `html` rendered once the page's web fonts have loaded (`tries` more polls at most).
+  void confirmWhenFontsLoaded(const QString& html, int tries);
 
   LectureDocument* m_lecture;
   std::vector<QAction*> m_actions;

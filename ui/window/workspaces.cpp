@@ -195,7 +195,10 @@ void fitSizes(QMainWindow* window, const Layout& layout) {
       vSizes << depth[g.area] * g.along / 100;
     } else if (g.along < 100) {
       (isBottom ? horizontal : vertical) << d;
-      (isBottom ? hSizes : vSizes) << (isBottom ? W : H) * g.along / 100;
+      int share = (isBottom ? W : H) * g.along / 100;
+      if (const QSize r = readableSize(d); r.isValid() && !isBottom)  // stacked at the side: its height
+        share = std::max(share, std::min(r.height(), H * std::max(g.along, kMostForReadable) / 100));
+      (isBottom ? hSizes : vSizes) << share;
     }
   }
   if (!side.isEmpty()) window->resizeDocks(side, sideSizes, Qt::Horizontal);
