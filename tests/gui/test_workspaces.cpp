@@ -289,7 +289,7 @@ class TestWorkspaces : public QObject {
     o.step = 4;
     o.present = true;
     QString error;
-    QCOMPARE(runWindowScreenshot(o, robotFile("stanford_arm.dh"), &error), 0);
+    QVERIFY2(runWindowScreenshot(o, robotFile("stanford_arm.dh"), &error) == 0, qPrintable(error));
     const QImage image(o.windowScreenshot);
     QCOMPARE(image.size(), QSize(1366, 768));
     // Not a blank picture: the window's docks, text and the robot make many colours.

@@ -92,12 +92,13 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
     window.setGeometry(QRect(QPoint(0, 0), size));
     settle(300);
   }
-  // The equations are typeset by KaTeX in a web page, after the step is shown: wait for it (10 s).
+  // The equations are typeset by KaTeX in a web page, after the step is shown: wait for it (30 s:
+  // Chromium starts slowly on a loaded machine).
   if (window.inspectorDock()->isVisible()) {
     QElapsedTimer typesetting;
     typesetting.start();
-    while (!window.inspectorDock()->equationsRendered() && typesetting.elapsed() < 10000) settle(50);
-    if (!window.inspectorDock()->equationsRendered()) return fail("the equations were not typeset within 10 s");
+    while (!window.inspectorDock()->equationsRendered() && typesetting.elapsed() < 30000) settle(50);
+    if (!window.inspectorDock()->equationsRendered()) return fail("the equations were not typeset within 30 s");
     settle(200);  // the page's paint
   }
   const QImage image = window.grab().toImage();
