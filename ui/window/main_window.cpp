@@ -228,12 +228,12 @@ void MainWindow::onModelChanged() {
   else
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   restyleIfPresenting();
-  // The joint rows in full (no sideways scrolling), up to 36 % of the window: the 3D view stays the
+  // The joint rows in full (no sideways scrolling), up to 40 % of the window: the 3D view stays the
   // largest part. Queued: the dock's rows know their size once the rebuild's layout has run.
   QMetaObject::invokeMethod(
       this,
       [this] {
-        const int wanted = std::min(m_jointsDock->preferredWidth(), width() * 36 / 100);
+        const int wanted = std::min(m_jointsDock->preferredWidth(), width() * 40 / 100);
         if (!m_presentation && m_jointsDock->isVisible() && m_jointsDock->width() < wanted)
           resizeDocks({m_jointsDock}, {wanted}, Qt::Horizontal);
       },

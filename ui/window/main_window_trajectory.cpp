@@ -113,21 +113,30 @@ void MainWindow::createTrajectoryUi() {
   });
   // Constant torques are typed in the joints dock (the document holds them): its τ column shows
   // while the simulation uses them, and the simulation dock's button brings that dock forward.
-  // The column needs room: the dock widens (up to 36 % of the window, so the 3D view stays the
+  // The column needs room: the dock widens (up to 40 % of the window, as the workspaces allow, so the 3D view stays the
   // largest part) rather than scroll sideways, and gives the room back when the column goes.
   const auto widthBefore = std::make_shared<int>(0);  // of the joints dock, while widened
   const auto showTorques = [this, widthBefore](SimulationDock::Source s) {
     const bool on = s == SimulationDock::Source::Constant;
     if (on == m_jointsDock->torqueColumnVisible()) return;
     m_jointsDock->setTorqueColumnVisible(on);
-    const int current = m_jointsDock->width(), wanted = std::min(m_jointsDock->preferredWidth(), width() * 36 / 100);
-    if (on && current < wanted) {
-      *widthBefore = current;
-      resizeDocks({m_jointsDock}, {wanted}, Qt::Horizontal);
-    } else if (!on && *widthBefore > 0) {
+    if (!on && *widthBefore > 0) {
       resizeDocks({m_jointsDock}, {*widthBefore}, Qt::Horizontal);
       *widthBefore = 0;
     }
+    if (!on) return;
+    // Queued: the rows know their width with the column once their layouts have run.
+    QMetaObject::invokeMethod(
+        this,
+        [this, widthBefore] {
+          if (!m_jointsDock->torqueColumnVisible()) return;
+          const int current = m_jointsDock->width();
+          const int wanted = std::min(m_jointsDock->preferredWidth(), width() * 40 / 100);
+          if (current >= wanted) return;
+          if (*widthBefore == 0) *widthBefore = current;
+          resizeDocks({m_jointsDock}, {wanted}, Qt::Horizontal);
+        },
+        Qt::QueuedConnection);
   };
   connect(m_simulationDock, &SimulationDock::torqueSourceChanged, this, showTorques);
   showTorques(m_simulationDock->torqueSource());

@@ -99,8 +99,10 @@ void MainWindow::resetLayout() {
 void MainWindow::layOut(const workspaces::Layout& layout) {
   workspaces::apply(this, layout);
   workspaces::fitSizes(this, layout);
-  // Again once the docks have their new contents' sizes and a full-screen geometry has arrived.
-  for (int ms : {0, 150, 400})
+  // Again once the docks have their new contents' sizes, and (presenting) once the full-screen
+  // geometry has arrived; at the desk only once, so that a dock widened meanwhile (the joints' τ
+  // column) keeps its width.
+  for (int ms : m_presentation ? std::initializer_list<int>{0, 150, 400} : std::initializer_list<int>{0})
     QTimer::singleShot(ms, this, [this, layout, workspace = m_workspace, presenting = m_presentation] {
       if (m_workspace == workspace && m_presentation == presenting) workspaces::fitSizes(this, layout);
     });
