@@ -48,6 +48,7 @@
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/model_tree_dock.hpp"
+#include "arrow_readback.hpp"
 #include "window_loading.hpp"
 
 using Eigen::Vector3d;
@@ -74,20 +75,8 @@ int pixelsNear(const QImage& img, const Vector3d& colour, int tolerance = 60) {
   return n;
 }
 
-// An arrow actor's start, direction and length from its user matrix (column 0 = direction * length).
-struct ReadArrow {
-  Vector3d origin, axis;
-  double length = 0;
-};
-ReadArrow readArrow(vtkActor* actor) {
-  vtkMatrix4x4* m = actor->GetUserMatrix();
-  ReadArrow a;
-  a.origin = Vector3d(m->GetElement(0, 3), m->GetElement(1, 3), m->GetElement(2, 3));
-  const Vector3d c0(m->GetElement(0, 0), m->GetElement(1, 0), m->GetElement(2, 0));
-  a.length = c0.norm();
-  a.axis = c0 / a.length;
-  return a;
-}
+using dyn::testing::ReadArrow;
+using dyn::testing::readArrow;
 
 }  // namespace
 

@@ -34,6 +34,7 @@
 #include "scene/trace_arrow_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/main_window.hpp"
+#include "arrow_readback.hpp"
 #include "window_loading.hpp"
 
 using Eigen::Vector2d;
@@ -74,20 +75,8 @@ std::vector<Vector3d> corners(RobotScene& scene) {
   return out;
 }
 
-// An arrow read back from its actor's user matrix (column 0 = direction x length).
-struct ReadArrow {
-  Vector3d origin, tip;
-  double length = 0;
-};
-ReadArrow readArrow(vtkActor* actor) {
-  vtkMatrix4x4* m = actor->GetUserMatrix();
-  ReadArrow a;
-  a.origin = Vector3d(m->GetElement(0, 3), m->GetElement(1, 3), m->GetElement(2, 3));
-  const Vector3d c0(m->GetElement(0, 0), m->GetElement(1, 0), m->GetElement(2, 0));
-  a.length = c0.norm();
-  a.tip = a.origin + c0;
-  return a;
-}
+using dyn::testing::ReadArrow;
+using dyn::testing::readArrow;
 
 double pointToSegment(const Vector2d& p, const Vector2d& a, const Vector2d& b) {
   const Vector2d d = b - a;
