@@ -197,8 +197,8 @@ std::vector<Formulation> makeTable() {
       .name = "rnea",
       .title = "Recursive Newton-Euler algorithm (spatial vectors)",
       .description = "tau = ID(q, qd, qdd): spatial velocities and accelerations outwards, body forces inwards",
-      .reference = "Featherstone, 'Rigid Body Dynamics Algorithms' Part 2, Fig. 5, eqs. 9-13 "
-                   "(seeds/featherstone-6d-vectors-part2.txt, seeds/rnea-reference-card.txt)",
+      .reference = "Featherstone (2010), 'A Beginner's Guide to 6-D Vectors (Part 2)', Fig. 5, eqs. 9-13; "
+                   "Featherstone (2008), RNEA",
       .header = "algorithms/rnea.hpp",
       .degree = 1,
       .paperCounts = {},  // the seeds print no count for the spatial RNEA
@@ -208,7 +208,7 @@ std::vector<Formulation> makeTable() {
       .title = "DeNOC recursive inverse dynamics (Saha)",
       .description = "tau = ID(q, qd, qdd): twists and twist rates outwards, wrenches w = M t' + W M E t inwards, "
                      "tau_i = p_i^T w~_i",
-      .reference = "Saha (1999), section 5.1, eqs. 7, 12, 30, 32 (seeds/saha-denoc-serial-multibody-dynamics.txt)",
+      .reference = "Saha (1999), section 5.1, eqs. 7, 12, 30, 32",
       .header = "formulations/denoc_inverse_dynamics.hpp",
       .degree = 1,
       .revolutePrismaticOnly = true,
@@ -226,7 +226,7 @@ std::vector<Formulation> makeTable() {
       .description = "tau = ID(q, qd, qdd): angular and linear accelerations outwards with 3x3 rotations, link "
                      "forces and moments inwards",
       .reference = "Hollerbach (1980), 'Recursive Newton-Euler Dynamics' and '... Referred to Link Coordinates' "
-                   "(Luh et al. 1980) (seeds/hollerbach-recursive-lagrangian.txt)",
+                   "(Luh et al. 1980)",
       .header = "formulations/newton_euler_3vector.hpp",
       .degree = 1,
       .revolutePrismaticOnly = true,
@@ -251,7 +251,7 @@ std::vector<Formulation> makeTable() {
       .name = "uicker-kahn",
       .title = "Lagrangian formulation with 4x4 matrices (Uicker/Kahn)",
       .description = "tau = ID(q, qd, qdd) from every dW/dq_k and d2W/dq_k dq_l (4x4 link transforms), O(n^4)",
-      .reference = "Hollerbach (1980), eqs. 3-5 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .reference = "Hollerbach (1980), eqs. 3-5",
       .header = "formulations/uicker_kahn_lagrangian.hpp",
       .degree = 4,
       .revolutePrismaticOnly = true,
@@ -273,7 +273,7 @@ std::vector<Formulation> makeTable() {
       .name = "waters",
       .title = "Waters' Lagrangian formulation (backward recurrences)",
       .description = "tau = ID(q, qd, qdd): dW_j/dq_i by recurrence, the backward sums of eq. 6, O(n^2)",
-      .reference = "Hollerbach (1980), eqs. 6-10 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .reference = "Hollerbach (1980), eqs. 6-10",
       .header = "formulations/waters_lagrangian.hpp",
       .degree = 2,
       .revolutePrismaticOnly = true,
@@ -293,7 +293,7 @@ std::vector<Formulation> makeTable() {
       .name = "lagrange-4x4",
       .title = "Hollerbach's recursive Lagrangian formulation, 4x4 matrices",
       .description = "tau = ID(q, qd, qdd): W, W', W'' forward, D and c backward recursions, O(n)",
-      .reference = "Hollerbach (1980), eqs. 8-14 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .reference = "Hollerbach (1980), eqs. 8-14",
       .header = "formulations/recursive_lagrangian_4x4.hpp",
       .degree = 1,
       .revolutePrismaticOnly = true,
@@ -310,7 +310,7 @@ std::vector<Formulation> makeTable() {
       .title = "Hollerbach's recursive Lagrangian formulation, 3x3 rotations and 3-vectors",
       .description = "tau = ID(q, qd, qdd): the recursive Lagrangian recurrences with rotation matrices and "
                      "position vectors, O(n)",
-      .reference = "Hollerbach (1980), eqs. 15-18 and B1-B5 (seeds/hollerbach-recursive-lagrangian.txt)",
+      .reference = "Hollerbach (1980), eqs. 15-18 and B1-B5",
       .header = "formulations/recursive_lagrangian_3x3.hpp",
       .degree = 1,
       .revolutePrismaticOnly = true,
@@ -334,7 +334,7 @@ std::vector<Formulation> makeTable() {
       .title = "Configuration-space method (Horn and Raibert): tabulated G, J, C",
       .description = "tau = G + J qdd + qd^T C qd from tables computed at q (the tabulation, by RNEA, is counted "
                      "apart as off-line work)",
-      .reference = "Hollerbach (1980), 'Configuration space method' (seeds/hollerbach-recursive-lagrangian.txt)",
+      .reference = "Hollerbach (1980), 'Configuration space method'",
       .header = "formulations/configuration_space_method.hpp",
       .degree = 3,
       .tabulates = true,
@@ -352,7 +352,7 @@ std::vector<Formulation> makeTable() {
       .title = "Composite-rigid-body algorithm",
       .description = "H(q): composite inertias inwards, each column's force carried to the root; branch-induced "
                      "zeros untouched",
-      .reference = "Featherstone Part 2, Fig. 7, eqs. 44-48 (seeds/featherstone-6d-vectors-part2.txt)",
+      .reference = "Featherstone (2010), Part 2, Fig. 7, eqs. 44-48",
       .header = "algorithms/crba.hpp",
       .degree = 2,
       .paperCounts = {},  // (Saha's Table 2 counts CRBA only within forward dynamics)
@@ -361,7 +361,7 @@ std::vector<Formulation> makeTable() {
       .name = "denoc",
       .title = "DeNOC generalized inertia matrix (Saha)",
       .description = "I(q): composite-body mass matrices M~_i, I_ij = p_i^T M~_i B_ij p_j",
-      .reference = "Saha (1999), section 4.1, eqs. 20-24 (seeds/saha-denoc-serial-multibody-dynamics.txt)",
+      .reference = "Saha (1999), section 4.1, eqs. 20-24",
       .header = "formulations/denoc_generalized_inertia.hpp",
       .degree = 2,
       .revolutePrismaticOnly = true,
@@ -405,8 +405,7 @@ std::vector<Formulation> makeTable() {
       .title = "DeNOC recursive forward dynamics (Saha)",
       .description = "qdd = FD(q, qd, tau) in O(n): phi = tau - ID(q, qd, 0), UDU^T of the GIM by reverse Gaussian "
                      "elimination, three recursive solution steps",
-      .reference = "Saha (1999), section 5.2, eqs. 33-37, Appendix B eqs. 46-55 "
-                   "(seeds/saha-denoc-serial-multibody-dynamics.txt)",
+      .reference = "Saha (1999), section 5.2, eqs. 33-37, Appendix B eqs. 46-55",
       .header = "formulations/denoc_forward_dynamics.hpp",
       .degree = 1,
       .revolutePrismaticOnly = true,

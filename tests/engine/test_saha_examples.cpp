@@ -1,4 +1,4 @@
-// Saha's two examples (seeds/saha-denoc-serial-multibody-dynamics.txt, section 6) through the DeNOC
+// Saha's two examples (Saha 1999, section 6) through the DeNOC
 // algorithms, against references derived independently here:
 //  * the 3-link planar arm (Fig. 4, robots/planar3.dh): the joint torques in closed form by
 //    Lagrange's equations (derived below by hand: M(th), its partial derivatives, the potential),

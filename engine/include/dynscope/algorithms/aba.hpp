@@ -1,6 +1,6 @@
 // Articulated-body algorithm (Featherstone Part 2, Fig. 9, eqs. 49-68): forward dynamics
 // qdd = FD(q, qd, tau) in O(N), three passes. Written in world (absolute) coordinates, as the
-// review gives it (seeds/orin-featherstone-review-robot-dynamics.txt, eqs. 3, 4, 12-14) and as
+// review gives it (Featherstone and Orin 2000, eqs. 3, 4, 12-14) and as
 // Pinocchio does: spatial vectors are coordinate-free, so the equations hold unchanged in frame 0;
 // then i_X_lambda(i) is the identity, and IA and pA pass to the parent by plain addition instead
 // of the congruence X^T Ia X (the cost of the link-coordinate version).

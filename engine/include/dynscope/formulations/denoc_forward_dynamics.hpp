@@ -1,7 +1,7 @@
 // DeNOC recursive forward dynamics: S. K. Saha, "Dynamics of Serial Multibody Systems Using the
 // Decoupled Natural Orthogonal Complement Matrices", ASME J. Appl. Mech. 66 (1999), section 5.2
 // (eqs. 33-37) with the UDU^T decomposition of the GIM by reverse Gaussian elimination of
-// Appendix B (eqs. 46-55). (seeds/saha-denoc-serial-multibody-dynamics.txt)
+// Appendix B (eqs. 46-55).
 //
 //   phi = tau - C th' - (gravity) = tau - ID(th, th', 0), by the DeNOC inverse dynamics   (section 5.2, input)
 //   I = U D U^T: for i = n..1, the articulated-body mass matrix

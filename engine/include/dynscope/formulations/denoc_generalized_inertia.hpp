@@ -1,7 +1,7 @@
 // The DeNOC generalized inertia matrix (GIM) I and matrix of convective inertia terms C of
 // I th'' + C th' = tau (eq. 20): S. K. Saha, "Dynamics of Serial Multibody Systems Using the
 // Decoupled Natural Orthogonal Complement Matrices", ASME J. Appl. Mech. 66 (1999), section 4,
-// eqs. 20-29. (seeds/saha-denoc-serial-multibody-dynamics.txt)
+// eqs. 20-29.
 //
 // GIM (section 4.1): the mass matrix of composite body i (links i..n rigidly joined),
 //   M~_i = M_i + B_{i+1,i}^T M~_{i+1} B_{i+1,i}                                             (eq. 23b)

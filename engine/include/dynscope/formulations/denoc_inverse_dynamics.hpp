@@ -1,7 +1,6 @@
 // DeNOC recursive inverse dynamics: S. K. Saha, "Dynamics of Serial Multibody Systems Using the
 // Decoupled Natural Orthogonal Complement Matrices", ASME J. Appl. Mech. 66 (1999), section 5.1 (the
 // two-step algorithm), from eqs. 7, 12, 20 and 30; gravity as in eq. 32.
-// (seeds/saha-denoc-serial-multibody-dynamics.txt)
 //
 //   Forward recursion (i = 1..n):  t_i  = B_{i,i-1} t_{i-1} + p_i th'_i                       (eq. 12)
 //                                  t'_i = B_{i,i-1} t'_{i-1} + B'_{i,i-1} t_{i-1} + p_i th''_i + p'_i th'_i

@@ -1,8 +1,7 @@
 // The workspace of Saha's DeNOC algorithms (denoc_inverse_dynamics.hpp, denoc_generalized_inertia.hpp,
 // denoc_forward_dynamics.hpp): every vector and matrix they write, sized once from the Model so that
 // no call allocates. Names follow S. K. Saha, "Dynamics of Serial Multibody Systems Using the
-// Decoupled Natural Orthogonal Complement Matrices", ASME J. Appl. Mech. 66 (1999)
-// (seeds/saha-denoc-serial-multibody-dynamics.txt).
+// Decoupled Natural Orthogonal Complement Matrices", ASME J. Appl. Mech. 66 (1999).
 //
 // Where the quantities live. Saha's paper refers the twist t_i and the mass matrix M_i of link i to
 // its mass centre C_i; we refer them to the origin O_i of link i's frame, as Saha's textbook does

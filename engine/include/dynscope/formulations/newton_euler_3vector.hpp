@@ -3,7 +3,7 @@
 // manipulators" (1979/1980), as presented and counted by J. M. Hollerbach, "A Recursive Lagrangian
 // Formulation of Manipulator Dynamics and a Comparative Study of Dynamics Formulation Complexity",
 // IEEE Trans. SMC 10 (1980): section "Recursive Newton-Euler Dynamics" and "... Referred to Link
-// Coordinates", the row "Newton-Euler" of Tables I-II. (seeds/hollerbach-recursive-lagrangian.txt)
+// Coordinates", the row "Newton-Euler" of Tables I-II.
 //
 // Hollerbach's equations (base coordinates, joint i between links i-1 and i, revolute):
 //   w_i = w_{i-1} + z_{i-1} q'_i,   w'_i = w'_{i-1} + z_{i-1} q''_i + w_{i-1} x z_{i-1} q'_i

@@ -1,4 +1,4 @@
-// Global analysis (seeds/orin-featherstone-review-robot-dynamics.txt, §3.5, eqs. 23-29): the N
+// Global analysis (Featherstone and Orin 2000, §3.5, eqs. 23-29): the N
 // bodies as free rigid bodies in world coordinates, f = I a + v x* I v (eq. 23), held together by
 // their joints' constraints. The 6N-dimensional matrices, dense here because they are for
 // teaching and checking (the point is that they are large but sparse):

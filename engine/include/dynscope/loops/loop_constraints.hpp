@@ -1,4 +1,4 @@
-// Loop-closure constraints (seeds/orin-featherstone-review-robot-dynamics.txt, §3.4, eqs. 16-18):
+// Loop-closure constraints (Featherstone and Orin 2000, §3.4, eqs. 16-18):
 // phi(q) = 0, its Jacobian phi' and the velocity-product term c with phi' qdd = c, and the
 // reduction of phi' to n_c linearly independent rows L (eq. 18) by the rank-revealing QR.
 //

@@ -1,4 +1,4 @@
-// Inverse dynamics of a closed-loop mechanism (seeds/orin-featherstone-review-robot-dynamics.txt,
+// Inverse dynamics of a closed-loop mechanism (Featherstone and Orin 2000,
 // §3.4, eqs. 15, 17 and 19): the actuator torques, and the constraint forces, that make the
 // independent coordinates move with given accelerations.
 //   1. The dependent accelerations from phi' qdd = c (eq. 17): phi'_d qdd_d = c - phi'_y qdd_y.

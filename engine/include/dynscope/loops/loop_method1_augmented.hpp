@@ -1,4 +1,4 @@
-// Closed-loop forward dynamics, method 1 (seeds/orin-featherstone-review-robot-dynamics.txt,
+// Closed-loop forward dynamics, method 1 (Featherstone and Orin 2000,
 // §3.4, eq. 20): the augmented system solved directly for qdd and lambda,
 //   [ M   L^T ] [  qdd    ]   [ tau - C ]
 //   [ L   0   ] [ -lambda ] = [    c    ],

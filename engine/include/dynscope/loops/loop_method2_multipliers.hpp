@@ -1,4 +1,4 @@
-// Closed-loop forward dynamics, method 2 (seeds/orin-featherstone-review-robot-dynamics.txt,
+// Closed-loop forward dynamics, method 2 (Featherstone and Orin 2000,
 // §3.4, eq. 21): the constraint forces lambda first, with the spanning tree's algorithms,
 //   L M^-1 L^T lambda = c - L M^-1 (tau - C),   qdd = M^-1 (tau - C) + M^-1 L^T lambda.
 // M^-1 is applied through the tree's sparse factorization M = G^T G (Featherstone, "Efficient

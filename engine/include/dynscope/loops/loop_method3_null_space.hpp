@@ -1,4 +1,4 @@
-// Closed-loop forward dynamics, method 3 (seeds/orin-featherstone-review-robot-dynamics.txt,
+// Closed-loop forward dynamics, method 3 (Featherstone and Orin 2000,
 // §3.4, eq. 22): eliminate the constraint forces. The column-pivoted QR of phi'^T (the "procedure
 // equipped with a numerical rank test" the review asks for) gives both L qdd = c's minimum-norm
 // solution qdd0 and K = Q's last n - n_c columns, an orthonormal basis of L's null space (L K = 0).

@@ -1,4 +1,4 @@
-// Loop-closure joints (seeds/orin-featherstone-review-robot-dynamics.txt, §3.4): the joints of a
+// Loop-closure joints (Featherstone and Orin 2000, §3.4): the joints of a
 // closed-loop mechanism that are not in its spanning tree. Loop joint k makes a frame F1 fixed in
 // its predecessor body p and a frame F2 fixed in its successor body s coincide up to the joint's
 // motion. The frames are canonical like the tree's (Featherstone Part 2, rule 2): a revolute or

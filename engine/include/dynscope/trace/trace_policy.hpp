@@ -52,7 +52,7 @@ enum class StepKind : std::uint8_t {
   LtlFactor,          // H = L^T L, one dof k (tips first)
   LtlSolveTranspose,  // L^T y = b, one dof (tips first)
   LtlSolve,           // L x = y, one dof (root first)
-  // Saha's DeNOC (seeds/saha-denoc-serial-multibody-dynamics.txt)
+  // Saha's DeNOC
   DenocTwist,      // section 5.1 forward recursion: t_i (eq. 12), t'_i, the link's wrench w_i (eq. 7)
   DenocWrench,     // section 5.1 backward recursion: tau_i = p_i^T w~_i, w~_lambda(i) += B^T w~_i (eq. 30)
   DenocComposite,  // eq. 23b: M~_lambda(i) += B^T M~_i B
@@ -61,7 +61,7 @@ enum class StepKind : std::uint8_t {
   DenocFdStep1,    // eqs. 47-48, 50 (UDU^T) and 34-35: tau^_i, eta_i (last body first)
   DenocFdStep2,    // taubar_i = tau^_i / m^_i, one dof
   DenocFdStep3,    // eqs. 36-37: th''_i, mu_i (first body first)
-  // Hollerbach 1980 (seeds/hollerbach-recursive-lagrangian.txt)
+  // Hollerbach 1980
   NeForward,            // Newton-Euler forward: w_i, w'_i, p''_i, F_i, N_i (link coordinates)
   NeBackward,           // Newton-Euler backward: tau_i, f_i and n_i passed to the parent
   Lagrange4Forward,     // eqs. 8-10: W_i, W'_i, W''_i; the own terms of D_i (12) and c_i (13)
