@@ -95,7 +95,7 @@ IkDragController::IkDragController(RobotDocument* doc, VtkViewport* viewport, vt
   viewport_->setHiddenInExports(gizmo_.overlay());  // exported figures show the robot only
   // The viewport owns the scene renderer the gizmo draws into: once it is gone, stop drawing.
   connect(viewport_, &QObject::destroyed, this, [this] {
-    disconnect(doc_, nullptr, this, nullptr);
+    if (doc_) disconnect(doc_, nullptr, this, nullptr);
     for (QAction* a : actions()) disconnect(a, nullptr, this, nullptr);
   });
   onModelChanged();

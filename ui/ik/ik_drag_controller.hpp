@@ -160,7 +160,7 @@ class IkDragController : public QObject {
   void solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d& p);
   Eigen::Matrix3d handleRotation() const;  // world or the link's axes
 
-  RobotDocument* doc_;
+  QPointer<RobotDocument> doc_;  // the session may go first when the window closes
   QPointer<VtkViewport> viewport_;
   QUndoStack* undo_;
   IkGizmo gizmo_;

@@ -21,20 +21,30 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
 #include "document/robot_loader.hpp"
 #include "document/save_file.hpp"
+#include "ik/ik_dock.hpp"
+#include "ik/ik_drag_controller.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
+#include "session/workbench_session.hpp"
+#include "simulation/simulation_dock.hpp"
+#include "timeline/timeline_dock.hpp"
 #include "trajectory/plots_dock.hpp"
+#include "trajectory/trajectory_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
+#include "window/dock_list.hpp"
 #include "window/export_image_dialog.hpp"
 #include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
+#include "window/model_check_dock.hpp"
 #include "window/model_tree_dock.hpp"
 #include "window/properties_dock.hpp"
 #include "window/recent_files.hpp"
@@ -49,7 +59,11 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
   resize(QSize(1400, 900).boundedTo(available));
 
-  m_doc = new RobotDocument(this);
+  m_session = new WorkbenchSession(this);
+  m_doc = m_session->robot();
+  m_undo = m_session->undoStack();
+  m_traj = m_session->trajectory();
+  m_lecture = m_session->lecture();
   m_doc->setReadMeshes(true);  // meshes are read on the loading thread, actors built on this one
   m_viewport = new VtkViewport(this);
   m_viewport->setObjectName("viewport");
@@ -57,20 +71,11 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   setCentralWidget(m_viewport);
   m_scene = new RobotScene(m_viewport->renderer(), this);
 
-  m_treeDock = new ModelTreeDock(m_doc, this);
-  m_jointsDock = new JointsDock(m_doc, this);
-  m_propertiesDock = new PropertiesDock(m_doc, this);
-  m_logDock = new LogDock(this);
-  addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
-  addDockWidget(Qt::LeftDockWidgetArea, m_propertiesDock);
-  addDockWidget(Qt::RightDockWidgetArea, m_jointsDock);
+  m_ik = new IkDragController(m_doc, m_viewport, m_scene->renderer(), m_undo, this);
+  createDocks();
   // The right-hand docks (joints, trajectory, simulation, IK) run the full height: a 38-dof robot's
   // rows need it more than the plots need the last third of the width.
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
-  resizeDocks({m_treeDock, m_jointsDock}, {420, 430}, Qt::Horizontal);
-  resizeDocks({m_treeDock, m_propertiesDock}, {480, 300}, Qt::Vertical);
-  resizeDocks({m_logDock}, {120}, Qt::Vertical);
 
   m_robotLabel = new QLabel(tr("no robot"), this);
   m_dofLabel = new QLabel(this);
@@ -109,7 +114,7 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   applySceneToggles();
 
   connect(m_doc, &RobotDocument::loadingStarted, this, &MainWindow::onLoadingStarted);
-  connect(m_doc, &RobotDocument::loadingFinished, this, &MainWindow::onLoadingFinished);
+  connect(m_session, &WorkbenchSession::loadEnded, this, &MainWindow::onLoadingFinished);
   connect(m_doc, &RobotDocument::loadingProgress, this, [this](int done, int total) {
     m_progress->setRange(0, total);
     m_progress->setValue(done);
@@ -137,42 +142,47 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   updateStatus();
 }
 
+// Every dock of the table (window/dock_list.cpp), placed later by the workspace; the window keeps
+// typed pointers to connect them to its menus, status bar and log.
+void MainWindow::createDocks() {
+  const docks::Sources sources{m_session, m_ik, this};
+  for (const docks::Entry& entry : docks::all()) addDockWidget(Qt::RightDockWidgetArea, entry.make(sources));
+  m_treeDock = findChild<ModelTreeDock*>();
+  m_jointsDock = findChild<JointsDock*>();
+  m_propertiesDock = findChild<PropertiesDock*>();
+  m_logDock = findChild<LogDock*>();
+  m_trajectoryDock = findChild<TrajectoryDock*>();
+  m_timelineDock = findChild<TimelineDock*>();
+  m_plotsDock = findChild<PlotsDock*>();
+  m_simulationDock = findChild<SimulationDock*>();
+  m_massDock = findChild<MassMatrixDock*>();
+  m_ikDock = findChild<IkDock*>();
+  m_checkDock = findChild<ModelCheckDock*>();
+  m_algorithmsDock = findChild<AlgorithmsDock*>();
+  m_inspectorDock = findChild<AlgorithmInspectorDock*>();
+}
+
 MainWindow::~MainWindow() {
   // QWidget's destructor closes the window and hides the docks after our members are gone: the
   // inspector's visibilityChanged must not reach lecture mode (and its arrows) any more.
   if (m_inspectorDock && m_lecture) QObject::disconnect(m_inspectorDock, nullptr, m_lecture, nullptr);
   if (m_lecture) m_lecture->disconnect(this);
+  // The views go before the documents they show: Qt deletes children in creation order, and the
+  // session (with the documents) is the first. The docks and the IK controller hold and connect to
+  // the documents; the viewport and scene only receive what the window hands them.
+  m_session->disconnect(this);
+  for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) delete dock;
+  delete m_ik;
 }
 
-bool MainWindow::openFile(const QString& path) {
-  if (path.isEmpty()) return false;
-  // A project asks in openProject; a pending project or demo has asked already. A file the loader
-  // refuses by its type (a text file, a picture) drops nothing: it is refused without a question.
-  if (!m_pending && !isProjectFile(path) && robotFileTypeProblem(path).isEmpty() &&
-      !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName())))
-    return false;
-  if (isProjectFile(path) && !m_pending) return openProject(path);
-  // Fix-ups belong to one robot: another file starts without them (a project brings its own).
-  const std::vector<dyn::Fixup> before = m_doc->fixups();
-  m_doc->setFixups(m_pending ? m_pending->project.fixups : std::vector<dyn::Fixup>{});
-  if (!m_doc->startLoad(path, false)) {
-    m_doc->setFixups(before);
-    m_logDock->append(tr("Still loading a robot; %1 not opened").arg(path), LogDock::Level::Warning);
-    return false;
-  }
-  return true;
-}
+bool MainWindow::openFile(const QString& path) { return m_session->openFile(path); }
 
 void MainWindow::reloadFile() {
-  if (m_doc->sourceFile().isEmpty()) return;
-  if (!maybeSave(tr("reloading %1").arg(QFileInfo(m_doc->sourceFile()).fileName()))) {
-    const bool loaded = m_doc->model().floatingBase;  // a cancelled floating-base toggle goes back
-    const QSignalBlocker block(m_floatingBaseAction);
-    m_floatingBaseAction->setChecked(loaded);
-    m_doc->setFloatingBase(loaded);
-    return;
-  }
-  m_doc->startLoad(m_doc->sourceFile(), true);
+  if (m_session->reload()) return;
+  const bool loaded = m_doc->model().floatingBase;  // a cancelled floating-base toggle goes back
+  const QSignalBlocker block(m_floatingBaseAction);
+  m_floatingBaseAction->setChecked(loaded);
+  m_doc->setFloatingBase(loaded);
 }
 
 bool MainWindow::exportImage(const QString& path, const QSize& size) {
@@ -194,30 +204,12 @@ void MainWindow::onLoadingStarted(const QString& path) {
   setCursor(Qt::BusyCursor);
 }
 
-void MainWindow::onLoadingFinished(bool ok, const QString& error, bool wasReload) {
+// The session reports the outcome (an error, or robotLoaded and the project applied); here only
+// the progress display ends.
+void MainWindow::onLoadingFinished() {
   m_progress->hide();
   unsetCursor();
   statusBar()->clearMessage();
-  if (!ok) {
-    // Only when a robot was loaded before: the first file of a session has no previous robot.
-    const QString previous = !m_doc->sourceFile().isEmpty()
-                                 ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
-                                 : QString();
-    showError(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
-    if (m_pending && m_pending->restored)
-      m_logDock->append(tr("The autosave %1 was kept: its robot could not be loaded. It is offered again at the "
-                           "next start.")
-                            .arg(m_pending->autosave),
-                        LogDock::Level::Warning);
-    m_pending.reset();
-    return;
-  }
-  logLoad(wasReload);
-  if (m_settings == Settings::Persistent) recent_files::add(m_doc->sourceFile());
-  rebuildRecentMenu();
-  if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
-  updateTitle();
-  applyPendingProject();
   m_viewport->update();
 }
 
@@ -388,7 +380,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  finishRecovery();
+  m_session->finishRecovery();
   if (m_settings == Settings::Persistent) {
     if (m_presentation) setPresentationMode(false);  // store the normal layout, not the full-screen one
     QSettings s(kSettingsOrganization, kSettingsApplication);

@@ -1,5 +1,6 @@
-// The workbench window: the VTK viewport in the centre, docks for the model tree, joints,
-// properties and log; File / View menus and a view toolbar. Owns the RobotDocument and the scene.
+// The workbench window: the VTK viewport in the centre, the docks, menus and workspaces. What is
+// not a widget (documents, projects, demonstrations, unsaved work, autosave) is the
+// WorkbenchSession's (session/workbench_session.hpp); the window shows it and answers its questions.
 #pragma once
 #include <QElapsedTimer>
 #include <QHash>
@@ -37,7 +38,6 @@ class PropertiesDock;
 class QAction;
 class QActionGroup;
 class QDoubleSpinBox;
-class QLockFile;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -54,6 +54,7 @@ class TraceArrowOverlay;
 class TrajectoryDock;
 class TrajectoryDocument;
 class VtkViewport;
+class WorkbenchSession;
 namespace dyn {
 enum class DemoTrajectory;
 }
@@ -67,6 +68,7 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(Settings settings = Settings::Persistent, QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  WorkbenchSession* session() const { return m_session; }
   RobotDocument* document() const { return m_doc; }
   VtkViewport* viewport() const { return m_viewport; }
   RobotScene* scene() const { return m_scene; }
@@ -96,7 +98,7 @@ class MainWindow : public QMainWindow {
   // Reads the project, loads its robot, then applies payload, gravity, trajectory and view.
   bool openProject(const QString& path);
   bool saveProject(const QString& path);
-  QString projectFile() const { return m_projectFile; }
+  QString projectFile() const;
   static bool isProjectFile(const QString& path);
   // A built-in demonstration; opens `robotFile` first when the loaded robot does not fit it.
   void loadDemo(dyn::DemoTrajectory demo, const QString& robotFile);
@@ -114,22 +116,17 @@ class MainWindow : public QMainWindow {
   void setErrorHandler(ErrorHandler handler) { m_errorHandler = std::move(handler); }
   QString lastError() const { return m_lastError; }
 
-  // Unsaved work (main_window_safety.cpp). The title shows [*] while the documents hold work that
-  // is not on disk; anything that would drop it (close, open, reload, a demonstration, importing,
-  // clearing, a new simulation run) asks first: Save / Discard / Cancel. Questions go to the prompt
-  // handler: a modal QMessageBox in a Persistent window; an Ephemeral window (screenshots, tests)
-  // belongs to no user session and answers Discard / No unless a handler is installed.
+  // Unsaved work, projects and autosave are the session's (WorkbenchSession); these forward to it
+  // (main_window_session.cpp). The title shows [*] while the documents hold work that is not on
+  // disk; the session asks before anything drops it. Its questions go to the prompt handler: a modal
+  // QMessageBox in a Persistent window; an Ephemeral window (screenshots, tests) belongs to no user
+  // session and answers Discard / No unless a handler is installed.
   using PromptHandler = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
                                                                   QMessageBox::StandardButtons buttons)>;
   void setPromptHandler(PromptHandler handler) { m_promptHandler = std::move(handler); }
   PromptHandler messageBoxPrompt();  // the modal QMessageBox (object name "unsavedWorkPrompt")
   bool hasUnsavedWork() const;
-  // Asks before `action` ("closing", ...) drops unsaved work; true when the caller may go on.
   bool maybeSave(const QString& action);
-  // Autosave and crash recovery: every `intervalMs` the open work is written to a session file in
-  // `dir` (QStandardPaths::AppDataLocation/autosave in the application), removed again on a clean
-  // close. A session file left behind by a process that is gone means a crash: offerRestore()
-  // asks whether to restore it (the newest one) and returns true when it started restoring.
   void enableRecovery(const QString& dir, int intervalMs = 60000);
   bool autosaveNow();
   QString autosaveFile() const;
@@ -161,6 +158,8 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // main_window.cpp
+  void createDocks();
   // main_window_menus.cpp
   void createActions();
   void createMenus();
@@ -170,7 +169,7 @@ class MainWindow : public QMainWindow {
   void saveViewSettings() const;
   // main_window.cpp
   void onLoadingStarted(const QString& path);
-  void onLoadingFinished(bool ok, const QString& error, bool wasReload);
+  void onLoadingFinished();
   void onModelChanged();
   void onPoseChanged();
   void onRendered(double renderMs);
@@ -182,11 +181,9 @@ class MainWindow : public QMainWindow {
   void exportWithDialog();
   void updateStatus();
   void restyleIfPresenting();
-  // main_window_safety.cpp
+  // main_window_session.cpp
   void createSafetyNet();
   void updateTitle();
-  QMessageBox::StandardButton ask(const QString& title, const QString& text, QMessageBox::StandardButtons buttons);
-  void finishRecovery();  // a clean close: the session file goes
   // main_window_trajectory.cpp
   void createTrajectoryUi();
   void createTrajectoryMenus();
@@ -195,8 +192,6 @@ class MainWindow : public QMainWindow {
   void importTrajectoryWithDialog();
   void exportCsvWithDialog(bool dynamics);
   bool saveProjectWithDialog();
-  void applyPendingProject();
-  dyn::ProjectFile currentProject() const;
   QJsonObject viewState() const;
   void applyViewState(const QJsonObject& json);
   // main_window_model_check.cpp
@@ -222,7 +217,8 @@ class MainWindow : public QMainWindow {
   void showLectureBody(int body);
 
   Settings m_settings;
-  RobotDocument* m_doc;
+  WorkbenchSession* m_session;
+  RobotDocument* m_doc;  // the session's documents, for short
   VtkViewport* m_viewport;
   RobotScene* m_scene;
   ModelTreeDock* m_treeDock;
@@ -248,15 +244,6 @@ class MainWindow : public QMainWindow {
   int m_userSelectedBody = -1;      // the user's latest choice (not lecture mode's)
   bool m_lectureSelecting = false;  // lecture mode is selecting a step's body
   QAction* m_saveProjectAction = nullptr;
-  QString m_projectFile;   // the open project, empty when none
-  struct PendingProject {  // applied when its robot has loaded
-    dyn::ProjectFile project;
-    QString path;
-    bool keepProjectFile = false;    // a demo's robot: not a project of its own
-    bool restored = false;           // from an autosave: still unsaved work, saved to `path` below
-    QString autosave, autosaveLock;  // restored: the session files, removed once the work is back
-  };
-  std::optional<PendingProject> m_pending;
   QToolBar* m_fileToolBar = nullptr;
   QToolBar* m_viewToolBar = nullptr;
   QMenu* m_recentMenu = nullptr;
@@ -280,10 +267,6 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   ErrorHandler m_errorHandler;
   PromptHandler m_promptHandler;
-  QString m_recoveryDir;
-  QString m_sessionBase;                     // this window's session files without extension (.json, .lock)
-  std::unique_ptr<QLockFile> m_sessionLock;  // held while this window runs: its session is not a crash
-  QTimer* m_autosaveTimer = nullptr;
   double m_lastFrameMs = 0;
   // Frame-time measurement (onPoseChanged -> onRendered -> onFrameSwapped).
   struct FrameClock {

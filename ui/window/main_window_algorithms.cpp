@@ -14,10 +14,6 @@
 #include "window/model_check_dock.hpp"
 
 void MainWindow::createAlgorithmsUi() {
-  m_algorithmsDock = new AlgorithmsDock(m_traj, this);
-  addDockWidget(Qt::BottomDockWidgetArea, m_algorithmsDock);
-  tabifyDockWidget(m_checkDock, m_algorithmsDock);
-  m_plotsDock->raise();
   // Shows and raises the dock (a toggle would hide a dock that is merely behind another tab).
   auto* show = new QAction(tr("&Algorithms"), this);
   show->setObjectName("showAlgorithmsAction");

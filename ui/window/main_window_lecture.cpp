@@ -50,11 +50,8 @@ double robotSize(const dyn::Model& model, const dyn::Data& data, double geometry
 }  // namespace
 
 void MainWindow::createLectureUi() {
-  m_lecture = new LectureDocument(m_doc, m_traj, this);
-  m_inspectorDock = new AlgorithmInspectorDock(m_lecture, this);
   // Placed by the workspaces (the Lecture workspace: beside the 3D view, above the mass matrix, which
   // stays in view while CRBA fills it); hidden in the others until the Lecture menu opens it.
-  addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock, Qt::Vertical);
   m_inspectorDock->hide();
   m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
   m_arrows->setVisible(false);

@@ -21,6 +21,7 @@
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
+#include "window/dock_list.hpp"
 #include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
@@ -212,8 +213,9 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(m_presentationAction);
   view->addSeparator();
-  for (QDockWidget* dock : std::initializer_list<QDockWidget*>{m_treeDock, m_jointsDock, m_propertiesDock, m_logDock})
-    view->addAction(dock->toggleViewAction());
+  for (const docks::Entry& entry : docks::all())  // the docks' toggles, in the table's order
+    if (auto* dock = findChild<QDockWidget*>(entry.name); dock && entry.inViewMenu)
+      view->addAction(dock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Dynscope"), this, [this] {

@@ -69,11 +69,6 @@ void offerMassForMasslessLinks(const std::vector<dyn::Finding>& findings, LogDoc
 }  // namespace
 
 void MainWindow::createModelCheckUi() {
-  m_checkDock = new ModelCheckDock(m_doc, this);
-  addDockWidget(Qt::BottomDockWidgetArea, m_checkDock);
-  tabifyDockWidget(m_logDock, m_checkDock);
-  m_plotsDock->raise();
-
   m_checkBadge = new QToolButton(this);
   m_checkBadge->setObjectName("modelCheckBadge");
   m_checkBadge->setAutoRaise(true);
@@ -124,8 +119,6 @@ void MainWindow::createModelCheckUi() {
     }
   });
 
-  QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
-  if (view) view->addAction(m_checkDock->toggleViewAction());
   updateModelCheckBadge();
 }
 

@@ -1,7 +1,7 @@
 // MainWindow's trajectory side: the trajectory, timeline and plots docks and how they are wired
 // (timeline -> trajectory time -> robot pose, plot cursors, over-limit highlight; plot click ->
-// timeline), the Trajectory and Edit menus, and projects (open / save: robot + trajectory +
-// payload + gravity + view).
+// timeline), the Trajectory and Edit menus, and the project dialogs (the session opens and saves;
+// the window gives it the view state to store and applies the one it reads).
 #include <QAction>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -26,6 +26,7 @@
 #include "project/project_file.hpp"
 #include "project/project_setup.hpp"
 #include "scene/robot_scene.hpp"
+#include "session/workbench_session.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -57,32 +58,12 @@ QString demoKey(dyn::DemoTrajectory d) { return QString::fromLatin1(dyn::demoTra
 
 }  // namespace
 
-bool MainWindow::isProjectFile(const QString& path) {
-  return path.endsWith(".json", Qt::CaseInsensitive) || path.endsWith(".dynscope", Qt::CaseInsensitive);
-}
+bool MainWindow::isProjectFile(const QString& path) { return WorkbenchSession::isProjectFile(path); }
 
 void MainWindow::createTrajectoryUi() {
-  m_undo = new QUndoStack(this);
-  m_traj = new TrajectoryDocument(m_doc, this);
-  m_trajectoryDock = new TrajectoryDock(m_traj, m_undo, this);
-  m_timelineDock = new TimelineDock(this);
-  m_plotsDock = new PlotsDock(m_traj, this);
-  m_simulationDock = new SimulationDock(m_doc, m_traj, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_trajectoryDock);
-  tabifyDockWidget(m_jointsDock, m_trajectoryDock);
-  tabifyDockWidget(m_trajectoryDock, m_simulationDock);
-  m_massDock = new MassMatrixDock(m_doc, this);
-  tabifyDockWidget(m_simulationDock, m_massDock);
   connect(m_massDock, &MassMatrixDock::jointClicked, this, [this](int dof) {
     if (dof >= 0 && dof < m_doc->model().nv) m_doc->setSelectedBody(m_doc->model().dofBody[dof]);
   });
-  m_jointsDock->raise();
-  addDockWidget(Qt::BottomDockWidgetArea, m_plotsDock);
-  addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
-  splitDockWidget(m_plotsDock, m_timelineDock, Qt::Vertical);
-  tabifyDockWidget(m_plotsDock, m_logDock);
-  m_plotsDock->raise();
-  resizeDocks({m_plotsDock, m_timelineDock}, {360, 60}, Qt::Vertical);
 
   // Time: the timeline drives the trajectory, which poses the robot; a plot click asks the timeline.
   connect(m_timelineDock, &TimelineDock::timeChanged, m_traj, &TrajectoryDocument::setTime);
@@ -180,11 +161,7 @@ void MainWindow::createTrajectoryMenus() {
         ->addAction(tr(d.text), this, [this, entry] { loadDemo(entry.demo, QDir(m_defaultDir).filePath(entry.robot)); })
         ->setObjectName("demo_" + demoKey(d.demo));
   }
-  traj->addAction(tr("&Clear trajectory"), this, [this] {
-    if (!maybeSave(tr("clearing the trajectory"))) return;
-    m_undo->clear();
-    m_traj->clear();
-  });
+  traj->addAction(tr("&Clear trajectory"), this, [this] { m_session->clearTrajectory(); });
   traj->addSeparator();
   for (QAction* a : m_timelineDock->playbackActions()) traj->addAction(a);
 
@@ -210,24 +187,13 @@ void MainWindow::createTrajectoryMenus() {
   m_saveProjectAction = new QAction(tr("&Save project"), this);
   m_saveProjectAction->setObjectName("saveProjectAction");
   m_saveProjectAction->setShortcut(QKeySequence::Save);
-  connect(m_saveProjectAction, &QAction::triggered, this, [this] {
-    if (m_projectFile.isEmpty())
-      saveProjectWithDialog();
-    else
-      saveProject(m_projectFile);
-  });
+  connect(m_saveProjectAction, &QAction::triggered, m_session, &WorkbenchSession::saveProjectOrAsk);
   QAction* saveAs = new QAction(tr("Save project &as…"), this);
   saveAs->setObjectName("saveProjectAsAction");
   saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   connect(saveAs, &QAction::triggered, this, &MainWindow::saveProjectWithDialog);
   file->insertActions(before, {openProjectAction, m_saveProjectAction, saveAs});
   file->insertSeparator(before);
-
-  // View menu: the new docks.
-  QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
-  for (QDockWidget* dock :
-       std::initializer_list<QDockWidget*>{m_trajectoryDock, m_timelineDock, m_plotsDock, m_simulationDock, m_massDock})
-    view->addAction(dock->toggleViewAction());
 }
 
 void MainWindow::updateLimitHighlight() {
@@ -240,17 +206,7 @@ void MainWindow::updateLimitHighlight() {
 void MainWindow::importTrajectoryWithDialog() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Import trajectory"), m_defaultDir, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty() || !maybeSave(tr("importing %1").arg(QFileInfo(path).fileName()))) return;
-  QString error;
-  if (!m_traj->importCsv(path, &error)) {
-    showError(tr("Import trajectory"), error);
-    return;
-  }
-  m_undo->clear();
-  m_logDock->append(tr("Imported %1: %2 samples, %3 s")
-                        .arg(path)
-                        .arg(m_traj->samples().samples())
-                        .arg(m_traj->samples().endTime() - m_traj->samples().startTime()));
+  if (!path.isEmpty()) m_session->importTrajectory(path);
 }
 
 void MainWindow::exportCsvWithDialog(bool dynamics) {
@@ -267,172 +223,19 @@ void MainWindow::exportCsvWithDialog(bool dynamics) {
     m_logDock->append(tr("Saved %1").arg(path));
 }
 
-void MainWindow::loadDemo(dyn::DemoTrajectory demo, const QString& robotFile) {
-  if (!maybeSave(tr("loading the demonstration"))) return;
-  QString error;
-  if (m_doc->hasModel() && m_traj->loadDemo(demo, &error)) {
-    m_undo->clear();
-    m_traj->markSaved();  // a built-in demonstration: nothing of the user's to lose yet
-    m_logDock->append(tr("Demonstration: %1").arg(m_traj->sourceDescription()));
-    return;
-  }
-  // The demo needs its arm: open it, then apply the demo when it has loaded.
-  if (!QFileInfo::exists(robotFile)) {
-    showError(tr("Demonstration"), error.isEmpty() ? tr("%1 not found").arg(robotFile) : error);
-    return;
-  }
-  PendingProject pending;
-  pending.project.robotPath = robotFile.toStdString();
-  pending.project.trajectory.source = dyn::TrajectorySource::Demo;
-  pending.project.trajectory.demo = dyn::demoTrajectoryName(demo);
-  pending.keepProjectFile = true;
-  m_pending = pending;
-  if (!openFile(robotFile)) m_pending.reset();
-}
+void MainWindow::loadDemo(dyn::DemoTrajectory demo, const QString& robotFile) { m_session->loadDemo(demo, robotFile); }
 
-bool MainWindow::openProject(const QString& path) {
-  if (!m_pending && !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName()))) return false;
-  dyn::ProjectFile project;
-  try {
-    project = dyn::readProjectFile(path);
-  } catch (const std::exception& e) {
-    showError(tr("Could not open project"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  PendingProject pending;
-  pending.project = std::move(project);
-  pending.path = QFileInfo(path).absoluteFilePath();
-  m_pending = pending;
-  const bool floating = m_pending->project.floatingBase;
-  if (m_floatingBaseAction->isChecked() != floating) {
-    const QSignalBlocker block(m_floatingBaseAction);
-    m_floatingBaseAction->setChecked(floating);
-  }
-  m_doc->setFloatingBase(floating);
-  if (!openFile(QString::fromStdString(m_pending->project.robotPath))) {
-    m_pending.reset();
-    return false;
-  }
-  return true;
-}
+bool MainWindow::openProject(const QString& path) { return m_session->openProject(path); }
 
-// After the project's robot has loaded: payload, gravity, trajectory, view.
-void MainWindow::applyPendingProject() {
-  if (!m_pending) return;
-  const PendingProject pending = std::move(*m_pending);
-  m_pending.reset();
-  const dyn::ProjectFile& p = pending.project;
-  const QString where = pending.path.isEmpty() ? QString() : QFileInfo(pending.path).fileName() + ": ";
-  QString error;
-  m_undo->clear();
-  m_traj->clear();
-  m_traj->setGravity(p.gravity);
-  if (!m_traj->setPayload(p.payload, &error)) m_logDock->append(where + error, LogDock::Level::Warning);
-  const dyn::ProjectTrajectory& t = p.trajectory;
-  try {
-    switch (t.source) {
-      case dyn::TrajectorySource::None:
-        break;
-      case dyn::TrajectorySource::Waypoints:
-        m_traj->setInterpolation(t.interpolation);
-        m_traj->setSampleRate(t.sampleRate);
-        m_traj->setWaypoints(dyn::projectWaypoints(p, m_doc->model()));
-        m_traj->recomputeNow();
-        m_traj->setTime(m_traj->samples().startTime());
-        break;
-      case dyn::TrajectorySource::Csv:
-        if (!m_traj->importCsv(QString::fromStdString(t.csvPath), &error))
-          throw std::runtime_error(error.toStdString());
-        break;
-      case dyn::TrajectorySource::Demo: {
-        const auto demo = dyn::demoTrajectoryByName(t.demo);
-        if (!demo || !m_traj->loadDemo(*demo, &error))
-          throw std::runtime_error(error.isEmpty() ? "unknown demo " + t.demo : error.toStdString());
-        break;
-      }
-    }
-  } catch (const std::exception& e) {
-    showError(tr("Project trajectory"), where + QString::fromUtf8(e.what()));
-  }
-  if (!p.view.isEmpty()) applyViewState(p.view);
-  if (pending.restored) {
-    QFile::remove(pending.autosave);  // the work is back on screen (and autosaved again by this window)
-    QFile::remove(pending.autosaveLock);
-    m_projectFile = pending.path;  // Save writes the project the work belonged to (none: Save asks)
-    m_traj->markSaved();
-    m_traj->setModified(true);  // restored, not saved
-    m_logDock->append(
-        tr("Restored autosaved work%1").arg(pending.path.isEmpty() ? QString() : " (" + pending.path + ")"));
-  } else {
-    m_traj->markSaved();  // as on disk (a project, or a demonstration's start)
-    if (!pending.keepProjectFile) {
-      m_projectFile = pending.path;
-      m_logDock->append(tr("Opened project %1").arg(pending.path));
-      if (m_settings == Settings::Persistent) recent_files::add(pending.path);
-      rebuildRecentMenu();
-    }
-  }
-  updateTitle();
-  m_viewport->update();
-}
+bool MainWindow::saveProject(const QString& path) { return m_session->saveProject(path); }
 
-dyn::ProjectFile MainWindow::currentProject() const {
-  dyn::ProjectFile p;
-  p.robotPath = m_doc->sourceFile().toStdString();
-  p.floatingBase = m_doc->floatingBase();
-  p.fixups = m_doc->loadedFixups();
-  if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
-  p.payload = m_traj->payload();
-  dyn::ProjectTrajectory& t = p.trajectory;
-  switch (m_traj->source()) {
-    case TrajectoryDocument::Source::None:
-    case TrajectoryDocument::Source::Simulation:  // a recorded run is not stored (export it as CSV)
-      t.source = dyn::TrajectorySource::None;
-      break;
-    case TrajectoryDocument::Source::Waypoints:
-      t.source = dyn::TrajectorySource::Waypoints;
-      t.interpolation = m_traj->interpolation();
-      t.sampleRate = m_traj->sampleRate();
-      for (const dyn::Waypoint& w : m_traj->waypoints())
-        t.waypoints.push_back(dyn::makeProjectWaypoint(m_doc->model(), w.t, w.q));
-      break;
-    case TrajectoryDocument::Source::Csv:
-      t.source = dyn::TrajectorySource::Csv;
-      t.csvPath = m_traj->csvFile().toStdString();
-      break;
-    case TrajectoryDocument::Source::Demo:
-      t.source = dyn::TrajectorySource::Demo;
-      t.demo = m_traj->demo() ? dyn::demoTrajectoryName(*m_traj->demo()) : "";
-      break;
-  }
-  p.view = viewState();
-  return p;
-}
-
-bool MainWindow::saveProject(const QString& path) {
-  if (!m_doc->hasModel()) {
-    showError(tr("Save project"), tr("Load a robot first: a project stores the robot and its trajectory."));
-    return false;
-  }
-  try {
-    dyn::writeProjectFile(path, currentProject());
-  } catch (const std::exception& e) {
-    showError(tr("Save project"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  m_projectFile = QFileInfo(path).absoluteFilePath();
-  m_traj->markSaved();
-  m_logDock->append(tr("Saved project %1").arg(m_projectFile));
-  if (m_settings == Settings::Persistent) recent_files::add(m_projectFile);
-  updateTitle();
-  return true;
-}
+QString MainWindow::projectFile() const { return m_session->projectFile(); }
 
 bool MainWindow::saveProjectWithDialog() {
   const QString base =
-      m_projectFile.isEmpty()
+      projectFile().isEmpty()
           ? QDir::home().filePath((m_doc->hasModel() ? m_doc->robotName() : QStringLiteral("dynscope")) + ".json")
-          : m_projectFile;
+          : projectFile();
   QString path = QFileDialog::getSaveFileName(this, tr("Save project"), base, tr("Dynscope projects (*.json)"));
   if (path.isEmpty()) return false;
   if (!isProjectFile(path)) path += ".json";
@@ -463,19 +266,12 @@ void MainWindow::applyViewState(const QJsonObject& json) {
 // Inverse-kinematics dragging: the controller on the viewport, its dock next to the joints, an IK
 // menu and the drag-mode button on the view toolbar.
 void MainWindow::createIkUi() {
-  m_ik = new IkDragController(m_doc, m_viewport, m_scene->renderer(), m_undo, this);
-  m_ikDock = new IkDock(m_ik, m_doc, this);
-  addDockWidget(Qt::RightDockWidgetArea, m_ikDock);
-  tabifyDockWidget(m_massDock, m_ikDock);
-  m_jointsDock->raise();
   QMenu* ik = new QMenu(tr("&IK"), this);
   ik->setObjectName("ikMenu");
   menuBar()->insertMenu(menuBar()->actions().value(menuBar()->actions().size() - 1), ik);  // before Help
   ik->addActions(m_ik->actions());
   ik->addSeparator();
   if (QAction* add = findChild<QAction*>("addWaypointAction")) ik->addAction(add);  // feed the trajectory editor
-  QMenu* view = qobject_cast<QMenu*>(menuBar()->actions().value(2)->menu());
-  if (view) view->addAction(m_ikDock->toggleViewAction());
   m_viewToolBar->addSeparator();
   m_viewToolBar->addAction(m_ik->dragModeAction());
   connect(m_ik, &IkDragController::message, this,
