@@ -1,6 +1,12 @@
 #include "plots/time_series_plot.hpp"
 
+#include <QBrush>
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
+#include <QPen>
 #include <QScatterSeries>
 #include <QScopedValueRollback>
 #include <QVBoxLayout>
@@ -29,6 +35,19 @@ int bucketsFor(const PlotCanvas* canvas) {
 const QColor kFlagColor(230, 0, 0);
 constexpr double kFlagSpacing = 9;  // pixels: one flag marker at most per this many
 
+// A limit joins the auto range only if the range with it is at most this many times the data's
+// extent, so that the data still fill at least half of the plot's height. A torque that comes
+// within a factor of two of its limit is what the dashed line is drawn for; a limit ten times the
+// torques (a UR5's 150 N·m against 5 N·m) would flatten the curves into a band, so it gets a
+// note at the plot's edge instead.
+constexpr double kNearLimit = 2.0;
+
+QString limitValue(double v, const QString& unit) {
+  QString s = QString::number(std::abs(v), 'g', 4);
+  if (v < 0) s.prepend(QChar(0x2212));  // a true minus sign
+  return unit.isEmpty() ? s : s + QChar(0x202F) + unit;
+}
+
 }  // namespace
 
 TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
@@ -37,6 +56,16 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_canvas);
   m_canvas->setAxisTitles(QStringLiteral("t [s]"), QString());
+  for (Note* note : {&m_noteTop, &m_noteBottom}) {
+    note->box = new QGraphicsRectItem(m_canvas->chart());
+    note->box->setPen(Qt::NoPen);
+    note->box->setBrush(QColor(255, 255, 255, 215));
+    note->box->setZValue(20);  // above the series
+    note->text = new QGraphicsSimpleTextItem(note->box);
+    note->box->setVisible(false);
+  }
+  connect(m_canvas->chart(), &QChart::plotAreaChanged, this, &TimeSeriesPlot::updateLimitNotes);
+  connect(m_canvas->axisY(), &QValueAxis::rangeChanged, this, &TimeSeriesPlot::updateLimitNotes);
 }
 
 bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd& values, QStringList names,
@@ -62,6 +91,7 @@ bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd
   if (n != seriesCount()) {
     m_lower.assign(std::size_t(n), -INFINITY);
     m_upper.assign(std::size_t(n), INFINITY);
+    m_limitUnits.clear();
   }
   m_t = t;
   m_values = values;
@@ -74,6 +104,7 @@ bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd
   m_canvas->autoRangeIfUntouched();
   m_batch = false;
   viewChanged();
+  updateLimitNotes();
   return true;
 }
 
@@ -150,6 +181,7 @@ void TimeSeriesPlot::applyVisibility(int i) {
   if (d.lower) d.lower->setVisible(d.visible);
   if (d.upper) d.upper->setVisible(d.visible);
   if (d.flags) d.flags->setVisible(d.visible && !m_flags[std::size_t(i)].empty());
+  updateLimitNotes();
 }
 
 // ---- drawing ----
@@ -256,8 +288,64 @@ bool TimeSeriesPlot::setLimits(const std::vector<double>& lower, const std::vect
   m_lower = lower;
   m_upper = upper;
   for (int i = 0; i < seriesCount(); ++i) rebuildLimits(i);
-  m_canvas->autoRangeIfUntouched();  // the limits are part of the auto range
+  m_canvas->autoRangeIfUntouched();  // the limits near the data are part of the auto range
+  updateLimitNotes();
   return true;
+}
+
+void TimeSeriesPlot::setLimitUnits(QStringList units) {
+  m_limitUnits = std::move(units);
+  updateLimitNotes();
+}
+
+bool TimeSeriesPlot::limitInView(int series, bool upper) const {
+  if (series < 0 || series >= seriesCount() || std::size_t(series) >= m_lower.size()) return false;
+  const double v = upper ? m_upper[std::size_t(series)] : m_lower[std::size_t(series)];
+  const QValueAxis* y = m_canvas->axisY();
+  return std::isfinite(v) && v >= y->min() && v <= y->max();
+}
+
+QString TimeSeriesPlot::limitNote(Qt::Edge edge) const {
+  const Note& note = edge == Qt::BottomEdge ? m_noteBottom : m_noteTop;
+  return note.box->isVisible() ? note.text->text() : QString();
+}
+
+// The limits of the visible series beyond the view's top or bottom, named at that edge inside
+// the plot area (right-aligned, clear of the y tick labels), in the series' colour when they all
+// belong to one series.
+void TimeSeriesPlot::updateLimitNotes() {
+  const QValueAxis* y = m_canvas->axisY();
+  const QRectF area = m_canvas->chart()->plotArea();
+  for (bool top : {true, false}) {
+    Note& note = top ? m_noteTop : m_noteBottom;
+    QStringList values;
+    QList<int> owners;
+    for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
+      if (!m_drawn[std::size_t(i)].visible) continue;
+      const double v = top ? m_upper[std::size_t(i)] : m_lower[std::size_t(i)];
+      if (!std::isfinite(v) || (top ? v <= y->max() : v >= y->min())) continue;
+      const QString text = limitValue(v, i < m_limitUnits.size() ? m_limitUnits[i] : QString());
+      if (!values.contains(text)) values << text;
+      owners << i;
+    }
+    if (values.isEmpty() || area.isEmpty()) {
+      note.box->setVisible(false);
+      continue;
+    }
+    const QString arrow = top ? QStringLiteral(" \u2191") : QStringLiteral(" \u2193");
+    note.text->setText((values.size() == 1 ? tr("limit %1") : tr("limits %1")).arg(values.join(", ")) + arrow);
+    note.text->setFont(m_canvas->font());
+    bool oneOwner = true;
+    for (int i : owners) oneOwner &= i == owners.front();
+    note.text->setBrush(oneOwner ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60));
+    const QSizeF size = QFontMetricsF(m_canvas->font()).boundingRect(note.text->text()).size();
+    const qreal pad = 3;
+    note.box->setRect(0, 0, size.width() + 2 * pad, size.height() + 2 * pad);
+    note.text->setPos(pad, pad);
+    const qreal x = std::max(area.left(), area.right() - note.box->rect().width() - 2);
+    note.box->setPos(x, top ? area.top() + 1 : area.bottom() - note.box->rect().height() - 1);
+    note.box->setVisible(true);
+  }
 }
 
 bool TimeSeriesPlot::setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error) {
@@ -302,15 +390,22 @@ PlotBounds TimeSeriesPlot::dataBounds() const {
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     b.include(m_t.front(), lo);
     b.include(m_t.back(), hi);
-    // The limit lines inside the range: how close τ comes to them is what they are drawn for.
-    if (std::size_t(i) < m_lower.size()) {
-      if (std::isfinite(m_lower[std::size_t(i)])) b.include(m_t.front(), m_lower[std::size_t(i)]);
-      if (std::isfinite(m_upper[std::size_t(i)])) b.include(m_t.front(), m_upper[std::size_t(i)]);
-    }
   }
   if (b.empty) {  // nothing visible: keep the time range
     b.include(m_t.front(), -1);
     b.include(m_t.back(), 1);
+    return b;
+  }
+  // The limit lines near the data inside the range: how close τ comes to them is what they are
+  // drawn for. The data's extent is their span, but at least half their magnitude, so that a
+  // nearly constant signal (a held pose's gravity torque) still shows a limit a little above it.
+  const PlotBounds data = b;
+  const double extent = std::max(data.y1 - data.y0, 0.5 * std::max(std::abs(data.y0), std::abs(data.y1)));
+  for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
+    if (!m_drawn[std::size_t(i)].visible) continue;
+    for (double limit : {m_lower[std::size_t(i)], m_upper[std::size_t(i)]})
+      if (std::isfinite(limit) && std::max(data.y1, limit) - std::min(data.y0, limit) <= kNearLimit * extent)
+        b.include(m_t.front(), limit);
   }
   return b;
 }
