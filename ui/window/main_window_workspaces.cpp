@@ -17,6 +17,7 @@
 #include "scene/trace_arrow_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
+#include "window/dock_title_style.hpp"
 #include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
@@ -129,6 +130,7 @@ void MainWindow::setPresentationMode(bool on) {
     else
       big.setPixelSize(big.pixelSize() * 3 / 2);
     QApplication::setFont(big);
+    DockTitleStyle::setFollowFont(this, true);  // the dock titles in the larger font too
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
@@ -148,6 +150,7 @@ void MainWindow::setPresentationMode(bool on) {
         Qt::QueuedConnection);
   } else {
     QApplication::setFont(m_normalFont);
+    DockTitleStyle::setFollowFont(this, false);
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
