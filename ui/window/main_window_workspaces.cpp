@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <QToolBar>
+#include <vector>
 
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
@@ -103,7 +104,10 @@ void MainWindow::layOut(const workspaces::Layout& layout) {
   // Again once the docks have their new contents' sizes, and (presenting) once the full-screen
   // geometry has arrived; at the desk only once, so that a dock widened meanwhile (the joints' τ
   // column) keeps its width.
-  for (int ms : m_presentation ? std::initializer_list<int>{0, 150, 400} : std::initializer_list<int>{0})
+  // (A vector: the arrays behind two braced lists in a conditional die before the loop reads them,
+  // which had lost these passes to "negative intervals".)
+  const std::vector<int> delays = m_presentation ? std::vector<int>{0, 150, 400} : std::vector<int>{0};
+  for (int ms : delays)
     QTimer::singleShot(ms, this, [this, layout, workspace = m_workspace, presenting = m_presentation] {
       if (m_workspace == workspace && m_presentation == presenting) workspaces::fitSizes(this, layout);
     });
