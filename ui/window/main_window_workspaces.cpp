@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
@@ -138,6 +139,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
+    if (m_massDock) m_massDock->setPresentationMode(true);
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
@@ -158,6 +160,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
+    if (m_massDock) m_massDock->setPresentationMode(false);
     m_arrows->setPresentation(false);
     const PresentationReturn back = m_beforePresenting;
     if (back.maximized) {
