@@ -59,8 +59,7 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
   for (Note* note : {&m_noteTop, &m_noteBottom}) {
     note->box = new QGraphicsRectItem(m_canvas->chart());
     note->box->setPen(Qt::NoPen);
-    note->box->setBrush(QColor(255, 255, 255, 215));
-    note->box->setZValue(20);  // above the series
+    note->box->setBrush(Qt::NoBrush);
     note->text = new QGraphicsSimpleTextItem(note->box);
     note->box->setVisible(false);
   }
@@ -310,12 +309,16 @@ QString TimeSeriesPlot::limitNote(Qt::Edge edge) const {
   return note.box->isVisible() ? note.text->text() : QString();
 }
 
-// The limits of the visible series beyond the view's top or bottom, named at that edge inside
-// the plot area (right-aligned, clear of the y tick labels), in the series' colour when they all
+// The limits of the visible series beyond the view's top or bottom, named in the row of the y
+// axis title, right-aligned over the plot area (the top edge's, then left of it the bottom
+// edge's): outside the plot, so that they never hide a curve. In the series' colour when they all
 // belong to one series.
 void TimeSeriesPlot::updateLimitNotes() {
   const QValueAxis* y = m_canvas->axisY();
   const QRectF area = m_canvas->chart()->plotArea();
+  const QGraphicsSimpleTextItem* title = m_canvas->axisTitleItem(Qt::Vertical);
+  const QFontMetricsF fm(m_canvas->font());
+  qreal right = area.right();
   for (bool top : {true, false}) {
     Note& note = top ? m_noteTop : m_noteBottom;
     QStringList values;
@@ -338,13 +341,15 @@ void TimeSeriesPlot::updateLimitNotes() {
     bool oneOwner = true;
     for (int i : owners) oneOwner &= i == owners.front();
     note.text->setBrush(oneOwner ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60));
-    const QSizeF size = QFontMetricsF(m_canvas->font()).boundingRect(note.text->text()).size();
-    const qreal pad = 3;
-    note.box->setRect(0, 0, size.width() + 2 * pad, size.height() + 2 * pad);
-    note.text->setPos(pad, pad);
-    const qreal x = std::max(area.left(), area.right() - note.box->rect().width() - 2);
-    note.box->setPos(x, top ? area.top() + 1 : area.bottom() - note.box->rect().height() - 1);
+    const QSizeF size(fm.horizontalAdvance(note.text->text()), fm.height());
+    note.box->setRect(0, 0, size.width(), size.height());
+    const qreal titleRight = title->pos().x() + title->boundingRect().width() + fm.height();
+    const qreal x = std::max(titleRight, right - size.width());
+    // On the title's line, its text's baseline with the bold title's.
+    const qreal titleH = title->boundingRect().height();
+    note.box->setPos(x, title->pos().y() + std::max(0.0, titleH - size.height()));
     note.box->setVisible(true);
+    right = x - fm.height();  // the bottom edge's note left of the top edge's
   }
 }
 
