@@ -4,8 +4,8 @@
 // test_matrix_readability); each at 900 x 350 and 600 x 260, with the normal font and with
 // presentation mode's (the application font x 1.5). Either a view is readable, and then no tick
 // label, axis title or legend name is cut, nothing wraps, each axis has at least four labelled
-// ticks and the limit lines are in range; or it is smaller than its minimumSizeHint and says so
-// with its "too small" hint. At its own minimumSizeHint every view is readable. With
+// ticks and each limit line is in range or named by the note at its edge; or it is smaller than
+// its minimumSizeHint and says so with its "too small" hint. At its own minimumSizeHint every view is readable. With
 // DYNSCOPE_GRAB_DIR set, every picture is kept for a human to look at.
 #include <QApplication>
 #include <QDir>
