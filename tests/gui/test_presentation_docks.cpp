@@ -2,6 +2,9 @@
 // dock's title is drawn in the larger font and its title bar grows with it; the tab bars of
 // tabified docks too; after F11 again the titles, title bars and tab bars are exactly as before.
 // What is measured is what is drawn: the height of the title's ink in a picture of the title bar.
+// The lecture workspace presenting CRBA at step 4: at 1920x1080 H is readable below the 3D view;
+// at 1366x768, where the window cannot give it that height, it is a tab behind the inspector; the
+// step's pass is named in the equation panel.
 // DYNSCOPE_GRAB_DIR=/some/dir keeps the pictures.
 #include <QtTest>
 
@@ -10,7 +13,12 @@
 #include <QStyleOptionDockWidget>
 #include <QTabBar>
 
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
+#include "massmatrix/matrix_heat_map.hpp"
 #include "window/main_window.hpp"
+#include "window/workspaces.hpp"
 #include "window_loading.hpp"
 
 namespace {
@@ -130,6 +138,55 @@ class TestPresentationDocks : public QObject {
       QCOMPARE(after[name].barHeight, before[name].barHeight);
     }
     QCOMPARE(tabsAfter, tabsBefore);
+  }
+
+  void lectureShowsHReadableOrAsATab_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::newRow("1366x768") << QSize(1366, 768);
+  }
+  void lectureShowsHReadableOrAsATab() {
+    QFETCH(QSize, size);
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    if (size.width() > screen.width() || size.height() > screen.height())
+      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("stanford_arm.dh")));
+    QVERIFY(w.setWorkspace("lecture"));
+    w.lectureDocument()->setAlgorithm("crba");
+    w.inspectorDock()->show();
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    w.setGeometry(QRect(QPoint(0, 0), size));  // this test's "screen"
+    dyn::testing::settle(700);                 // the presenting layout's later passes (150, 400 ms)
+    w.lectureDocument()->setPosition(4);
+    dyn::testing::settle(300);
+    const QString where = QString("%1x%2").arg(size.width()).arg(size.height());
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      w.grab().save(QDir(dir).filePath("lecture_crba_F11_" + where + ".png"));
+    const workspaces::Layout& layout = workspaces::find("lecture")->presenting;
+    MassMatrixDock* mass = w.massMatrixDock();
+    QVERIFY(mass->presentationMode());
+    if (workspaces::isSqueezedIntoTabs(&w, layout, 1)) {
+      QVERIFY2(size.height() < 1080, "H is a tab at 1920x1080, where it has room below the 3D view");
+      QVERIFY(w.tabifiedDockWidgets(w.inspectorDock()).contains(mass));
+      QVERIFY2(w.inspectorDock()->isVisible() && !w.inspectorDock()->visibleRegion().isEmpty(),
+               "the inspector in front");
+    } else {
+      QVERIFY2(mass->isVisible() && !mass->visibleRegion().isEmpty(), qPrintable(where));
+      QVERIFY2(mass->heatMap()->isReadable(), qPrintable(QString("%1: H is %2x%3, readable from %4x%5")
+                                                             .arg(where)
+                                                             .arg(mass->heatMap()->width())
+                                                             .arg(mass->heatMap()->height())
+                                                             .arg(mass->heatMap()->minimumSizeHint().width())
+                                                             .arg(mass->heatMap()->minimumSizeHint().height())));
+    }
+    // The pass's name in the panel (the label above it is hidden while presenting).
+    const QString pass = QString::fromStdString(w.lectureDocument()->currentPass()->name);
+    QVERIFY2(w.inspectorDock()->equationHtml().contains(pass.toHtmlEscaped()), qPrintable(pass));
   }
 };
 
