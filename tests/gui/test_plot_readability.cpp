@@ -108,6 +108,27 @@ QString problemsOf(PlotCanvas* c) {
   return problems.join("; ");
 }
 
+// The limit notes whole inside the chart, clear of the y title and of each other ("" if so).
+QString notesProblems(TimeSeriesPlot& plot) {
+  QChart* chart = plot.canvas()->chart();
+  const QRectF chartRect = chart->mapRectToScene(QRectF(QPointF(0, 0), chart->size())).adjusted(-1, -1, 1, 1);
+  QList<QRectF> taken = {plot.canvas()->axisTitleItem(Qt::Vertical)->sceneBoundingRect()};
+  for (Qt::Edge edge : {Qt::TopEdge, Qt::BottomEdge}) {
+    const QString note = plot.limitNote(edge);
+    if (note.isEmpty() || (edge == Qt::BottomEdge && note == plot.limitNote(Qt::TopEdge))) continue;
+    for (QGraphicsItem* item : plot.canvas()->scene()->items()) {
+      auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+      if (!text || text->text() != note || !text->isVisible()) continue;
+      const QRectF r = text->sceneBoundingRect();
+      if (!chartRect.contains(r)) return "note outside the chart: " + note;
+      for (const QRectF& other : taken)
+        if (r.adjusted(1, 1, -1, -1).intersects(other)) return "note over another text: " + note;
+      taken << r;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 class TestPlotReadability : public QObject {
@@ -246,6 +267,7 @@ class TestPlotReadability : public QObject {
                                   .arg(y->max())
                                   .arg(note)));
         }
+      QVERIFY2(notesProblems(plot).isEmpty(), qPrintable(notesProblems(plot)));
     };
     checkAtWorkspaceSizes(&plot, "tau_ur5", limitsInRange, {{0, false}, {1, false}, {0, true}});
   }
@@ -289,9 +311,25 @@ class TestPlotReadability : public QObject {
     }
     QVERIFY2(plot.limitNote(Qt::TopEdge).contains("150") && plot.limitNote(Qt::TopEdge).contains("28"),
              qPrintable(plot.limitNote(Qt::TopEdge)));
-    QVERIFY2(plot.limitNote(Qt::BottomEdge).contains(QStringLiteral("\u2212150")),
+    QVERIFY2(plot.limitNote(Qt::BottomEdge).contains(QStringLiteral("\u00b1150")),  // ±: one note for both
              qPrintable(plot.limitNote(Qt::BottomEdge)));
     QVERIFY(plot.limitNote(Qt::TopEdge).contains(QStringLiteral("N·m")));
+    QVERIFY2(notesProblems(plot).isEmpty(), qPrintable(notesProblems(plot)));
+    // Both notes whole in a narrow plot with presentation mode's font too.
+    setPresentation(true);
+    plot.resize(600, 260);
+    settle();
+    plot.autoRange();
+    settle();
+    keep(&plot, "tau_far_limits_600x260_big");
+    QVERIFY2(!plot.limitNote(Qt::TopEdge).isEmpty() && !plot.limitNote(Qt::BottomEdge).isEmpty(), "notes");
+    const QString narrow = notesProblems(plot);
+    setPresentation(false);
+    QVERIFY2(narrow.isEmpty(), qPrintable(narrow));
+    plot.resize(900, 350);
+    settle();
+    plot.autoRange();
+    settle();
 
     // Zoomed out by hand until the limits are in view: no note.
     plot.canvas()->setYRange(-200, 200);

@@ -305,45 +305,66 @@ bool TimeSeriesPlot::limitInView(int series, bool upper) const {
 }
 
 QString TimeSeriesPlot::limitNote(Qt::Edge edge) const {
-  const Note& note = edge == Qt::BottomEdge ? m_noteBottom : m_noteTop;
-  return note.box->isVisible() ? note.text->text() : QString();
+  const Note& note = edge == Qt::BottomEdge && m_noteBottom.box->isVisible() ? m_noteBottom : m_noteTop;
+  if (!note.box->isVisible()) return {};
+  // One note for symmetric limits names both edges (its arrow ↕).
+  const bool both = note.text->text().endsWith(QChar(0x2195));
+  return edge == Qt::BottomEdge && &note == &m_noteTop && !both ? QString() : note.text->text();
 }
 
 // The limits of the visible series beyond the view's top or bottom, named in the row of the y
-// axis title, right-aligned over the plot area (the top edge's, then left of it the bottom
-// edge's): outside the plot, so that they never hide a curve. In the series' colour when they all
-// belong to one series.
+// axis title, right-aligned (the top edge's, then left of it the bottom edge's): outside the plot,
+// so that they never hide a curve. Symmetric limits (an effort limit ±e) make one note,
+// "limits ±150 N·m, ±28 N·m ↕". In the series' colour when they all belong to one series.
 void TimeSeriesPlot::updateLimitNotes() {
   const QValueAxis* y = m_canvas->axisY();
   const QRectF area = m_canvas->chart()->plotArea();
+  struct Side {
+    QStringList values, magnitudes;
+    QList<int> owners;
+  } sides[2];  // top, bottom
+  bool symmetric = true;
+  for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
+    if (!m_drawn[std::size_t(i)].visible) continue;
+    const QString unit = i < m_limitUnits.size() ? m_limitUnits[i] : QString();
+    const double hi = m_upper[std::size_t(i)], lo = m_lower[std::size_t(i)];
+    const bool above = std::isfinite(hi) && hi > y->max(), below = std::isfinite(lo) && lo < y->min();
+    symmetric &= above == below && (!above || lo == -hi);
+    for (int k : {0, 1}) {
+      const double v = k == 0 ? hi : lo;
+      if (!(k == 0 ? above : below)) continue;
+      Side& side = sides[k];
+      const QString text = limitValue(v, unit), magnitude = QChar(0x00b1) + limitValue(std::abs(v), unit);
+      if (!side.values.contains(text)) side.values << text;
+      if (!side.magnitudes.contains(magnitude)) side.magnitudes << magnitude;
+      side.owners << i;
+    }
+  }
+  const auto color = [&](const QList<int>& owners) {
+    bool one = true;
+    for (int i : owners) one &= i == owners.front();
+    return one ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60);
+  };
+  const auto words = [this](const QStringList& values) {
+    return (values.size() == 1 ? tr("limit %1") : tr("limits %1")).arg(values.join(", "));
+  };
+  const bool one = symmetric && !sides[0].values.isEmpty();
   const QGraphicsSimpleTextItem* title = m_canvas->axisTitleItem(Qt::Vertical);
   const QFontMetricsF fm(m_canvas->font());
-  qreal right = area.right();
-  for (bool top : {true, false}) {
-    Note& note = top ? m_noteTop : m_noteBottom;
-    QStringList values;
-    QList<int> owners;
-    for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
-      if (!m_drawn[std::size_t(i)].visible) continue;
-      const double v = top ? m_upper[std::size_t(i)] : m_lower[std::size_t(i)];
-      if (!std::isfinite(v) || (top ? v <= y->max() : v >= y->min())) continue;
-      const QString text = limitValue(v, i < m_limitUnits.size() ? m_limitUnits[i] : QString());
-      if (!values.contains(text)) values << text;
-      owners << i;
-    }
-    if (values.isEmpty() || area.isEmpty()) {
+  const qreal titleRight = title->pos().x() + title->boundingRect().width() + fm.height();
+  qreal right = std::max(area.right(), m_canvas->chart()->size().width() - 8);  // over the legend's column too
+  for (int k : {0, 1}) {
+    Note& note = k == 0 ? m_noteTop : m_noteBottom;
+    if (sides[k].values.isEmpty() || area.isEmpty() || (one && k == 1)) {
       note.box->setVisible(false);
       continue;
     }
-    const QString arrow = top ? QStringLiteral(" \u2191") : QStringLiteral(" \u2193");
-    note.text->setText((values.size() == 1 ? tr("limit %1") : tr("limits %1")).arg(values.join(", ")) + arrow);
+    note.text->setText(one ? words(sides[0].magnitudes) + QStringLiteral(" \u2195")
+                           : words(sides[k].values) + (k == 0 ? QStringLiteral(" \u2191") : QStringLiteral(" \u2193")));
     note.text->setFont(m_canvas->font());
-    bool oneOwner = true;
-    for (int i : owners) oneOwner &= i == owners.front();
-    note.text->setBrush(oneOwner ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60));
+    note.text->setBrush(color(sides[k].owners + (one ? sides[1].owners : QList<int>())));
     const QSizeF size(fm.horizontalAdvance(note.text->text()), fm.height());
     note.box->setRect(0, 0, size.width(), size.height());
-    const qreal titleRight = title->pos().x() + title->boundingRect().width() + fm.height();
     const qreal x = std::max(titleRight, right - size.width());
     // On the title's line, its text's baseline with the bold title's.
     const qreal titleH = title->boundingRect().height();

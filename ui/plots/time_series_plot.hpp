@@ -47,7 +47,8 @@ class TimeSeriesPlot : public PlotWidget {
   void setLimitUnits(QStringList units);
   // Whether series i's upper (or lower) limit lies inside the current y range; false if none.
   bool limitInView(int series, bool upper) const;
-  // The note shown at Qt::TopEdge or Qt::BottomEdge for limits beyond it; empty when none.
+  // The note that names the limits beyond Qt::TopEdge or Qt::BottomEdge; empty when none. Symmetric
+  // limits beyond both edges share one note ("limits ±150 N·m ↕").
   QString limitNote(Qt::Edge edge) const;
   // Red markers on these samples of one series (e.g. those samplesOutsideLimits returns).
   bool setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error = nullptr);
