@@ -4,8 +4,8 @@
 // test_matrix_readability); each at 900 x 350 and 600 x 260, with the normal font and with
 // presentation mode's (the application font x 1.5). Either a view is readable, and then no tick
 // label, axis title or legend name is cut, nothing wraps, each axis has at least four labelled
-// ticks and the limit lines are in range; or it is smaller than its minimumSizeHint and says so
-// with its "too small" hint. At its own minimumSizeHint every view is readable. With
+// ticks and each limit line is in range or named by the note at its edge; or it is smaller than
+// its minimumSizeHint and says so with its "too small" hint. At its own minimumSizeHint every view is readable. With
 // DYNSCOPE_GRAB_DIR set, every picture is kept for a human to look at.
 #include <QApplication>
 #include <QDir>
@@ -108,6 +108,27 @@ QString problemsOf(PlotCanvas* c) {
   return problems.join("; ");
 }
 
+// The limit notes whole inside the chart, clear of the y title and of each other ("" if so).
+QString notesProblems(TimeSeriesPlot& plot) {
+  QChart* chart = plot.canvas()->chart();
+  const QRectF chartRect = chart->mapRectToScene(QRectF(QPointF(0, 0), chart->size())).adjusted(-1, -1, 1, 1);
+  QList<QRectF> taken = {plot.canvas()->axisTitleItem(Qt::Vertical)->sceneBoundingRect()};
+  for (Qt::Edge edge : {Qt::TopEdge, Qt::BottomEdge}) {
+    const QString note = plot.limitNote(edge);
+    if (note.isEmpty() || (edge == Qt::BottomEdge && note == plot.limitNote(Qt::TopEdge))) continue;
+    for (QGraphicsItem* item : plot.canvas()->scene()->items()) {
+      auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+      if (!text || text->text() != note || !text->isVisible()) continue;
+      const QRectF r = text->sceneBoundingRect();
+      if (!chartRect.contains(r)) return "note outside the chart: " + note;
+      for (const QRectF& other : taken)
+        if (r.adjusted(1, 1, -1, -1).intersects(other)) return "note over another text: " + note;
+      taken << r;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 class TestPlotReadability : public QObject {
@@ -206,7 +227,7 @@ class TestPlotReadability : public QObject {
   }
 
   // The UR5's τ: shoulder torques of tens of N·m against 150 N·m limits, wrists of a few N·m
-  // against 28 N·m: every limit line inside the range.
+  // against 28 N·m: every limit line inside the range or named by the note at its edge.
   void torquePlotOfAnArm() {
     const int n = 1001;
     const std::vector<double> t = times(n, 0.004);
@@ -229,14 +250,105 @@ class TestPlotReadability : public QObject {
         "τ [N·m | N]"));
     QVERIFY(plot.setLimits({-150, -150, -150, -28, -28, -28}, {150, 150, 150, 28, 28, 28}));
     plot.setCursorTime(1.7);
+    plot.setLimitUnits(QStringList(6, QStringLiteral("N·m")));
     const auto limitsInRange = [&] {
       const QValueAxis* y = plot.canvas()->axisY();
       for (int i = 0; i < 6; ++i)
-        for (QLineSeries* limit : {plot.lowerLimitSeries(i), plot.upperLimitSeries(i)})
-          QVERIFY2(limit && limit->at(0).y() >= y->min() && limit->at(0).y() <= y->max(),
-                   qPrintable(QString("limit of series %1 outside [%2, %3]").arg(i).arg(y->min()).arg(y->max())));
+        for (QLineSeries* limit : {plot.lowerLimitSeries(i), plot.upperLimitSeries(i)}) {
+          QVERIFY(limit);
+          const double v = limit->at(0).y();
+          const QString note = plot.limitNote(v > y->max() ? Qt::TopEdge : Qt::BottomEdge);
+          const QString value = QString::number(std::abs(v));
+          QVERIFY2((v >= y->min() && v <= y->max()) || note.contains(value),
+                   qPrintable(QString("limit %1 of series %2 outside [%3, %4] and not in the note '%5'")
+                                  .arg(v)
+                                  .arg(i)
+                                  .arg(y->min())
+                                  .arg(y->max())
+                                  .arg(note)));
+        }
+      QVERIFY2(notesProblems(plot).isEmpty(), qPrintable(notesProblems(plot)));
     };
     checkAtWorkspaceSizes(&plot, "tau_ur5", limitsInRange, {{0, false}, {1, false}, {0, true}});
+  }
+
+  // Limits far beyond small torques (a UR5's 150 N·m against a few N·m) stay out of the auto
+  // range: the curves fill a good part of the height, and a note at the edge names the limit.
+  // Torques that come near their limits keep the limit lines in range, with no note.
+  void limitsFarFromTheTorques() {
+    const int n = 501;
+    const std::vector<double> t = times(n, 0.01);
+    Eigen::MatrixXd tau(3, n);
+    for (int k = 0; k < n; ++k) {
+      const double s = t[std::size_t(k)];
+      tau(0, k) = 5 * std::sin(1.3 * s);
+      tau(1, k) = -3 + 2 * std::cos(0.9 * s);
+      tau(2, k) = 1.5 * std::sin(2.1 * s);
+    }
+    TimeSeriesPlot plot;
+    plot.resize(900, 350);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QVERIFY(plot.setData(t, tau, {"shoulder_pan_joint", "shoulder_lift_joint", "wrist_1_joint"}, "τ [N·m | N]"));
+    QVERIFY(plot.setLimits({-150, -150, -28}, {150, 150, 28}));
+    plot.setLimitUnits(QStringList(3, QStringLiteral("N·m")));
+    settle();
+    plot.autoRange();
+    settle();
+    keep(&plot, "tau_far_limits");
+    const QValueAxis* y = plot.canvas()->axisY();
+    const double dataLo = tau.minCoeff(), dataHi = tau.maxCoeff();
+    const double filled = (dataHi - dataLo) / (y->max() - y->min());
+    QVERIFY2(filled >= 0.5, qPrintable(QString("the data [%1, %2] fill %3 of the range [%4, %5]")
+                                           .arg(dataLo)
+                                           .arg(dataHi)
+                                           .arg(filled)
+                                           .arg(y->min())
+                                           .arg(y->max())));
+    for (int i = 0; i < 3; ++i) {
+      QVERIFY(!plot.limitInView(i, true));
+      QVERIFY(!plot.limitInView(i, false));
+    }
+    QVERIFY2(plot.limitNote(Qt::TopEdge).contains("150") && plot.limitNote(Qt::TopEdge).contains("28"),
+             qPrintable(plot.limitNote(Qt::TopEdge)));
+    QVERIFY2(plot.limitNote(Qt::BottomEdge).contains(QStringLiteral("\u00b1150")),  // ±: one note for both
+             qPrintable(plot.limitNote(Qt::BottomEdge)));
+    QVERIFY(plot.limitNote(Qt::TopEdge).contains(QStringLiteral("N·m")));
+    QVERIFY2(notesProblems(plot).isEmpty(), qPrintable(notesProblems(plot)));
+    // Both notes whole in a narrow plot with presentation mode's font too.
+    setPresentation(true);
+    plot.resize(600, 260);
+    settle();
+    plot.autoRange();
+    settle();
+    keep(&plot, "tau_far_limits_600x260_big");
+    QVERIFY2(!plot.limitNote(Qt::TopEdge).isEmpty() && !plot.limitNote(Qt::BottomEdge).isEmpty(), "notes");
+    const QString narrow = notesProblems(plot);
+    setPresentation(false);
+    QVERIFY2(narrow.isEmpty(), qPrintable(narrow));
+    plot.resize(900, 350);
+    settle();
+    plot.autoRange();
+    settle();
+
+    // Zoomed out by hand until the limits are in view: no note.
+    plot.canvas()->setYRange(-200, 200);
+    settle();
+    QVERIFY(plot.limitInView(0, true) && plot.limitInView(0, false));
+    QVERIFY2(plot.limitNote(Qt::TopEdge).isEmpty(), qPrintable(plot.limitNote(Qt::TopEdge)));
+    QVERIFY(plot.limitNote(Qt::BottomEdge).isEmpty());
+
+    // Torques near their limits (the wrist at up to 20 of 28 N·m): the line is in range.
+    for (int k = 0; k < n; ++k) tau(2, k) = 20 * std::sin(2.1 * t[std::size_t(k)]);
+    QVERIFY(plot.setData(t, tau, {"shoulder_pan_joint", "shoulder_lift_joint", "wrist_1_joint"}, "τ [N·m | N]"));
+    plot.autoRange();
+    settle();
+    keep(&plot, "tau_near_limits");
+    QVERIFY2(plot.limitInView(2, true) && plot.limitInView(2, false),
+             qPrintable(QString("28 N·m outside [%1, %2]").arg(y->min()).arg(y->max())));
+    QVERIFY(!plot.limitInView(0, true));  // 150 N·m is still far
+    QVERIFY(!plot.limitNote(Qt::TopEdge).contains("28"));
+    QVERIFY(plot.limitNote(Qt::TopEdge).contains("150"));
   }
 
   void energyPlot() {

@@ -138,6 +138,8 @@ class TestWorkspaces : public QObject {
       for (const workspaces::Group& g : layout.groups) {
         auto* front = w.findChild<QDockWidget*>(QString::fromLatin1(g.docks.front()));
         QVERIFY(front);
+        // Too little room for it to be readable: a tab behind the first group (tabWhenSqueezed).
+        if (workspaces::isSqueezedIntoTabs(&w, layout, size_t(&g - layout.groups.data()))) continue;
         const QString where = id + ": " + front->objectName();
         QVERIFY2(onScreen(front), qPrintable(where + " is not on screen"));
         QVERIFY2(!front->isFloating(), qPrintable(where + " floats"));

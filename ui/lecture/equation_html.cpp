@@ -96,7 +96,10 @@ QString prose(const std::string& markup) {
   QStringList out;
   for (const QString& w : QString::fromStdString(markup).split(' '))
     out << (plainWord(w) ? w.toHtmlEscaped() : math(w.toStdString()));
-  return out.join(' ');
+  // A word joiner after the dash of a range ("lines 9–10", "eqs. 46–48"): a narrow panel wraps the
+  // reference between words, never inside a range.
+  static const QRegularExpression range("(\\d)\u2013(\\d)");
+  return out.join(' ').replace(range, QStringLiteral("\\1\u2013\u2060\\2"));
 }
 
 // An equation line: its formulas (separated in the markup by wide gaps) may wrap between them.
@@ -193,18 +196,22 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
   const dyn::TracePass& pass = trace.passes[step.pass];
   QString who;
   if (step.dof >= 0)
-    who = QObject::tr("%1 (dof of body %2)")
-              .arg(math("k = " + std::to_string(step.dof + 1)), bodyLabel(model, step.body));
+    who = "<span class=\"nw\">" +
+          QObject::tr("%1 (dof of body %2)")
+              .arg(math("k = " + std::to_string(step.dof + 1)), bodyLabel(model, step.body)) +
+          "</span>";
   else if (dyn::isWholeStep(step.kind))
     who = QObject::tr("all dofs at once");
   else
-    who = QString("%1 %2, &nbsp; %3 %4")
+    // Each "symbol = value (name)" whole: a narrow panel wraps between them, never inside one.
+    who = QString("<span class=\"nw\">%1 %2,</span> &nbsp; <span class=\"nw\">%3 %4</span>")
               .arg(math("i ="), bodyLabel(model, step.body), math("λ(i) ="), bodyLabel(model, model.parent[step.body]));
   if (style.compactHeading) {
     const QString arrow = pass.direction == dyn::TracePass::Direction::Outward  ? " ↓"
                           : pass.direction == dyn::TracePass::Direction::Inward ? " ↑"
                                                                                 : "";
     heading(QObject::tr("Step %1 / %2").arg(std::min(position, n)).arg(n) + " &nbsp;·&nbsp; " + who + arrow);
+    h += "<div class=\"pass\">" + QString::fromStdString(pass.name).toHtmlEscaped() + "</div>";
   } else {
     heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
     h += QString("<div class=\"who\">%1 &nbsp;·&nbsp; <i>%2</i></div>").arg(who, direction(pass.direction));
@@ -229,9 +236,11 @@ QString css(const Style& s) {
              ".katex{font-size:1.05em;}"
              ".h{font-size:%2;font-weight:bold;margin:2px 0 4px 0;}"
              ".who{margin:0 0 4px 0;}"
+             ".nw{white-space:nowrap;}"
              ".eq{font-size:%3;margin:12px 0 2px 0;line-height:1.5;}"
              ".eq .tex{margin-right:1.2em;}"
              ".ref{font-size:%4;color:#5a6270;margin:0 0 6px 0;}"
+             ".pass{font-size:%4;color:#303848;font-style:italic;margin:-2px 0 2px 0;}"
              ".row{display:flex;flex-wrap:wrap;align-items:center;column-gap:0.35em;row-gap:0.4em;margin:4px 0;}"
              ".term{display:flex;flex-direction:column;align-items:center;flex:none;}"
              ".op{font-size:%3;flex:none;white-space:nowrap;}"

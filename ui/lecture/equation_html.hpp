@@ -14,7 +14,9 @@ namespace lecture_html {
 
 struct Style {
   double equationPt = 13, numberPt = 10, captionPt = 9, headingPt = 12;
-  bool compactHeading = false;  // one line (step, body, direction): the equations get the room
+  // Step, body and direction on one line, the pass's name on a shorter line below: the equations
+  // get the room.
+  bool compactHeading = false;
   static Style normal() { return {}; }
   static Style presentation() { return {30, 24, 24, 24, true}; }  // read from the back of a lecture hall
   static Style handout() { return {12, 9, 8, 13}; }

@@ -111,6 +111,7 @@ MassMatrixDock::MassMatrixDock(RobotDocument* doc, QWidget* parent)
   m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_readout);
   layout->addWidget(m_status);
+  m_deskOnly = {m_viewBox, m_formBox, png, csv, m_breadthFirst, m_log, m_labels, m_globalBox, m_readout};
   auto* scroll = new QScrollArea(this);  // scrolls instead of forcing the window wider or taller on a laptop
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
@@ -214,6 +215,13 @@ QSize MassMatrixDock::readableSize() const {
   // The dock's title bar and frame.
   const QSize chrome = isVisible() ? size() - widget()->size() : QSize(4, fontMetrics().height() + 8);
   return QSize(width, pictures.height() + around) + chrome.expandedTo(QSize(0, 0));
+}
+
+void MassMatrixDock::setPresentationMode(bool on) {
+  if (on == m_presentation) return;
+  m_presentation = on;
+  for (QWidget* w : m_deskOnly) w->setVisible(!on);
+  updateGeometry();
 }
 
 void MassMatrixDock::recomputeNow() {
@@ -322,7 +330,11 @@ void MassMatrixDock::showContent() {
   }
   m_map->setContent(std::move(c));
   updateHighlight();
-  m_status->setText(statusText());
+  // Each "·"-separated item whole on screen: the label wraps between items, never inside a
+  // number range such as "λ 0.000511 … 6.1".
+  QStringList items = statusText().split(QStringLiteral(" \u00b7 "));
+  for (QString& item : items) item.replace(' ', QChar(0x00a0));
+  m_status->setText(items.join(QStringLiteral(" \u00b7 ")));
   if (!m_map->hoverText().isEmpty()) m_readout->setText(m_map->hoverText());
 }
 

@@ -11,6 +11,7 @@
 // (selectedBodyChanged is connected by the dock itself.)
 #pragma once
 #include <QDockWidget>
+#include <vector>
 
 #include "massmatrix/mass_matrix_analysis.hpp"
 
@@ -63,6 +64,11 @@ class MassMatrixDock : public QDockWidget {
   void setLectureDocument(LectureDocument* lecture);
   bool showsLectureFill() const { return m_lectureFill; }
 
+  // Presentation mode: the pictures and the status line only. The controls and the hover read-out
+  // are for the desk; without them H gets their height, which a projected layout cannot spare.
+  void setPresentationMode(bool on);
+  bool presentationMode() const { return m_presentation; }
+
   // Runs a pending recomputation now (tests; export).
   void recomputeNow();
   // Text of the read-out for display cell (r, c); c = MatrixHeatMap::kSideColumn: the diagonal.
@@ -111,4 +117,6 @@ class MassMatrixDock : public QDockWidget {
   bool m_lectureFill = false;
   int m_recomputes = 0;
   bool m_pending = false, m_dirty = true;
+  bool m_presentation = false;
+  std::vector<QWidget*> m_deskOnly;  // hidden in presentation mode
 };

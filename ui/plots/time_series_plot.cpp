@@ -1,6 +1,12 @@
 #include "plots/time_series_plot.hpp"
 
+#include <QBrush>
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
+#include <QPen>
 #include <QScatterSeries>
 #include <QScopedValueRollback>
 #include <QVBoxLayout>
@@ -29,6 +35,19 @@ int bucketsFor(const PlotCanvas* canvas) {
 const QColor kFlagColor(230, 0, 0);
 constexpr double kFlagSpacing = 9;  // pixels: one flag marker at most per this many
 
+// A limit joins the auto range only if the range with it is at most this many times the data's
+// extent, so that the data still fill at least half of the plot's height. A torque that comes
+// within a factor of two of its limit is what the dashed line is drawn for; a limit ten times the
+// torques (a UR5's 150 N·m against 5 N·m) would flatten the curves into a band, so it gets a
+// note at the plot's edge instead.
+constexpr double kNearLimit = 2.0;
+
+QString limitValue(double v, const QString& unit) {
+  QString s = QString::number(std::abs(v), 'g', 4);
+  if (v < 0) s.prepend(QChar(0x2212));  // a true minus sign
+  return unit.isEmpty() ? s : s + QChar(0x202F) + unit;
+}
+
 }  // namespace
 
 TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
@@ -37,6 +56,15 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_canvas);
   m_canvas->setAxisTitles(QStringLiteral("t [s]"), QString());
+  for (Note* note : {&m_noteTop, &m_noteBottom}) {
+    note->box = new QGraphicsRectItem(m_canvas->chart());
+    note->box->setPen(Qt::NoPen);
+    note->box->setBrush(Qt::NoBrush);
+    note->text = new QGraphicsSimpleTextItem(note->box);
+    note->box->setVisible(false);
+  }
+  connect(m_canvas->chart(), &QChart::plotAreaChanged, this, &TimeSeriesPlot::updateLimitNotes);
+  connect(m_canvas->axisY(), &QValueAxis::rangeChanged, this, &TimeSeriesPlot::updateLimitNotes);
 }
 
 bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd& values, QStringList names,
@@ -62,6 +90,7 @@ bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd
   if (n != seriesCount()) {
     m_lower.assign(std::size_t(n), -INFINITY);
     m_upper.assign(std::size_t(n), INFINITY);
+    m_limitUnits.clear();
   }
   m_t = t;
   m_values = values;
@@ -74,6 +103,7 @@ bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd
   m_canvas->autoRangeIfUntouched();
   m_batch = false;
   viewChanged();
+  updateLimitNotes();
   return true;
 }
 
@@ -150,6 +180,7 @@ void TimeSeriesPlot::applyVisibility(int i) {
   if (d.lower) d.lower->setVisible(d.visible);
   if (d.upper) d.upper->setVisible(d.visible);
   if (d.flags) d.flags->setVisible(d.visible && !m_flags[std::size_t(i)].empty());
+  updateLimitNotes();
 }
 
 // ---- drawing ----
@@ -256,8 +287,91 @@ bool TimeSeriesPlot::setLimits(const std::vector<double>& lower, const std::vect
   m_lower = lower;
   m_upper = upper;
   for (int i = 0; i < seriesCount(); ++i) rebuildLimits(i);
-  m_canvas->autoRangeIfUntouched();  // the limits are part of the auto range
+  m_canvas->autoRangeIfUntouched();  // the limits near the data are part of the auto range
+  updateLimitNotes();
   return true;
+}
+
+void TimeSeriesPlot::setLimitUnits(QStringList units) {
+  m_limitUnits = std::move(units);
+  updateLimitNotes();
+}
+
+bool TimeSeriesPlot::limitInView(int series, bool upper) const {
+  if (series < 0 || series >= seriesCount() || std::size_t(series) >= m_lower.size()) return false;
+  const double v = upper ? m_upper[std::size_t(series)] : m_lower[std::size_t(series)];
+  const QValueAxis* y = m_canvas->axisY();
+  return std::isfinite(v) && v >= y->min() && v <= y->max();
+}
+
+QString TimeSeriesPlot::limitNote(Qt::Edge edge) const {
+  const Note& note = edge == Qt::BottomEdge && m_noteBottom.box->isVisible() ? m_noteBottom : m_noteTop;
+  if (!note.box->isVisible()) return {};
+  // One note for symmetric limits names both edges (its arrow ↕).
+  const bool both = note.text->text().endsWith(QChar(0x2195));
+  return edge == Qt::BottomEdge && &note == &m_noteTop && !both ? QString() : note.text->text();
+}
+
+// The limits of the visible series beyond the view's top or bottom, named in the row of the y
+// axis title, right-aligned (the top edge's, then left of it the bottom edge's): outside the plot,
+// so that they never hide a curve. Symmetric limits (an effort limit ±e) make one note,
+// "limits ±150 N·m, ±28 N·m ↕". In the series' colour when they all belong to one series.
+void TimeSeriesPlot::updateLimitNotes() {
+  const QValueAxis* y = m_canvas->axisY();
+  const QRectF area = m_canvas->chart()->plotArea();
+  struct Side {
+    QStringList values, magnitudes;
+    QList<int> owners;
+  } sides[2];  // top, bottom
+  bool symmetric = true;
+  for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
+    if (!m_drawn[std::size_t(i)].visible) continue;
+    const QString unit = i < m_limitUnits.size() ? m_limitUnits[i] : QString();
+    const double hi = m_upper[std::size_t(i)], lo = m_lower[std::size_t(i)];
+    const bool above = std::isfinite(hi) && hi > y->max(), below = std::isfinite(lo) && lo < y->min();
+    symmetric &= above == below && (!above || lo == -hi);
+    for (int k : {0, 1}) {
+      const double v = k == 0 ? hi : lo;
+      if (!(k == 0 ? above : below)) continue;
+      Side& side = sides[k];
+      const QString text = limitValue(v, unit), magnitude = QChar(0x00b1) + limitValue(std::abs(v), unit);
+      if (!side.values.contains(text)) side.values << text;
+      if (!side.magnitudes.contains(magnitude)) side.magnitudes << magnitude;
+      side.owners << i;
+    }
+  }
+  const auto color = [&](const QList<int>& owners) {
+    bool one = true;
+    for (int i : owners) one &= i == owners.front();
+    return one ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60);
+  };
+  const auto words = [this](const QStringList& values) {
+    return (values.size() == 1 ? tr("limit %1") : tr("limits %1")).arg(values.join(", "));
+  };
+  const bool one = symmetric && !sides[0].values.isEmpty();
+  const QGraphicsSimpleTextItem* title = m_canvas->axisTitleItem(Qt::Vertical);
+  const QFontMetricsF fm(m_canvas->font());
+  const qreal titleRight = title->pos().x() + title->boundingRect().width() + fm.height();
+  qreal right = std::max(area.right(), m_canvas->chart()->size().width() - 8);  // over the legend's column too
+  for (int k : {0, 1}) {
+    Note& note = k == 0 ? m_noteTop : m_noteBottom;
+    if (sides[k].values.isEmpty() || area.isEmpty() || (one && k == 1)) {
+      note.box->setVisible(false);
+      continue;
+    }
+    note.text->setText(one ? words(sides[0].magnitudes) + QStringLiteral(" \u2195")
+                           : words(sides[k].values) + (k == 0 ? QStringLiteral(" \u2191") : QStringLiteral(" \u2193")));
+    note.text->setFont(m_canvas->font());
+    note.text->setBrush(color(sides[k].owners + (one ? sides[1].owners : QList<int>())));
+    const QSizeF size(fm.horizontalAdvance(note.text->text()), fm.height());
+    note.box->setRect(0, 0, size.width(), size.height());
+    const qreal x = std::max(titleRight, right - size.width());
+    // On the title's line, its text's baseline with the bold title's.
+    const qreal titleH = title->boundingRect().height();
+    note.box->setPos(x, title->pos().y() + std::max(0.0, titleH - size.height()));
+    note.box->setVisible(true);
+    right = x - fm.height();  // the bottom edge's note left of the top edge's
+  }
 }
 
 bool TimeSeriesPlot::setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error) {
@@ -302,15 +416,22 @@ PlotBounds TimeSeriesPlot::dataBounds() const {
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     b.include(m_t.front(), lo);
     b.include(m_t.back(), hi);
-    // The limit lines inside the range: how close τ comes to them is what they are drawn for.
-    if (std::size_t(i) < m_lower.size()) {
-      if (std::isfinite(m_lower[std::size_t(i)])) b.include(m_t.front(), m_lower[std::size_t(i)]);
-      if (std::isfinite(m_upper[std::size_t(i)])) b.include(m_t.front(), m_upper[std::size_t(i)]);
-    }
   }
   if (b.empty) {  // nothing visible: keep the time range
     b.include(m_t.front(), -1);
     b.include(m_t.back(), 1);
+    return b;
+  }
+  // The limit lines near the data inside the range: how close τ comes to them is what they are
+  // drawn for. The data's extent is their span, but at least half their magnitude, so that a
+  // nearly constant signal (a held pose's gravity torque) still shows a limit a little above it.
+  const PlotBounds data = b;
+  const double extent = std::max(data.y1 - data.y0, 0.5 * std::max(std::abs(data.y0), std::abs(data.y1)));
+  for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
+    if (!m_drawn[std::size_t(i)].visible) continue;
+    for (double limit : {m_lower[std::size_t(i)], m_upper[std::size_t(i)]})
+      if (std::isfinite(limit) && std::max(data.y1, limit) - std::min(data.y0, limit) <= kNearLimit * extent)
+        b.include(m_t.front(), limit);
   }
   return b;
 }

@@ -10,6 +10,8 @@
 
 #include "plots/plot_widget.hpp"
 
+class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QScatterSeries;
 
@@ -37,9 +39,17 @@ class TimeSeriesPlot : public PlotWidget {
   void setSeriesVisible(int i, bool visible);
   bool isSeriesVisible(int i) const;
 
-  // Per-series limits (±inf or NaN: none), drawn as dashed lines in the series colour and kept
-  // inside the auto range (with the series they belong to).
+  // Per-series limits (±inf or NaN: none), drawn as dashed lines in the series colour. The auto
+  // range includes a limit only when it is near the data (see dataBounds); a limit outside the
+  // view is named by a note at that edge of the plot ("limit 150 N·m ↑").
   bool setLimits(const std::vector<double>& lower, const std::vector<double>& upper, QString* error = nullptr);
+  // Per-series unit for the limit notes (e.g. "N·m"; empty: none); kept while the count stays.
+  void setLimitUnits(QStringList units);
+  // Whether series i's upper (or lower) limit lies inside the current y range; false if none.
+  bool limitInView(int series, bool upper) const;
+  // The note that names the limits beyond Qt::TopEdge or Qt::BottomEdge; empty when none. Symmetric
+  // limits beyond both edges share one note ("limits ±150 N·m ↕").
+  QString limitNote(Qt::Edge edge) const;
   // Red markers on these samples of one series (e.g. those samplesOutsideLimits returns).
   bool setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error = nullptr);
   std::vector<int> flaggedSamples(int series) const;
@@ -83,6 +93,7 @@ class TimeSeriesPlot : public PlotWidget {
   void rebuildLimits(int i);
   void rebuildFlags(int i);
   void updateLegend();
+  void updateLimitNotes();
 
   std::vector<double> m_t;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m_values;  // a row per series
@@ -90,5 +101,10 @@ class TimeSeriesPlot : public PlotWidget {
   std::vector<double> m_lower, m_upper;
   std::vector<std::vector<int>> m_flags;
   std::vector<Drawn> m_drawn;
+  QStringList m_limitUnits;
+  struct Note {
+    QGraphicsRectItem* box = nullptr;  // a pale backing, so that lines under it do not cross the text
+    QGraphicsSimpleTextItem* text = nullptr;
+  } m_noteTop, m_noteBottom;
   bool m_batch = false;  // inside setData: rebuild once at the end
 };

@@ -24,6 +24,7 @@
 #include "plots/time_series_plot.hpp"
 #include "simulation/simulation_runner.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "widgets/vertical_scroll_area.hpp"
 
 namespace {
 
@@ -235,8 +236,7 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_plots->setMinimumHeight(240);
   col->addWidget(m_plots, 1);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidgetResizable(true);
+  auto* scroll = new VerticalScrollArea(this);  // never clips a number sideways
   scroll->setWidget(body);
   setWidget(scroll);
 

@@ -111,6 +111,14 @@ void PlotsDock::fill(int tab) {
         hi[k] = std::isfinite(e) ? e : INFINITY;
       }
       m_series[Torque]->setLimits(lo, hi);
+      QStringList units;  // for the notes that name a limit beyond the view
+      for (int k = 0; k < m.nv; ++k) {
+        const dyn::JointType type = m.joints[std::size_t(m.dofBody[std::size_t(k)])].type;
+        units << (type == dyn::JointType::Prismatic                                     ? tr("N")
+                  : type == dyn::JointType::Revolute || type == dyn::JointType::Helical ? tr("N·m")
+                                                                                        : QString());
+      }
+      m_series[Torque]->setLimitUnits(units);
       const auto& bad = m_doc->violations().samples;
       for (int k = 0; k < int(bad.size()) && k < m.nv; ++k) m_series[Torque]->setFlaggedSamples(k, bad[k]);
       break;

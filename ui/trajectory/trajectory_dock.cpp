@@ -22,6 +22,7 @@
 #include "document/robot_document.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "trajectory/waypoint_commands.hpp"
+#include "widgets/vertical_scroll_area.hpp"
 
 namespace {
 
@@ -153,8 +154,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   gcol->addWidget(m_gravityReset, 0, Qt::AlignRight);  // below: the dock stays narrow
   col->addWidget(gravity);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidgetResizable(true);
+  auto* scroll = new VerticalScrollArea(this);  // never clips a number sideways
   scroll->setWidget(body);
   setWidget(scroll);
 

@@ -12,11 +12,14 @@
 #include <QSettings>
 #include <QTimer>
 #include <QToolBar>
+#include <vector>
 
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
+#include "window/dock_title_style.hpp"
 #include "window/icons.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
@@ -102,7 +105,10 @@ void MainWindow::layOut(const workspaces::Layout& layout) {
   // Again once the docks have their new contents' sizes, and (presenting) once the full-screen
   // geometry has arrived; at the desk only once, so that a dock widened meanwhile (the joints' τ
   // column) keeps its width.
-  for (int ms : m_presentation ? std::initializer_list<int>{0, 150, 400} : std::initializer_list<int>{0})
+  // (A vector: the arrays behind two braced lists in a conditional die before the loop reads them,
+  // which had lost these passes to "negative intervals".)
+  const std::vector<int> delays = m_presentation ? std::vector<int>{0, 150, 400} : std::vector<int>{0};
+  for (int ms : delays)
     QTimer::singleShot(ms, this, [this, layout, workspace = m_workspace, presenting = m_presentation] {
       if (m_workspace == workspace && m_presentation == presenting) workspaces::fitSizes(this, layout);
     });
@@ -129,9 +135,11 @@ void MainWindow::setPresentationMode(bool on) {
     else
       big.setPixelSize(big.pixelSize() * 3 / 2);
     QApplication::setFont(big);
+    DockTitleStyle::setFollowFont(this, true);  // the dock titles in the larger font too
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
+    if (m_massDock) m_massDock->setPresentationMode(true);
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
@@ -148,9 +156,11 @@ void MainWindow::setPresentationMode(bool on) {
         Qt::QueuedConnection);
   } else {
     QApplication::setFont(m_normalFont);
+    DockTitleStyle::setFollowFont(this, false);
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
+    if (m_massDock) m_massDock->setPresentationMode(false);
     m_arrows->setPresentation(false);
     const PresentationReturn back = m_beforePresenting;
     if (back.maximized) {

@@ -51,7 +51,7 @@ const std::vector<Workspace> kWorkspaces = {
      {{{R, {"algorithmInspectorDock"}, 44, 64},
        {R, {"massMatrixDock", "jointsDock"}, 44, 36},
        {B, {"algorithmsDock", "plotsDock", "logDock"}, 26}}},
-     {{{R, {"algorithmInspectorDock"}, 52}, {B, {"massMatrixDock"}, 30}}}},
+     {{{R, {"algorithmInspectorDock"}, 58}, {B, {"massMatrixDock"}, 30, 100, false, true}}}},
 };
 
 QDockWidget* dockNamed(QMainWindow* window, const char* name) {
@@ -74,6 +74,19 @@ QSize readableSize(const QDockWidget* d) {
   return v.isValid() ? v.toSize() : QSize();
 }
 constexpr int kMostForReadable = 40;  // % of the window's width or height
+
+// A squeezable group's front dock and the size it must be given to be readable, in px across its
+// area (height at the bottom, width at the sides); 0 when it has no readable size.
+int readableDepth(QDockWidget* d, const Group& g) {
+  const QSize r = readableSize(d);
+  if (!r.isValid()) return 0;
+  return g.area == Qt::BottomDockWidgetArea ? r.height() : r.width();
+}
+
+bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g) {
+  const int extent = g.area == Qt::BottomDockWidgetArea ? window->height() : window->width();
+  return readableDepth(d, g) <= extent * std::max(g.across, kMostForReadable) / 100;
+}
 
 Qt::Orientation stacking(const Group& g) {
   if (g.area == B) return g.under ? Qt::Vertical : Qt::Horizontal;
@@ -157,7 +170,40 @@ void apply(QMainWindow* window, const Layout& layout) {
     if (d) d->raise();
 }
 
-void fitSizes(QMainWindow* window, const Layout& layout) {
+bool isSqueezedIntoTabs(QMainWindow* window, const Layout& layout, size_t k) {
+  if (k == 0 || k >= layout.groups.size() || !layout.groups[k].tabWhenSqueezed) return false;
+  QDockWidget* d = layout.groups[k].docks.empty() ? nullptr : dockNamed(window, layout.groups[k].docks.front());
+  QDockWidget* first = layout.groups[0].docks.empty() ? nullptr : dockNamed(window, layout.groups[0].docks.front());
+  return d && first && window->tabifiedDockWidgets(first).contains(d);
+}
+
+void fitSizes(QMainWindow* window, const Layout& layout_) {
+  // Groups that cannot be readable at this size go behind the first group's tab, and come back
+  // when they can (the window's size is only final here: presentation mode's full screen arrives late).
+  Layout layout = layout_;
+  QDockWidget* first = layout.groups.empty() || layout.groups[0].docks.empty()
+                           ? nullptr
+                           : dockNamed(window, layout.groups[0].docks.front());
+  for (size_t k = 1; k < layout.groups.size() && first; ++k) {
+    const Group& g = layout.groups[k];
+    QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
+    if (!g.tabWhenSqueezed || !d) continue;
+    const bool tabbed = isSqueezedIntoTabs(window, layout_, k);
+    const bool room = roomFor(window, d, g);
+    if (!room && !tabbed) {
+      for (const char* name : g.docks)
+        if (QDockWidget* t = dockNamed(window, name)) window->tabifyDockWidget(first, t);
+      first->raise();
+    } else if (room && tabbed) {
+      window->addDockWidget(g.area, d, stacking(g));
+      for (const char* name : g.docks)
+        if (QDockWidget* t = dockNamed(window, name); t && t != d) window->tabifyDockWidget(d, t);
+      d->show();
+      d->raise();
+      first->raise();
+    }
+    if (!room) layout.groups[k].docks.clear();  // no size of its own
+  }
   const int W = window->width(), H = window->height();
   QList<QDockWidget*> side, bottom, vertical, horizontal;
   QList<int> sideSizes, bottomSizes, vSizes, hSizes;

@@ -19,12 +19,16 @@ namespace workspaces {
 // group's share of the area's length when an area holds several groups (stacked top to bottom at
 // the sides, side by side at the bottom). `under`: at the bottom, below the previous group instead
 // of beside it (the timeline under the plots); then `along` of both is their share of the area's
-// height. The first dock of a group is the tab in front.
+// height. The first dock of a group is the tab in front. `tabWhenSqueezed`: when the window cannot
+// give the group its readable size (a dock's readableSize, within kMostForReadable), its docks
+// become tabs behind the layout's first group instead of a view too small to read (the lecture's
+// H on a 1366x768 laptop in presentation mode); back in place when the window has the room.
 struct Group {
   Qt::DockWidgetArea area;
   std::vector<const char*> docks;
   int across = 25, along = 100;
   bool under = false;
+  bool tabWhenSqueezed = false;
 };
 
 struct Layout {
@@ -52,5 +56,7 @@ void apply(QMainWindow* window, const Layout& layout);
 void fitSizes(QMainWindow* window, const Layout& layout);
 // The docks a layout shows, in table order.
 std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout);
+// Whether group `k` of `layout` is tabbed behind the first group for want of room (tabWhenSqueezed).
+bool isSqueezedIntoTabs(QMainWindow* window, const Layout& layout, size_t k);
 
 }  // namespace workspaces

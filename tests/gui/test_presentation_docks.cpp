@@ -1,0 +1,194 @@
+// Presentation mode (F11) enlarges the docks' chrome with the rest of the window (issue 22): each
+// dock's title is drawn in the larger font and its title bar grows with it; the tab bars of
+// tabified docks too; after F11 again the titles, title bars and tab bars are exactly as before.
+// What is measured is what is drawn: the height of the title's ink in a picture of the title bar.
+// The lecture workspace presenting CRBA at step 4: at 1920x1080 H is readable below the 3D view;
+// at 1366x768, where the window cannot give it that height, it is a tab behind the inspector; the
+// step's pass is named in the equation panel.
+// DYNSCOPE_GRAB_DIR=/some/dir keeps the pictures.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QStyle>
+#include <QStyleOptionDockWidget>
+#include <QTabBar>
+
+#include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/lecture_document.hpp"
+#include "massmatrix/mass_matrix_dock.hpp"
+#include "massmatrix/matrix_heat_map.hpp"
+#include "window/main_window.hpp"
+#include "window/workspaces.hpp"
+#include "window_loading.hpp"
+
+namespace {
+
+using dyn::testing::robotFile;
+
+// Rows of the image with ink: pixels clearly darker than the background (the image's top-left
+// pixel, the title bar's own colour). The title's ink height is last row - first row + 1.
+int inkHeight(const QImage& image, int x0, int x1) {
+  const QColor background = image.pixelColor(1, 1);
+  int first = -1, last = -1;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = std::max(0, x0); x < std::min(image.width(), x1); ++x)
+      if (background.lightness() - image.pixelColor(x, y).lightness() > 90) {
+        if (first < 0) first = y;
+        last = y;
+        break;
+      }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+// The title bar of a docked dock: Qt lays it out above the contents, as high as the content's top.
+QRect titleBar(QDockWidget* d) { return QRect(0, 0, d->width(), d->widget()->geometry().top()); }
+
+struct Title {
+  int barHeight = 0;
+  int ink = 0;
+};
+
+Title titleOf(QDockWidget* d, const QString& picture) {
+  Title t;
+  const QRect bar = titleBar(d);
+  t.barHeight = bar.height();
+  const QImage image = d->grab(bar).toImage();
+  // The text only: left of the float and close buttons (they sit at the right end).
+  t.ink = inkHeight(image, 4, d->width() * 2 / 3);
+  const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR");
+  if (!dir.isEmpty()) image.save(QDir(dir).filePath(picture));
+  return t;
+}
+
+QList<QTabBar*> dockTabBars(MainWindow& w) {
+  QList<QTabBar*> bars;
+  for (QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+    if (bar->isVisible() && bar->count() > 1) bars << bar;
+  return bars;
+}
+
+}  // namespace
+
+class TestPresentationDocks : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void titlesAndTabsGrowAndComeBack() {
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(std::min(1366, screen.width()), std::min(768, screen.height()));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("ur5.urdf")));
+    QVERIFY(w.setWorkspace("explore"));  // presenting: properties and model tree tabbed, joints beside
+    dyn::testing::settle(300);
+    const QStringList names = {"propertiesDock", "jointsDock"};
+    std::map<QString, Title> before, during, after;
+    std::vector<std::pair<int, double>> tabsBefore, tabsDuring, tabsAfter;  // height, point size
+    const auto measure = [&](std::map<QString, Title>& titles, std::vector<std::pair<int, double>>& tabs,
+                             const QString& when) {
+      for (const QString& name : names) {
+        auto* d = w.findChild<QDockWidget*>(name);
+        QVERIFY(d);
+        QVERIFY2(d->isVisible() && !d->visibleRegion().isEmpty(), qPrintable(name + " not on screen " + when));
+        titles[name] = titleOf(d, QString("title_%1_%2.png").arg(name, when));
+        QVERIFY2(titles[name].ink > 0, qPrintable(name + ": no title drawn " + when));
+      }
+      tabs.clear();
+      for (QTabBar* bar : dockTabBars(w)) tabs.push_back({bar->height(), bar->font().pointSizeF()});
+    };
+
+    measure(before, tabsBefore, "before");
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    dyn::testing::settle(700);
+    measure(during, tabsDuring, "presenting");
+    for (const QString& name : names) {
+      // The font is x 1.5: the ink at least x 1.3 (glyph rounding), the bar at least as much taller.
+      QVERIFY2(during[name].ink >= 1.3 * before[name].ink,
+               qPrintable(QString("%1: title ink %2 px presenting, %3 px before")
+                              .arg(name)
+                              .arg(during[name].ink)
+                              .arg(before[name].ink)));
+      // The bar holds a line of the larger font (Qt adds its margins; the buttons set a floor).
+      const int line = QFontMetrics(w.findChild<QDockWidget*>(name)->font()).height();
+      QVERIFY2(during[name].barHeight > before[name].barHeight && during[name].barHeight >= line,
+               qPrintable(QString("%1: title bar %2 px presenting (a line: %3 px), %4 px before")
+                              .arg(name)
+                              .arg(during[name].barHeight)
+                              .arg(line)
+                              .arg(before[name].barHeight)));
+    }
+    QVERIFY2(!tabsDuring.empty(), "no tabbed docks in the explore workspace's presentation layout");
+    for (const auto& [height, points] : tabsDuring) {
+      QVERIFY2(points >= 1.45 * QFont(w.font()).pointSizeF() / 1.5,
+               qPrintable(QString("a dock tab bar's font is %1 pt presenting").arg(points)));
+      QVERIFY2(height >= QFontMetrics(QApplication::font()).height(),
+               qPrintable(QString("a dock tab bar is %1 px high presenting").arg(height)));
+    }
+
+    w.setPresentationMode(false);
+    dyn::testing::settle(900);
+    measure(after, tabsAfter, "after");
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) QCOMPARE(d->style(), QApplication::style());
+    for (const QString& name : names) {
+      QCOMPARE(after[name].ink, before[name].ink);
+      QCOMPARE(after[name].barHeight, before[name].barHeight);
+    }
+    QCOMPARE(tabsAfter, tabsBefore);
+  }
+
+  void lectureShowsHReadableOrAsATab_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::newRow("1366x768") << QSize(1366, 768);
+  }
+  void lectureShowsHReadableOrAsATab() {
+    QFETCH(QSize, size);
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    if (size.width() > screen.width() || size.height() > screen.height())
+      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("stanford_arm.dh")));
+    QVERIFY(w.setWorkspace("lecture"));
+    w.lectureDocument()->setAlgorithm("crba");
+    w.inspectorDock()->show();
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    w.setGeometry(QRect(QPoint(0, 0), size));  // this test's "screen"
+    dyn::testing::settle(700);                 // the presenting layout's later passes (150, 400 ms)
+    w.lectureDocument()->setPosition(4);
+    dyn::testing::settle(300);
+    const QString where = QString("%1x%2").arg(size.width()).arg(size.height());
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      w.grab().save(QDir(dir).filePath("lecture_crba_F11_" + where + ".png"));
+    const workspaces::Layout& layout = workspaces::find("lecture")->presenting;
+    MassMatrixDock* mass = w.massMatrixDock();
+    QVERIFY(mass->presentationMode());
+    if (workspaces::isSqueezedIntoTabs(&w, layout, 1)) {
+      QVERIFY2(size.height() < 1080, "H is a tab at 1920x1080, where it has room below the 3D view");
+      QVERIFY(w.tabifiedDockWidgets(w.inspectorDock()).contains(mass));
+      QVERIFY2(w.inspectorDock()->isVisible() && !w.inspectorDock()->visibleRegion().isEmpty(),
+               "the inspector in front");
+    } else {
+      QVERIFY2(mass->isVisible() && !mass->visibleRegion().isEmpty(), qPrintable(where));
+      QVERIFY2(mass->heatMap()->isReadable(), qPrintable(QString("%1: H is %2x%3, readable from %4x%5")
+                                                             .arg(where)
+                                                             .arg(mass->heatMap()->width())
+                                                             .arg(mass->heatMap()->height())
+                                                             .arg(mass->heatMap()->minimumSizeHint().width())
+                                                             .arg(mass->heatMap()->minimumSizeHint().height())));
+    }
+    // The pass's name in the panel (the label above it is hidden while presenting).
+    const QString pass = QString::fromStdString(w.lectureDocument()->currentPass()->name);
+    QVERIFY2(w.inspectorDock()->equationHtml().contains(pass.toHtmlEscaped()), qPrintable(pass));
+  }
+};
+
+QTEST_MAIN(TestPresentationDocks)
+#include "test_presentation_docks.moc"
