@@ -267,6 +267,7 @@ void checkMasslessSubtrees(Context& c) {
 std::string limitValues(const JointDesc& j) {
   std::string s = "lower = upper = " + num(j.lower);
   if (j.effort == 0 && j.velocity == 0) return s + ", effort = velocity = 0";
+  if (j.effort <= 0 && j.velocity <= 0) return s + ", no effort or velocity limit";
   return s;
 }
 
@@ -480,7 +481,8 @@ bool check_detail::isMassless(const InertialDesc& in) {
 
 bool hasDegenerateRange(const JointDesc& j) { return j.hasLimits && !(j.upper - j.lower > 1e-12); }
 
-bool hasPlaceholderLimits(const JointDesc& j) { return hasDegenerateRange(j) && j.effort == 0 && j.velocity == 0; }
+// A negative effort or velocity is "no limit" as a zero is (limits.negative, urdf_parser.cpp).
+bool hasPlaceholderLimits(const JointDesc& j) { return hasDegenerateRange(j) && j.effort <= 0 && j.velocity <= 0; }
 
 std::vector<int> findImmobileBodies(const Model& model) {
   // Magnitudes, so that an (implausible) negative inertia does not count as none.
