@@ -68,8 +68,10 @@ struct Scanner {
     line += int(std::count(t.begin() + long(i), t.begin() + long(std::min(to, t.size())), '\n'));
     i = to;
   }
-  int lineAt(size_t pos) const {
-    return line + int(std::count(t.begin() + long(i), t.begin() + long(std::min(pos, t.size())), '\n'));
+  int lineAt(size_t pos) const {  // pos may lie before i (the end of the file, seen from past its last tag)
+    pos = std::min(pos, t.size());
+    if (pos < i) return line - int(std::count(t.begin() + long(pos), t.begin() + long(i), '\n'));
+    return line + int(std::count(t.begin() + long(i), t.begin() + long(pos), '\n'));
   }
   // The line of the last character that is not white space: where the file visibly ends.
   int lastLine() const {
@@ -120,7 +122,9 @@ struct Scanner {
       if (nameEnd == nameBegin || !nameStart(t[nameBegin])) {
         size_t wordEnd = nameBegin;
         while (wordEnd < t.size() && wordEnd - nameBegin < 20 && !space(t[wordEnd]) && t[wordEnd] != '>') ++wordEnd;
-        return XmlErrorText{start, "'" + t.substr(i, wordEnd - i) + "' on line " + std::to_string(start) +
+        std::string message(1, '\'');  // not "'" + substr: GCC 12 warns falsely (-Wrestrict) on that
+        message.append(t, i, wordEnd - i);
+        return XmlErrorText{start, message + "' on line " + std::to_string(start) +
                                        " is not a tag: an element name starts with a letter (a '<' in text is "
                                        "written &lt;)" +
                                        inside()};
@@ -210,11 +214,13 @@ std::string tinyxmlInWords(const tinyxml2::XMLDocument& doc) {
 }  // namespace
 
 XmlErrorText describeXmlError(const std::string& text, const tinyxml2::XMLDocument& doc) {
-  // Attribute and text errors are tinyxml2's to place; the structure may be sound or broken later.
+  // The scanner's structural error when it is the first one; an attribute or text error before it
+  // (or in a sound structure) is tinyxml2's to place.
   const tinyxml2::XMLError id = doc.ErrorID();
-  if (id != tinyxml2::XML_ERROR_PARSING_ATTRIBUTE && id != tinyxml2::XML_ERROR_PARSING_TEXT &&
-      id != tinyxml2::XML_ERROR_EMPTY_DOCUMENT && id != tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED)
-    if (std::optional<XmlErrorText> found = Scanner{text}.run()) {
+  const bool structural = id != tinyxml2::XML_ERROR_PARSING_ATTRIBUTE && id != tinyxml2::XML_ERROR_PARSING_TEXT;
+  if (id != tinyxml2::XML_ERROR_EMPTY_DOCUMENT && id != tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED)
+    if (std::optional<XmlErrorText> found = Scanner{text}.run();
+        found && (structural || found->line <= doc.ErrorLineNum())) {
       found->message = kPrefix + found->message;
       return *found;
     }
