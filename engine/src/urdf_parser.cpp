@@ -427,13 +427,35 @@ void addWorldLink(RobotDescription& robot) {
   Finding& f = note(robot, Severity::Info, "links.implicit_world", first.line, "joint " + inQuotes(first.name));
   f.joint = first.name;
   f.link = first.child;
+  const auto kindName = [](JointKind k) {
+    switch (k) {
+      case JointKind::Revolute:
+        return "revolute";
+      case JointKind::Continuous:
+        return "continuous";
+      case JointKind::Prismatic:
+        return "prismatic";
+      case JointKind::Fixed:
+        return "fixed";
+      case JointKind::Floating:
+        return "floating";
+      case JointKind::Planar:
+        return "planar";
+      case JointKind::Spherical:
+        return "spherical";
+      default:
+        return "helical";
+    }
+  };
   std::string joints;
   for (size_t k = 0; k < onWorld.size() && k < 6; ++k)
-    joints += (k ? ", " : "") + inQuotes(onWorld[k]->name) + " (" + inQuotes(onWorld[k]->child) + ")";
+    joints += (k ? ", " : "") + inQuotes(onWorld[k]->name) + " (" + kindName(onWorld[k]->kind) + ", link " +
+              inQuotes(onWorld[k]->child) + ")";
   if (onWorld.size() > 6) joints += ", ...";
-  f.message = std::string("parent link 'world' is not defined: taken as the world, to which ") +
-              (onWorld.size() == 1 ? "joint " : "joints ") + joints + (onWorld.size() == 1 ? " attaches" : " attach") +
-              " the robot with " + (onWorld.size() == 1 ? "its" : "their") + " type and origin";
+  f.message = "parent link 'world' is not defined: taken as the world, to which " +
+              (onWorld.size() == 1 ? std::string("the ") + kindName(first.kind) + " joint " + inQuotes(first.name) +
+                                         " attaches link " + inQuotes(first.child) + " at its origin"
+                                   : "joints " + joints + " attach their links at their origins");
   f.hint =
       "Drake's and Gazebo's convention. URDF itself (and urdfdom's check_urdf) wants <link name=\"world\"/> "
       "written in the file; add it to make the file portable. Nothing else changes.";

@@ -35,6 +35,7 @@ class TestUrdfCosmetic : public QObject {
   void worldParent_data();
   void worldParent();
   void explicitWorldLinkUnchanged();
+  void twoRobotsOnTheWorld();
   void invalidFiles_data();
   void invalidFiles();
   void xmlErrorsInWords_data();
@@ -328,6 +329,32 @@ void TestUrdfCosmetic::explicitWorldLinkUnchanged() {
   QCOMPARE(int(findingsOf(implicit.findings, "links.implicit_world").size()), 1);
   QCOMPARE(implicit.bodyNames, model.bodyNames);
   CHECK_EMPTY(sameInverseDynamics(model, implicit));
+}
+
+// Two arms fixed to the world side by side: one note naming both joints, one tree rooted at the world.
+void TestUrdfCosmetic::twoRobotsOnTheWorld() {
+  const std::string arm = R"(
+  <joint name="mount_X" type="fixed"><parent link="world"/><child link="base_X"/><origin xyz="0 Y 0"/></joint>
+  <link name="base_X"/>
+  <joint name="j_X" type="revolute"><parent link="base_X"/><child link="arm_X"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="arm_X"><inertial><origin xyz="0.2 0 0"/><mass value="1"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+)";
+  const std::string xml = "<robot name=\"pair\">" + replaced(replaced(arm, "X", "left"), "Y", "0.5") +
+                          replaced(replaced(arm, "X", "right"), "Y", "-0.5") + "</robot>\n";
+  const dyn::Model model = dyn::buildModel(dyn::parseUrdfString(xml, "t.urdf"));
+  const auto found = findingsOf(model.findings, "links.implicit_world");
+  QCOMPARE(int(found.size()), 1);
+  QCOMPARE(found[0]->line, lineOf(xml, "mount_left"));
+  QVERIFY2(contains(found[0]->message,
+                    "joints 'mount_left' (fixed, link 'base_left'), 'mount_right' (fixed, link "
+                    "'base_right') attach their links at their origins"),
+           found[0]->message.c_str());
+  QCOMPARE(model.bodyNames[0], std::string("world"));
+  QCOMPARE(model.nv, 2);
+  QCOMPARE(model.parent[model.jointIndex("j_left")], 0);
+  QCOMPARE(model.parent[model.jointIndex("j_right")], 0);
 }
 
 void TestUrdfCosmetic::invalidFiles_data() {
