@@ -504,6 +504,12 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
     Material m = parseMaterial(el, ctx);
     // xacro includes often repeat a definition; only a conflicting repeat is a mistake.
     const auto [it, inserted] = materialIndex.emplace(name, robot.materials.size());
+    if (inserted && !definesMaterial(m)) {  // urdfdom refuses it; a colour is cosmetic (issue 23)
+      Finding& f = note(robot, Severity::Warning, "material.undefined", el->GetLineNum(), ctx);
+      f.message = "<material name=" + inQuotes(name) +
+                  "> has no <color> and no <texture>: the visuals that use it are drawn in the default colour";
+      f.hint = "Colours do not enter the dynamics. Give it a <color rgba=\"...\"/>, as URDF requires.";
+    }
     if (inserted)
       robot.materials.push_back(m);
     else if (!sameMaterial(robot.materials[it->second], m))

@@ -29,6 +29,9 @@ class TestUrdfCosmetic : public QObject {
 
  private slots:
   void undefinedMaterial();
+  void emptyTopLevelMaterial();
+  void everyFindingLocated_data();
+  void everyFindingLocated();
   void negativeEffortAndVelocity();
   void invertedLimits();
   void invertedAgainstDefaultBound();
@@ -177,6 +180,47 @@ void TestUrdfCosmetic::undefinedMaterial() {
   QVERIFY(findingsOf(twin.findings, "material.undefined").empty());
   for (const dyn::GeometryObject& g : twin.geometries) QVERIFY(g.material.hasColor);
   CHECK_EMPTY(sameInverseDynamics(model, twin));
+}
+
+// A top-level <material name="grey"/> defines nothing: one warning at it, none at its references.
+void TestUrdfCosmetic::emptyTopLevelMaterial() {
+  const std::string xml = R"(<robot name="r">
+  <material name="grey"/>
+  <link name="a">
+    <visual><geometry><box size="1 1 1"/></geometry><material name="grey"/></visual>
+    <visual><geometry><sphere radius="1"/></geometry><material name="grey"/></visual>
+  </link>
+</robot>
+)";
+  const dyn::RobotDescription robot = dyn::parseUrdfString(xml, "t.urdf");
+  const auto found = findingsOf(robot.findings, "material.undefined");
+  QCOMPARE(int(found.size()), 1);
+  QCOMPARE(found[0]->severity, Severity::Warning);
+  QCOMPARE(found[0]->line, lineOf(xml, "<material name=\"grey\"/>"));
+  QCOMPARE(found[0]->element, std::string("material 'grey'"));
+  QVERIFY2(contains(found[0]->message, "has no <color> and no <texture>"), found[0]->message.c_str());
+  for (const dyn::Geometry& g : robot.links[0].visuals) QVERIFY(!g.material.hasColor);
+}
+
+// Every finding on the files that load has the file, a line and a body to select.
+void TestUrdfCosmetic::everyFindingLocated_data() {
+  QTest::addColumn<QString>("file");
+  for (const char* f : {"undefined_material.urdf", "negative_effort.urdf", "inverted_limits.urdf", "world_fixed.urdf",
+                        "world_floating.urdf", "world_revolute.urdf"})
+    QTest::newRow(f) << QString(f);
+}
+
+void TestUrdfCosmetic::everyFindingLocated() {
+  QFETCH(QString, file);
+  const std::string path = dataPath(file.toStdString());
+  for (const bool floating : {false, true}) {
+    const dyn::Model model = dyn::loadModel(path, {.floatingBase = floating});
+    QVERIFY(!model.findings.empty());
+    for (const Finding& f : model.findings) {
+      QVERIFY2(f.line > 0 && f.file == path && f.body >= 0, f.text().c_str());
+      QVERIFY2(f.severity != Severity::Error, f.text().c_str());
+    }
+  }
 }
 
 void TestUrdfCosmetic::negativeEffortAndVelocity() {
