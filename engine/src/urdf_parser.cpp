@@ -504,7 +504,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
     Material m = parseMaterial(el, ctx);
     // xacro includes often repeat a definition; only a conflicting repeat is a mistake.
     const auto [it, inserted] = materialIndex.emplace(name, robot.materials.size());
-    if (inserted && !definesMaterial(m)) {  // urdfdom refuses it; a colour is cosmetic (issue 23)
+    if (inserted && !definesMaterial(m)) {  // urdfdom logs an error and opens the file: cosmetic (issue 23)
       Finding& f = note(robot, Severity::Warning, "material.undefined", el->GetLineNum(), ctx);
       f.message = "<material name=" + inQuotes(name) +
                   "> has no <color> and no <texture>: the visuals that use it are drawn in the default colour";
