@@ -63,9 +63,15 @@ fs::path baseFolder(const std::string& urdfFile) {
   return fs::absolute(fs::path(urdfFile), ec).parent_path();
 }
 
-// A folder named `name` below `root`, at most `depth` levels down, holding `rest`.
+bool isFolder(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+// A folder named `name` below `root`, at most `depth` levels down, holding `rest`. The first folder
+// of that name met, whether or not it holds `rest`, goes to *seen when that is empty.
 std::string findPackageBelow(const fs::path& root, const std::string& name, const std::string& rest, int depth,
-                             int& budget) {
+                             int& budget, std::string* seen) {
   if (depth < 0 || budget <= 0) return {};
   std::vector<fs::path> subdirs;
   std::error_code ec;
@@ -76,21 +82,47 @@ std::string findPackageBelow(const fs::path& root, const std::string& name, cons
   std::sort(subdirs.begin(), subdirs.end());
   for (const fs::path& sub : subdirs) {
     if (--budget <= 0) return {};
-    if (sub.filename() == name && isFile(sub / rest)) return (sub / rest).string();
+    if (sub.filename() != name) continue;
+    if (isFile(sub / rest)) return (sub / rest).string();
+    if (seen->empty()) *seen = clean(sub);
   }
   if (depth == 0) return {};
   for (const fs::path& sub : subdirs) {
     const std::string n = sub.filename().string();
     if (n.starts_with('.') || n == "build" || n == "devel" || n == "install" || n == "log") continue;
-    const std::string found = findPackageBelow(sub, name, rest, depth - 1, budget);
+    const std::string found = findPackageBelow(sub, name, rest, depth - 1, budget, seen);
     if (!found.empty()) return found;
   }
   return {};
 }
 
+// What a missing file's folder says about it: that it does not exist, or that it holds the file
+// under another case (an Arm.STL written arm.stl works on Windows only).
+std::string whyMissing(const fs::path& file) {
+  const fs::path folder = file.parent_path();
+  if (!isFolder(folder)) return "; the folder " + folder.string() + " does not exist";
+  const auto lower = [](std::string t) {
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return t;
+  };
+  const std::string wanted = lower(file.filename().string());
+  std::error_code ec;
+  int budget = 10000;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end && --budget > 0; it.increment(ec))
+    if (lower(it->path().filename().string()) == wanted)
+      return "; the folder has " + it->path().filename().string() + ", whose name differs in case";
+  return "";
+}
+
+// The package's folder is the first one found in the search order; a package found without the
+// file is a missing file (with the path looked for), not a missing package (issue 23).
 std::string resolvePackage(const std::string& name, const std::string& rest, const std::string& urdfFile,
                            std::string* error) {
   std::vector<std::string> searched;
+  std::string packageDir;  // the first folder found for the package, whatever it holds
+  const auto seen = [&](const fs::path& dir) {
+    if (packageDir.empty() && isFolder(dir)) packageDir = clean(dir);
+  };
   // 1. ROS_PACKAGE_PATH roots.
   const char* rosPath = std::getenv("ROS_PACKAGE_PATH");
   const std::vector<std::string> roots = splitPath(rosPath);
@@ -98,10 +130,12 @@ std::string resolvePackage(const std::string& name, const std::string& rest, con
     const fs::path root(r);
     if (root.filename() == name && isFile(root / rest)) return clean(root / rest);
     if (isFile(root / name / rest)) return clean(root / name / rest);
+    if (root.filename() == name) seen(root);
+    seen(root / name);
   }
   for (const std::string& r : roots) {  // nested packages (catkin workspaces: src/<repo>/<package>)
     int budget = 4000;
-    const std::string found = findPackageBelow(fs::path(r), name, rest, 3, budget);
+    const std::string found = findPackageBelow(fs::path(r), name, rest, 3, budget, &packageDir);
     if (!found.empty()) return clean(found);
   }
   if (!roots.empty()) searched.push_back(std::string("ROS_PACKAGE_PATH=") + rosPath);
@@ -110,6 +144,7 @@ std::string resolvePackage(const std::string& name, const std::string& rest, con
   for (const std::string& p : prefixes) {
     const fs::path candidate = fs::path(p) / "share" / name / rest;
     if (isFile(candidate)) return clean(candidate);
+    seen(fs::path(p) / "share" / name);
   }
   if (!prefixes.empty()) searched.push_back("AMENT_PREFIX_PATH");
   // 3. Upward from the URDF's folder.
@@ -117,13 +152,20 @@ std::string resolvePackage(const std::string& name, const std::string& rest, con
   for (fs::path dir = start;; dir = dir.parent_path()) {
     if (dir.filename() == name && isFile(dir / rest)) return clean(dir / rest);
     if (isFile(dir / name / rest)) return clean(dir / name / rest);
+    if (dir.filename() == name) seen(dir);
+    seen(dir / name);
     if (dir == dir.parent_path() || dir.empty()) break;
   }
   searched.push_back("upward from " + start.string());
-  if (error) {
-    *error = "package '" + name + "' (file '" + rest + "') not found; searched ";
-    for (size_t k = 0; k < searched.size(); ++k) *error += (k ? ", " : "") + searched[k];
+  if (!error) return {};
+  if (!packageDir.empty()) {
+    const fs::path looked = (fs::path(packageDir) / rest).lexically_normal();
+    *error = "mesh file '" + looked.string() + "' not found (package '" + name + "' was found, at " + packageDir +
+             whyMissing(looked) + ")";
+    return {};
   }
+  *error = "package '" + name + "' (file '" + rest + "') not found; searched ";
+  for (size_t k = 0; k < searched.size(); ++k) *error += (k ? ", " : "") + searched[k];
   return {};
 }
 
@@ -140,7 +182,11 @@ std::string resolveMeshPath(const std::string& uriIn, const std::string& urdfFil
   const fs::path baseDir = baseFolder(urdfFile);
   auto existing = [&](const fs::path& path) -> std::string {
     if (isFile(path)) return clean(path);
-    if (error) *error = "mesh file '" + path.lexically_normal().string() + "' not found";
+    if (error) {
+      const std::string why = whyMissing(path.lexically_normal());
+      *error = "mesh file '" + path.lexically_normal().string() + "' not found" +
+               (why.empty() ? "" : " (" + why.substr(2) + ")");
+    }
     return {};
   };
   for (const std::string_view scheme : {std::string_view("package://"), std::string_view("model://")}) {

@@ -267,6 +267,7 @@ void checkMasslessSubtrees(Context& c) {
 std::string limitValues(const JointDesc& j) {
   std::string s = "lower = upper = " + num(j.lower);
   if (j.effort == 0 && j.velocity == 0) return s + ", effort = velocity = 0";
+  if (j.effort <= 0 && j.velocity <= 0) return s + ", no effort or velocity limit";
   return s;
 }
 
@@ -394,10 +395,15 @@ void checkUnusedLinks(Context& c) {
 
 // "mesh 'URI' ..." with resolveMeshPath's reason, without repeating the file it names.
 std::string meshProblem(const std::string& uri, const std::string& error) {
+  // "mesh file 'PATH' not found" and, after it, "(why)": where the package is, that a folder does not exist.
   const std::string file = "mesh file '", notFound = "' not found";
-  if (error.starts_with(file) && error.ends_with(notFound) && error.size() > file.size() + notFound.size()) {
-    const std::string path = error.substr(file.size(), error.size() - file.size() - notFound.size());
-    return "mesh " + quoted(uri) + " not found" + (path == uri ? "" : " (looked for " + path + ")");
+  if (const size_t end = error.rfind(notFound);
+      error.starts_with(file) && end != std::string::npos && end > file.size()) {
+    const std::string path = error.substr(file.size(), end - file.size());
+    std::string why = error.substr(end + notFound.size());
+    if (why.starts_with(" (") && why.ends_with(")")) why = why.substr(2, why.size() - 3);
+    if (path != uri) why = "looked for " + path + (why.empty() ? "" : "; " + why);
+    return "mesh " + quoted(uri) + " not found" + (why.empty() ? "" : " (" + why + ")");
   }
   // "package 'NAME' (file 'REST') not found; searched ...": the file is in the URI already.
   const size_t inFile = error.find(" (file '"), end = error.find("')", inFile == std::string::npos ? 0 : inFile);
@@ -480,7 +486,8 @@ bool check_detail::isMassless(const InertialDesc& in) {
 
 bool hasDegenerateRange(const JointDesc& j) { return j.hasLimits && !(j.upper - j.lower > 1e-12); }
 
-bool hasPlaceholderLimits(const JointDesc& j) { return hasDegenerateRange(j) && j.effort == 0 && j.velocity == 0; }
+// A negative effort or velocity is "no limit" as a zero is (limits.negative, urdf_parser.cpp).
+bool hasPlaceholderLimits(const JointDesc& j) { return hasDegenerateRange(j) && j.effort <= 0 && j.velocity <= 0; }
 
 std::vector<int> findImmobileBodies(const Model& model) {
   // Magnitudes, so that an (implausible) negative inertia does not count as none.

@@ -21,8 +21,9 @@
 #include <system_error>
 #include <vector>
 
-#include "urdf_unused.hpp"
 #include "loop_closures.hpp"
+#include "urdf_unused.hpp"
+#include "xml_error_text.hpp"
 
 namespace dyn {
 namespace {
@@ -53,6 +54,17 @@ std::string attr(const XMLElement* el, const char* name) {
 // `<tag> name="value"`, to quote an attribute in a message.
 std::string attrText(const XMLElement* el, const char* name) {
   return "<" + std::string(el->Name()) + "> " + name + "=\"" + attr(el, name) + "\"";
+}
+
+// A finding of the reader, in the robot's file (the model checker finds its body from the link or joint).
+Finding& note(RobotDescription& robot, Severity severity, const char* code, int line, std::string element) {
+  Finding& f = robot.findings.emplace_back();
+  f.severity = severity;
+  f.code = code;
+  f.file = robot.sourceFile;
+  f.line = line;
+  f.element = std::move(element);
+  return f;
 }
 
 bool isXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -244,31 +256,53 @@ bool usesAxis(JointKind k) {
          k == JointKind::Planar;  // planar: the axis is the plane normal
 }
 
-void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx) {
+// Cosmetic defects of a <limit> load with a warning (issue 23): a negative effort or velocity is a
+// maker's "no limit" (kept as written; the builder takes values <= 0 as not given), and lower >
+// upper leaves the joint without position limits.
+void parseLimit(const XMLElement* el, JointDesc& j, const std::string& ctx, RobotDescription& robot) {
   // Numbers are checked on every joint kind, but only revolute/prismatic have position limits;
   // a missing <limit> (which URDF requires for them) leaves the joint unlimited (limits.missing).
   j.limitLine = el->GetLineNum();
   const double lower = optNumber(el, "lower", ctx, 0), upper = optNumber(el, "upper", ctx, 0);
   j.effort = optNumber(el, "effort", ctx, 0);
   j.velocity = optNumber(el, "velocity", ctx, 0);
-  if (j.effort < 0) fail(el, ctx, attrText(el, "effort") + ": must not be negative");
-  if (j.velocity < 0) fail(el, ctx, attrText(el, "velocity") + ": must not be negative");
+  const auto located = [&](Finding& f) -> Finding& {
+    f.joint = j.name;
+    f.link = j.child;
+    return f;
+  };
+  if (j.effort < 0 || j.velocity < 0) {
+    const bool both = j.effort < 0 && j.velocity < 0;
+    Finding& f = located(note(robot, Severity::Warning, "limits.negative", j.limitLine, ctx + " <limit>"));
+    f.message = both ? attrText(el, "effort") + " and velocity=\"" + attr(el, "velocity") +
+                           "\" are negative: taken as no effort limit and no velocity limit"
+                     : attrText(el, j.effort < 0 ? "effort" : "velocity") + " is negative: taken as no " +
+                           (j.effort < 0 ? "effort" : "velocity") + " limit";
+    f.hint =
+        "Some makers write -1 for \"no limit\"; URDF wants a non-negative number. Nothing else changes: "
+        "write the real value to see it in the plots, or 0 to say it is not known.";
+  }
   if (j.kind != JointKind::Revolute && j.kind != JointKind::Prismatic) return;
   // Without lower and upper: unlimited. One of them alone: the other is URDF's default 0 (both with a
   // limits.partial warning, urdf_unused.cpp).
   if (!el->Attribute("lower") && !el->Attribute("upper")) return;
-  if (lower > upper)
-    fail(el, ctx,
-         "<limit> lower " + num(lower) + " is above upper " + num(upper) +
-             (!el->Attribute("upper")   ? " (upper is not given: URDF's default is 0)"
-              : !el->Attribute("lower") ? " (lower is not given: URDF's default is 0)"
-                                        : ""));
-  j.hasLimits = true;
   j.lower = lower;
   j.upper = upper;
+  if (lower > upper) {  // ignored: the joint is unlimited
+    Finding& f = located(note(robot, Severity::Warning, "limits.inverted", j.limitLine, ctx + " <limit>"));
+    f.message = "lower " + num(lower) + " is above upper " + num(upper) +
+                (!el->Attribute("upper")   ? " (upper is not given: URDF's default is 0)"
+                 : !el->Attribute("lower") ? " (lower is not given: URDF's default is 0)"
+                                           : "") +
+                ": the position limits are ignored, the joint is unlimited";
+    f.hint = "If the bounds are swapped, write them the other way round (lower=\"" + num(upper) + "\" upper=\"" +
+             num(lower) + "\"); otherwise write the joint's real range. Effort and velocity limits still apply.";
+    return;
+  }
+  j.hasLimits = true;
 }
 
-JointDesc parseJoint(const XMLElement* el) {
+JointDesc parseJoint(const XMLElement* el, RobotDescription& robot) {
   JointDesc j;
   j.line = el->GetLineNum();
   j.name = requiredName(el);
@@ -284,7 +318,7 @@ JointDesc parseJoint(const XMLElement* el) {
       j.axis = a.stableNormalized();  // stable: 1e200 components must not overflow to a zero axis
     }
   }
-  if (const XMLElement* limit = el->FirstChildElement("limit")) parseLimit(limit, j, ctx);
+  if (const XMLElement* limit = el->FirstChildElement("limit")) parseLimit(limit, j, ctx, robot);
   if (const XMLElement* dynamics = el->FirstChildElement("dynamics")) {
     j.damping = optNumber(dynamics, "damping", ctx, 0);
     j.friction = optNumber(dynamics, "friction", ctx, 0);
@@ -335,46 +369,100 @@ LoopJointDesc parseLoopJoint(const XMLElement* el) {
   return j;
 }
 
-std::string xmlError(const tinyxml2::XMLDocument& doc) {
-  // ErrorStr() repeats the error name and line; keep only its detail after the first ": ".
-  const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
-  const size_t colon = full.find(": ");
-  std::string what;
-  switch (doc.ErrorID()) {
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
-      what = "empty document";
-      break;
-    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
-      what = "mismatched closing tag";
-      break;
-    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
-      what = "bad attribute";
-      break;
-    default:
-      what = doc.ErrorName();
-      break;
-  }
-  return "malformed XML: " + what + (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
-}
-
 // A visual's material that carries its own colour or texture keeps it, and also defines its name
 // for references elsewhere (as in urdfdom), unless a top-level material has that name. References
-// are resolved after all links are read, so one may come before its definition.
-void resolveMaterials(RobotDescription& robot) {
+// are resolved after all links are read, so one may come before its definition. A name nothing
+// defines (a `<material name="grey"/>` of a xacro whose definitions were left out) is cosmetic: the
+// visual keeps the default colour, with one warning per name at its first reference (issue 23).
+// `root` is the document: the <material> lines are read from its elements, which come in the same
+// order as robot.links and their visuals.
+void resolveMaterials(RobotDescription& robot, const XMLElement* root) {
   std::map<std::string, Material> named;
   for (const Material& m : robot.materials) named.emplace(m.name, m);
   for (const LinkDesc& link : robot.links)
     for (const Geometry& v : link.visuals)
       if (!v.material.name.empty() && definesMaterial(v.material)) named.emplace(v.material.name, v.material);
-  for (LinkDesc& link : robot.links)
+  std::map<std::string, std::pair<size_t, int>> undefined;  // name -> its finding in robot.findings, references
+  const XMLElement* linkEl = root->FirstChildElement("link");
+  for (LinkDesc& link : robot.links) {
+    const XMLElement* visualEl = linkEl->FirstChildElement("visual");
     for (Geometry& v : link.visuals) {
+      const XMLElement* materialEl = visualEl->FirstChildElement("material");
+      visualEl = visualEl->NextSiblingElement("visual");
       if (v.material.name.empty() || definesMaterial(v.material)) continue;
-      const auto it = named.find(v.material.name);
-      if (it == named.end())
-        fail(v.line, "link " + inQuotes(link.name) + " <visual>",
-             "material " + inQuotes(v.material.name) + " is not defined");
-      v.material = it->second;
+      if (const auto it = named.find(v.material.name); it != named.end()) {
+        v.material = it->second;
+        continue;
+      }
+      const auto [it, fresh] = undefined.emplace(v.material.name, std::pair(robot.findings.size(), 0));
+      if (++it->second.second > 1) continue;
+      Finding& f = note(robot, Severity::Warning, "material.undefined", materialEl ? materialEl->GetLineNum() : v.line,
+                        "link " + inQuotes(link.name) + " <visual>");
+      f.link = link.name;
+      f.message = "material " + inQuotes(v.material.name) +
+                  " is not defined (no <material> with a color or texture has that name): drawn in the default "
+                  "colour";
+      f.hint = "Colours do not enter the dynamics. Define it once at the top level, e.g. <material name=\"" +
+               v.material.name + "\"><color rgba=\"0.5 0.5 0.5 1\"/></material>, or give this visual its own <color>.";
     }
+    linkEl = linkEl->NextSiblingElement("link");
+  }
+  for (const auto& [name, where] : undefined)
+    if (where.second > 1)
+      robot.findings[where.first].message += " (" + std::to_string(where.second) + " references, the first here)";
+}
+
+// A joint whose parent is `world` in a file without a link of that name fixes its child to the
+// world, as Drake's and Gazebo's parsers read it (issue 23): the link is added, empty, at the end of
+// the links (the root, so body 0 is `world`), and the joint keeps its type and origin: a fixed one
+// places the robot, a floating one gives a floating base, a revolute one is a joint on the ground.
+void addWorldLink(RobotDescription& robot) {
+  const std::string world = "world";
+  if (std::any_of(robot.links.begin(), robot.links.end(), [&](const LinkDesc& l) { return l.name == world; })) return;
+  std::vector<const JointDesc*> onWorld;
+  for (const JointDesc& j : robot.joints)
+    if (j.parent == world) onWorld.push_back(&j);
+  if (onWorld.empty()) return;
+  const JointDesc& first = *onWorld.front();
+  Finding& f = note(robot, Severity::Info, "links.implicit_world", first.line, "joint " + inQuotes(first.name));
+  f.joint = first.name;
+  f.link = first.child;
+  const auto kindName = [](JointKind k) {
+    switch (k) {
+      case JointKind::Revolute:
+        return "revolute";
+      case JointKind::Continuous:
+        return "continuous";
+      case JointKind::Prismatic:
+        return "prismatic";
+      case JointKind::Fixed:
+        return "fixed";
+      case JointKind::Floating:
+        return "floating";
+      case JointKind::Planar:
+        return "planar";
+      case JointKind::Spherical:
+        return "spherical";
+      default:
+        return "helical";
+    }
+  };
+  std::string joints;
+  for (size_t k = 0; k < onWorld.size() && k < 6; ++k)
+    joints += (k ? ", " : "") + inQuotes(onWorld[k]->name) + " (" + kindName(onWorld[k]->kind) + ", link " +
+              inQuotes(onWorld[k]->child) + ")";
+  if (onWorld.size() > 6) joints += ", ...";
+  f.message = "parent link 'world' is not defined: taken as the world, to which " +
+              (onWorld.size() == 1 ? std::string("the ") + kindName(first.kind) + " joint " + inQuotes(first.name) +
+                                         " attaches link " + inQuotes(first.child) + " at its origin"
+                                   : "joints " + joints + " attach their links at their origins");
+  f.hint =
+      "Drake's and Gazebo's convention. URDF itself (and urdfdom's check_urdf) wants <link name=\"world\"/> "
+      "written in the file; add it to make the file portable. Nothing else changes.";
+  LinkDesc link;
+  link.name = world;
+  link.line = first.line;
+  robot.links.push_back(std::move(link));
 }
 
 // Every attribute the reader may use (on <robot> and inside its <link>, <joint>, <loop_joint> and
@@ -394,7 +482,10 @@ void checkUtf8(const XMLElement* el) {
 
 RobotDescription parseDocument(const std::string& xml, const std::string& sourceName) {
   tinyxml2::XMLDocument doc;
-  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(doc.ErrorLineNum(), "", xmlError(doc));
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    const XmlErrorText error = describeXmlError(xml, doc);  // in words, at the line to look at
+    fail(error.line, "", error.message);
+  }
   const XMLElement* root = doc.RootElement();
   if (!root) fail(0, "", "no root element");
   if (std::strcmp(root->Name(), "robot") != 0)
@@ -413,6 +504,12 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
     Material m = parseMaterial(el, ctx);
     // xacro includes often repeat a definition; only a conflicting repeat is a mistake.
     const auto [it, inserted] = materialIndex.emplace(name, robot.materials.size());
+    if (inserted && !definesMaterial(m)) {  // urdfdom logs an error and opens the file: cosmetic (issue 23)
+      Finding& f = note(robot, Severity::Warning, "material.undefined", el->GetLineNum(), ctx);
+      f.message = "<material name=" + inQuotes(name) +
+                  "> has no <color> and no <texture>: the visuals that use it are drawn in the default colour";
+      f.hint = "Colours do not enter the dynamics. Give it a <color rgba=\"...\"/>, as URDF requires.";
+    }
     if (inserted)
       robot.materials.push_back(m);
     else if (!sameMaterial(robot.materials[it->second], m))
@@ -432,7 +529,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
 
   lines.clear();
   for (const XMLElement* el = root->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
-    JointDesc joint = parseJoint(el);
+    JointDesc joint = parseJoint(el, robot);
     if (const auto [it, inserted] = lines.emplace(joint.name, joint.line); !inserted)
       fail(el, "joint " + inQuotes(joint.name),
            "duplicate joint name (first defined on line " + std::to_string(it->second) + ")");
@@ -447,8 +544,9 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
     robot.loopJoints.push_back(std::move(loop));
   }
 
+  resolveMaterials(robot, root);  // before addWorldLink: it walks the links and the <link> elements together
+  addWorldLink(robot);
   spanningTree(robot);  // one root; joints that close cycles become loop-closure joints at build
-  resolveMaterials(robot);
   noteUnusedUrdfContent(root, robot);
   return robot;
 }

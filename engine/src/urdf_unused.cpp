@@ -187,6 +187,7 @@ void noteLimits(const XMLElement* root, RobotDescription& robot) {
         const auto it = std::find_if(robot.joints.begin(), robot.joints.end(),
                                      [&](const JointDesc& j) { return j.name == f.joint; });
         const double lo = it != robot.joints.end() ? it->lower : 0, hi = it != robot.joints.end() ? it->upper : 0;
+        if (lo > hi) continue;  // lower="0.5" alone: limits.inverted says it, with the default
         f.message = std::string("<limit> has no ") + (lower ? "upper" : "lower") + ": URDF's default " +
                     (lower ? "upper" : "lower") + " = 0 applies, so the range is [" + number(lo) + ", " + number(hi) +
                     "]";

@@ -9,6 +9,7 @@
 //    random q, fixed and floating base. This checks the numbering and the fixed-joint merging.
 #include <QtTest>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -179,6 +180,59 @@ class TestUrdfdomOracle : public QObject {
       CHECK_EMPTY(near(in.iyy, ri.iyy, at + " iyy"));
       CHECK_EMPTY(near(in.iyz, ri.iyz, at + " iyz"));
       CHECK_EMPTY(near(in.izz, ri.izz, at + " izz"));
+    }
+  }
+
+  // Issue 23: files whose only defects are cosmetic (tests/data/urdf_cosmetic/) open in both, with
+  // the values as written; Dynscope says what it makes of them in findings. A parent 'world' that no
+  // link defines is Drake's and Gazebo's convention, which urdfdom refuses and Dynscope reads.
+  void cosmeticFiles_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("urdfdomOpens");
+    for (const char* f : {"undefined_material.urdf", "negative_effort.urdf", "inverted_limits.urdf"})
+      QTest::newRow(f) << QString(f) << true;
+    for (const char* f : {"world_fixed.urdf", "world_floating.urdf", "world_revolute.urdf"})
+      QTest::newRow(f) << QString(f) << false;
+  }
+  void cosmeticFiles() {
+    QFETCH(QString, file);
+    QFETCH(bool, urdfdomOpens);
+    const std::string path = std::string(DYNSCOPE_TEST_DATA_DIR) + "/urdf_cosmetic/" + file.toStdString();
+    const dyn::RobotDescription ours = dyn::parseUrdfFile(path);
+    const dyn::Model model = dyn::buildModel(ours);  // Dynscope opens every one of them
+    QVERIFY(model.N > 0);
+    const urdf::ModelInterfaceSharedPtr ref = urdf::parseURDFFile(path);
+    QCOMPARE(bool(ref), urdfdomOpens);
+    if (!ref) {
+      QVERIFY(std::any_of(model.findings.begin(), model.findings.end(),
+                          [](const dyn::Finding& f) { return f.code == "links.implicit_world"; }));
+      return;
+    }
+    QCOMPARE(ours.links.size(), ref->links_.size());
+    QCOMPARE(ours.joints.size(), ref->joints_.size());
+    for (const dyn::JointDesc& j : ours.joints) {
+      const urdf::JointConstSharedPtr r = ref->getJoint(j.name);
+      QVERIFY(r);
+      const QString at = QString("%1 joint '%2'").arg(file, j.name.c_str());
+      QVERIFY2(sameKind(j.kind, r->type), qPrintable(at + ": joint type differs"));
+      QCOMPARE(j.parent, r->parent_link_name);
+      QCOMPARE(j.child, r->child_link_name);
+      QVERIFY(r->limits);
+      // The values as written, negative efforts and swapped bounds included.
+      CHECK_EMPTY(near(j.effort, r->limits->effort, at + " effort"));
+      CHECK_EMPTY(near(j.velocity, r->limits->velocity, at + " velocity"));
+      CHECK_EMPTY(near(j.lower, r->limits->lower, at + " lower"));
+      CHECK_EMPTY(near(j.upper, r->limits->upper, at + " upper"));
+      QCOMPARE(j.hasLimits, r->limits->lower <= r->limits->upper);  // swapped bounds: no position limits
+    }
+    for (const dyn::LinkDesc& l : ours.links) {
+      const urdf::LinkConstSharedPtr r = ref->getLink(l.name);
+      QVERIFY(r);
+      QCOMPARE(l.visuals.size(), r->visual_array.size());
+      for (size_t k = 0; k < l.visuals.size(); ++k) {  // an undefined material: a warning and none in both
+        QCOMPARE(l.visuals[k].material.name, r->visual_array[k]->material_name);
+        QCOMPARE(l.visuals[k].material.hasColor, bool(r->visual_array[k]->material));
+      }
     }
   }
 

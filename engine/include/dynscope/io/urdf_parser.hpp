@@ -1,7 +1,9 @@
 // URDF reader (tinyxml2): links, joints, inertials, visual/collision geometry, materials.
 // Unknown tags (transmission, gazebo, ...) are ignored, with a finding in RobotDescription::findings
-// (one per kind of element: its first line and how many). Errors throw LoadError naming
-// the file, the line and the element.
+// (one per kind of element: its first line and how many). Cosmetic defects (an undefined
+// material, a negative effort or velocity, lower > upper, a parent `world` that no link defines)
+// load with a finding too (docs/model-check.md). Errors throw LoadError naming the file, the line
+// and the element; XML errors are said in words at the line to look at.
 #pragma once
 #include <string>
 
