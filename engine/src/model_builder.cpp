@@ -12,6 +12,7 @@
 
 #include "canonical_frame.hpp"
 #include "dynscope/io/dh_parser.hpp"
+#include "dynscope/io/mjcf_parser.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
 #include "loop_closures.hpp"
@@ -213,6 +214,10 @@ struct Builder {
         model.damping[jm.idx_v + k] = jd.damping;
         model.friction[jm.idx_v + k] = jd.friction;
       }
+      if (jd.armature != 0) {  // only models with armature carry the vector (model.hpp)
+        if (model.armature.size() != model.nv) model.armature = VecX<double>::Zero(model.nv);
+        model.armature.segment(jm.idx_v, jm.nv).setConstant(jd.armature);
+      }
     }
   }
 
@@ -328,6 +333,17 @@ struct Builder {
 
 bool looksLikeDh(const std::string& path) { return std::filesystem::path(path).extension() == ".dh"; }
 
+// An .xml (or .mjcf) file whose root element is <mujoco>: URDF files have <robot>.
+bool looksLikeMjcfFile(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext != ".xml" && ext != ".mjcf") return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  return looksLikeMjcf(head);
+}
+
 }  // namespace
 
 Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
@@ -349,7 +365,8 @@ Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
 
 RobotDescription loadDescription(const std::string& path) {
   if (!std::filesystem::exists(path)) throw LoadError(path, 0, "", "file not found");
-  return looksLikeDh(path) ? parseDhFile(path) : parseUrdfFile(path);
+  if (looksLikeDh(path)) return parseDhFile(path);
+  return looksLikeMjcfFile(path) ? parseMjcfFile(path) : parseUrdfFile(path);
 }
 
 Model loadModel(const std::string& path, const BuildOptions& options) {

@@ -74,6 +74,7 @@ struct JointDesc {
   double velocity = 0, effort = 0;  // 0 = not given
   int limitLine = 0;                // the <limit> element (URDF); 0 when there is none
   double damping = 0, friction = 0;
+  double armature = 0;  // rotor inertia on H's diagonal, per dof (MJCF <joint armature>)
   struct Mimic {
     std::string joint;  // the master (empty when the element names none: dropped with a warning)
     double multiplier = 1, offset = 0;

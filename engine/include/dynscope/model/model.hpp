@@ -59,6 +59,9 @@ template <class S> struct ModelTpl {
   VecX<S> lowerLimit, upperLimit;       // per q entry (+-inf where unlimited)
   VecX<S> velocityLimit, effortLimit;   // per v entry (inf where not given)
   VecX<S> damping, friction;            // per v entry
+  // Rotor inertia (MuJoCo's armature) per v entry, added to H's diagonal by CRBA, RNEA and ABA; empty
+  // when no joint has any (every model from URDF or DH). The teaching formulations leave it out.
+  VecX<S> armature;
 
   std::vector<Frame<S>> frames;
   std::vector<GeometryObject> geometries;
@@ -155,6 +158,7 @@ template <class S> struct ModelTpl {
     m.lowerLimit = lowerLimit.template cast<T>(); m.upperLimit = upperLimit.template cast<T>();
     m.velocityLimit = velocityLimit.template cast<T>(); m.effortLimit = effortLimit.template cast<T>();
     m.damping = damping.template cast<T>(); m.friction = friction.template cast<T>();
+    m.armature = armature.template cast<T>();
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
