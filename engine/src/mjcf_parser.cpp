@@ -424,9 +424,11 @@ class Parser {
         r.fail(el, ctx, "a free joint must be the only joint of a body at the top level of <worldbody>");
       jd.kind = JointKind::Floating;  // q = the body's position and orientation in the world, as MuJoCo's qpos
       pre = Iso::Identity();
-      jd.damping = optNumber(el, "damping", "joint", cc, 0);
-      jd.armature = optNumber(el, "armature", "joint", cc, 0);
-      jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
+      if (!freeElement) {  // <freejoint> is <joint type="free"> with no damping, friction or armature
+        jd.damping = optNumber(el, "damping", "joint", cc, 0);
+        jd.armature = optNumber(el, "armature", "joint", cc, 0);
+        jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
+      }
       r.markRead(el, "align");
       r.noteUnreadAttributes(el);
       return jd;

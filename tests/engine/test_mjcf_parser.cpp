@@ -139,6 +139,7 @@ class TestMjcfParser : public QObject {
     QCOMPARE(joint(r, "right_extend").kind, JointKind::Prismatic);
     QCOMPARE(joint(r, "right_wrist").kind, JointKind::Continuous);
     QCOMPARE(joint(r, "left_elbow").damping, 0.05);  // from the main default
+    QCOMPARE(joint(r, "root").damping, 0.0);         // <freejoint> takes no joint defaults
     // Degrees: range and ref.
     QVERIFY(std::abs(joint(r, "left_elbow").lower + kPi / 2) < 1e-15);
     QVERIFY(std::abs(joint(r, "right_pitch").upper - 120 * kDeg) < 1e-15);
@@ -308,6 +309,21 @@ class TestMjcfParser : public QObject {
     QCOMPARE(mesh.shape.meshUri, std::string("meshes/finger.stl"));
     QCOMPARE(mesh.shape.scale.x(), 0.001);
     QVERIFY(!finding(r.findings, "mjcf.mesh_inertia"));
+  }
+
+  void newerAttributes() {
+    // MuJoCo 3's attributes: read where they change the model, reported (info) where they do not.
+    const RobotDescription r = dyn::parseMjcfFile(dataFile("modern.xml"));
+    QCOMPARE(joint(r, "shoulder").effort, 30.0);  // actuatorfrcrange from the class
+    QCOMPARE(joint(r, "elbow").armature, 0.02);
+    for (const char* attr : {"integrator", "kv", "gravcomp"}) {
+      const auto it = std::find_if(r.findings.begin(), r.findings.end(), [&](const dyn::Finding& f) {
+        return f.code == "mjcf.attribute_ignored" && f.message.find(std::string("'") + attr + "'") != std::string::npos;
+      });
+      QVERIFY2(it != r.findings.end(), attr);
+      QCOMPARE(it->severity, dyn::Severity::Info);
+    }
+    for (const dyn::Finding& f : r.findings) QVERIFY2(f.severity == dyn::Severity::Info, f.text().c_str());
   }
 
   void dispatchAndRoot() {
