@@ -16,6 +16,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
 
 namespace dyn {
@@ -52,6 +53,15 @@ struct MassSum {
   std::vector<Part> parts;
   const XMLElement* mesh = nullptr;  // the first mesh geom, whose inertia is not computed
 };
+
+// Every attribute must be UTF-8: names end up in JSON, CSV headers and window titles.
+void checkUtf8(const Reader& r, const XMLElement* el) {
+  for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+    if (const std::string problem = utf8Problem("<" + std::string(el->Name()) + "> " + a->Name(), a->Value());
+        !problem.empty())
+      r.fail(el, "", problem);
+  for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) checkUtf8(r, c);
+}
 
 class Parser {
  public:
@@ -154,6 +164,7 @@ class Parser {
     if (!root || std::strcmp(root->Name(), "mujoco"))
       throw LoadError(path.string(), root ? root->GetLineNum() : 0, "",
                       "an included file's root element must be <mujoco>");
+    checkUtf8(r, root);
     includedRoots[inc] = root;
     return root;
   }
@@ -907,6 +918,7 @@ RobotDescription parseMjcfString(const std::string& xml, const std::string& sour
   robot.sourceFile = sourceName;
   Reader reader(robot, sourceName);
   reader.nameDocument(&doc, sourceName);
+  checkUtf8(reader, root);
   Parser(reader).read(root);
   if (robot.links.size() == 1)
     throw LoadError(sourceName, root->GetLineNum(), "<worldbody>", "the model has no bodies");

@@ -326,6 +326,42 @@ class TestMjcfParser : public QObject {
     for (const dyn::Finding& f : r.findings) QVERIFY2(f.severity == dyn::Severity::Info, f.text().c_str());
   }
 
+  void compilerRulesInline() {
+    // <frame> places its children; uppercase eulerseq turns about the fixed axes; inertiagrouprange
+    // leaves out the geoms of other groups; autolimits="false" ignores a range without limited.
+    const RobotDescription r = dyn::parseMjcfString(R"(<mujoco>
+  <compiler angle="radian" eulerseq="XYZ" autolimits="false" inertiagrouprange="0 2"/>
+  <worldbody>
+    <frame pos="1 0 0" euler="0 0 1.5707963267948966">
+      <body name="b" euler="0.1 0.2 0.3">
+        <joint name="j" range="-1 1" stiffness="5"/>
+        <geom type="sphere" size="0.1"/>
+        <geom type="sphere" size="0.5" group="3"/>
+      </body>
+    </frame>
+  </worldbody>
+  <actuator><motor tendon="t"/></actuator>
+</mujoco>)",
+                                                    "inline.xml");
+    const dyn::JointDesc& j = joint(r, "j");
+    QVERIFY((j.origin.xyz - V3(1, 0, 0)).norm() < 1e-15);
+    const M3 R = j.origin.rotation();
+    QVERIFY2((R - Rz(kPi / 2) * (Rz(0.3) * Ry(0.2) * Rx(0.1))).norm() < 1e-12, "extrinsic XYZ = Rz Ry Rx");
+    QVERIFY(!j.hasLimits);
+    QCOMPARE(j.kind, JointKind::Continuous);
+    QVERIFY(finding(r.findings, "mjcf.range_without_limited"));
+    QVERIFY(finding(r.findings, "mjcf.joint_spring"));
+    QVERIFY(finding(r.findings, "mjcf.actuator_target"));
+    QVERIFY(std::abs(link(r, "b").inertial->mass - 1000 * 4.0 / 3.0 * kPi * 0.001) < 1e-12);
+    // Not UTF-8: refused, naming the line.
+    try {
+      dyn::parseMjcfString("<mujoco>\n<worldbody><body name=\"\xff\"/></worldbody></mujoco>", "bad.xml");
+      QFAIL("no LoadError");
+    } catch (const LoadError& e) {
+      QCOMPARE(e.line(), 2);
+    }
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
