@@ -126,7 +126,7 @@ class Parser {
   std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
   std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
   std::map<const XMLElement*, const XMLElement*> includedRoots;
-  int unnamed = 0;
+  int unnamedCount = 0;
   int includeDepth = 0;
 
   // ---- structure ----------------------------------------------------------------------------
@@ -312,7 +312,7 @@ class Parser {
 
   std::string nameOf(const XMLElement* el, const std::string& prefix) {
     const char* n = el->Attribute("name");
-    return n && *n ? std::string(n) : prefix + std::to_string(++unnamed);
+    return n && *n ? std::string(n) : prefix + std::to_string(++unnamedCount);
   }
 
   static bool isIdentity(const Iso& T) {
@@ -387,7 +387,9 @@ class Parser {
                  " joints: they are chained through massless links named '" + name + "/<joint>'",
              "MuJoCo moves a body by all its joints in turn; Dynscope gives each joint a link of its own.");
     for (size_t k = 0; k < joints.size(); ++k) {
-      JointDesc jd = readJoint(joints[k], name, link, pre, cc, parentLink);
+      // An unnamed joint: "body/joint", or "body/joint2" for the second of several (mjcf.md).
+      const std::string unnamed = name + "/joint" + (joints.size() > 1 ? std::to_string(k + 1) : "");
+      JointDesc jd = readJoint(joints[k], unnamed, link, pre, cc, parentLink);
       // The last joint moves the body's own link when its frame is the body frame (no anchor offset,
       // no ref); otherwise a link of its own, welded to the body's at the offset: so the link named
       // after the body has MuJoCo's body frame.
@@ -419,15 +421,14 @@ class Parser {
   // A joint of body `body`, from link `parentLink`; pre: the body frame so far in that link's frame.
   // On return pre places the body frame in the new link's frame (MuJoCo turns a hinge about its
   // anchor pos by q - ref, slides by (q - ref) along the axis, turns a ball about its anchor).
-  JointDesc readJoint(const XMLElement* el, const std::string& body, const std::string& parentLink, Iso& pre,
+  JointDesc readJoint(const XMLElement* el, const std::string& unnamed, const std::string& parentLink, Iso& pre,
                       const std::string& cc, const std::string& bodyParent) {
     const bool freeElement = !std::strcmp(el->Name(), "freejoint");
     const char* t = freeElement ? "free" : r.get(el, "type", "joint", cc);
     const std::string type = t ? t : "hinge";
     JointDesc jd;
     jd.line = el->GetLineNum();
-    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name")
-                                                              : body + "/joint" + std::to_string(jointIndex.size() + 1);
+    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") : unnamed;
     jd.parent = parentLink;
     const std::string ctx = "joint " + inQuotes(jd.name);
     if (type == "free") {
