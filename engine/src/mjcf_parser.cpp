@@ -16,6 +16,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "dynscope/io/mesh_path.hpp"
 #include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
 
@@ -51,7 +52,15 @@ struct MassSum {
     Eigen::Matrix3d Ic;
   };
   std::vector<Part> parts;
-  const XMLElement* mesh = nullptr;  // the first mesh geom, whose inertia is not computed
+  // Mesh geoms: their inertia is read from the file only when the body takes its inertia from geoms.
+  struct MeshPart {
+    const XMLElement* el;
+    Iso pose;
+    std::string mesh;
+    std::optional<double> mass;
+    double density;
+  };
+  std::vector<MeshPart> meshes;
 };
 
 // Every attribute must be UTF-8: names end up in JSON, CSV headers and window titles.
@@ -123,6 +132,7 @@ class Parser {
   RobotDescription& robot;
   std::map<std::string, MeshAsset> meshes;
   std::map<std::string, std::array<double, 4>> materials;
+  std::map<std::string, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;  // by mesh name
   std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
   std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
   std::map<const XMLElement*, const XMLElement*> includedRoots;
@@ -559,16 +569,43 @@ class Parser {
     if (inertial && mode != Compiler::FromGeom::True) {
       body.inertial = readInertial(inertial, offset);
     } else if (mode != Compiler::FromGeom::False) {
+      addMeshes(sum, link);
       if (sum.mass > 0) body.inertial = inertialFromGeoms(sum, offset, el);
-      if (sum.mesh)
-        r.note(Severity::Warning, "mjcf.mesh_inertia", sum.mesh, "body " + inQuotes(link) + " <geom>",
-               "the inertia of a mesh geom is not computed: body " + inQuotes(link) + " lacks its share",
-               "MuJoCo computes a mesh's volume and inertia from its triangles; give the body an <inertial> "
-               "element (or load the model in MuJoCo and save it with mj_saveLastXML).");
     }
     if (inertial && mode == Compiler::FromGeom::True)
       r.note(Severity::Info, "mjcf.inertial_replaced", inertial, "body " + inQuotes(link) + " <inertial>",
              "<inertial> is replaced by the geoms' inertia (<compiler inertiafromgeom=\"true\">)", "");
+  }
+
+  // The mesh geoms' mass and inertia, from their files (MuJoCo's compiler reads the triangles too).
+  void addMeshes(MassSum& sum, const std::string& link) {
+    for (const MassSum::MeshPart& p : sum.meshes) {
+      std::string why;
+      const auto asset = meshes.find(p.mesh);
+      if (asset == meshes.end()) continue;  // mjcf.mesh_missing says so
+      auto cached = meshInertias.find(p.mesh);
+      if (cached == meshInertias.end()) {
+        std::string error;
+        const std::string path = resolveMeshPath(asset->second.path, r.mainFile(), &error);
+        std::optional<MeshInertia> mi = path.empty() ? std::nullopt : meshInertia(path, asset->second.scale, &error);
+        cached = meshInertias.emplace(p.mesh, std::make_pair(mi, error)).first;
+      }
+      const auto& [mi, error] = cached->second;
+      if (!mi) {
+        r.note(Severity::Warning, "mjcf.mesh_inertia", p.el, "body " + inQuotes(link) + " <geom>",
+               "the inertia of mesh " + inQuotes(p.mesh) + " is not computed (" + error + "): body " + inQuotes(link) +
+                   " lacks its share",
+               "MuJoCo computes a mesh's volume and inertia from its triangles; Dynscope reads STL and OBJ files. "
+               "Give the body an <inertial> element, or make the mesh file available.");
+        continue;
+      }
+      const double m = p.mass ? *p.mass : p.density * mi->volume;
+      const Eigen::Matrix3d R = p.pose.linear();
+      const Eigen::Vector3d c = p.pose * mi->centroid;
+      sum.mass += m;
+      sum.moment += m * c;
+      sum.parts.push_back({m, c, m * R * mi->inertiaPerMass * R.transpose()});
+    }
   }
 
   InertialDesc readInertial(const XMLElement* el, const Iso& offset) {
@@ -678,9 +715,13 @@ class Parser {
           sum.moment += m * pose.translation();
           sum.parts.push_back({m, pose.translation(), m * R * u->diagonalPerMass.asDiagonal() * R.transpose()});
         }
-      } else if (type == GeomType::Mesh && !sum.mesh && !(massAttr && r.numbers(el, "mass", massAttr, 1)[0] == 0) &&
-                 !(densityAttr && r.numbers(el, "density", densityAttr, 1)[0] == 0)) {
-        sum.mesh = el;
+      } else if (type == GeomType::Mesh) {
+        const char* mesh = r.get(el, "mesh", "geom", cc);
+        MassSum::MeshPart part{el, pose, mesh ? mesh : "", std::nullopt,
+                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0};
+        if (massAttr) part.mass = r.numbers(el, "mass", massAttr, 1)[0];
+        if (part.mass.value_or(1) < 0 || part.density < 0) r.fail(el, ctx, "negative mass or density");
+        if (part.mass.value_or(1) > 0 && part.density > 0) sum.meshes.push_back(std::move(part));
       }
     }
 

@@ -4,6 +4,7 @@
 #include <tinyxml2.h>
 
 #include <Eigen/Geometry>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -111,5 +112,15 @@ struct UnitInertia {
   Eigen::Vector3d diagonalPerMass = Eigen::Vector3d::Zero();
 };
 std::optional<UnitInertia> primitiveInertia(GeomType type, const Eigen::Vector3d& size);
+
+// A closed triangle mesh (STL or OBJ file, vertices scaled) as a solid of unit density
+// (mjcf_mesh_inertia.cpp): its volume, centroid and inertia per unit mass about the centroid, in the
+// mesh's frame. nullopt (and *error) when the file cannot be read or encloses no volume.
+struct MeshInertia {
+  double volume = 0;
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertiaPerMass = Eigen::Matrix3d::Zero();
+};
+std::optional<MeshInertia> meshInertia(const std::string& path, const Eigen::Vector3d& scale, std::string* error);
 
 }  // namespace dyn::mjcf

@@ -3,9 +3,12 @@
 // from its geom, <default> inheritance, degrees), armature in CRBA/RNEA/ABA, and its findings and
 // errors. tests/oracle/test_mujoco_oracle.cpp compares the same files with MuJoCo itself.
 #include <Eigen/Geometry>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <fstream>
 #include <numbers>
 #include <string>
 
@@ -360,6 +363,56 @@ class TestMjcfParser : public QObject {
     } catch (const LoadError& e) {
       QCOMPARE(e.line(), 2);
     }
+  }
+
+  void meshInertia() {
+    // A 0.2 x 0.1 x 0.4 box as an OBJ of quads (outward) and as an ASCII STL of triangles with the
+    // opposite winding, centred at (0.1, 0, 0): both give the box's mass, centre and inertia.
+    QTemporaryDir dir;
+    const double a = 0.1, b = 0.05, c = 0.2, cx = 0.1;
+    std::vector<V3> v;
+    for (int i = 0; i < 8; ++i) v.emplace_back(cx + (i & 1 ? a : -a), i & 2 ? b : -b, i & 4 ? c : -c);
+    const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    {
+      std::ofstream obj(dir.filePath("box.obj").toStdString());
+      for (const V3& p : v) obj << "v " << p.x() << ' ' << p.y() << ' ' << p.z() << "\n";
+      for (const auto& q : quads)
+        obj << "f " << q[0] + 1 << ' ' << q[1] + 1 << "/1 " << q[2] + 1 << ' ' << q[3] + 1 << "\n";
+      std::ofstream stl(dir.filePath("box.stl").toStdString());
+      stl << "solid box\n";
+      for (const auto& q : quads)
+        for (const auto& t : {std::array<int, 3>{q[0], q[2], q[1]}, std::array<int, 3>{q[0], q[3], q[2]}}) {
+          stl << "facet normal 0 0 0\nouter loop\n";
+          for (int k : t)
+            stl << "vertex " << v[size_t(k)].x() << ' ' << v[size_t(k)].y() << ' ' << v[size_t(k)].z() << "\n";
+          stl << "endloop\nendfacet\n";
+        }
+      stl << "endsolid box\n";
+      std::ofstream xml(dir.filePath("m.xml").toStdString());
+      xml << R"(<mujoco><asset><mesh file="box.obj"/><mesh file="box.stl" name="s"/></asset><worldbody>
+  <body name="o"><joint/><geom type="mesh" mesh="box" density="500"/></body>
+  <body name="s"><joint/><geom type="mesh" mesh="s" mass="2" euler="0 0 90"/></body></worldbody></mujoco>)";
+    }
+    const RobotDescription r = dyn::parseMjcfFile(dir.filePath("m.xml").toStdString());
+    QVERIFY(!finding(r.findings, "mjcf.mesh_inertia"));
+    const double m = 500 * 8 * a * b * c;
+    const dyn::InertialDesc& o = *link(r, "o").inertial;
+    QVERIFY(std::abs(o.mass - m) < 1e-12);
+    QVERIFY((o.origin.xyz - V3(cx, 0, 0)).norm() < 1e-12);
+    QVERIFY(std::abs(o.ixx - m * (b * b + c * c) / 3) < 1e-12);
+    QVERIFY(std::abs(o.izz - m * (a * a + b * b) / 3) < 1e-12);
+    QVERIFY(std::abs(o.ixy) < 1e-12);
+    const dyn::InertialDesc& st = *link(r, "s").inertial;  // turned 90 degrees about z: x and y swap
+    QVERIFY(std::abs(st.mass - 2) < 1e-12);
+    QVERIFY((st.origin.xyz - V3(0, cx, 0)).norm() < 1e-12);
+    QVERIFY(std::abs(st.ixx - 2 * (a * a + c * c) / 3) < 1e-12);
+    QVERIFY(std::abs(st.iyy - 2 * (b * b + c * c) / 3) < 1e-12);
+    // A missing file: the body lacks the mesh's share, and says so.
+    const RobotDescription missing = dyn::parseMjcfString(
+        R"(<mujoco><asset><mesh file="nowhere.stl"/></asset><worldbody><body><joint/><geom type="mesh" mesh="nowhere"/>
+</body></worldbody></mujoco>)",
+        dir.filePath("n.xml").toStdString());
+    QVERIFY(finding(missing.findings, "mjcf.mesh_inertia"));
   }
 
   void dispatchAndRoot() {
