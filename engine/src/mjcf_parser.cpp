@@ -124,6 +124,7 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Rendering, sizes and extensions do not change the dynamics.");
     });
+    suggestEndEffector();
     r.flushFindings();
   }
 
@@ -138,6 +139,18 @@ class Parser {
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
   int includeDepth = 0;
+
+  // The body the last movable joint moves (the builder's default would be its joint's own link when
+  // that is a `body/joint` link).
+  void suggestEndEffector() {
+    const auto last = std::find_if(robot.joints.rbegin(), robot.joints.rend(),
+                                   [](const JointDesc& j) { return j.kind != JointKind::Fixed; });
+    if (last == robot.joints.rend()) return;
+    robot.defaultEndEffector = last->child;
+    for (const JointDesc& j : robot.joints)
+      if (j.kind == JointKind::Fixed && j.parent == last->child && j.name == j.child + "/offset")
+        robot.defaultEndEffector = j.child;
+  }
 
   // ---- structure ----------------------------------------------------------------------------
 

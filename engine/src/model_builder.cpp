@@ -338,7 +338,7 @@ bool looksLikeMjcfFile(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext != ".xml" && ext != ".mjcf") return false;
   std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
+  std::string head(65536, '\0');  // past any licence comment at the top
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(size_t(in.gcount()));
   return looksLikeMjcf(head);

@@ -259,6 +259,7 @@ class TestMjcfParser : public QObject {
   void armature() {
     const dyn::Model model = dyn::loadModel(dataFile("armature.xml"));
     QCOMPARE(model.armature.size(), Eigen::Index(3));
+    QCOMPARE(model.defaultEndEffector, std::string("c"));  // the body, not its joint's link "c/j3"
     QCOMPARE(model.armature[0], 0.3);
     QCOMPARE(model.damping[0], 1.0);
     const dyn::Model bare = [&] {
