@@ -919,18 +919,62 @@ class Parser {
     });
   }
 
+  // Each <key>'s qpos, in MuJoCo's order (the joints as the file nests them, which is the order they
+  // were read in), as a named pose; quaternions from w x y z to x y z w and normalised.
   void readKeyframes(const XMLElement* section) {
-    std::string names;
-    int count = 0;
+    int nq = 0;
+    for (const JointDesc& j : robot.joints)
+      nq += j.kind == JointKind::Fixed ? 0 : j.kind == JointKind::Floating ? 7 : j.kind == JointKind::Spherical ? 4 : 1;
     forEachChild(section, [&](const XMLElement* el) {
-      ++count;
-      if (const char* n = el->Attribute("name"); n && *n) names += (names.empty() ? "" : ", ") + std::string(n);
+      NamedPoseDesc pose;
+      pose.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name")
+                                                                  : "key" + std::to_string(robot.poses.size() + 1);
+      pose.line = el->GetLineNum();
+      r.markRead(el, "qpos");
+      const char* qpos = el->Attribute("qpos");
+      if (!qpos) {
+        r.noteUnreadAttributes(el);
+        return;  // MuJoCo's qpos0: the neutral pose here
+      }
+      const std::vector<double> q = r.numbers(el, "qpos", qpos, 0, std::numeric_limits<size_t>::max());
+      if (int(q.size()) != nq) {
+        r.note(Severity::Warning, "mjcf.keyframe_size", el, "<key> " + inQuotes(pose.name),
+               "qpos has " + std::to_string(q.size()) + " numbers, the model " + std::to_string(nq) +
+                   ": the key is not read",
+               "MuJoCo refuses such a key too.");
+        return;
+      }
+      size_t at = 0;
+      for (const JointDesc& j : robot.joints) {
+        if (j.kind == JointKind::Fixed) continue;
+        std::vector<double> v;
+        const auto quaternion = [&](size_t w) {  // w x y z -> x y z w, normalised
+          Eigen::Vector4d xyzw(q[w + 1], q[w + 2], q[w + 3], q[w]);
+          if (xyzw.norm() > 0) xyzw.normalize();
+          for (int k = 0; k < 4; ++k) v.push_back(xyzw[k]);
+        };
+        if (j.kind == JointKind::Floating) {
+          v = {q[at], q[at + 1], q[at + 2]};
+          quaternion(at + 3);
+          at += 7;
+        } else if (j.kind == JointKind::Spherical) {
+          quaternion(at);
+          at += 4;
+        } else {
+          v = {q[at++]};
+        }
+        pose.joints.emplace_back(j.name, std::move(v));
+      }
+      robot.poses.push_back(std::move(pose));
+      r.noteUnreadAttributes(el);
     });
-    if (count > 0)
+    if (!robot.poses.empty()) {
+      std::string names;
+      for (const NamedPoseDesc& p : robot.poses) names += (names.empty() ? "" : ", ") + p.name;
       r.note(Severity::Info, "mjcf.keyframes", section, "<keyframe>",
-             std::to_string(count) + " keyframe(s)" + (names.empty() ? "" : " (" + names + ")") +
-                 " not kept: Dynscope's robot description has no named poses yet",
-             "A key's qpos is a configuration in Dynscope's joint order (hinges and slides as MuJoCo's qpos).");
+             "keyframes read as named poses: " + names + " (qvel, act and ctrl are not kept)",
+             "A pose is the key's qpos in Dynscope's joint order.");
+    }
   }
 };
 

@@ -262,6 +262,20 @@ struct Builder {
     model.findings.push_back(std::move(f));
   }
 
+  // Named configurations: the neutral one with the file's joint values put in by joint name (joints
+  // that are fixed or absent are skipped; a value of the wrong size is the parser's to refuse).
+  void addPoses() {
+    for (const NamedPoseDesc& p : robot.poses) {
+      NamedPose pose{p.name, model.neutral()};
+      for (const auto& [joint, values] : p.joints) {
+        const int i = model.jointIndex(joint);
+        if (i > 0 && int(values.size()) == model.joints[i].nq)
+          for (int k = 0; k < model.joints[i].nq; ++k) pose.q[model.joints[i].idx_q + k] = values[size_t(k)];
+      }
+      model.poses.push_back(std::move(pose));
+    }
+  }
+
   // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a
   // large mass at a large lever): refuse the file, naming the element, rather than compute with inf.
   void checkFinite() const {
@@ -326,6 +340,7 @@ struct Builder {
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
     model.defaultEndEffector = robot.defaultEndEffector;
     if (model.defaultEndEffector.empty() && model.N > 0) model.defaultEndEffector = model.bodyNames[model.N];
+    addPoses();
     addLoopClosures(model, robot, tree, bodyOfLink, linkInBody);  // closed loops (docs/loops.md)
     return std::move(model);
   }

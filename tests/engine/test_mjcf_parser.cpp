@@ -129,6 +129,9 @@ class TestMjcfParser : public QObject {
     const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 0.3);
     QVERIFY(std::abs(dyn::crba(model, data, q)(0, 0) - (2 * 0.25 + 0.2)) < 1e-12);
     QCOMPARE(model.effortLimit[0], 10.0);
+    QCOMPARE(int(model.poses.size()), 1);  // the keyframe
+    QCOMPARE(model.poses[0].name, std::string("up"));
+    QCOMPARE(model.poses[0].q[0], 3.14159);
   }
 
   void framesAndAngles() {
@@ -254,6 +257,13 @@ class TestMjcfParser : public QObject {
                     mball * V3(0, -0.2, 0.05)) /
                    volumes;
     QVERIFY((in.origin.xyz - com).norm() < 1e-12);
+    // The keyframe: the ball's w x y z quaternion as x y z w, normalised; then the hinge.
+    const dyn::Model model = dyn::buildModel(r);
+    QCOMPARE(int(model.poses.size()), 1);
+    const Eigen::VectorXd& q = model.poses[0].q;
+    const Eigen::Vector4d quat = Eigen::Vector4d(0.2, 0.4, 0.6, 1.8) / std::sqrt(0.04 + 0.16 + 0.36 + 3.24);
+    QVERIFY((q.segment<4>(model.joints[model.jointIndex("pivot")].idx_q) - quat).norm() < 1e-15);
+    QCOMPARE(q[model.joints[model.jointIndex("roll")].idx_q], 0.5);
   }
 
   void armature() {

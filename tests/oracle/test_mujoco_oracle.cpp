@@ -283,6 +283,20 @@ class TestMujocoOracle : public QObject {
         QVERIFY2(bad.isEmpty(), qPrintable(bad));
       }
     }
+    // Keyframes: our named poses put every body where MuJoCo's key does.
+    QCOMPARE(int(model.poses.size()), m->nkey);
+    for (int k = 0; k < m->nkey; ++k) {
+      for (int i = 0; i < m->nq; ++i) d->qpos[i] = m->key_qpos[k * m->nq + i];
+      mj_kinematics(m, d);
+      dyn::forwardKinematics(model, data, model.poses[size_t(k)].q);
+      dyn::updateFrames(model, data);
+      for (int b = 1; b < m->nbody; ++b) {
+        const int f = model.frameIndex(mj_id2name(m, mjOBJ_BODY, b));
+        const QString bad = mismatch(data.oMf[size_t(f)].r, Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b),
+                                     QString("key %1, body %2").arg(k).arg(mj_id2name(m, mjOBJ_BODY, b)));
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+      }
+    }
     mj_deleteData(d);
     mj_deleteModel(m);
 #endif

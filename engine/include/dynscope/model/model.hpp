@@ -36,6 +36,12 @@ struct MimicInfo {
   double multiplier = 1, offset = 0;
 };
 
+// A named configuration from the file (an MJCF keyframe): q in this model's order.
+struct NamedPose {
+  std::string name;
+  Eigen::VectorXd q;
+};
+
 template <class S> struct ModelTpl {
   std::string name;
   std::string sourceFile;
@@ -67,6 +73,7 @@ template <class S> struct ModelTpl {
   std::vector<GeometryObject> geometries;
   std::vector<MimicInfo> mimics;
   std::string defaultEndEffector;
+  std::vector<NamedPose> poses;  // named configurations from the file (MJCF keyframes)
   bool floatingBase = false;
   // Bodies whose joint moves no mass or inertia (their subtree has none): H(q) is singular, so
   // forward dynamics is undefined. Loading still succeeds, for viewing and kinematics.
@@ -162,6 +169,7 @@ template <class S> struct ModelTpl {
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
+    m.poses = poses;
     m.immobileBodies = immobileBodies; m.findings = findings;
     for (const auto& l : loops) m.loops.push_back(l.template cast<T>());
     m.constraintRows = constraintRows;
