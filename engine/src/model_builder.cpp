@@ -12,6 +12,7 @@
 
 #include "canonical_frame.hpp"
 #include "dynscope/io/dh_parser.hpp"
+#include "dynscope/io/mjcf_parser.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
 #include "loop_closures.hpp"
@@ -213,6 +214,10 @@ struct Builder {
         model.damping[jm.idx_v + k] = jd.damping;
         model.friction[jm.idx_v + k] = jd.friction;
       }
+      if (jd.armature != 0) {  // only models with armature carry the vector (model.hpp)
+        if (model.armature.size() != model.nv) model.armature = VecX<double>::Zero(model.nv);
+        model.armature.segment(jm.idx_v, jm.nv).setConstant(jd.armature);
+      }
     }
   }
 
@@ -255,6 +260,20 @@ struct Builder {
         "Name a movable joint in <mimic joint=\"...\">, or remove the element. (Dynscope records mimic relations "
         "but does not enforce them: see mimic.not_enforced.)";
     model.findings.push_back(std::move(f));
+  }
+
+  // Named configurations: the neutral one with the file's joint values put in by joint name (joints
+  // that are fixed or absent are skipped; a value of the wrong size is the parser's to refuse).
+  void addPoses() {
+    for (const NamedPoseDesc& p : robot.poses) {
+      NamedPose pose{p.name, model.neutral()};
+      for (const auto& [joint, values] : p.joints) {
+        const int i = model.jointIndex(joint);
+        if (i > 0 && int(values.size()) == model.joints[i].nq)
+          for (int k = 0; k < model.joints[i].nq; ++k) pose.q[model.joints[i].idx_q + k] = values[size_t(k)];
+      }
+      model.poses.push_back(std::move(pose));
+    }
   }
 
   // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a
@@ -321,12 +340,24 @@ struct Builder {
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
     model.defaultEndEffector = robot.defaultEndEffector;
     if (model.defaultEndEffector.empty() && model.N > 0) model.defaultEndEffector = model.bodyNames[model.N];
+    addPoses();
     addLoopClosures(model, robot, tree, bodyOfLink, linkInBody);  // closed loops (docs/loops.md)
     return std::move(model);
   }
 };
 
 bool looksLikeDh(const std::string& path) { return std::filesystem::path(path).extension() == ".dh"; }
+
+// An .xml (or .mjcf) file whose root element is <mujoco>: URDF files have <robot>.
+bool looksLikeMjcfFile(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext != ".xml" && ext != ".mjcf") return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(65536, '\0');  // past any licence comment at the top
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  return looksLikeMjcf(head);
+}
 
 }  // namespace
 
@@ -349,7 +380,8 @@ Model buildModel(const RobotDescription& robot, const BuildOptions& options) {
 
 RobotDescription loadDescription(const std::string& path) {
   if (!std::filesystem::exists(path)) throw LoadError(path, 0, "", "file not found");
-  return looksLikeDh(path) ? parseDhFile(path) : parseUrdfFile(path);
+  if (looksLikeDh(path)) return parseDhFile(path);
+  return looksLikeMjcfFile(path) ? parseMjcfFile(path) : parseUrdfFile(path);
 }
 
 Model loadModel(const std::string& path, const BuildOptions& options) {

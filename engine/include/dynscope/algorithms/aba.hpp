@@ -61,7 +61,8 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
     Force<S> pa;
     if (J.nv == 1) {
       const Force<S> U = data.U[iv] = Ia * data.oS[iv];  // U_i = IA_i S_i
-      const S D = data.oS[iv].dot(U);                    // D_i = S_i^T U_i
+      S D = data.oS[iv].dot(U);                          // D_i = S_i^T U_i (+ the rotor's armature)
+      if (model.armature.size()) D += model.armature[iv];
       if (D <= S(0))  // H(q) singular or indefinite (rare: the floor is computed only then)
         refuseNonPositivePivot(model, i, pivotUpToRounding(D, pivotFloor(Ia, data.oS[iv])), PivotSource::Aba);
       const S dinv = data.Dinv[i](0, 0) = S(1) / D;                       // D_i^-1
@@ -83,6 +84,8 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       }
       for (int k = 0; k < J.nv; ++k)
         for (int l = 0; l < J.nv; ++l) D(k, l) = data.oS[iv + k].dot(data.U[iv + l]);  // D_i = S_i^T U_i
+      if (model.armature.size())
+        for (int k = 0; k < J.nv; ++k) D(k, k) += model.armature[iv + k];
       SmallVec<S> floor(J.nv);
       for (int k = 0; k < J.nv; ++k) floor[k] = pivotFloor(Ia, data.oS[iv + k]);
       S pivot;

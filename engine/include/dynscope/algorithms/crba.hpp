@@ -41,6 +41,8 @@ const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
     }
     trace.step(StepKind::CrbaColumn, i);
   }
+  // Rotor inertia (armature) on the diagonal, as MuJoCo adds it (model.hpp); empty for most models.
+  for (Eigen::Index k = 0; k < model.armature.size(); ++k) data.M(k, k) += model.armature[k];
   return data.M;
 }
 

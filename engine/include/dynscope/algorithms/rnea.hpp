@@ -40,6 +40,8 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
       data.f[model.parent[i]] += data.Xup[i].applyTranspose(data.f[i]);  // f_lambda(i) += lambda(i)_X_i^* f_i
     trace.step(StepKind::RneaInward, i);
   }
+  // Rotor inertia (armature): tau += diag(armature) qdd, the diagonal CRBA adds to H (model.hpp).
+  for (Eigen::Index k = 0; k < model.armature.size(); ++k) data.tau[k] += model.armature[k] * S(qdd[k]);
   return data.tau;
 }
 

@@ -21,7 +21,8 @@ struct BuildOptions {
 
 Model buildModel(const RobotDescription& robot, const BuildOptions& options = {});
 
-// Loads a URDF (.urdf, .xml, or content starting with '<') or a DH table (.dh).
+// Loads a URDF (.urdf, .xml, or content starting with '<'), a DH table (.dh) or a MuJoCo MJCF model
+// (.xml or .mjcf whose root element is <mujoco>; mjcf_parser.hpp).
 Model loadModel(const std::string& path, const BuildOptions& options = {});
 RobotDescription loadDescription(const std::string& path);
 

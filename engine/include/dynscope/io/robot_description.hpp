@@ -74,6 +74,7 @@ struct JointDesc {
   double velocity = 0, effort = 0;  // 0 = not given
   int limitLine = 0;                // the <limit> element (URDF); 0 when there is none
   double damping = 0, friction = 0;
+  double armature = 0;  // rotor inertia on H's diagonal, per dof (MJCF <joint armature>)
   struct Mimic {
     std::string joint;  // the master (empty when the element names none: dropped with a warning)
     double multiplier = 1, offset = 0;
@@ -102,6 +103,14 @@ struct FrameDesc {
   int line = 0;  // where the file defines it (0: not written, e.g. a default tool frame)
 };
 
+// A named configuration the file gives (MJCF <keyframe><key>): each joint's q entries by joint name
+// (a quaternion as x y z w). buildModel turns it into a Model::NamedPose.
+struct NamedPoseDesc {
+  std::string name;
+  std::vector<std::pair<std::string, std::vector<double>>> joints;
+  int line = 0;
+};
+
 struct RobotDescription {
   std::string name;
   std::string sourceFile;  // for error messages and resolving relative mesh paths
@@ -112,6 +121,7 @@ struct RobotDescription {
   std::vector<Material> materials;       // top-level named materials
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
   std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)
+  std::vector<NamedPoseDesc> poses;      // named configurations (MJCF keyframes)
   // What the parser noticed without refusing the file (ignored elements, a missing <limit>, ...)
   // and the changes of the fix-ups applied to it; checkModel() starts its list with these.
   std::vector<Finding> findings;

@@ -36,6 +36,12 @@ struct MimicInfo {
   double multiplier = 1, offset = 0;
 };
 
+// A named configuration from the file (an MJCF keyframe): q in this model's order.
+struct NamedPose {
+  std::string name;
+  Eigen::VectorXd q;
+};
+
 template <class S> struct ModelTpl {
   std::string name;
   std::string sourceFile;
@@ -59,11 +65,15 @@ template <class S> struct ModelTpl {
   VecX<S> lowerLimit, upperLimit;       // per q entry (+-inf where unlimited)
   VecX<S> velocityLimit, effortLimit;   // per v entry (inf where not given)
   VecX<S> damping, friction;            // per v entry
+  // Rotor inertia (MuJoCo's armature) per v entry, added to H's diagonal by CRBA, RNEA and ABA; empty
+  // when no joint has any (every model from URDF or DH). The teaching formulations leave it out.
+  VecX<S> armature;
 
   std::vector<Frame<S>> frames;
   std::vector<GeometryObject> geometries;
   std::vector<MimicInfo> mimics;
   std::string defaultEndEffector;
+  std::vector<NamedPose> poses;  // named configurations from the file (MJCF keyframes)
   bool floatingBase = false;
   // Bodies whose joint moves no mass or inertia (their subtree has none): H(q) is singular, so
   // forward dynamics is undefined. Loading still succeeds, for viewing and kinematics.
@@ -155,9 +165,11 @@ template <class S> struct ModelTpl {
     m.lowerLimit = lowerLimit.template cast<T>(); m.upperLimit = upperLimit.template cast<T>();
     m.velocityLimit = velocityLimit.template cast<T>(); m.effortLimit = effortLimit.template cast<T>();
     m.damping = damping.template cast<T>(); m.friction = friction.template cast<T>();
+    m.armature = armature.template cast<T>();
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
+    m.poses = poses;
     m.immobileBodies = immobileBodies; m.findings = findings;
     for (const auto& l : loops) m.loops.push_back(l.template cast<T>());
     m.constraintRows = constraintRows;

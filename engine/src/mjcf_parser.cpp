@@ -1,0 +1,1038 @@
+// MJCF reader (tinyxml2): <mujoco> with its <compiler>, <default>, <option>, <asset>, <worldbody>,
+// <actuator> and <equality> sections, <include>d files expanded where they stand. Bodies become
+// links; a body's joints become joints from its parent, chained through massless links when there
+// are several (MuJoCo allows that, a URDF-shaped description does not). Everything else is a finding.
+#include "dynscope/io/mjcf_parser.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <system_error>
+
+#include "dynscope/io/mesh_path.hpp"
+#include "dynscope/io/utf8.hpp"
+#include "mjcf_reader.hpp"
+
+namespace dyn {
+namespace {
+
+using namespace mjcf;
+namespace fs = std::filesystem;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const char* const kActuatorTags[] = {"motor",  "position", "velocity", "general",  "intvelocity",
+                                     "damper", "cylinder", "muscle",   "adhesion", "plugin"};
+bool isActuatorTag(const std::string& tag) {
+  return std::any_of(std::begin(kActuatorTags), std::end(kActuatorTags), [&](const char* t) { return tag == t; });
+}
+// The <default> bucket of an element kind: every actuator kind shares MuJoCo's one actuator default.
+std::string bucketOf(const std::string& tag) { return isActuatorTag(tag) ? "general" : tag; }
+
+std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
+
+struct MeshAsset {
+  std::string path;  // as the description keeps it: relative to the model file's folder, or absolute
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+};
+
+// A mass, its centre and its inertia about the centre, in the body frame: what the geoms add up to.
+struct MassSum {
+  double mass = 0;
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();  // sum of m c
+  struct Part {
+    double m;
+    Eigen::Vector3d c;
+    Eigen::Matrix3d Ic;
+  };
+  std::vector<Part> parts;
+  // Mesh geoms: their inertia is read from the file only when the body takes its inertia from geoms.
+  struct MeshPart {
+    const XMLElement* el;
+    Iso pose;
+    std::string mesh;
+    std::optional<double> mass;
+    double density;
+  };
+  std::vector<MeshPart> meshes;
+};
+
+// Every attribute must be UTF-8: names end up in JSON, CSV headers and window titles.
+void checkUtf8(const Reader& r, const XMLElement* el) {
+  for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+    if (const std::string problem = utf8Problem("<" + std::string(el->Name()) + "> " + a->Name(), a->Value());
+        !problem.empty())
+      r.fail(el, "", problem);
+  for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) checkUtf8(r, c);
+}
+
+class Parser {
+ public:
+  Parser(Reader& reader) : r(reader), robot(reader.robot()) {}
+
+  void read(const XMLElement* root) {
+    robot.name = root->Attribute("model") ? root->Attribute("model") : "";
+    r.markRead(root, "model");
+    r.noteUnreadAttributes(root);
+    // MuJoCo reads the sections in any order: the compiler settings and defaults come first.
+    forEachChild(root, [&](const XMLElement* el) {
+      if (!std::strcmp(el->Name(), "compiler")) readCompiler(el);
+    });
+    forEachChild(root, [&](const XMLElement* el) {
+      if (!std::strcmp(el->Name(), "default")) readDefault(el, nullptr);
+    });
+    forEachChild(root, [&](const XMLElement* el) {
+      const std::string tag = el->Name();
+      if (tag == "option") readOption(el);
+      if (tag == "asset") readAssets(el);
+    });
+    robot.links.push_back(LinkDesc{"world", std::nullopt, {}, {}, root->GetLineNum()});
+    bool hasWorld = false;
+    forEachChild(root, [&](const XMLElement* el) {
+      if (std::strcmp(el->Name(), "worldbody")) return;
+      if (!hasWorld) robot.links.front().line = el->GetLineNum();
+      hasWorld = true;
+      readBodyContents(el, "world", Iso::Identity(), "", nullptr);
+    });
+    forEachChild(root, [&](const XMLElement* el) {
+      const std::string tag = el->Name();
+      if (tag == "actuator")
+        readActuators(el);
+      else if (tag == "equality")
+        readEquality(el);
+      else if (tag == "tendon")
+        forEachChild(el, [&](const XMLElement* t) {
+          r.note(Severity::Warning, "mjcf.tendon", t, "<tendon> <" + std::string(t->Name()) + ">",
+                 "tendons are not represented: their forces and length limits are missing from the dynamics",
+                 "Dynscope models rigid bodies and joints; a tendon's spring, damping and actuation are left out.");
+        });
+      else if (tag == "contact")
+        r.note(Severity::Info, "mjcf.contact", el, "<contact>",
+               "contact pairs and exclusions are not used: Dynscope has no contact model",
+               "The rigid-body dynamics (H, inverse and forward dynamics) do not depend on contacts.");
+      else if (tag == "sensor")
+        r.note(Severity::Info, "mjcf.sensor", el, "<sensor>", "sensors are not read", "");
+      else if (tag == "keyframe")
+        readKeyframes(el);
+      else if (tag != "compiler" && tag != "default" && tag != "option" && tag != "asset" && tag != "worldbody")
+        r.note(Severity::Info, "mjcf.element_ignored", el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
+               "Rendering, sizes and extensions do not change the dynamics.");
+    });
+    suggestEndEffector();
+    r.flushFindings();
+  }
+
+ private:
+  Reader& r;
+  RobotDescription& robot;
+  std::map<std::string, MeshAsset> meshes;
+  std::map<std::string, std::array<double, 4>> materials;
+  std::map<std::string, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;  // by mesh name
+  std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
+  std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
+  std::map<const XMLElement*, const XMLElement*> includedRoots;
+  int unnamedCount = 0;
+  int includeDepth = 0;
+
+  // The body the last movable joint moves (the builder's default would be its joint's own link when
+  // that is a `body/joint` link).
+  void suggestEndEffector() {
+    const auto last = std::find_if(robot.joints.rbegin(), robot.joints.rend(),
+                                   [](const JointDesc& j) { return j.kind != JointKind::Fixed; });
+    if (last == robot.joints.rend()) return;
+    robot.defaultEndEffector = last->child;
+    for (const JointDesc& j : robot.joints)
+      if (j.kind == JointKind::Fixed && j.parent == last->child && j.name == j.child + "/offset")
+        robot.defaultEndEffector = j.child;
+  }
+
+  // ---- structure ----------------------------------------------------------------------------
+
+  // The element children of el, each <include> replaced by the children of the file's <mujoco>.
+  void forEachChild(const XMLElement* el, const std::function<void(const XMLElement*)>& fn) {
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (std::strcmp(c->Name(), "include")) {
+        fn(c);
+        continue;
+      }
+      const XMLElement* root = included(c);
+      if (++includeDepth > 20) r.fail(c, "<include>", "includes nest more than 20 deep (a file includes itself?)");
+      forEachChild(root, fn);
+      --includeDepth;
+    }
+  }
+
+  const XMLElement* included(const XMLElement* inc) {
+    if (const auto it = includedRoots.find(inc); it != includedRoots.end()) return it->second;
+    const char* file = inc->Attribute("file");
+    if (!file) r.fail(inc, "<include>", "missing file attribute");
+    r.markRead(inc, "file");
+    // MuJoCo resolves includes relative to the main model file's folder.
+    const fs::path path = fs::path(r.mainFile()).parent_path() / file;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) r.fail(inc, "<include>", "cannot open '" + path.string() + "': " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string xml = text.str();
+    tinyxml2::XMLDocument& doc = r.addDocument(path.string());
+    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
+      throw LoadError(path.string(), doc.ErrorLineNum(), "", std::string("malformed XML: ") + doc.ErrorName());
+    const XMLElement* root = doc.RootElement();
+    if (!root || std::strcmp(root->Name(), "mujoco"))
+      throw LoadError(path.string(), root ? root->GetLineNum() : 0, "",
+                      "an included file's root element must be <mujoco>");
+    checkUtf8(r, root);
+    includedRoots[inc] = root;
+    return root;
+  }
+
+  // ---- compiler, defaults, option, assets ----------------------------------------------------
+
+  void readCompiler(const XMLElement* el) {
+    const auto flag = [&](const char* name, bool& out) {
+      if (const char* v = el->Attribute(name)) {
+        r.markRead(el, name);
+        if (!std::strcmp(v, "true") || !std::strcmp(v, "false"))
+          out = !std::strcmp(v, "true");
+        else
+          r.fail(el, "<compiler>", std::string(name) + "=\"" + v + "\": expected true or false");
+      }
+    };
+    if (const char* a = el->Attribute("angle")) {
+      r.markRead(el, "angle");
+      if (!std::strcmp(a, "degree") || !std::strcmp(a, "radian"))
+        r.compiler.degrees = !std::strcmp(a, "degree");
+      else
+        r.fail(el, "<compiler>", std::string("angle=\"") + a + "\": expected degree or radian");
+    }
+    if (const char* s = el->Attribute("eulerseq")) {
+      r.markRead(el, "eulerseq");
+      const std::string seq = s;
+      if (seq.size() != 3 || seq.find_first_not_of("xyzXYZ") != std::string::npos)
+        r.fail(el, "<compiler>", "eulerseq=\"" + seq + "\": expected three of x y z X Y Z");
+      r.compiler.eulerseq = seq;
+    }
+    for (const char* dir : {"assetdir", "meshdir"})  // meshdir, when given, wins over assetdir
+      if (const char* d = el->Attribute(dir)) {
+        r.markRead(el, dir);
+        r.compiler.meshdir = d;
+      }
+    flag("autolimits", r.compiler.autolimits);
+    if (const char* v = el->Attribute("inertiafromgeom")) {
+      r.markRead(el, "inertiafromgeom");
+      const std::string s = v;
+      r.compiler.inertiaFromGeom =
+          s == "true"    ? Compiler::FromGeom::True
+          : s == "false" ? Compiler::FromGeom::False
+          : s == "auto"  ? Compiler::FromGeom::Auto
+                         : (r.fail(el, "<compiler>", "inertiafromgeom=\"" + s + "\": expected true, false or auto"),
+                           Compiler::FromGeom::Auto);
+    }
+    if (const char* v = el->Attribute("inertiagrouprange")) {
+      r.markRead(el, "inertiagrouprange");
+      const std::vector<double> g = r.numbers(el, "inertiagrouprange", v, 2);
+      r.compiler.groupMin = int(g[0]);
+      r.compiler.groupMax = int(g[1]);
+    }
+    if (const char* c = el->Attribute("coordinate")) {
+      r.markRead(el, "coordinate");
+      if (std::strcmp(c, "local"))
+        r.fail(el, "<compiler>",
+               "coordinate=\"" + std::string(c) + "\" is not supported (MuJoCo 2's global coordinates; use local)");
+    }
+    for (const char* changes : {"boundmass", "boundinertia", "settotalmass", "balanceinertia"})
+      if (el->Attribute(changes)) {
+        r.markRead(el, changes);
+        r.note(Severity::Warning, "mjcf.compiler_not_applied", el, std::string("<compiler> ") + changes,
+               std::string("<compiler> ") + changes + " is not applied: masses and inertias are as written",
+               "MuJoCo changes the bodies' masses or inertias at compile time with this setting; Dynscope does "
+               "not, so its model may differ from MuJoCo's.");
+      }
+    r.noteUnreadAttributes(el);
+  }
+
+  // A <default> class: its parent's attributes, overridden by its own; nested classes inherit.
+  void readDefault(const XMLElement* el, const DefaultClass* parent) {
+    const char* cls = el->Attribute("class");
+    const std::string name = cls ? cls : "main";  // the top-level <default> is class "main"
+    if (parent && r.defaults.count(name)) r.fail(el, "<default>", "class " + inQuotes(name) + " is defined twice");
+    if (parent && !cls) r.fail(el, "<default>", "a nested <default> needs a class attribute");
+    DefaultClass d = parent ? *parent : (r.defaults.count(name) ? r.defaults[name] : DefaultClass{});
+    std::vector<const XMLElement*> nested;
+    forEachChild(el, [&](const XMLElement* c) {
+      if (!std::strcmp(c->Name(), "default")) {
+        nested.push_back(c);
+        return;
+      }
+      AttributeMap& attrs = d.byTag[bucketOf(c->Name())];
+      for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next()) attrs[a->Name()] = a->Value();
+    });
+    r.defaults[name] = d;
+    for (const XMLElement* c : nested) readDefault(c, &r.defaults[name]);
+  }
+
+  void readOption(const XMLElement* el) {
+    if (const char* g = el->Attribute("gravity")) {
+      r.markRead(el, "gravity");
+      const std::vector<double> v = r.numbers(el, "gravity", g, 3);
+      robot.gravity = Vec3<double>(v[0], v[1], v[2]);
+    }
+    r.noteUnreadAttributes(el);
+    forEachChild(el, [&](const XMLElement* c) {
+      r.note(Severity::Info, "mjcf.element_ignored", c, "<option> <" + std::string(c->Name()) + ">",
+             "<option> <" + std::string(c->Name()) + "> is not used by Dynscope",
+             "Simulator flags do not change the dynamics model.");
+    });
+  }
+
+  void readAssets(const XMLElement* el) {
+    forEachChild(el, [&](const XMLElement* a) {
+      const std::string tag = a->Name();
+      if (tag == "mesh") {
+        const char* file = r.get(a, "file", "mesh", "");
+        const char* nm = a->Attribute("name");
+        if (!file) {
+          r.note(Severity::Warning, "mjcf.mesh_inline", a, "<mesh>",
+                 "a mesh without a file (vertices written in the model) is not drawn", "");
+          return;
+        }
+        std::string name = nm ? nm : fs::path(file).stem().string();
+        MeshAsset m;
+        const fs::path f(file);
+        m.path =
+            f.is_absolute() || r.compiler.meshdir.empty() ? f.string() : (fs::path(r.compiler.meshdir) / f).string();
+        if (const char* s = r.get(a, "scale", "mesh", "")) {
+          const std::vector<double> v = r.numbers(a, "scale", s, 3);
+          m.scale = Eigen::Vector3d(v[0], v[1], v[2]);
+        }
+        meshes[name] = m;
+      } else if (tag == "material") {
+        const char* nm = a->Attribute("name");
+        const char* rgba = r.get(a, "rgba", "material", "");
+        if (nm && rgba) {
+          const std::vector<double> v = r.numbers(a, "rgba", rgba, 4);
+          materials[nm] = {v[0], v[1], v[2], v[3]};
+        }
+        return;  // a material's texture and lighting are the renderer's business: not reported
+      } else if (tag != "texture") {
+        r.note(Severity::Info, "mjcf.element_ignored", a, "<asset> <" + tag + ">",
+               "<asset> <" + tag + "> is not used by Dynscope", "");
+        return;
+      } else {
+        return;
+      }
+      r.noteUnreadAttributes(a);
+    });
+  }
+
+  // ---- bodies ---------------------------------------------------------------------------------
+
+  std::string nameOf(const XMLElement* el, const std::string& prefix) {
+    const char* n = el->Attribute("name");
+    return n && *n ? std::string(n) : prefix + std::to_string(++unnamedCount);
+  }
+
+  static bool isIdentity(const Iso& T) {
+    return (T.matrix() - Eigen::Matrix4d::Identity()).cwiseAbs().maxCoeff() < 1e-15;
+  }
+
+  double angleUnit() const { return r.compiler.degrees ? std::numbers::pi / 180 : 1.0; }
+
+  double optNumber(const XMLElement* el, const char* name, const std::string& tag, const std::string& cc,
+                   double fallback) {
+    const char* v = r.get(el, name, tag, cc);
+    return v ? r.numbers(el, name, v, 1)[0] : fallback;
+  }
+
+  // limited="true|false|auto": auto (and no attribute) means "when a range is given", if autolimits.
+  bool limited(const XMLElement* el, const char* flag, const char* range, const std::string& tag,
+               const std::string& cc) {
+    const char* l = r.get(el, flag, tag, cc);
+    const bool hasRange = r.get(el, range, tag, cc) != nullptr;
+    if (l && !std::strcmp(l, "true")) return true;
+    if (l && !std::strcmp(l, "false")) return false;
+    if (hasRange && !r.compiler.autolimits) {
+      r.note(
+          Severity::Warning, "mjcf.range_without_limited", el, "<" + std::string(el->Name()) + "> " + range,
+          std::string(range) + " is given without " + flag + "=\"true\" and <compiler autolimits=\"false\">: ignored",
+          "MuJoCo 2 ignores such a range and MuJoCo 3 refuses it; set " + std::string(flag) +
+              "=\"true\" or autolimits=\"true\".");
+      return false;
+    }
+    return hasRange;
+  }
+
+  // A body's children in file order, with <frame> elements (MuJoCo 3) opened: each child comes with
+  // the pose of the frames around it and the childclass in force.
+  struct Item {
+    const XMLElement* el;
+    Iso prefix;
+    std::string childclass;
+  };
+  void collect(const XMLElement* el, const Iso& prefix, const std::string& cc, std::vector<Item>& out) {
+    forEachChild(el, [&](const XMLElement* c) {
+      if (!std::strcmp(c->Name(), "frame")) {
+        const char* fcc = c->Attribute("childclass");
+        r.markRead(c, "childclass");
+        collect(c, prefix * framePose(r, c), fcc ? fcc : cc, out);
+        r.noteUnreadAttributes(c);
+        return;
+      }
+      out.push_back(Item{c, prefix, cc});
+    });
+  }
+
+  void readBody(const XMLElement* el, const std::string& parentLink, const Iso& parentOffset, std::string cc) {
+    if (const char* c = el->Attribute("childclass")) {
+      cc = c;
+      r.markRead(el, "childclass");
+      if (!r.defaults.count(cc))
+        r.fail(el, "<body>", "childclass " + inQuotes(cc) + " is not defined by any <default>");
+    }
+    const std::string name = nameOf(el, "body");
+    const std::string ctx = "body " + inQuotes(name);
+    r.markRead(el, "mocap");                    // a mocap body is welded to the world in the model: no joint, as here
+    Iso pre = parentOffset * framePose(r, el);  // the body frame (before its joints), in the parent link's frame
+    std::vector<const XMLElement*> joints;
+    forEachChild(el, [&](const XMLElement* c) {
+      if (!std::strcmp(c->Name(), "joint") || !std::strcmp(c->Name(), "freejoint")) joints.push_back(c);
+    });
+    std::string link = parentLink;
+    if (joints.size() > 1)
+      r.note(Severity::Info, "mjcf.joint_chain", el, ctx,
+             "body " + inQuotes(name) + " has " + std::to_string(joints.size()) +
+                 " joints: they are chained through massless links named '" + name + "/<joint>'",
+             "MuJoCo moves a body by all its joints in turn; Dynscope gives each joint a link of its own.");
+    for (size_t k = 0; k < joints.size(); ++k) {
+      // An unnamed joint: "body/joint", or "body/joint2" for the second of several (mjcf.md).
+      const std::string unnamed = name + "/joint" + (joints.size() > 1 ? std::to_string(k + 1) : "");
+      JointDesc jd = readJoint(joints[k], unnamed, link, pre, cc, parentLink);
+      // The last joint moves the body's own link when its frame is the body frame (no anchor offset,
+      // no ref); otherwise a link of its own, welded to the body's at the offset: so the link named
+      // after the body has MuJoCo's body frame.
+      const bool direct = k + 1 == joints.size() && isIdentity(pre);
+      const std::string child = direct ? name : name + "/" + jd.name;
+      jd.child = child;
+      if (!direct) robot.links.push_back(LinkDesc{child, std::nullopt, {}, {}, joints[k]->GetLineNum()});
+      link = child;
+      jointIndex[jd.name] = robot.joints.size();
+      robot.joints.push_back(std::move(jd));
+    }
+    if (joints.empty() || link != name) {
+      JointDesc fixed;
+      fixed.name = name + (joints.empty() ? "/weld" : "/offset");
+      fixed.kind = JointKind::Fixed;
+      fixed.parent = link;
+      fixed.child = name;
+      fixed.origin = toPose(pre);
+      fixed.line = el->GetLineNum();
+      robot.joints.push_back(std::move(fixed));
+      pre = Iso::Identity();
+    }
+    robot.links.push_back(LinkDesc{name, std::nullopt, {}, {}, el->GetLineNum()});
+    const size_t linkIndex = robot.links.size() - 1;
+    readBodyContents(el, name, pre, cc, &linkIndex);
+    r.noteUnreadAttributes(el);
+  }
+
+  // A joint of body `body`, from link `parentLink`; pre: the body frame so far in that link's frame.
+  // On return pre places the body frame in the new link's frame (MuJoCo turns a hinge about its
+  // anchor pos by q - ref, slides by (q - ref) along the axis, turns a ball about its anchor).
+  JointDesc readJoint(const XMLElement* el, const std::string& unnamed, const std::string& parentLink, Iso& pre,
+                      const std::string& cc, const std::string& bodyParent) {
+    const bool freeElement = !std::strcmp(el->Name(), "freejoint");
+    const char* t = freeElement ? "free" : r.get(el, "type", "joint", cc);
+    const std::string type = t ? t : "hinge";
+    JointDesc jd;
+    jd.line = el->GetLineNum();
+    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") : unnamed;
+    jd.parent = parentLink;
+    const std::string ctx = "joint " + inQuotes(jd.name);
+    if (type == "free") {
+      if (bodyParent != "world" || parentLink != "world")
+        r.fail(el, ctx, "a free joint must be the only joint of a body at the top level of <worldbody>");
+      jd.kind = JointKind::Floating;  // q = the body's position and orientation in the world, as MuJoCo's qpos
+      pre = Iso::Identity();
+      if (!freeElement) {  // <freejoint> is <joint type="free"> with no damping, friction or armature
+        jd.damping = optNumber(el, "damping", "joint", cc, 0);
+        jd.armature = optNumber(el, "armature", "joint", cc, 0);
+        jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
+      }
+      r.markRead(el, "align");
+      r.noteUnreadAttributes(el);
+      return jd;
+    }
+    if (type != "hinge" && type != "slide" && type != "ball")
+      r.fail(el, ctx, "type=\"" + type + "\": expected hinge, slide, ball or free");
+    Eigen::Vector3d pos = Eigen::Vector3d::Zero(), axis = Eigen::Vector3d::UnitZ();
+    if (const char* p = r.get(el, "pos", "joint", cc)) {
+      const std::vector<double> v = r.numbers(el, "pos", p, 3);
+      pos = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* a = r.get(el, "axis", "joint", cc)) {
+      const std::vector<double> v = r.numbers(el, "axis", a, 3);
+      axis = Eigen::Vector3d(v[0], v[1], v[2]);
+      if (!(axis.norm() > 1e-12)) r.fail(el, ctx, "axis: the axis must not be zero");
+      axis.normalize();
+    }
+    const bool hinge = type == "hinge", slide = type == "slide";
+    const double unit = hinge ? angleUnit() : 1.0;
+    const double ref = type == "ball" ? 0 : optNumber(el, "ref", "joint", cc, 0) * unit;
+    jointRef[jd.name] = ref;
+    Iso origin = pre;
+    origin.translate(pos);
+    jd.origin = toPose(origin);
+    jd.axis = axis;
+    if (hinge || slide) {
+      const bool lim = limited(el, "limited", "range", "joint", cc);
+      if (lim) {
+        const char* rg = r.get(el, "range", "joint", cc);
+        if (!rg) r.fail(el, ctx, "limited=\"true\" without a range");
+        const std::vector<double> v = r.numbers(el, "range", rg, 2);
+        if (v[0] < v[1]) {
+          jd.hasLimits = true;
+          jd.lower = v[0] * unit;
+          jd.upper = v[1] * unit;
+        } else {
+          r.note(Severity::Warning, "mjcf.range_empty", el, ctx + " range",
+                 "range=\"" + std::string(rg) + "\" has no width: the joint is left unlimited",
+                 "MuJoCo refuses a range whose lower end is not below its upper end.");
+        }
+      }
+      jd.kind = slide ? JointKind::Prismatic : jd.hasLimits ? JointKind::Revolute : JointKind::Continuous;
+    } else {
+      jd.kind = JointKind::Spherical;
+      r.markRead(el, "axis");
+      if (limited(el, "limited", "range", "joint", cc))
+        r.note(Severity::Info, "mjcf.ball_range", el, ctx + " range",
+               "a ball joint's range (a cone) is not represented", "The joint moves freely in Dynscope.");
+    }
+    jd.damping = optNumber(el, "damping", "joint", cc, 0);
+    jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
+    jd.armature = optNumber(el, "armature", "joint", cc, 0);
+    if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0)
+      r.fail(el, ctx, "damping, frictionloss and armature must not be negative");
+    if (optNumber(el, "stiffness", "joint", cc, 0) != 0)
+      r.note(Severity::Warning, "mjcf.joint_spring", el, ctx + " stiffness",
+             "joint springs (stiffness) are not represented",
+             "Dynscope's dynamics have no joint springs: add the spring torque to tau yourself.");
+    r.markRead(el, "springref");
+    if (limited(el, "actuatorfrclimited", "actuatorfrcrange", "joint", cc)) {
+      const std::vector<double> f = r.numbers(el, "actuatorfrcrange", r.get(el, "actuatorfrcrange", "joint", cc), 2);
+      jd.effort = std::max(std::abs(f[0]), std::abs(f[1]));
+    }
+    // The body frame in the new link: undo the anchor offset and the reference position.
+    Iso post = Iso::Identity();
+    if (hinge) post.rotate(Eigen::AngleAxisd(-ref, axis));
+    if (slide) post.translate(-ref * axis);
+    post.translate(-pos);
+    pre = post;
+    r.noteUnreadAttributes(el);
+    return jd;
+  }
+
+  // The contents of a body (or of <worldbody>): inertial, geoms, sites and child bodies. offset: the
+  // body frame in the link's frame. linkIndex: the body's link (null for the world).
+  void readBodyContents(const XMLElement* el, const std::string& link, const Iso& offset, const std::string& cc,
+                        const size_t* linkIndex) {
+    std::vector<Item> items;
+    collect(el, Iso::Identity(), cc, items);
+    const XMLElement* inertial = nullptr;
+    MassSum sum;
+    std::vector<Geometry> visuals, collisions;
+    for (const Item& it : items) {
+      const std::string tag = it.el->Name();
+      if (tag == "body")
+        readBody(it.el, link, offset * it.prefix, it.childclass);
+      else if (tag == "geom")
+        readGeom(it.el, offset, it.prefix, it.childclass, sum, visuals, collisions, link);
+      else if (tag == "site")
+        readSite(it.el, link, offset * it.prefix, it.childclass);
+      else if (tag == "inertial")
+        inertial = it.el;
+      else if (tag == "joint" || tag == "freejoint") {
+        if (!linkIndex) r.fail(it.el, "<worldbody>", "the world body cannot have joints");
+      } else if (tag == "camera" || tag == "light")
+        r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
+               "Cameras and lights are MuJoCo's renderer settings.");
+      else if (tag == "composite" || tag == "flexcomp" || tag == "replicate" || tag == "attach" || tag == "plugin")
+        r.note(Severity::Warning, "mjcf.element_unsupported", it.el, "<" + tag + ">",
+               "<" + tag + "> is not expanded: the bodies it would generate are missing",
+               "Expand the model with MuJoCo (e.g. save it with mj_saveLastXML) and load the result.");
+      else
+        r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
+               "");
+    }
+    if (!linkIndex) {  // the world: geometry only (its mass does not move)
+      LinkDesc& world = robot.links.front();
+      world.visuals.insert(world.visuals.end(), visuals.begin(), visuals.end());
+      world.collisions.insert(world.collisions.end(), collisions.begin(), collisions.end());
+      return;
+    }
+    LinkDesc& body = robot.links[*linkIndex];
+    body.visuals = std::move(visuals);
+    body.collisions = std::move(collisions);
+    const auto mode = r.compiler.inertiaFromGeom;
+    if (inertial && mode != Compiler::FromGeom::True) {
+      body.inertial = readInertial(inertial, offset);
+    } else if (mode != Compiler::FromGeom::False) {
+      addMeshes(sum, link);
+      if (sum.mass > 0) body.inertial = inertialFromGeoms(sum, offset, el);
+    }
+    if (inertial && mode == Compiler::FromGeom::True)
+      r.note(Severity::Info, "mjcf.inertial_replaced", inertial, "body " + inQuotes(link) + " <inertial>",
+             "<inertial> is replaced by the geoms' inertia (<compiler inertiafromgeom=\"true\">)", "");
+  }
+
+  // The mesh geoms' mass and inertia, from their files (MuJoCo's compiler reads the triangles too).
+  void addMeshes(MassSum& sum, const std::string& link) {
+    for (const MassSum::MeshPart& p : sum.meshes) {
+      std::string why;
+      const auto asset = meshes.find(p.mesh);
+      if (asset == meshes.end()) continue;  // mjcf.mesh_missing says so
+      auto cached = meshInertias.find(p.mesh);
+      if (cached == meshInertias.end()) {
+        std::string error;
+        const std::string path = resolveMeshPath(asset->second.path, r.mainFile(), &error);
+        std::optional<MeshInertia> mi = path.empty() ? std::nullopt : meshInertia(path, asset->second.scale, &error);
+        cached = meshInertias.emplace(p.mesh, std::make_pair(mi, error)).first;
+      }
+      const auto& [mi, error] = cached->second;
+      if (!mi) {
+        r.note(Severity::Warning, "mjcf.mesh_inertia", p.el, "body " + inQuotes(link) + " <geom>",
+               "the inertia of mesh " + inQuotes(p.mesh) + " is not computed (" + error + "): body " + inQuotes(link) +
+                   " lacks its share",
+               "MuJoCo computes a mesh's volume and inertia from its triangles; Dynscope reads STL and OBJ files. "
+               "Give the body an <inertial> element, or make the mesh file available.");
+        continue;
+      }
+      const double m = p.mass ? *p.mass : p.density * mi->volume;
+      const Eigen::Matrix3d R = p.pose.linear();
+      const Eigen::Vector3d c = p.pose * mi->centroid;
+      sum.mass += m;
+      sum.moment += m * c;
+      sum.parts.push_back({m, c, m * R * mi->inertiaPerMass * R.transpose()});
+    }
+  }
+
+  InertialDesc readInertial(const XMLElement* el, const Iso& offset) {
+    const std::string ctx = "<inertial>";
+    InertialDesc in;
+    in.line = in.inertiaLine = el->GetLineNum();
+    if (!el->Attribute("pos")) r.fail(el, ctx, "missing pos attribute");
+    if (!el->Attribute("mass")) r.fail(el, ctx, "missing mass attribute");
+    in.origin = toPose(offset * framePose(r, el));
+    in.mass = r.numbers(el, "mass", el->Attribute("mass"), 1)[0];
+    r.markRead(el, "mass");
+    if (in.mass < 0) r.fail(el, ctx, "negative mass");
+    if (const char* d = el->Attribute("diaginertia")) {
+      r.markRead(el, "diaginertia");
+      const std::vector<double> v = r.numbers(el, "diaginertia", d, 3);
+      in.ixx = v[0];
+      in.iyy = v[1];
+      in.izz = v[2];
+    } else if (const char* f = el->Attribute("fullinertia")) {
+      r.markRead(el, "fullinertia");
+      const std::vector<double> v = r.numbers(el, "fullinertia", f, 6);  // ixx iyy izz ixy ixz iyz
+      in.ixx = v[0];
+      in.iyy = v[1];
+      in.izz = v[2];
+      in.ixy = v[3];
+      in.ixz = v[4];
+      in.iyz = v[5];
+    } else {
+      r.fail(el, ctx, "needs diaginertia or fullinertia");
+    }
+    r.noteUnreadAttributes(el);
+    return in;
+  }
+
+  // Mass, centre and inertia of the geoms, as MuJoCo's compiler sums them (parallel-axis theorem).
+  InertialDesc inertialFromGeoms(const MassSum& sum, const Iso& offset, const XMLElement* body) {
+    const Eigen::Vector3d com = sum.moment / sum.mass;
+    Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
+    for (const MassSum::Part& p : sum.parts) {
+      const Eigen::Vector3d d = p.c - com;
+      I += p.Ic + p.m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+    }
+    InertialDesc in;
+    in.line = in.inertiaLine = body->GetLineNum();
+    Iso at = offset;
+    at.translate(com);
+    in.origin = toPose(at);
+    in.mass = sum.mass;
+    in.ixx = I(0, 0);
+    in.iyy = I(1, 1);
+    in.izz = I(2, 2);
+    in.ixy = I(0, 1);
+    in.ixz = I(0, 2);
+    in.iyz = I(1, 2);
+    return in;
+  }
+
+  void readGeom(const XMLElement* el, const Iso& offset, const Iso& prefix, const std::string& cc, MassSum& sum,
+                std::vector<Geometry>& visuals, std::vector<Geometry>& collisions, const std::string& link) {
+    const char* t = r.get(el, "type", "geom", cc);
+    const std::string typeName = t ? t : "sphere";
+    const GeomType type = geomType(typeName);
+    const std::string ctx = "<geom>" + (el->Attribute("name") ? " " + inQuotes(el->Attribute("name")) : "");
+    if (type == GeomType::Unknown) r.fail(el, ctx, "type=\"" + typeName + "\" is not a MuJoCo geom type");
+    Eigen::Vector3d size = Eigen::Vector3d::Zero();
+    if (const char* s = r.get(el, "size", "geom", cc)) {
+      const std::vector<double> v = r.numbers(el, "size", s, 1, 3);
+      for (size_t i = 0; i < v.size(); ++i) size[Eigen::Index(i)] = v[i];
+    }
+    Iso pose;
+    const char* fromto = r.get(el, "fromto", "geom", cc);
+    if (fromto && (type == GeomType::Capsule || type == GeomType::Cylinder || type == GeomType::Box ||
+                   type == GeomType::Ellipsoid)) {
+      const std::vector<double> v = r.numbers(el, "fromto", fromto, 6);
+      const Eigen::Vector3d a(v[0], v[1], v[2]), b(v[3], v[4], v[5]);
+      const double length = (b - a).norm();
+      if (!(length > 1e-12)) r.fail(el, ctx, "fromto: the two points coincide");
+      pose = Iso::Identity();
+      pose.translation() = (a + b) / 2;
+      pose.linear() = rotationZTo((b - a) / length);
+      if (type == GeomType::Box || type == GeomType::Ellipsoid) {
+        size[1] = size[0];
+        size[2] = length / 2;
+      } else {
+        size[1] = length / 2;
+      }
+      r.markRead(el, "pos");
+      for (const char* o : {"quat", "axisangle", "euler", "xyaxes", "zaxis"}) r.markRead(el, o);
+    } else {
+      pose = framePose(r, el, "geom", cc);
+    }
+    pose = prefix * pose;  // in the body frame
+    const char* g = r.get(el, "group", "geom", cc);
+    const int group = g ? int(r.numbers(el, "group", g, 1)[0]) : 0;
+
+    // Inertia (inertiafromgeom): the geoms of the groups in inertiagrouprange.
+    const char* massAttr = r.get(el, "mass", "geom", cc);
+    const char* densityAttr = r.get(el, "density", "geom", cc);
+    if (group >= r.compiler.groupMin && group <= r.compiler.groupMax) {
+      if (const std::optional<UnitInertia> u = primitiveInertia(type, size)) {
+        const double m = massAttr ? r.numbers(el, "mass", massAttr, 1)[0]
+                                  : (densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0) * u->volume;
+        if (m < 0) r.fail(el, ctx, "negative mass or density");
+        if (m > 0) {
+          const Eigen::Matrix3d R = pose.linear();
+          sum.mass += m;
+          sum.moment += m * pose.translation();
+          sum.parts.push_back({m, pose.translation(), m * R * u->diagonalPerMass.asDiagonal() * R.transpose()});
+        }
+      } else if (type == GeomType::Mesh) {
+        const char* mesh = r.get(el, "mesh", "geom", cc);
+        MassSum::MeshPart part{el, pose, mesh ? mesh : "", std::nullopt,
+                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0};
+        if (massAttr) part.mass = r.numbers(el, "mass", massAttr, 1)[0];
+        if (part.mass.value_or(1) < 0 || part.density < 0) r.fail(el, ctx, "negative mass or density");
+        if (part.mass.value_or(1) > 0 && part.density > 0) sum.meshes.push_back(std::move(part));
+      }
+    }
+
+    // Drawing: MuJoCo's viewer shows groups 0-2; geoms that collide are collision geometry.
+    Geometry geo;
+    geo.name = el->Attribute("name") ? el->Attribute("name") : "";
+    geo.line = geo.shapeLine = el->GetLineNum();
+    geo.origin = toPose(offset * pose);
+    geo.material.hasColor = true;
+    geo.material.rgba = {0.5, 0.5, 0.5, 1};
+    if (const char* mat = r.get(el, "material", "geom", cc)) {
+      geo.material.name = mat;
+      if (const auto it = materials.find(mat); it != materials.end()) geo.material.rgba = it->second;
+    }
+    if (const char* rgba = r.get(el, "rgba", "geom", cc)) {
+      const std::vector<double> v = r.numbers(el, "rgba", rgba, 4);
+      geo.material.rgba = {v[0], v[1], v[2], v[3]};
+    }
+    std::vector<Geometry> shapes;
+    switch (type) {
+      case GeomType::Sphere:
+        geo.shape.kind = Shape::Kind::Sphere;
+        geo.shape.radius = size[0];
+        shapes.push_back(geo);
+        break;
+      case GeomType::Box:
+        geo.shape.kind = Shape::Kind::Box;
+        geo.shape.size = 2 * size;
+        shapes.push_back(geo);
+        break;
+      case GeomType::Cylinder:
+      case GeomType::Capsule:
+        geo.shape.kind = Shape::Kind::Cylinder;
+        geo.shape.radius = size[0];
+        geo.shape.length = 2 * size[1];
+        shapes.push_back(geo);
+        if (type == GeomType::Capsule)  // the caps: spheres at the ends, so the drawing is exact
+          for (double end : {-size[1], size[1]}) {
+            Geometry cap = geo;
+            cap.shape = Shape{};
+            cap.shape.kind = Shape::Kind::Sphere;
+            cap.shape.radius = size[0];
+            cap.origin = toPose(offset * pose * Iso(Eigen::Translation3d(0, 0, end)));
+            shapes.push_back(cap);
+          }
+        break;
+      case GeomType::Ellipsoid:
+        geo.shape.kind = Shape::Kind::Sphere;
+        geo.shape.radius = size.maxCoeff();
+        shapes.push_back(geo);
+        r.note(Severity::Info, "mjcf.ellipsoid_drawn_as_sphere", el, ctx,
+               "ellipsoids are drawn as spheres of the largest semi-axis",
+               "Only the drawing: the inertia is the ellipsoid's.");
+        break;
+      case GeomType::Plane:
+        if (size[0] > 0 && size[1] > 0) {
+          geo.shape.kind = Shape::Kind::Box;
+          geo.shape.size = Vec3<double>(2 * size[0], 2 * size[1], 1e-3);
+          shapes.push_back(geo);
+        }
+        break;
+      case GeomType::Mesh: {
+        const char* mesh = r.get(el, "mesh", "geom", cc);
+        const auto it = mesh ? meshes.find(mesh) : meshes.end();
+        if (it == meshes.end()) {
+          r.note(Severity::Warning, "mjcf.mesh_missing", el, ctx,
+                 mesh ? "mesh " + inQuotes(mesh) + " is not defined in <asset>" : "a mesh geom names no mesh", "");
+          break;
+        }
+        geo.shape.kind = Shape::Kind::Mesh;
+        geo.shape.meshUri = it->second.path;
+        geo.shape.scale = it->second.scale;
+        shapes.push_back(geo);
+        break;
+      }
+      default:
+        r.note(Severity::Info, "mjcf.geom_not_drawn", el, ctx, typeName + " geoms are not drawn", "");
+    }
+    const char* ct = r.get(el, "contype", "geom", cc);
+    const char* ca = r.get(el, "conaffinity", "geom", cc);
+    const bool collides = !(ct && !std::strcmp(ct, "0") && ca && !std::strcmp(ca, "0"));
+    const bool shown = group >= 0 && group <= 2;
+    for (const Geometry& s : shapes) {
+      if (shown) visuals.push_back(s);
+      if (collides) collisions.push_back(s);
+    }
+    (void)link;
+    r.noteUnreadAttributes(el);
+  }
+
+  void readSite(const XMLElement* el, const std::string& link, const Iso& offset, const std::string& cc) {
+    FrameDesc f;
+    f.name = nameOf(el, "site");
+    f.link = link;
+    f.origin = toPose(offset * framePose(r, el, "site", cc));
+    f.line = el->GetLineNum();
+    robot.frames.push_back(std::move(f));
+    r.markRead(el, "size");
+    r.markRead(el, "type");
+    r.noteUnreadAttributes(el);
+  }
+
+  // ---- actuators, equality constraints, keyframes -----------------------------------------------
+
+  void readActuators(const XMLElement* section) {
+    forEachChild(section, [&](const XMLElement* el) {
+      const std::string tag = el->Name();
+      const std::string ctx = "<actuator> <" + tag + ">";
+      if (!isActuatorTag(tag)) {
+        r.note(Severity::Info, "mjcf.element_ignored", el, ctx, ctx + " is not used by Dynscope", "");
+        return;
+      }
+      const char* joint = r.get(el, "joint", "general", "");
+      if (!joint) joint = r.get(el, "jointinparent", "general", "");
+      if (!joint) {
+        r.note(Severity::Warning, "mjcf.actuator_target", el, ctx,
+               "an actuator on a tendon, site or body is not represented (only joint actuators are read)", "");
+        return;
+      }
+      const auto j = jointIndex.find(joint);
+      if (j == jointIndex.end()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
+      double gear = 1;
+      if (const char* g = r.get(el, "gear", "general", "")) gear = r.numbers(el, "gear", g, 1, 6)[0];
+      double effort = kInf;
+      if (limited(el, "forcelimited", "forcerange", "general", "")) {
+        const std::vector<double> f = r.numbers(el, "forcerange", r.get(el, "forcerange", "general", ""), 2);
+        effort = std::abs(gear) * std::max(std::abs(f[0]), std::abs(f[1]));
+      }
+      // A motor's force is its control (a general actuator's, gain times control when it has no bias).
+      const char* gaintype = r.get(el, "gaintype", "general", "");
+      const char* biastype = r.get(el, "biastype", "general", "");
+      const bool direct = tag == "motor" || (tag == "general" && (!gaintype || !std::strcmp(gaintype, "fixed")) &&
+                                             (!biastype || !std::strcmp(biastype, "none")));
+      if (direct && limited(el, "ctrllimited", "ctrlrange", "general", "")) {
+        double gain = 1;
+        if (const char* gp = r.get(el, "gainprm", "general", ""); gp && tag == "general")
+          gain = r.numbers(el, "gainprm", gp, 1, 10)[0];
+        const std::vector<double> c = r.numbers(el, "ctrlrange", r.get(el, "ctrlrange", "general", ""), 2);
+        effort = std::min(effort, std::abs(gear * gain) * std::max(std::abs(c[0]), std::abs(c[1])));
+      }
+      JointDesc& jd = robot.joints[j->second];
+      if (effort < kInf) jd.effort = std::max(jd.effort, effort);
+      r.noteUnreadAttributes(el);
+    });
+  }
+
+  void readEquality(const XMLElement* section) {
+    forEachChild(section, [&](const XMLElement* el) {
+      const std::string tag = el->Name();
+      const std::string ctx = "<equality> <" + tag + ">";
+      if (tag != "joint") {
+        r.note(Severity::Warning, "mjcf.equality_unsupported", el, ctx,
+               "<equality> <" + tag + "> is not represented: only joint couplings are read",
+               "Closed chains written as connect or weld constraints load as open trees; write the loop as a "
+               "URDF <loop_joint> if Dynscope should close it.");
+        return;
+      }
+      if (const char* a = r.get(el, "active", "equality", ""); a && !std::strcmp(a, "false")) return;
+      const char* j1 = el->Attribute("joint1");
+      const char* j2 = el->Attribute("joint2");
+      r.markRead(el, "joint1");
+      r.markRead(el, "joint2");
+      if (!j1 || !jointIndex.count(j1)) r.fail(el, ctx, "joint1 names no joint");
+      std::vector<double> c = {0, 1, 0, 0, 0};
+      if (const char* p = r.get(el, "polycoef", "equality", "")) c = r.numbers(el, "polycoef", p, 5);
+      if (!j2 || c[2] != 0 || c[3] != 0 || c[4] != 0) {
+        r.note(Severity::Warning, "mjcf.equality_unsupported", el, ctx,
+               !j2 ? "a joint held at a constant position is not represented"
+                   : "a nonlinear joint coupling (polycoef beyond the linear term) is not represented",
+               "The joint moves freely in Dynscope.");
+        return;
+      }
+      if (!jointIndex.count(j2)) r.fail(el, ctx, "joint2 names no joint");
+      // MuJoCo: q1 - ref1 = c0 + c1 (q2 - ref2); a URDF mimic: q1 = multiplier q2 + offset.
+      JointDesc::Mimic m;
+      m.joint = j2;
+      m.multiplier = c[1];
+      m.offset = c[0] + jointRef[j1] - c[1] * jointRef[j2];
+      m.line = el->GetLineNum();
+      robot.joints[jointIndex[j1]].mimic = m;
+      r.noteUnreadAttributes(el);
+    });
+  }
+
+  // Each <key>'s qpos, in MuJoCo's order (the joints as the file nests them, which is the order they
+  // were read in), as a named pose; quaternions from w x y z to x y z w and normalised.
+  void readKeyframes(const XMLElement* section) {
+    int nq = 0;
+    for (const JointDesc& j : robot.joints)
+      nq += j.kind == JointKind::Fixed ? 0 : j.kind == JointKind::Floating ? 7 : j.kind == JointKind::Spherical ? 4 : 1;
+    forEachChild(section, [&](const XMLElement* el) {
+      NamedPoseDesc pose;
+      pose.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name")
+                                                                  : "key" + std::to_string(robot.poses.size() + 1);
+      pose.line = el->GetLineNum();
+      r.markRead(el, "qpos");
+      const char* qpos = el->Attribute("qpos");
+      if (!qpos) {
+        r.noteUnreadAttributes(el);
+        return;  // MuJoCo's qpos0: the neutral pose here
+      }
+      const std::vector<double> q = r.numbers(el, "qpos", qpos, 0, std::numeric_limits<size_t>::max());
+      if (int(q.size()) != nq) {
+        r.note(Severity::Warning, "mjcf.keyframe_size", el, "<key> " + inQuotes(pose.name),
+               "qpos has " + std::to_string(q.size()) + " numbers, the model " + std::to_string(nq) +
+                   ": the key is not read",
+               "MuJoCo refuses such a key too.");
+        return;
+      }
+      size_t at = 0;
+      for (const JointDesc& j : robot.joints) {
+        if (j.kind == JointKind::Fixed) continue;
+        std::vector<double> v;
+        const auto quaternion = [&](size_t w) {  // w x y z -> x y z w, normalised
+          Eigen::Vector4d xyzw(q[w + 1], q[w + 2], q[w + 3], q[w]);
+          if (xyzw.norm() > 0) xyzw.normalize();
+          for (int k = 0; k < 4; ++k) v.push_back(xyzw[k]);
+        };
+        if (j.kind == JointKind::Floating) {
+          v = {q[at], q[at + 1], q[at + 2]};
+          quaternion(at + 3);
+          at += 7;
+        } else if (j.kind == JointKind::Spherical) {
+          quaternion(at);
+          at += 4;
+        } else {
+          v = {q[at++]};
+        }
+        pose.joints.emplace_back(j.name, std::move(v));
+      }
+      robot.poses.push_back(std::move(pose));
+      r.noteUnreadAttributes(el);
+    });
+    if (!robot.poses.empty()) {
+      std::string names;
+      for (const NamedPoseDesc& p : robot.poses) names += (names.empty() ? "" : ", ") + p.name;
+      r.note(Severity::Info, "mjcf.keyframes", section, "<keyframe>",
+             "keyframes read as named poses: " + names + " (qvel, act and ctrl are not kept)",
+             "A pose is the key's qpos in Dynscope's joint order.");
+    }
+  }
+};
+
+std::string xmlError(const tinyxml2::XMLDocument& doc) {
+  const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
+  const size_t colon = full.find(": ");
+  return std::string("malformed XML: ") + doc.ErrorName() +
+         (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
+}
+
+}  // namespace
+
+bool looksLikeMjcf(const std::string& xmlText) {
+  size_t p = 0;
+  for (;;) {
+    p = xmlText.find('<', p);
+    if (p == std::string::npos || p + 1 >= xmlText.size()) return false;
+    const char c = xmlText[p + 1];
+    if (c == '?' || c == '!') {  // declaration, comment, doctype
+      const size_t end = xmlText.find(c == '!' && xmlText.compare(p, 4, "<!--") == 0 ? "-->" : ">", p);
+      if (end == std::string::npos) return false;
+      p = end + 1;
+      continue;
+    }
+    return xmlText.compare(p + 1, 6, "mujoco") == 0 &&
+           (p + 7 >= xmlText.size() || !std::isalnum(static_cast<unsigned char>(xmlText[p + 7])));
+  }
+}
+
+RobotDescription parseMjcfString(const std::string& xml, const std::string& sourceName) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
+    throw LoadError(sourceName, doc.ErrorLineNum(), "", xmlError(doc));
+  const XMLElement* root = doc.RootElement();
+  if (!root) throw LoadError(sourceName, 0, "", "no root element");
+  if (std::strcmp(root->Name(), "mujoco"))
+    throw LoadError(sourceName, root->GetLineNum(), "<" + std::string(root->Name()) + ">",
+                    "the root element must be <mujoco>");
+  RobotDescription robot;
+  robot.sourceFile = sourceName;
+  Reader reader(robot, sourceName);
+  reader.nameDocument(&doc, sourceName);
+  checkUtf8(reader, root);
+  Parser(reader).read(root);
+  if (robot.links.size() == 1)
+    throw LoadError(sourceName, root->GetLineNum(), "<worldbody>", "the model has no bodies");
+  return robot;
+}
+
+RobotDescription parseMjcfFile(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw LoadError(path, 0, "", "is a directory, not an MJCF file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw LoadError(path, 0, "", "cannot read file");
+  return parseMjcfString(text.str(), path);
+}
+
+}  // namespace dyn
