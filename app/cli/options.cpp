@@ -531,7 +531,7 @@ std::string generalHelp() {
       "       dynscope-cli id|trajectory [MODEL] --project P.json [options]\n"
       "       dynscope-cli COMMAND --help\n"
       "       dynscope-cli --help | --version\n\n"
-      "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml) or a DH table (.dh).\n"
+      "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml), a MuJoCo MJCF file (.xml) or a DH table (.dh).\n"
       "Results are JSON on stdout (trajectories: CSV); errors go to stderr.\n\nCommands:\n";
   for (const auto& c : commands()) {
     std::string name = std::string("  ") + c.name;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "dynscope/dynscope.hpp"
+#include "dynscope/formulations/registry.hpp"
 #include "dynscope/io/mjcf_parser.hpp"
 
 using dyn::JointKind;
@@ -288,6 +289,21 @@ class TestMjcfParser : public QObject {
     QVERIFY((tau - tau0 - model.armature.cwiseProduct(qdd)).norm() < 1e-12);
     const Eigen::VectorXd back = dyn::aba(model, data, q, qd, tau);
     QVERIFY2((back - qdd).norm() < 1e-10, "ABA inverts RNEA with armature");
+    // The teaching formulations have no rotor inertia: each refuses the model, naming a joint with
+    // armature, rather than compute an H without it; the same model without armature binds.
+    int refused = 0;
+    for (const dyn::Formulation& f : dyn::formulations()) {
+      if (!f.revolutePrismaticOnly) continue;
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, f.bind(model));
+      try {
+        f.bind(model);
+      } catch (const std::invalid_argument& e) {
+        QVERIFY2(std::string(e.what()).find("armature") != std::string::npos, e.what());
+      }
+      f.bind(bare);
+      ++refused;
+    }
+    QVERIFY(refused >= 5);
     // ref: at q = ref the bodies are where the file puts them.
     const auto [Rb, pb] = framePose(model, Eigen::Vector3d(0, 0.5, 0.05), "c");
     QVERIFY((pb - V3(0.5, 0, 0.1)).norm() < 1e-12);

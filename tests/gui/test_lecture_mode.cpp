@@ -31,6 +31,7 @@
 #include <cmath>
 #include <memory>
 
+#include "arrow_readback.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
@@ -48,7 +49,6 @@
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/model_tree_dock.hpp"
-#include "arrow_readback.hpp"
 #include "window_loading.hpp"
 
 using Eigen::Vector3d;
@@ -103,13 +103,15 @@ class TestLectureMode : public QObject {
   // A picture of the window for a human (DYNSCOPE_GRAB_DIR), once the equation page shows the step.
   void grabWindow(const QString& name) {
     if (qEnvironmentVariableIsEmpty("DYNSCOPE_GRAB_DIR")) return;
-    QTRY_VERIFY_WITH_TIMEOUT(!dock()->equationView() || dock()->equationsRendered(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!dock()->equationView() || dock()->equationsRendered(), 60000);
     QTest::qWait(200);  // painted
     grab(w->grab().toImage(), name);
   }
   // The value of a JavaScript expression in the equation page, once the page shows the current step.
+  // The timeouts are generous: the suite runs beside the engine suites on two cores, and Chromium's
+  // first typesetting in a new page then takes several seconds.
   QVariant evaluate(const QString& script) {
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(dock()->equationView() && dock()->equationsRendered(), 20000); }();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(dock()->equationView() && dock()->equationsRendered(), 60000); }();
     if (QTest::currentTestFailed()) return {};
     QVariant result;
     bool done = false;
@@ -605,7 +607,7 @@ class TestLectureMode : public QObject {
       // Every step typesets: KaTeX refuses none of its formulas.
       for (int p = 0; p <= lecture()->stepCount(); ++p) {
         lecture()->setPosition(p);
-        QTRY_VERIFY_WITH_TIMEOUT(dock()->equationsRendered(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(dock()->equationsRendered(), 60000);
         QVERIFY2(dock()->refusedFormulas() == 0, qPrintable(QString("%1, step %2").arg(name).arg(p)));
       }
       key(Qt::Key_End);

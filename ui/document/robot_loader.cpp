@@ -8,19 +8,20 @@
 #include "dynscope/io/model_builder.hpp"
 #include "scene/mesh_loader.hpp"
 
-// The engine reads anything that is not .dh as URDF, so a PNG or a text file would be reported
-// as "malformed XML"; name the real problem instead.
+// The engine reads XML as URDF or MJCF (by its root element) and anything else as a DH table, so a
+// PNG or a text file would be reported as malformed; name the real problem instead.
 QString robotFileTypeProblem(const QString& path) {
   if (QFileInfo(path).isDir()) return path + ": is a folder, not a robot file";
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};  // let the engine report missing/unreadable files
   const QByteArray head = f.read(512);
   if (head.contains('\0') || head.startsWith("\x89PNG"))
-    return path + ": not a robot description (binary data; expected a URDF or DH text file)";
+    return path + ": not a robot description (binary data; expected a URDF, MJCF or DH text file)";
   const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == "urdf" || suffix == "xml" || suffix == "dh") return {};
-  if (head.trimmed().startsWith('<')) return {};  // URDF content under another name
-  return path + ": unsupported file type '." + suffix + "' (expected a URDF .urdf/.xml or a DH table .dh)";
+  if (suffix == "urdf" || suffix == "xml" || suffix == "mjcf" || suffix == "dh") return {};
+  if (head.trimmed().startsWith('<')) return {};  // URDF or MJCF content under another name
+  return path + ": unsupported file type '." + suffix +
+         "' (expected a URDF .urdf/.xml, a MuJoCo MJCF .xml or a DH table .dh)";
 }
 
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,

@@ -6,7 +6,7 @@
 
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error) {
   QCommandLineParser parser;
-  parser.setApplicationDescription("Dynscope: load, render and pose a robot (URDF or DH).");
+  parser.setApplicationDescription("Dynscope: load, render and pose a robot (URDF, MuJoCo MJCF or DH).");
   const QCommandLineOption help = parser.addHelpOption();
   const QCommandLineOption version = parser.addVersionOption();
   parser.addPositionalArgument("MODEL", "Robot file (.urdf, .xml, .dh); default: robots/ur5.urdf.", "[MODEL]");

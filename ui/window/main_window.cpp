@@ -333,7 +333,7 @@ void MainWindow::openWithDialog() {
   QString dir = m_settings == Settings::Persistent ? s.value("lastDirectory").toString() : QString();
   if (dir.isEmpty()) dir = m_defaultDir;
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open robot"), dir, tr("Robots and projects (*.urdf *.xml *.dh *.json *.dynscope);;All files (*)"));
+      this, tr("Open robot"), dir, tr("Robots and projects (*.urdf *.xml *.mjcf *.dh *.json *.dynscope);;All files (*)"));
   if (path.isEmpty()) return;
   if (m_settings == Settings::Persistent) s.setValue("lastDirectory", QFileInfo(path).absolutePath());
   openFile(path);

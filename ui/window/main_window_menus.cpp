@@ -92,7 +92,7 @@ void MainWindow::createActions() {
   m_openAction = new QAction(dynscopeIcon("open"), tr("&Open…"), this);
   m_openAction->setObjectName("openAction");
   m_openAction->setShortcut(QKeySequence::Open);
-  setToolTipWithShortcut(m_openAction, tr("Open a URDF or DH file"));
+  setToolTipWithShortcut(m_openAction, tr("Open a URDF, MuJoCo MJCF or DH file"));
   connect(m_openAction, &QAction::triggered, this, &MainWindow::openWithDialog);
 
   m_reloadAction = new QAction(dynscopeIcon("reload"), tr("&Reload"), this);

@@ -64,7 +64,7 @@ void PropertiesDock::refresh() {
   const int b = m_doc->selectedBody();
   std::vector<std::pair<QString, QString>> rows;
   if (!m_doc->hasModel() || b < 0 || b > m.N) {
-    rows.push_back({tr("Selection"), tr("none — click a link in the view or the model tree")});
+    rows.push_back({tr("Selection"), tr("none: click a link")});  // short: the dock is narrow when presenting
   } else {
     const QString link = QString::fromStdString(m.bodyNames[b]);
     rows.push_back({tr("Link"), link});

@@ -3,6 +3,7 @@
 #include <QDockWidget>
 #include <QLayout>
 #include <QMainWindow>
+#include <QStatusBar>
 #include <QStringList>
 #include <QVariant>
 #include <algorithm>
@@ -48,8 +49,8 @@ const std::vector<Workspace> kWorkspaces = {
     {"lecture",
      "Lecture",
      "Teach an algorithm: a large 3D view beside its equations, the per-body table and H filling in",
-     {{{R, {"algorithmInspectorDock"}, 44, 64},
-       {R, {"massMatrixDock", "jointsDock"}, 44, 36},
+     {{{R, {"algorithmInspectorDock"}, 44, 56},
+       {R, {"massMatrixDock", "jointsDock"}, 44, 44, false, true},  // a tab on a laptop
        {B, {"algorithmsDock", "plotsDock", "logDock"}, 26}}},
      {{{R, {"algorithmInspectorDock"}, 58}, {B, {"massMatrixDock"}, 30, 100, false, true}}}},
 };
@@ -85,7 +86,15 @@ int readableDepth(QDockWidget* d, const Group& g) {
 
 bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g) {
   const int extent = g.area == Qt::BottomDockWidgetArea ? window->height() : window->width();
-  return readableDepth(d, g) <= extent * std::max(g.across, kMostForReadable) / 100;
+  if (readableDepth(d, g) > extent * std::max(g.across, kMostForReadable) / 100) return false;
+  if (g.area == Qt::BottomDockWidgetArea) return true;
+  // Stacked at a side: its share of the side's height (below the toolbars, above the status bar).
+  const QSize r = readableSize(d);
+  const QWidget* central = window->centralWidget();
+  const QStatusBar* status = window->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly);
+  const int side =
+      window->height() - (central ? central->y() : 0) - (status && status->isVisible() ? status->height() : 0);
+  return !r.isValid() || r.height() <= side * std::max(g.along, kMostForReadable) / 100;
 }
 
 Qt::Orientation stacking(const Group& g) {
