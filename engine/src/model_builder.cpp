@@ -223,9 +223,14 @@ struct Builder {
 
   // The mimic relation of joint jd (body i, -1 when fixed or cut), whose master is body m. One that
   // names no movable joint other than itself is dropped with a warning: the joint then moves on its own.
+  // A relation between joints of more than one degree of freedom is dropped too (mimic_coupling.hpp
+  // enforces q = a q_master + b on 1-DOF joints only), and so is one that closes a cycle of mimics.
   void addMimic(const JointDesc& jd, int i, int m) {
     const JointDesc::Mimic& mi = *jd.mimic;
-    if (i > 0 && m > 0 && m != i) {
+    const bool oneDof = i > 0 && m > 0 && model.joints[size_t(i)].nv == 1 && model.joints[size_t(m)].nv == 1;
+    const bool followsAlready =
+        std::any_of(model.mimics.begin(), model.mimics.end(), [&](const MimicInfo& x) { return x.joint == i; });
+    if (oneDof && m != i && !followsAlready && !closesCycle(i, m)) {
       model.mimics.push_back(MimicInfo{i, m, mi.multiplier, mi.offset});
       return;
     }
@@ -243,6 +248,15 @@ struct Builder {
       why = "joint '" + jd.name + "' mimics itself";
     else if (master == robot.joints.end())
       why = "joint '" + jd.name + "' mimics joint '" + mi.joint + "', which does not exist";
+    else if (m > 0 && !oneDof)
+      why = "joint '" + jd.name + "' mimics joint '" + mi.joint +
+            "': a mimic relation needs two joints of one degree "
+            "of freedom each";
+    else if (m > 0 && followsAlready)
+      why = "joint '" + jd.name + "' already follows another joint";
+    else if (m > 0)
+      why = "joint '" + jd.name + "' mimics joint '" + mi.joint + "', which follows joint '" + jd.name +
+            "' through a chain of mimics (a cycle)";
     else
       why = "joint '" + jd.name + "' mimics joint '" + mi.joint + "', which " + cutOrFixed(*master);
     Finding f;
@@ -257,9 +271,21 @@ struct Builder {
     f.body = i > 0 ? i : child != linkIndex.end() ? bodyOfLink[size_t(child->second)] : -1;
     f.message = why + "; the <mimic> is dropped" + (i > 0 ? " and the joint moves on its own" : "");
     f.hint =
-        "Name a movable joint in <mimic joint=\"...\">, or remove the element. (Dynscope records mimic relations "
-        "but does not enforce them: see mimic.not_enforced.)";
+        "Name a movable joint of one degree of freedom (revolute, continuous or prismatic) that does not itself "
+        "follow this joint in <mimic joint=\"...\">, or remove the element.";
     model.findings.push_back(std::move(f));
+  }
+
+  // Would i following m close a cycle: does m already follow i, directly or through a chain?
+  bool closesCycle(int i, int m) const {
+    for (int r = m, steps = 0; steps <= model.N; ++steps) {
+      if (r == i) return true;
+      const auto next =
+          std::find_if(model.mimics.begin(), model.mimics.end(), [&](const MimicInfo& x) { return x.joint == r; });
+      if (next == model.mimics.end()) return false;
+      r = next->mimicked;
+    }
+    return true;
   }
 
   // Named configurations: the neutral one with the file's joint values put in by joint name (joints

@@ -332,16 +332,17 @@ void checkLimits(Context& c) {
 void checkMimics(Context& c) {
   const Model& m = c.model;
   for (const MimicInfo& mi : m.mimics) {
-    Finding& f = c.add(Severity::Warning, "mimic.not_enforced");
+    Finding& f = c.add(Severity::Info, "mimic.enforced");
     c.atJointOfBody(f, mi.joint);
     f.element = "joint " + quoted(m.jointNames[mi.joint]) + " <mimic>";
     if (const JointDesc* j = c.joint(f.joint); j && j->mimic && j->mimic->line > 0) f.line = j->mimic->line;
-    f.message = "joint " + quoted(m.jointNames[mi.joint]) + " mimics joint " + quoted(m.jointNames[mi.mimicked]) +
+    f.message = "joint " + quoted(m.jointNames[mi.joint]) + " follows joint " + quoted(m.jointNames[mi.mimicked]) +
                 " (q = " + num(mi.multiplier) + " q_" + m.jointNames[mi.mimicked] + " + " + num(mi.offset) +
-                "), but the relation is not enforced: it is an independent degree of freedom";
+                "): it is not an independent degree of freedom";
     f.hint =
-        "The sliders, IK, the dynamics and the simulation treat both joints as free (H(q) has a row for "
-        "each). Set the mimic joint with its master by hand, or lock it for IK dragging.";
+        "The reduced dynamics (model/mimic_coupling.hpp) and dynscope-cli work on the independent coordinates, "
+        "H_y = G^T H G and tau_y = G^T tau (docs/mimic.md); dynscope-cli --no-mimic treats every joint as free. "
+        "The window's sliders, IK and simulation still move the joints separately.";
   }
 }
 

@@ -140,7 +140,7 @@ class TestModelCheckCli : public QObject {
     QCOMPARE(countCode(findings, "limits.degenerate"), 0);
     QCOMPARE(countCode(findings, "fixup.balance-inertias"), 5);
     QCOMPARE(countCode(findings, "fixup.unlimited-degenerate-limits"), 1);
-    QCOMPARE(countCode(findings, "mimic.not_enforced"), 1);  // what no fix-up touches stays
+    QCOMPARE(countCode(findings, "mimic.enforced"), 1);  // what no fix-up touches stays
     // "all" is every fix-up; a name that is none is a usage error.
     QCOMPARE(json(runCli({"check", file, "--fix", "all"}))["fixups"].toArray().size(), 3);
     const CliRun bad = runCli({"check", file, "--fix", "balance"});
