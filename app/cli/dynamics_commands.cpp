@@ -21,6 +21,7 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
            " has closed loops, whose inverse dynamics runs RNEA on the spanning tree (docs/loops.md)");
     return writeLoopInverseDynamics(s, json);
   }
+  if (s.mimic) return writeMimicInverseDynamics(s, json);  // the independent coordinates (docs/mimic.md)
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
@@ -41,6 +42,7 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
 }
 
 void writeMassMatrix(const Session& s, JsonWriter& json) {
+  if (s.mimic) return writeMimicMassMatrix(s, json);  // G^T H G (docs/mimic.md)
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::MatrixXd M = bindFormulation(s, dyn::Problem::MassMatrix).massMatrix(q);
   // Branch-induced sparsity (eq. 45): one walk up the dof tree per column, O(nv * depth) like CRBA
@@ -86,6 +88,7 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
            " (1, 2, 3 or global; here " + s.options.loopMethod.value_or("2") + ")");
     return writeLoopForwardDynamics(s, json);
   }
+  if (s.mimic) return writeMimicForwardDynamics(s, json);  // the independent coordinates (docs/mimic.md)
   if (s.options.baumgarte)
     warn("--baumgarte is ignored: " + s.model.name +
          " has no closed loops and no --loop-method was given (the stabilization acts on loop constraints)");

@@ -74,6 +74,7 @@ void writeInfo(const Session& s, JsonWriter& json) {
     json.endObject();
   }
   json.endArray();
+  writeMimicInfo(s, json);             // which joints are independent, which follow whom (mimic_commands.cpp)
   writeFindings(m, m.findings, json);  // the warnings of the model checker, as check prints them
 }
 

@@ -28,6 +28,8 @@ const OptionSpec kOptions[] = {
     {"--tau", "a,b,...", "joint forces/torques, nv numbers (default: zero)"},
     {"--gravity", "x,y,z", "gravity in world coordinates, m/s^2 (default: the model's)"},
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
+    {"--no-mimic", nullptr,
+     "treat mimic joints as free: id, fd and mass on all joints' coordinates (default: the independent ones)"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
     {"--algorithm", "NAME",
@@ -159,7 +161,9 @@ const std::vector<CommandSpec>& commands() {
        "Prints nq, nv, the bodies' total mass, gravity, and every joint with its parent and child body,\n"
        "its slices of q and v (idx_q, nq, idx_v, nv and the entry names), limits (null when unlimited),\n"
        "damping and friction; then all frames and mimic relations, and the findings of the model check\n"
-       "(counts and findings, as 'check' prints them)."},
+       "(counts and findings, as 'check' prints them). With mimic joints: \"coordinates\" (independent, or\n"
+       "full with --no-mimic), the independent q and v entries that id, fd and mass take, and per follower\n"
+       "its root master with q = multiplier q_root + offset (chains resolved; docs/mimic.md)."},
       {Command::Check,
        "check",
        "model check: every finding (inertias, masses, limits, mimic joints, meshes, cond(H)) as JSON",
@@ -328,7 +332,9 @@ const OptionSpec* findOption(std::string_view name) {
 }
 
 bool commandAccepts(const CommandSpec& c, std::string_view option) {
-  if (option == "--help" || option == "--gravity" || option == "--floating-base" || option == "--fix") return true;
+  if (option == "--help" || option == "--gravity" || option == "--floating-base" || option == "--fix" ||
+      option == "--no-mimic")
+    return true;
   return std::find(c.options.begin(), c.options.end(), option) != c.options.end();
 }
 
@@ -369,6 +375,8 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
       throw UsageError("--gravity needs 3 values x,y,z, got " + std::to_string(opts.gravity->size()));
   } else if (name == "--floating-base")
     opts.floatingBase = true;
+  else if (name == "--no-mimic")
+    opts.noMimic = true;
   else if (name == "--link")
     setOnce(opts.link, name, v);
   else if (name == "--frame") {
@@ -540,7 +548,7 @@ std::string generalHelp() {
   }
   s += "\nOptions of every command:\n";
   s += optionLine(*findOption("--gravity")) + optionLine(*findOption("--floating-base")) +
-       optionLine(*findOption("--fix"));
+       optionLine(*findOption("--fix")) + optionLine(*findOption("--no-mimic"));
   s += "\nVectors are comma-separated numbers in model order ('dynscope-cli info MODEL' lists the names).\n"
        "Exit status: 0 success, 1 load or runtime error, 2 usage error.\n";
   return s;

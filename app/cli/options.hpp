@@ -26,6 +26,7 @@ struct Options {
   std::string modelPath;
   std::optional<std::vector<double>> q, qd, qdd, tau, gravity;
   bool floatingBase = false;
+  bool noMimic = false;  // --no-mimic: mimic joints are free (id, fd, mass on the full coordinates)
   std::optional<std::string> link;
   std::string frame = "local-world-aligned";  // jacobian: local | world | local-world-aligned
   // id | mass | fd: a formulation of the engine's registry (default rnea, crba, aba); simulate: aba | crba;

@@ -98,6 +98,25 @@ Session openSession(const Options& options) {
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
   if (options.command != Command::Check) printFindings(s.model.findings);
+  if (!s.model.mimics.empty() && !options.noMimic && !s.model.hasLoops()) {
+    s.mimic = dyn::mimicCoupling(s.model);
+    for (int k : s.mimic->independentQ) s.yqNames.push_back(s.qNames[size_t(k)]);
+    for (int k : s.mimic->independentDofs) s.yvNames.push_back(s.vNames[size_t(k)]);
+    const Command c = options.command;
+    const bool reduced = c == Command::Info || c == Command::Check || c == Command::Opcount ||
+                         ((c == Command::Id || c == Command::Fd || c == Command::Mass) && !options.trajectory &&
+                          !options.project && !options.loopMethod);
+    if (!reduced)
+      std::fprintf(stderr,
+                   "dynscope-cli: note: %s has mimic joints; %s works on all joints' coordinates and does not "
+                   "enforce them (id, fd and mass at one state do; docs/mimic.md)\n",
+                   s.model.name.c_str(), commandName(c));
+  } else if (!s.model.mimics.empty() && s.model.hasLoops() && !options.noMimic && options.command != Command::Check) {
+    std::fprintf(stderr,
+                 "dynscope-cli: note: %s has mimic joints and closed loops; the mimic relations are not enforced "
+                 "(docs/mimic.md)\n",
+                 s.model.name.c_str());
+  }
   return s;
 }
 

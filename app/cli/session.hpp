@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dynscope/dynscope.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
 #include "json_writer.hpp"
 #include "options.hpp"
 #include "project/project_file.hpp"
@@ -21,6 +22,10 @@ struct Session {
   std::optional<dyn::ProjectFile> project;  // --project
   std::string modelPath;                    // MODEL, or the project's robot when MODEL is omitted
   std::vector<dyn::Fixup> fixups;           // applied: the project's, then --fix
+  // Mimic joints enforced (docs/mimic.md): set when the model has mimic relations, no closed loops and
+  // no --no-mimic; id, fd and mass then take and print the independent coordinates.
+  std::optional<dyn::MimicCoupling> mimic;
+  std::vector<std::string> yqNames, yvNames;  // names of the independent q and v entries
 };
 
 // Reads --project (ProjectError on failure); loads MODEL, or the project's robot, (LoadError on

@@ -1,0 +1,110 @@
+// dynscope-cli on models with mimic joints: info names the independent coordinates and who follows
+// whom; id, mass and fd take and print the independent coordinates, equal to the engine's reduced
+// algorithms and to G^T (full result) with a dense G; --no-mimic keeps every joint free; a vector of
+// the full size is a usage error naming the independent entries.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "dynscope/dynscope.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
+#include "run_cli.hpp"
+
+using dyn::testing::CliRun;
+using dyn::testing::runCli;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+QString data(const char* name) { return QString(DYNSCOPE_TEST_DATA_DIR) + "/mimic/" + name; }
+
+QJsonObject json(const CliRun& r) { return QJsonDocument::fromJson(r.out).object(); }
+
+VectorXd vec(const QJsonValue& v) {
+  const QJsonArray a = v.toArray();
+  VectorXd x(a.size());
+  for (int i = 0; i < a.size(); ++i) x[i] = a[i].toDouble();
+  return x;
+}
+MatrixXd mat(const QJsonValue& v) {
+  const QJsonArray rows = v.toArray();
+  MatrixXd m(rows.size(), rows.size());
+  for (int i = 0; i < rows.size(); ++i) m.row(i) = vec(rows[i]).transpose();
+  return m;
+}
+
+}  // namespace
+
+class TestMimicCli : public QObject {
+  Q_OBJECT
+ private slots:
+  void infoNamesTheIndependentCoordinates() {
+    const CliRun r = runCli({"info", data("four_finger_hand.urdf")});
+    QVERIFY2(!r.crashed && r.status == 0, r.err.constData());
+    const QJsonObject j = json(r);
+    QCOMPARE(j["coordinates"].toString(), QString("independent"));
+    QCOMPARE(j["nv_independent"].toInt(), 5);
+    QCOMPARE(j["independent_v_names"].toArray().first().toString(), QString("wrist"));
+    const QJsonArray followers = j["followers"].toArray();
+    QCOMPARE(followers.size(), 8);
+    for (const QJsonValue& f : followers)
+      if (f["joint"].toString() == "f2_distal_joint") {
+        QCOMPARE(f["follows"].toString(), QString("f2_proximal_joint"));  // through f2_middle_joint
+        QVERIFY(std::abs(f["multiplier"].toDouble() - 0.5) < 1e-15);      // 0.5 * (0.8 + 0.2)
+        QCOMPARE(f["offset"].toDouble(), 0.05);
+      }
+    const CliRun full = runCli({"info", data("four_finger_hand.urdf"), "--no-mimic"});
+    QCOMPARE(json(full)["coordinates"].toString(), QString("full"));
+    QVERIFY(!json(full).contains("followers"));
+  }
+
+  void dynamicsOnTheIndependentCoordinates() {
+    const dyn::Model model = dyn::loadModel(data("parallel_gripper.urdf").toStdString());
+    const dyn::MimicCoupling c = dyn::mimicCoupling(model);
+    const MatrixXd G = c.denseG();
+    const QString file = data("parallel_gripper.urdf");
+    // mass: G^T H_full G, H_full from --no-mimic at the expanded q.
+    const CliRun m = runCli({"mass", file, "--q", "0.3,0.012"});
+    QVERIFY2(m.status == 0, m.err.constData());
+    const VectorXd qFull = vec(json(m)["q_full"]);
+    QVERIFY(std::abs(qFull[2] - (-0.012 + 0.01)) < 1e-15);
+    QStringList qArg;
+    for (double x : qFull) qArg << QString::number(x, 'g', 17);
+    const CliRun mFull = runCli({"mass", file, "--no-mimic", "--q", qArg.join(',')});
+    QVERIFY2(mFull.status == 0, mFull.err.constData());
+    const MatrixXd H = mat(json(mFull)["mass_matrix"]);
+    QCOMPARE(H.rows(), 3);
+    QVERIFY((G.transpose() * H * G - mat(json(m)["mass_matrix"])).cwiseAbs().maxCoeff() < 1e-14);
+    // id: tau_y = G^T tau_full (the full run at G qd, G qdd).
+    const CliRun id = runCli({"id", file, "--q", "0.3,0.012", "--qd", "0.5,-0.2", "--qdd", "1.5,0.3"});
+    QVERIFY2(id.status == 0, id.err.constData());
+    const CliRun idFull =
+        runCli({"id", file, "--no-mimic", "--q", qArg.join(','), "--qd", "0.5,-0.2,0.2", "--qdd", "1.5,0.3,-0.3"});
+    QVERIFY2(idFull.status == 0, idFull.err.constData());
+    QVERIFY((G.transpose() * vec(json(idFull)["tau"]) - vec(json(id)["tau"])).cwiseAbs().maxCoeff() < 1e-13);
+    // fd inverts id.
+    const VectorXd tau = vec(json(id)["tau"]);
+    const CliRun fd = runCli({"fd", file, "--q", "0.3,0.012", "--qd", "0.5,-0.2", "--tau",
+                              QString("%1,%2").arg(tau[0], 0, 'g', 17).arg(tau[1], 0, 'g', 17)});
+    QVERIFY2(fd.status == 0, fd.err.constData());
+    QVERIFY((vec(json(fd)["qdd"]) - VectorXd((VectorXd(2) << 1.5, 0.3).finished())).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY(std::abs(vec(json(fd)["qdd_full"])[2] + vec(json(fd)["qdd"])[1]) < 1e-15);
+  }
+
+  void fullSizedInputIsAUsageError() {
+    const CliRun r = runCli({"id", data("parallel_gripper.urdf"), "--q", "0,0,0"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains("2 independent q entries") && r.err.contains("wrist, left_finger_joint"),
+             r.err.constData());
+    // Commands that do not enforce the relations say so.
+    const CliRun fk = runCli({"fk", data("parallel_gripper.urdf")});
+    QCOMPARE(fk.status, 0);
+    QVERIFY2(fk.err.contains("does not enforce them"), fk.err.constData());
+    QVERIFY(!runCli({"fk", data("parallel_gripper.urdf"), "--no-mimic"}).err.contains("mimic"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMimicCli)
+#include "test_mimic_cli.moc"
