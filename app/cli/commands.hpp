@@ -35,12 +35,13 @@ void writeLoopForwardDynamics(const Session& s, JsonWriter& json);
 void writeLoopInverseDynamics(const Session& s, JsonWriter& json);
 void writeAssembly(const Session& s, JsonWriter& json);
 
-// Mimic joints enforced (mimic_commands.cpp): info's section; id, mass and fd at one state on the
+// Mimic joints enforced (mimic_commands.cpp): info's section; id, mass, bias and fd at one state on the
 // independent coordinates (Session::mimic set).
 void writeMimicInfo(const Session& s, JsonWriter& json);
 void writeMimicInverseDynamics(const Session& s, JsonWriter& json);
 void writeMimicMassMatrix(const Session& s, JsonWriter& json);
 void writeMimicForwardDynamics(const Session& s, JsonWriter& json);
+void writeMimicBias(const Session& s, JsonWriter& json);
 
 // id / fd with --trajectory (or id with --project): reads the CSV or the project's trajectory,
 // writes CSV to --out or stdout.

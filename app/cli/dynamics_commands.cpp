@@ -68,6 +68,7 @@ void writeMassMatrix(const Session& s, JsonWriter& json) {
 }
 
 void writeBias(const Session& s, JsonWriter& json) {
+  if (s.mimic) return writeMimicBias(s, json);  // G^T C and G^T g (docs/mimic.md)
   const Eigen::VectorXd q = configurationInput(s, s.options.q);
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   dyn::Data data(s.model);

@@ -1,5 +1,5 @@
 // Mimic joints enforced (docs/mimic.md; engine: dynscope/model/mimic_coupling.hpp): info's section,
-// and id, mass and fd on the independent coordinates y (the masters and the free joints). Inputs are
+// and id, mass, bias and fd on the independent coordinates y (the masters and the free joints). Inputs are
 // y-sized (--q: the independent q entries, --qd/--qdd/--tau: the independent v entries); the results
 // give the reduced quantities (tau_y = G^T tau, H_y = G^T H G, ydd) and the full ones they come from.
 #include "commands.hpp"
@@ -125,6 +125,24 @@ void writeMimicMassMatrix(const Session& s, JsonWriter& json) {
   json.arrayField("columns_full", s.vNames);
   json.key("mass_matrix_full");
   json.matrix(data.M);
+}
+
+void writeMimicBias(const Session& s, JsonWriter& json) {
+  const dyn::MimicCoupling& c = *s.mimic;
+  const Eigen::VectorXd y = independentConfiguration(s);
+  const Eigen::VectorXd yd = independentVelocity(s, s.options.qd, "--qd");
+  Eigen::VectorXd q(c.nq), qd(c.nv), nleY(c.ny), gY(c.ny);
+  dyn::expandPositions(c, y, q);
+  dyn::expandVelocities(c, yd, qd);
+  dyn::Data data(s.model);
+  dyn::nonLinearEffects(s.model, data, q, qd);
+  dyn::gravityVector(s.model, data, q);
+  dyn::reduceForces(c, data.nle, nleY);  // G^T C
+  dyn::reduceForces(c, data.g, gY);      // G^T g
+  writeState(s, y, json);
+  json.arrayField("qd", yd);
+  json.arrayField("nonlinear_effects", nleY);
+  json.arrayField("gravity_vector", gY);
 }
 
 void writeMimicForwardDynamics(const Session& s, JsonWriter& json) {

@@ -29,7 +29,7 @@ const OptionSpec kOptions[] = {
     {"--gravity", "x,y,z", "gravity in world coordinates, m/s^2 (default: the model's)"},
     {"--floating-base", nullptr, "add a 6-DOF floating joint above the root link"},
     {"--no-mimic", nullptr,
-     "treat mimic joints as free: id, fd and mass on all joints' coordinates (default: the independent ones)"},
+     "treat mimic joints as free: id, fd, mass and bias on all joints' coordinates (default: the independent ones)"},
     {"--link", "NAME", "a model frame: any URDF link, or a DH frame such as frame3 or tool"},
     {"--frame", "REF", "local | world | local-world-aligned (default: local-world-aligned)"},
     {"--algorithm", "NAME",
@@ -162,7 +162,7 @@ const std::vector<CommandSpec>& commands() {
        "its slices of q and v (idx_q, nq, idx_v, nv and the entry names), limits (null when unlimited),\n"
        "damping and friction; then all frames and mimic relations, and the findings of the model check\n"
        "(counts and findings, as 'check' prints them). With mimic joints: \"coordinates\" (independent, or\n"
-       "full with --no-mimic), the independent q and v entries that id, fd and mass take, and per follower\n"
+       "full with --no-mimic), the independent q and v entries that id, fd, mass and bias take; per follower\n"
        "its root master with q = multiplier q_root + offset (chains resolved; docs/mimic.md)."},
       {Command::Check,
        "check",

@@ -103,13 +103,14 @@ Session openSession(const Options& options) {
     for (int k : s.mimic->independentQ) s.yqNames.push_back(s.qNames[size_t(k)]);
     for (int k : s.mimic->independentDofs) s.yvNames.push_back(s.vNames[size_t(k)]);
     const Command c = options.command;
-    const bool reduced = c == Command::Info || c == Command::Check || c == Command::Opcount ||
-                         ((c == Command::Id || c == Command::Fd || c == Command::Mass) && !options.trajectory &&
-                          !options.project && !options.loopMethod);
+    const bool oneState = !options.trajectory && !options.project && !options.loopMethod;
+    const bool reduced =
+        c == Command::Info || c == Command::Check || c == Command::Opcount ||
+        (oneState && (c == Command::Id || c == Command::Fd || c == Command::Mass || c == Command::Bias));
     if (!reduced)
       std::fprintf(stderr,
                    "dynscope-cli: note: %s has mimic joints; %s works on all joints' coordinates and does not "
-                   "enforce them (id, fd and mass at one state do; docs/mimic.md)\n",
+                   "enforce them (id, fd, mass and bias at one state do; docs/mimic.md)\n",
                    s.model.name.c_str(), commandName(c));
   } else if (!s.model.mimics.empty() && s.model.hasLoops() && !options.noMimic && options.command != Command::Check) {
     std::fprintf(stderr,

@@ -1,5 +1,5 @@
 // dynscope-cli on models with mimic joints: info names the independent coordinates and who follows
-// whom; id, mass and fd take and print the independent coordinates, equal to the engine's reduced
+// whom; id, mass, bias and fd take and print the independent coordinates, equal to the engine's reduced
 // algorithms and to G^T (full result) with a dense G; --no-mimic keeps every joint free; a vector of
 // the full size is a usage error naming the independent entries.
 #include <QJsonArray>
@@ -91,6 +91,12 @@ class TestMimicCli : public QObject {
     QVERIFY2(fd.status == 0, fd.err.constData());
     QVERIFY((vec(json(fd)["qdd"]) - VectorXd((VectorXd(2) << 1.5, 0.3).finished())).cwiseAbs().maxCoeff() < 1e-9);
     QVERIFY(std::abs(vec(json(fd)["qdd_full"])[2] + vec(json(fd)["qdd"])[1]) < 1e-15);
+    // bias: G^T C and G^T g.
+    const CliRun bias = runCli({"bias", file, "--q", "0.3,0.012", "--qd", "0.5,-0.2"});
+    const CliRun biasFull = runCli({"bias", file, "--no-mimic", "--q", qArg.join(','), "--qd", "0.5,-0.2,0.2"});
+    QVERIFY2(bias.status == 0 && biasFull.status == 0, bias.err.constData());
+    for (const char* key : {"nonlinear_effects", "gravity_vector"})
+      QVERIFY((G.transpose() * vec(json(biasFull)[key]) - vec(json(bias)[key])).cwiseAbs().maxCoeff() < 1e-13);
   }
 
   void fullSizedInputIsAUsageError() {
