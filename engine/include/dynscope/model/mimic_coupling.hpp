@@ -9,8 +9,8 @@
 //   tau_y = G^T ID(q, qd, qdd),  H_y = G^T H G,  ydd = H_y^-1 (tau_y - G^T C).
 // tau_y is the generalized force on the independent coordinates: each master's own torque plus its
 // followers' torques times their multipliers (the virtual work of the constraint forces is zero).
-// The same reduction as Pinocchio 3's mimic joints (one non-zero per row of G); here as a map
-// applied around the full-coordinate algorithms, not inside them.
+// The null-space method of the review, G applied around the full-coordinate algorithms (RNEA, CRBA),
+// not inside them (docs/mimic.md).
 //
 // Chains of mimics (a mimic of a mimic) resolve to the root master; cycles and mimics of multi-DOF
 // joints are dropped at load with a mimic.dropped warning (model_builder.cpp), so every relation
