@@ -21,6 +21,7 @@
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
+#include "lecture_hall_sizes.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
@@ -198,20 +199,11 @@ class TestNoCutNumbers : public QObject {
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
-  void everyWorkspace_data() {
-    QTest::addColumn<QSize>("size");
-    QTest::addColumn<bool>("present");
-    QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
-    QTest::newRow("1366x768") << QSize(1366, 768) << false;
-    QTest::newRow("1920x1080 F11") << QSize(1920, 1080) << true;
-    QTest::newRow("1366x768 F11") << QSize(1366, 768) << true;
-  }
+  void everyWorkspace_data() { dyn::testing::addLectureHallRows(true); }
   void everyWorkspace() {
     QFETCH(QSize, size);
     QFETCH(bool, present);
-    const QSize screen = QGuiApplication::primaryScreen()->size();
-    if (size.width() > screen.width() || size.height() > screen.height())
-      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
     w.setErrorHandler([](const QString&, const QString&) {});
     w.resize(size);

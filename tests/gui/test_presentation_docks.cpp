@@ -4,7 +4,7 @@
 // What is measured is what is drawn: the height of the title's ink in a picture of the title bar.
 // The lecture workspace presenting CRBA at step 4: at 1920x1080 H is readable below the 3D view;
 // at 1366x768, where the window cannot give it that height, it is a tab behind the inspector; the
-// step's pass is named in the equation panel.
+// step's pass is named in the equation panel. Simulate presenting shows its energy chart whole.
 // DYNSCOPE_GRAB_DIR=/some/dir keeps the pictures.
 #include <QtTest>
 
@@ -15,8 +15,10 @@
 
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
+#include "lecture_hall_sizes.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
+#include "simulation/simulation_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
 #include "window_loading.hpp"
@@ -140,16 +142,10 @@ class TestPresentationDocks : public QObject {
     QCOMPARE(tabsAfter, tabsBefore);
   }
 
-  void lectureShowsHReadableOrAsATab_data() {
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("1920x1080") << QSize(1920, 1080);
-    QTest::newRow("1366x768") << QSize(1366, 768);
-  }
+  void lectureShowsHReadableOrAsATab_data() { dyn::testing::addLectureHallRows(false); }
   void lectureShowsHReadableOrAsATab() {
     QFETCH(QSize, size);
-    const QSize screen = QGuiApplication::primaryScreen()->size();
-    if (size.width() > screen.width() || size.height() > screen.height())
-      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
     w.resize(size);
     w.show();
@@ -187,6 +183,45 @@ class TestPresentationDocks : public QObject {
     // The pass's name in the panel (the label above it is hidden while presenting).
     const QString pass = QString::fromStdString(w.lectureDocument()->currentPass()->name);
     QVERIFY2(w.inspectorDock()->equationHtml().contains(pass.toHtmlEscaped()), qPrintable(pass));
+  }
+
+  // Simulate presenting: the settings made at the desk go, so the run controls and the energy chart
+  // are on screen whole, without scrolling; at the desk again the settings are back.
+  void simulateShowsItsChartWhole_data() { dyn::testing::addLectureHallRows(false); }
+  void simulateShowsItsChartWhole() {
+    QFETCH(QSize, size);
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(dyn::testing::openAndWait(w, robotFile("planar3.dh")));
+    QVERIFY(w.setWorkspace("simulate"));
+    auto* plots = w.simulationDock()->findChild<QWidget*>("simulationPlots");
+    auto* integrator = w.simulationDock()->findChild<QWidget*>("simulationIntegrator");
+    QVERIFY(plots && integrator);
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    w.setGeometry(QRect(QPoint(0, 0), size));
+    dyn::testing::settle(700);
+    const QString where = QString("%1x%2").arg(size.width()).arg(size.height());
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
+      w.grab().save(QDir(dir).filePath("simulate_F11_" + where + ".png"));
+    QVERIFY(w.simulationDock()->isVisible());
+    QVERIFY(!integrator->isVisible());
+    // Whole: the part of the chart not clipped by the dock's scroll area is the chart itself.
+    const QRect shown = plots->visibleRegion().boundingRect();
+    QVERIFY2(plots->isVisible() && shown.size() == plots->size(),
+             qPrintable(QString("%1: %2x%3 of the %4x%5 chart on screen")
+                            .arg(where)
+                            .arg(shown.width())
+                            .arg(shown.height())
+                            .arg(plots->width())
+                            .arg(plots->height())));
+    QVERIFY2(plots->height() >= 150, qPrintable(QString("%1: chart %2 px high").arg(where).arg(plots->height())));
+    w.setPresentationMode(false);
+    dyn::testing::settle(300);
+    QVERIFY(integrator->isVisible());
   }
 };
 

@@ -24,6 +24,7 @@
 #include <QTreeWidget>
 
 #include "document/robot_document.hpp"
+#include "lecture_hall_sizes.hpp"
 #include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
@@ -75,16 +76,10 @@ class TestWindowLayout : public QObject {
             QString("%1x%2 on %3x%4").arg(w.width()).arg(w.height()).arg(available.width()).arg(available.height())));
   }
 
-  void readableAtLaptopAndProjectorSizes_data() {
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("1366x768 laptop") << QSize(1366, 768);
-    QTest::newRow("1920x1080 projector") << QSize(1920, 1080);
-  }
+  void readableAtLaptopAndProjectorSizes_data() { dyn::testing::addLectureHallRows(false); }
   void readableAtLaptopAndProjectorSizes() {
     QFETCH(QSize, size);
-    const QSize screen = QGuiApplication::primaryScreen()->size();
-    if (size.width() > screen.width() || size.height() > screen.height())
-      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
     w.resize(size);
     w.show();

@@ -19,6 +19,7 @@
 
 #include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
+#include "lecture_hall_sizes.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
@@ -102,20 +103,11 @@ class TestWorkspaces : public QObject {
   }
   void cleanupTestCase() { QSettings(kSettingsOrganization, kSettingsApplication).clear(); }
 
-  void everyWorkspaceIsReadable_data() {
-    QTest::addColumn<QSize>("size");
-    QTest::addColumn<bool>("present");
-    QTest::newRow("1366x768") << QSize(1366, 768) << false;
-    QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
-    QTest::newRow("1366x768 F11") << QSize(1366, 768) << true;
-    QTest::newRow("1920x1080 F11") << QSize(1920, 1080) << true;
-  }
+  void everyWorkspaceIsReadable_data() { dyn::testing::addLectureHallRows(true); }
   void everyWorkspaceIsReadable() {
     QFETCH(QSize, size);
     QFETCH(bool, present);
-    const QSize screen = QGuiApplication::primaryScreen()->size();
-    if (size.width() > screen.width() || size.height() > screen.height())
-      QSKIP("the screen is smaller than this size (run Xvfb with -screen 0 1920x1080x24)");
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
     QVERIFY(showWithRobot(w, size, "stanford_arm.dh"));
     // Presentation mode ends with the test, also when a check fails (the application font is global).

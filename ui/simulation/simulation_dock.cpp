@@ -179,6 +179,7 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_limitStiffness->setToolTip(tr("Stiffness of the limit springs (damping: 1 % of it, in N·m·s/rad)"));
   pform->addRow(tr("Limit stiffness"), m_limitStiffness);
   col->addWidget(passive);
+  m_deskOnly = {integration, passive};
 
   // Closed loops: method and stabilization (review §3.4).
   m_loopGroup = new QGroupBox(tr("Closed loops"), body);
@@ -567,4 +568,10 @@ void SimulationDock::updatePlots() {
     }
     m_constraintPlot->setData(toStd(h.t), m, {tr("log₁₀ |φ(q)|"), tr("log₁₀ |φ'(q) q̇|")}, tr("log₁₀ violation"));
   }
+}
+
+void SimulationDock::setPresentationMode(bool on) {
+  if (on == m_presentation) return;
+  m_presentation = on;
+  for (QWidget* w : m_deskOnly) w->setVisible(!on);
 }

@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "dynscope/simulation/simulator.hpp"
 
@@ -60,6 +61,9 @@ class SimulationDock : public QDockWidget {
   TimeSeriesPlot* differencePlot() const { return m_diffPlot; }
   // Closed loops (shown only for a mechanism with loop-closure joints).
   QGroupBox* loopGroup() const { return m_loopGroup; }
+  // Presentation mode (F11): the settings made at the desk (integration, the file's joint effects)
+  // are hidden, so the run controls, the torques and the energy chart fit without scrolling.
+  void setPresentationMode(bool on);
   QComboBox* loopMethodBox() const { return m_loopMethod; }
   QCheckBox* baumgarteBox() const { return m_baumgarte; }
   QDoubleSpinBox* baumgarteAlphaBox() const { return m_alpha; }
@@ -135,6 +139,8 @@ class SimulationDock : public QDockWidget {
   TimeSeriesPlot* m_driftPlot;
   TimeSeriesPlot* m_diffPlot;
   QGroupBox* m_loopGroup;
+  std::vector<QWidget*> m_deskOnly;  // hidden while presenting
+  bool m_presentation = false;
   QComboBox* m_loopMethod;
   QCheckBox* m_baumgarte;
   QDoubleSpinBox* m_alpha;

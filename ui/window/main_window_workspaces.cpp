@@ -17,6 +17,7 @@
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
+#include "simulation/simulation_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/dock_title_style.hpp"
@@ -140,6 +141,7 @@ void MainWindow::setPresentationMode(bool on) {
     m_presentationStyle.apply(m_viewport->renderer());
     m_inspectorDock->setPresentationMode(true);
     if (m_massDock) m_massDock->setPresentationMode(true);
+    m_simulationDock->setPresentationMode(true);
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
@@ -161,6 +163,7 @@ void MainWindow::setPresentationMode(bool on) {
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
     if (m_massDock) m_massDock->setPresentationMode(false);
+    m_simulationDock->setPresentationMode(false);
     m_arrows->setPresentation(false);
     const PresentationReturn back = m_beforePresenting;
     if (back.maximized) {
