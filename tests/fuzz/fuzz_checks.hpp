@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -15,6 +16,8 @@
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/io/finding.hpp"
 #include "dynscope/io/load_error.hpp"
+#include "dynscope/io/model_builder.hpp"
+#include "dynscope/io/robot_description.hpp"
 #include "dynscope/io/utf8.hpp"
 #include "dynscope/model/data.hpp"
 
@@ -117,6 +120,34 @@ inline void checkModel(const dyn::Model& m) {
   } catch (const dyn::ForwardDynamicsError& e) {  // inconsistent inertias that load: refused, naming the joint
     FUZZ_REQUIRE(e.body() >= 1 && e.body() <= m.N, "the refusal names a joint of the model");
   }
+}
+
+// The body of an XML robot reader's fuzz target (URDF, MJCF): `parse(text, source)` either refuses
+// with a LoadError that names `source`, or gives a description whose names are UTF-8 and which builds
+// (fixed and floating base) into a model that passes checkModel, or is refused with a named error.
+template <class Parse>
+int fuzzRobotReader(const uint8_t* bytes, size_t size, const char* source, Parse parse) {
+  const std::string text(reinterpret_cast<const char*>(bytes), size);
+  dyn::RobotDescription robot;
+  try {
+    robot = parse(text, source);
+  } catch (const dyn::LoadError& e) {
+    checkError(e, source);
+    return 0;
+  }
+  for (const auto& link : robot.links) {
+    requireUtf8(link.name, "a link name");
+    for (const auto& g : link.visuals) requireUtf8(g.shape.meshUri, "a mesh file name");
+  }
+  for (const auto& joint : robot.joints) requireUtf8(joint.name, "a joint name");
+  for (const bool floating : {false, true}) {
+    try {
+      checkModel(dyn::buildModel(robot, dyn::BuildOptions{.floatingBase = floating}));
+    } catch (const dyn::LoadError& e) {
+      checkError(e, source);
+    }
+  }
+  return 0;
 }
 
 }  // namespace fuzz
