@@ -416,6 +416,11 @@ void AlgorithmInspectorDock::showPage() {
   });
 }
 
+void AlgorithmInspectorDock::showEvent(QShowEvent* event) {
+  QDockWidget::showEvent(event);
+  if (m_view && !equationsRendered()) QTimer::singleShot(0, this, &AlgorithmInspectorDock::showPage);
+}
+
 void AlgorithmInspectorDock::confirmWhenFontsLoaded(const QString& html, int tries) {
   // KaTeX's faces load on their first use (bold, script, ...): until they arrive the browser draws
   // those glyphs blank, so a picture taken at once would miss the bold symbols.

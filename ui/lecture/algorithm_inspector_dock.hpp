@@ -68,6 +68,11 @@ class AlgorithmInspectorDock : public QDockWidget {
   // The view typeset the current page (tests and screenshots wait for it).
   void equationsTypeset();
 
+ protected:
+  // A page changed while the dock was hidden (a presentation-mode relayout re-adds the docks) is
+  // shown once the dock is back on screen.
+  void showEvent(QShowEvent* event) override;
+
  private:
   void refresh();
   void refreshInputs();
