@@ -147,10 +147,7 @@ class TestPresentationDocks : public QObject {
     QFETCH(QSize, size);
     DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(size);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("stanford_arm.dh")));
+    QVERIFY(dyn::testing::showWithRobot(w, size, "stanford_arm.dh"));
     QVERIFY(w.setWorkspace("lecture"));
     w.lectureDocument()->setAlgorithm("crba");
     w.inspectorDock()->show();
@@ -192,10 +189,7 @@ class TestPresentationDocks : public QObject {
     QFETCH(QSize, size);
     DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
     MainWindow w(MainWindow::Settings::Ephemeral);
-    w.resize(size);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(dyn::testing::openAndWait(w, robotFile("planar3.dh")));
+    QVERIFY(dyn::testing::showWithRobot(w, size, "planar3.dh"));
     QVERIFY(w.setWorkspace("simulate"));
     auto* plots = w.simulationDock()->findChild<QWidget*>("simulationPlots");
     auto* integrator = w.simulationDock()->findChild<QWidget*>("simulationIntegrator");

@@ -74,11 +74,7 @@ void grab(MainWindow& w, const QString& name) {
 bool onScreen(QWidget* w) { return w->isVisible() && !w->visibleRegion().isEmpty(); }
 
 // The window at `size` with a robot of robots/ loaded and painted.
-bool showWithRobot(MainWindow& w, QSize size, const char* robot) {
-  w.resize(size);
-  w.show();
-  return QTest::qWaitForWindowExposed(&w) && dyn::testing::openAndWait(w, robotFile(robot));
-}
+using dyn::testing::showWithRobot;
 
 // A key as the lecturer presses it: the workspace and F11 keys are window shortcuts, which need the
 // active window (without a window manager, full screen may have deactivated it).

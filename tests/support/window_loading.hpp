@@ -30,4 +30,11 @@ inline bool openAndWait(MainWindow& window, const QString& path, QString* error 
   return finished.at(0).at(0).toBool();
 }
 
+// Shows the window at `size` and opens one of the shipped robots: true when both worked.
+inline bool showWithRobot(MainWindow& window, QSize size, const char* robot) {
+  window.resize(size);
+  window.show();
+  return QTest::qWaitForWindowExposed(&window) && openAndWait(window, robotFile(robot));
+}
+
 }  // namespace dyn::testing
