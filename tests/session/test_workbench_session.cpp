@@ -46,6 +46,12 @@ struct Prompts {
   }
 };
 
+// Writes `bytes` to `path`; true when it worked.
+bool writeFile(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
 // Two waypoints through the undo stack (as the trajectory dock adds them): unsaved work.
 void addTwoWaypoints(S& s) {
   Eigen::VectorXd q = s.robot()->q();
@@ -92,10 +98,7 @@ class TestWorkbenchSession : public QObject {
     QVERIFY(loadWith(session, [&] { return session.openFile(robot("planar3.dh")); }));
     QTemporaryDir dir;
     const QString bad = dir.filePath("broken.urdf");
-    QFile f(bad);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("<robot name='x'><link name='a'>");
-    f.close();
+    QVERIFY(writeFile(bad, "<robot name='x'><link name='a'>"));
     QSignalSpy errors(&session, &S::error);
     QVERIFY(!loadWith(session, [&] { return session.openFile(bad); }));
     QCOMPARE(errors.size(), 1);
@@ -139,10 +142,7 @@ class TestWorkbenchSession : public QObject {
   void unreadableProjectIsAnError() {
     QTemporaryDir dir;
     const QString project = dir.filePath("bad.json");
-    QFile f(project);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("{ not json");
-    f.close();
+    QVERIFY(writeFile(project, "{ not json"));
     S session;
     QSignalSpy errors(&session, &S::error);
     QVERIFY(!session.openProject(project));
@@ -206,10 +206,7 @@ class TestWorkbenchSession : public QObject {
     addTwoWaypoints(session);
     QTemporaryDir dir;
     const QString text = dir.filePath("notes.txt");
-    QFile f(text);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("hello");
-    f.close();
+    QVERIFY(writeFile(text, "hello"));
     QSignalSpy errors(&session, &S::error);
     QSignalSpy finished(session.robot(), &RobotDocument::loadingFinished);
     session.openFile(text);

@@ -94,7 +94,6 @@ void WorkbenchSession::loadDemo(dyn::DemoTrajectory demo, const QString& robotFi
   }
   PendingProject pending;
   pending.project.robotPath = robotFile.toStdString();
-  pending.project.floatingBase = m_doc->floatingBase();
   pending.project.trajectory.source = dyn::TrajectorySource::Demo;
   pending.project.trajectory.demo = dyn::demoTrajectoryName(demo);
   pending.keepProjectFile = true;

@@ -10,7 +10,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QLockFile>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -23,7 +22,6 @@
 
 #include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
-#include "document/robot_loader.hpp"
 #include "document/save_file.hpp"
 #include "ik/ik_dock.hpp"
 #include "ik/ik_drag_controller.hpp"

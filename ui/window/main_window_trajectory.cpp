@@ -5,7 +5,6 @@
 #include <QAction>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -20,11 +19,10 @@
 #include <memory>
 
 #include "document/robot_document.hpp"
+#include "dynscope/trajectory/demo_trajectories.hpp"
 #include "ik/ik_dock.hpp"
 #include "ik/ik_drag_controller.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
-#include "project/project_file.hpp"
-#include "project/project_setup.hpp"
 #include "scene/robot_scene.hpp"
 #include "session/workbench_session.hpp"
 #include "simulation/simulation_dock.hpp"
