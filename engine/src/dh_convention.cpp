@@ -22,16 +22,31 @@ std::optional<std::pair<double, double>> xScrew(const Pose& p) {
   return std::pair(p.xyz.x(), p.rpy.x());
 }
 
-Iso screw(double a, double alpha) { return dh::transX(a) * dh::rotX(alpha); }
+// Tx(a) Rx(alpha) with cos and sin of multiples of 90 deg exact (cos(pi/2) is 6e-17 in doubles),
+// so a twist of 90 deg moves inertia entries without leaving 1e-17 residues in the others.
+Iso screw(double a, double alpha) {
+  double c = std::cos(alpha), s = std::sin(alpha);
+  if (std::abs(c) < 1e-15) c = 0, s = s > 0 ? 1 : -1;
+  if (std::abs(s) < 1e-15) s = 0, c = c > 0 ? 1 : -1;
+  Iso T = Iso::Identity();
+  T.linear() << 1, 0, 0, 0, c, -s, 0, s, c;
+  T.translation() = Vec3<double>(a, 0, 0);
+  return T;
+}
 
 // Link i's COM and inertia, given in frame F, re-expressed in frame G where X = pose of F in G.
+// Sums of products leave rounding noise (0.28 - 0.425 = -0.14499999999999996): tidied to 14 digits.
 void reexpress(DhRow& r, const Iso& X) {
+  const double size = r.com.norm() + X.translation().norm();
   r.com = X * r.com;
+  for (int k = 0; k < 3; ++k) r.com[k] = dh::tidy(r.com[k], 1e-15 * size);
   const auto& I = r.inertia;
   Mat3<double> Ic;
   Ic << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
   const Mat3<double> J = X.linear() * Ic * X.linear().transpose();
-  r.inertia = {J(0, 0), J(1, 1), J(2, 2), J(0, 1), J(0, 2), J(1, 2)};
+  const double zero = 1e-15 * J.cwiseAbs().maxCoeff();
+  r.inertia = {dh::tidy(J(0, 0), zero), dh::tidy(J(1, 1), zero), dh::tidy(J(2, 2), zero),
+               dh::tidy(J(0, 1), zero), dh::tidy(J(0, 2), zero), dh::tidy(J(1, 2), zero)};
 }
 
 // Where a link the table generates sits on its body: the body (0 = the ground) and the link's pose
@@ -76,8 +91,8 @@ DhTable toConvention(const DhTable& t, DhConvention convention) {
     // S_0 = M_0 unless the base is a pure x-screw, which becomes row 1's a_0, alpha_0.
     double a0 = 0, alpha0 = 0;
     if (t.base)
-      if (const auto s = xScrew(*t.base)) {
-        std::tie(a0, alpha0) = *s;
+      if (const auto xs = xScrew(*t.base)) {
+        std::tie(a0, alpha0) = *xs;
         out.base.reset();
       }
     for (size_t i = 0; i < n; ++i) {
@@ -105,8 +120,8 @@ DhTable toConvention(const DhTable& t, DhConvention convention) {
     // The last row takes the tool when it is a pure x-screw; else S_n = M_n.
     double an = 0, alphan = 0;
     if (t.tool)
-      if (const auto s = xScrew(*t.tool)) {
-        std::tie(an, alphan) = *s;
+      if (const auto xs = xScrew(*t.tool)) {
+        std::tie(an, alphan) = *xs;
         out.tool.reset();
       }
     for (size_t i = 0; i < n; ++i) {

@@ -36,6 +36,15 @@ Iso rowTransform(const DhRow& r, DhConvention c, double q) {
                                      : rotZ(theta) * transZ(d) * transX(r.a) * rotX(r.alpha);
 }
 
+double tidy(double v, double zero) {
+  if (std::abs(v) <= zero) return 0;
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 14);
+  double back = v;
+  std::from_chars(buf, res.ptr, back);
+  return back;
+}
+
 std::string exactNumber(double v, double unit) {
   char buf[64];
   if (v == 0) return "0";
@@ -48,7 +57,10 @@ std::string exactNumber(double v, double unit) {
     const auto res = std::to_chars(buf, buf + sizeof buf, scaled, std::chars_format::general, digits);
     double back = 0;
     std::from_chars(buf, res.ptr, back);
-    if (back * unit == v) return std::string(buf, res.ptr);
+    if (back * unit == v) {  // written in its shortest form: 160, not 1.6e+02
+      const auto shortest = std::to_chars(buf, buf + sizeof buf, back);
+      return std::string(buf, shortest.ptr);
+    }
   }
   const auto res = std::to_chars(buf, buf + sizeof buf, scaled, std::chars_format::general, 17);
   return std::string(buf, res.ptr);

@@ -24,6 +24,10 @@ Iso toIso(const Pose& p);
 // The DH link transform ^{i-1}T_i of a row at joint value q (q = 0: the constants alone).
 Iso rowTransform(const DhRow& row, DhConvention convention, double q = 0);
 
+// Rounding noise off a computed length or inertia entry: 0 when |v| <= zero, else v to 14
+// significant digits (a decimal written with fewer comes back as written; changes <= 1e-14 relative).
+double tidy(double v, double zero);
+
 // Shortest decimal that reads back (from_chars) as exactly v; with `unit` != 1 the shortest d such
 // that d * unit == v (angles written in degrees), or 17 digits of v / unit when there is none.
 std::string exactNumber(double v, double unit = 1);
