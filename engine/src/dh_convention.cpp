@@ -60,18 +60,18 @@ std::optional<std::pair<int, Iso>> linkOnBody(const DhTable& t, const std::strin
     const DhRow& r = t.rows[i - 1];
     if (link == "link" + std::to_string(i))
       return std::pair(int(i), modified || r.prismatic ? Iso(Iso::Identity()) : dh::transZ(-r.d));
-    if (link == "frame" + std::to_string(i))
-      return std::pair(int(i), modified ? Iso(Iso::Identity()) : screw(r.a, r.alpha));
+    if (link == "frame" + std::to_string(i) && !modified)  // modified frame<i> is a frame on link<i>, not a link
+      return std::pair(int(i), screw(r.a, r.alpha));
   }
   return std::nullopt;
 }
 
 void moveLoopSide(const DhTable& from, const DhTable& to, std::string& link, Pose& origin) {
   const auto src = linkOnBody(from, link);
-  if (!src) return;  // not a generated link: the parser will say so
+  if (!src) return;  // not a link the table generates: the reader will say so
   std::string target = link;
-  auto dst = linkOnBody(to, target);
-  if (!dst) dst = linkOnBody(to, target = "base");  // base_dh gone: on the ground
+  auto dst = linkOnBody(to, target);  // else base_dh is gone, or frame<i> is no link: link<i> of that body
+  if (!dst) dst = linkOnBody(to, target = src->first == 0 ? "base" : "link" + std::to_string(src->first));
   link = target;
   origin = dh::toPose(dst->second.inverse() * src->second * dh::toIso(origin));
 }
