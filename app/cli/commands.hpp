@@ -51,5 +51,8 @@ void runSampling(const Session& s);
 // simulate: forward-dynamics simulation (simulate_command.cpp), CSV to --out or stdout. Returns the
 // exit status: 1 when the run diverged (the CSV then ends at the last good state).
 int runSimulation(const Session& s);
+// convert: MODEL as a URDF or a DH table (convert_command.cpp), to --out or stdout. Loads the model
+// itself; a model the target cannot express throws std::invalid_argument naming the joint.
+int runConvert(const Options& options);
 
 }  // namespace cli

@@ -49,6 +49,7 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
     case Command::Trajectory:  // CSV, dispatched in main
     case Command::Simulate:
     case Command::Check:  // its own JSON and exit status, dispatched in main
+    case Command::Convert:
       return;
   }
 }
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     const std::optional<cli::Options> options = cli::parseArguments(argc, argv);
     if (!options) return 0;  // help or version printed
     if (options->command == cli::Command::Check) return cli::runCheck(*options);
+    if (options->command == cli::Command::Convert) return cli::runConvert(*options);
     const cli::Session session = cli::openSession(*options);
     if (options->command == cli::Command::Simulate) return cli::runSimulation(session);
     if (options->command == cli::Command::Trajectory) {

@@ -77,6 +77,8 @@ const OptionSpec kOptions[] = {
     {"--no-projection", nullptr, "closed loops: do not project each new state back onto phi = 0, phi' qd = 0"},
     {"--hold", "JOINT", "assemble: JOINT keeps its value from --q (repeatable)"},
     {"--hold-independent", nullptr, "assemble: the independent coordinates keep their values from --q"},
+    {"--to", "urdf|dh", "convert: the format to write"},
+    {"--convention", "standard|modified", "convert --to dh: the DH convention (default: the table's own, or standard)"},
     {"--help", nullptr, "this help"},
 };
 
@@ -287,6 +289,20 @@ const std::vector<CommandSpec>& commands() {
        "iterations, converged, reachable (false: out of reach, q is the closest configuration found) and\n"
        "the dofs resting at a limit. Exit status 0 also when the target is not reached (see converged).\n"
        "Details: docs/ik.md."},
+      {Command::Convert,
+       "convert",
+       "write MODEL (URDF, DH table or MJCF) as a URDF or as a DH table (--to urdf|dh --out FILE)",
+       {"--to", "--convention", "--out"},
+       "--to urdf: the model as a URDF that loads back to the same model (links, inertials, visuals, joints,\n"
+       "limits, damping, mimic, closed loops; a DH table's frames as fixed links). From a URDF, every element\n"
+       "Dynscope does not model (gazebo, transmission, unknown children) is kept as it was.\n"
+       "--to dh: a serial chain of revolute and prismatic joints (fixed joints merged) as a DH table in\n"
+       "--convention standard (default) or modified, by the classic construction (common normals between\n"
+       "successive axes; parallel and intersecting axes handled as docs/convert.md says), with q unchanged;\n"
+       "a DH table is converted between conventions with the same motion and dynamics. A model that is not\n"
+       "such a chain is refused (exit status 1) naming the joint that breaks it. Approximations and what\n"
+       "the target cannot hold are noted on stderr. --out FILE is written atomically (default: stdout);\n"
+       "--gravity and --fix apply to the written model. Details: docs/convert.md."},
       {Command::Opcount,
        "opcount",
        "operation count of one call of a formulation, next to the seed paper's count",
@@ -471,6 +487,13 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     setOnce(opts.baumgarte, name, v);
     if (opts.baumgarte->size() != 2 || (*opts.baumgarte)[0] < 0 || (*opts.baumgarte)[1] < 0)
       throw UsageError("--baumgarte needs two numbers >= 0: alpha,beta (1/s)");
+  } else if (name == "--to") {
+    if (v != "urdf" && v != "dh") throw UsageError("--to must be urdf or dh, not '" + std::string(v) + "'");
+    setOnce(opts.to, name, v);
+  } else if (name == "--convention") {
+    if (v != "standard" && v != "modified")
+      throw UsageError("--convention must be standard or modified, not '" + std::string(v) + "'");
+    setOnce(opts.convention, name, v);
   } else if (name == "--no-projection")
     opts.noProjection = true;
   else if (name == "--hold")
@@ -539,7 +562,8 @@ std::string generalHelp() {
       "       dynscope-cli id|trajectory [MODEL] --project P.json [options]\n"
       "       dynscope-cli COMMAND --help\n"
       "       dynscope-cli --help | --version\n\n"
-      "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml), a MuJoCo MJCF file (.xml) or a DH table (.dh).\n"
+      "Rigid-body dynamics of a robot, headless. MODEL is a URDF file (.urdf, .xml), a MuJoCo MJCF file (.xml) or a DH "
+      "table (.dh).\n"
       "Results are JSON on stdout (trajectories: CSV); errors go to stderr.\n\nCommands:\n";
   for (const auto& c : commands()) {
     std::string name = std::string("  ") + c.name;
@@ -645,6 +669,14 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     throw UsageError("unexpected argument '" + positional[1] + "' (" + spec->name + " takes one MODEL file)");
   if (!positional.empty()) opts.modelPath = positional[0];
 
+  if (opts.command == Command::Convert) {
+    if (!opts.to) throw UsageError("convert needs --to urdf or --to dh");
+    if (opts.convention && *opts.to != "dh") throw UsageError("--convention is only used with --to dh");
+    if (opts.floatingBase || opts.noMimic)
+      throw UsageError(std::string(opts.floatingBase ? "--floating-base" : "--no-mimic") +
+                       " is not an option of convert (it changes the computation, not the file)");
+    return opts;
+  }
   if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
   if (opts.holdIndependent && !opts.holds.empty()) throw UsageError("--hold and --hold-independent cannot be combined");
   if (opts.command == Command::Check) return opts;  // JSON out; --project only gives the robot and its fix-ups

@@ -16,7 +16,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace, Assemble };
+enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace, Assemble, Convert };
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -62,6 +62,9 @@ struct Options {
   bool noProjection = false;                     // simulate --no-projection
   std::vector<std::string> holds;                // assemble --hold JOINT (repeatable)
   bool holdIndependent = false;                  // assemble --hold-independent
+  // convert (docs/convert.md)
+  std::optional<std::string> to;          // --to urdf | dh
+  std::optional<std::string> convention;  // --convention standard | modified
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

@@ -495,6 +495,9 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
   RobotDescription robot;
   robot.name = attr(root, "name");
   robot.sourceFile = sourceName;
+  // Dynscope's extension (docs/convert.md): the gravity a DH table or MJCF model gave, kept by the writer.
+  if (const XMLElement* g = root->FirstChildElement("dynscope:gravity"))
+    robot.gravity = vec3(g, "xyz", "<dynscope:gravity>");
 
   std::map<std::string, size_t> materialIndex;
   for (const XMLElement* el = root->FirstChildElement("material"); el; el = el->NextSiblingElement("material")) {

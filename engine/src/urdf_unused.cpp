@@ -20,7 +20,7 @@ struct ReadChildren {
 // The elements the reader reads, by parent. Each is read once, except the robot's links, joints and
 // materials and a link's visuals and collisions.
 const ReadChildren kRead[] = {
-    {"robot", {"link", "joint", "material", "loop_joint"}},
+    {"robot", {"link", "joint", "material", "loop_joint", "dynscope:gravity"}},
     {"loop_joint", {"link1", "link2", "axis"}},
     {"link", {"inertial", "visual", "collision"}},
     {"inertial", {"origin", "mass", "inertia"}},
