@@ -15,11 +15,12 @@ struct FieldInfo {
   bool joint;
 };
 
-constexpr std::array<FieldInfo, 12> kFields{{
+constexpr std::array<FieldInfo, 13> kFields{{
     {EditField::Mass, "mass", 1, false},
     {EditField::Com, "com", 3, false},
     {EditField::InertialRpy, "inertial_rpy", 3, false},
     {EditField::Inertia, "inertia", 6, false},
+    {EditField::Kind, "kind", 1, true},
     {EditField::OriginXyz, "origin_xyz", 3, true},
     {EditField::OriginRpy, "origin_rpy", 3, true},
     {EditField::Axis, "axis", 3, true},
@@ -104,6 +105,9 @@ std::vector<double> currentValues(const RobotDescription& robot, bool joint, con
   if (!j) return {};
   constexpr double inf = std::numeric_limits<double>::infinity();
   switch (f) {
+    case EditField::Kind:  // only between the kinds an edit may choose
+      return oneDof(j->kind) || j->kind == JointKind::Fixed ? std::vector<double>{double(int(j->kind))}
+                                                            : std::vector<double>{};
     case EditField::OriginXyz: return {j->origin.xyz.x(), j->origin.xyz.y(), j->origin.xyz.z()};
     case EditField::OriginRpy: return {j->origin.rpy.x(), j->origin.rpy.y(), j->origin.rpy.z()};
     case EditField::Axis:
@@ -130,6 +134,15 @@ std::string checkEdit(const RobotDescription& robot, const RobotEdit& e) {
   const JointDesc* j = e.joint ? findJoint(robot, e.element) : nullptr;
   if (j && currentValues(robot, true, e.element, e.field).empty())
     return where(e) + ": a " + kindName(j->kind) + " joint has no such parameter";
+  if (e.field == EditField::Kind) {
+    const double k = e.values[0];
+    const bool allowed = k == double(int(JointKind::Revolute)) || k == double(int(JointKind::Continuous)) ||
+                         k == double(int(JointKind::Prismatic)) || k == double(int(JointKind::Fixed));
+    if (!allowed) return where(e) + ": a joint can be made revolute, continuous, prismatic or fixed";
+    if (j && j->mimic && JointKind(int(k)) == JointKind::Fixed)
+      return where(e) + ": a mimic joint cannot be fixed (remove its <mimic> in the file first)";
+    return {};
+  }
   if (e.field == EditField::Limits) {
     const double lo = e.values[0], hi = e.values[1];
     if (std::isnan(lo) || std::isnan(hi)) return where(e) + ": not a number";
@@ -180,6 +193,15 @@ void applyEdit(RobotDescription& robot, const RobotEdit& e) {
   }
   JointDesc& j = *const_cast<JointDesc*>(findJoint(robot, e.element));
   switch (e.field) {
+    case EditField::Kind: {
+      j.kind = JointKind(int(e.values[0]));
+      // A revolute or prismatic joint needs limits to mean anything; without them a revolute one
+      // turns freely (continuous) and a prismatic one slides freely (unlimited).
+      if (j.kind == JointKind::Continuous) j.hasLimits = false;
+      if (!hasAxis(j.kind) && j.kind != JointKind::Fixed) break;
+      if (j.axis.norm() < 1e-12) j.axis = Vec3<double>(1, 0, 0);
+      break;
+    }
     case EditField::OriginXyz: j.origin.xyz = vec3(); break;
     case EditField::OriginRpy: j.origin.rpy = vec3(); break;
     case EditField::Axis: j.axis = vec3().normalized(); break;

@@ -134,6 +134,22 @@ class TestRobotEdit : public QObject {
     QCOMPARE(tauOf(d, 0.4, 0.2), before);  // nothing changed
   }
 
+  // The joint's type: prismatic along y (gravity along -z does no work on it): tau = m qdd; fixed:
+  // nothing moves; planar is not offered.
+  void jointKindEdits() {
+    dyn::RobotDescription d = dyn::parseUrdfString(kPendulum);
+    dyn::applyEdit(d, edit(true, "pivot", dyn::EditField::Kind, {double(int(dyn::JointKind::Prismatic))}));
+    QVERIFY(std::abs(tauOf(d, 0.1, 1.7) - 2 * 1.7) < 1e-12);
+    dyn::applyEdit(d, edit(true, "pivot", dyn::EditField::Kind, {double(int(dyn::JointKind::Fixed))}));
+    QCOMPARE(dyn::buildModel(d).nv, 0);
+    QVERIFY(QString::fromStdString(
+                dyn::checkEdit(d, edit(true, "pivot", dyn::EditField::Kind, {double(int(dyn::JointKind::Planar))})))
+                .contains("revolute, continuous, prismatic or fixed"));
+    dyn::applyEdit(d, edit(true, "pivot", dyn::EditField::Kind, {double(int(dyn::JointKind::Continuous))}));
+    QVERIFY(!d.joints[0].hasLimits);
+    QVERIFY(std::abs(tauOf(d, 0.7, -1.3) - pendulumTau(2, 0.5, 0.01, 0.7, -1.3)) < 1e-12);
+  }
+
   void aFixedJointHasNoAxisOrLimits() {
     dyn::RobotDescription d = dyn::parseUrdfString(kPendulum);
     d.joints[0].kind = dyn::JointKind::Fixed;

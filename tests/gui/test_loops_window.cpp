@@ -53,6 +53,7 @@
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
 #include "window/main_window.hpp"
+#include "gizmo_drag.hpp"
 #include "window_loading.hpp"
 
 namespace {
@@ -154,16 +155,7 @@ class TestLoopsWindow : public QObject {
     const JointCoordinate& c = row->coordinate();
     return c.lower + (c.upper - c.lower) * row->slider()->value() / double(row->slider()->maximum());
   }
-  // World point -> widget pixel of the 3D view (the inverse of the IK controller's mapping).
-  QPointF project(const Eigen::Vector3d& p) const {
-    vtkRenderer* r = m_window->viewport()->renderer();
-    r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
-    r->WorldToDisplay();
-    const double* d = r->GetDisplayPoint();
-    const double dpr = m_window->viewport()->devicePixelRatioF();
-    const int H = m_window->viewport()->renderWindow()->GetSize()[1];
-    return {d[0] / dpr, (H - 1 - d[1]) / dpr};
-  }
+  QPointF project(const Eigen::Vector3d& p) const { return dyn::testing::viewportPoint(*m_window, p); }
   QImage shot(const QString& name) {
     dyn::testing::settle(60);
     const QImage image = m_window->viewport()->grabImage();
@@ -639,13 +631,7 @@ class TestLoopsWindow : public QObject {
     ik->dragModeAction()->setChecked(true);
     m_window->scene()->setViewPreset(RobotScene::Iso);
     dyn::testing::settle(60);
-    // On-screen frames until the handle's scale (it follows the camera at each render) settles.
-    double scale = -1;
-    for (int k = 0; k < 20 && ik->gizmo().scale() != scale; ++k) {
-      scale = ik->gizmo().scale();
-      m_window->viewport()->grabFramebuffer();
-      dyn::testing::settle(30);
-    }
+    dyn::testing::settleGizmo(*m_window, ik);
     QVERIFY(ik->isActive());
     const Eigen::VectorXd q0 = doc()->q();
     const Eigen::Vector3d p0 = doc()->data().oMf[size_t(plate)].translation();

@@ -16,10 +16,6 @@
 #include <cmath>
 #include <memory>
 
-#include <vtkGenericOpenGLRenderWindow.h>
-#include <vtkRenderWindow.h>
-#include <vtkRenderer.h>
-
 #include "document/robot_document.hpp"
 #include "dynscope/algorithms/crba.hpp"
 #include "dynscope/algorithms/rnea.hpp"
@@ -34,6 +30,7 @@
 #include "window/joint_row.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
+#include "gizmo_drag.hpp"
 #include "window_loading.hpp"
 
 namespace {
@@ -68,15 +65,6 @@ class TestMimicWindow : public QObject {
   static void dragTo(JointRow* row, double si) {  // the slider, as a user drags it
     const JointCoordinate& c = row->coordinate();
     row->slider()->setValue(int(std::lround((si - c.lower) / (c.upper - c.lower) * row->slider()->maximum())));
-  }
-  QPointF project(const Eigen::Vector3d& p) const {  // world point -> widget pixel of the 3D view
-    vtkRenderer* r = m_window->viewport()->renderer();
-    r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
-    r->WorldToDisplay();
-    const double* d = r->GetDisplayPoint();
-    const double dpr = m_window->viewport()->devicePixelRatioF();
-    const int H = m_window->viewport()->renderWindow()->GetSize()[1];
-    return {d[0] / dpr, (H - 1 - d[1]) / dpr};
   }
   void shotWindow(const QString& name) {
     dyn::testing::settle(100);
@@ -149,26 +137,11 @@ class TestMimicWindow : public QObject {
     ik->dragModeAction()->setChecked(true);
     m_window->scene()->setViewPreset(RobotScene::Iso);
     dyn::testing::settle(60);
-    double scale = -1;
-    for (int k = 0; k < 20 && ik->gizmo().scale() != scale; ++k) {
-      scale = ik->gizmo().scale();
-      m_window->viewport()->grabFramebuffer();
-      dyn::testing::settle(30);
-    }
+    dyn::testing::settleGizmo(*m_window, ik);
     QVERIFY(ik->isActive());
     const Eigen::VectorXd q0 = doc()->q();
     const Eigen::Vector3d p0 = doc()->data().oMf[size_t(finger)].translation();
-    ik->gizmo().syncCamera();
-    const double s = ik->gizmo().scale();
-    const Eigen::Vector3d grab = p0 + 0.6 * s * Eigen::Vector3d::UnitZ();  // on the z arrow's shaft
-    const QPointF from = project(grab);
-    QPointF dir = project(p0 + s * Eigen::Vector3d::UnitZ()) - project(p0);
-    dir /= std::hypot(dir.x(), dir.y());
-    const QPointF to = from - 50 * dir;
-    QTest::mousePress(m_window->viewport(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
-    QCOMPARE(ik->grabbedPart(), IkGizmo::ArrowZ);
-    for (int k = 1; k <= 6; ++k) QTest::mouseMove(m_window->viewport(), (from + (to - from) * (k / 6.0)).toPoint());
-    QTest::mouseRelease(m_window->viewport(), Qt::LeftButton, Qt::NoModifier, to.toPoint());
+    QCOMPARE(dyn::testing::dragGizmoArrow(*m_window, ik, p0, Eigen::Vector3d::UnitZ(), 50), IkGizmo::ArrowZ);
     const Eigen::VectorXd q1 = doc()->q();
     const Eigen::Vector3d p1 = doc()->data().oMf[size_t(finger)].translation();
     QVERIFY2(p0.z() - p1.z() > 0.003, qPrintable(QString("the finger moved %1 m down").arg(p0.z() - p1.z())));

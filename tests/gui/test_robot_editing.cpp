@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QTabWidget>
 #include <QLabel>
@@ -124,6 +125,21 @@ class TestRobotEditing : public QObject {
     QVERIFY(!std::isfinite(doc()->model().upperLimit[iq]));
     typeInto(mass, "5.5");  // the valid value again
     QVERIFY(editor()->problemText().isEmpty());
+  }
+
+  // A joint made fixed merges its link into the parent (one dof less); Undo brings it back.
+  void jointTypeChangesTheTree() {
+    const int nv = doc()->model().nv;
+    doc()->setSelectedBody(doc()->model().bodyIndex("wrist_3_link"));
+    QComboBox* kind = editor()->kindBox();
+    QVERIFY(kind);
+    kind->setCurrentIndex(kind->findData(int(dyn::JointKind::Fixed)));
+    emit kind->activated(kind->currentIndex());
+    QCOMPARE(doc()->model().nv, nv - 1);
+    QVERIFY(doc()->model().bodyIndex("wrist_3_link") < 0);  // merged into wrist_2_link
+    m_window->undoStack()->undo();
+    QCOMPARE(doc()->model().nv, nv);
+    doc()->setSelectedBody(doc()->model().bodyIndex("forearm_link"));
   }
 
   void editsComeBackWithTheProject() {

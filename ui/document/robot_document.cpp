@@ -67,15 +67,17 @@ bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   const bool floating = m_floatingBase, meshes = m_readMeshes;
   const std::vector<dyn::Fixup> fixups = m_fixups;
   const std::vector<dyn::RobotEdit> edits = keepJointValues ? m_edits : m_nextEdits;  // a reload keeps them
+  const std::optional<std::string> dhText = keepJointValues ? std::nullopt : m_nextDhText;  // a reload reads the file
   m_nextEdits.clear();
+  m_nextDhText.reset();
   auto result = std::make_shared<RobotLoadResult>();
   // Progress is queued to this object; the destructor waits for the thread, so `this` outlives it.
   const auto progress = [this](int done, int total) {
     QMetaObject::invokeMethod(
         this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
   };
-  m_worker = QThread::create([result, file, floating, meshes, progress, fixups, edits] {
-    *result = loadRobotFile(file, floating, meshes, progress, fixups, edits);
+  m_worker = QThread::create([result, file, floating, meshes, progress, fixups, edits, dhText] {
+    *result = loadRobotFile(file, floating, meshes, progress, fixups, edits, dhText);
   });
   // finished is emitted in the worker; the context object queues the slot to this thread.
   connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues, fixups, floating] {
@@ -102,6 +104,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   const Eigen::VectorXd oldQ = m_q, oldTorques = m_constantTorques;
   const std::string oldSelected =
       m_selectedBody >= 0 && m_selectedBody <= old->N ? old->bodyNames[m_selectedBody] : std::string();
+  const int oldSelectedIndex = m_selectedBody;
 
   m_assembler.reset();  // refers to the old model
   m_model = r.model;
@@ -109,6 +112,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   m_description = r.description;
   const bool tableChanged = r.dhTable != m_dhTable;
   m_dhTable = r.dhTable;
+  if (!m_applyingEdits) m_fileDhText = r.fileDhText;
   m_edits = r.edits;
   if (!m_applyingEdits) m_skippedEdits = r.skippedEdits;
   if (m_model->hasLoops()) m_assembler = std::make_unique<dyn::Assembler>(*m_model);
@@ -156,7 +160,8 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   updateKinematics();
   emit modelChanged();
   emit poseChanged();
-  if (!m_applyingEdits) emit selectedBodyChanged(m_selectedBody);  // an edit keeps the selection
+  // An edit keeps the selection, unless the selected body is gone (its joint made fixed).
+  if (!m_applyingEdits || oldSelectedIndex != m_selectedBody) emit selectedBodyChanged(m_selectedBody);
   emit constantTorquesChanged();
   if (editListChanged) emit editsChanged();
   if (tableChanged && !m_applyingEdits) emit dhTableChanged();
@@ -187,6 +192,10 @@ bool RobotDocument::setDhTable(const dyn::DhTable& table, QString* error) {
   const bool ok = installRebuilt(description, std::make_shared<const dyn::DhTable>(table), m_edits, error);
   if (ok) emit dhTableChanged();
   return ok;
+}
+
+bool RobotDocument::dhTableEdited() const {
+  return m_dhTable && (m_sourceFile.isEmpty() || dyn::writeDhTable(*m_dhTable) != m_fileDhText);
 }
 
 bool RobotDocument::installRebuilt(std::shared_ptr<const dyn::RobotDescription> description,
@@ -237,6 +246,7 @@ void RobotDocument::adoptSavedFile(const QString& path, const dyn::RobotDescript
   m_sourceFile = QFileInfo(path).absoluteFilePath();
   m_description = std::make_shared<const dyn::RobotDescription>(saved);
   m_dhTable = std::move(table);
+  m_fileDhText = m_dhTable ? dyn::writeDhTable(*m_dhTable) : std::string();
   if (!m_edits.empty()) {  // they are in the file now
     m_edits.clear();
     emit editsChanged();

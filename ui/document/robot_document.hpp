@@ -19,6 +19,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -90,6 +91,10 @@ class RobotDocument : public QObject {
   // file yet: sourceFile() stays empty until it is saved (File > Save robot as).
   const dyn::DhTable* dhTable() const { return m_dhTable.get(); }
   bool setDhTable(const dyn::DhTable& table, QString* error = nullptr);
+  // The table as the next load's (a project's edited table, as .dh text); a .dh file only.
+  void setDhTableForNextLoad(const std::optional<std::string>& text) { m_nextDhText = text; }
+  // The table shown differs from its file's (or there is no file yet).
+  bool dhTableEdited() const;
   bool newFromDhTable(const dyn::DhTable& table, QString* error = nullptr);
   // After File > Save robot as: the robot shown now comes from `path` (its edits are in the file).
   void adoptSavedFile(const QString& path, const dyn::RobotDescription& saved,
@@ -176,6 +181,8 @@ class RobotDocument : public QObject {
   std::vector<dyn::Fixup> m_fixups, m_loadedFixups;
   std::shared_ptr<const dyn::RobotDescription> m_description;
   std::shared_ptr<const dyn::DhTable> m_dhTable;
+  std::string m_fileDhText;                 // the .dh file's table as written out ("" for a new table)
+  std::optional<std::string> m_nextDhText;  // setDhTableForNextLoad
   std::vector<dyn::RobotEdit> m_edits, m_nextEdits;
   QStringList m_skippedEdits;
   bool m_loadedFloatingBase = false;

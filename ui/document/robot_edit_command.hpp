@@ -5,6 +5,7 @@
 #include <QUndoCommand>
 #include <vector>
 
+#include "document/robot_command_ids.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/io/robot_edit.hpp"
 
@@ -18,7 +19,7 @@ class RobotEditCommand : public QUndoCommand {
   }
   void undo() override { m_doc->setEdits(m_before); }
   void redo() override { m_doc->setEdits(m_after); }
-  int id() const override { return 2401; }
+  int id() const override { return kRobotEditCommandId; }
   bool mergeWith(const QUndoCommand* other) override {
     const auto* o = static_cast<const RobotEditCommand*>(other);
     if (o->m_edit.joint != m_edit.joint || o->m_edit.element != m_edit.element || o->m_edit.field != m_edit.field)

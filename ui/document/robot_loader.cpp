@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <exception>
+#include <stdexcept>
 
 #include "dynscope/io/dh_table.hpp"
 #include "dynscope/io/model_builder.hpp"
@@ -38,7 +39,7 @@ std::shared_ptr<const dyn::Model> buildEditedModel(const dyn::RobotDescription& 
 
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,
                               const std::function<void(int, int)>& progress, const std::vector<dyn::Fixup>& fixups,
-                              const std::vector<dyn::RobotEdit>& edits) {
+                              const std::vector<dyn::RobotEdit>& edits, const std::optional<std::string>& dhText) {
   RobotLoadResult r;
   QElapsedTimer timer;
   timer.start();
@@ -50,8 +51,11 @@ RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readM
     // A DH table is kept as a table too (the DH editor changes its rows).
     if (QFileInfo(path).suffix().toLower() == "dh") {
       QFile f(path);
-      if (f.open(QIODevice::ReadOnly))
-        r.dhTable = std::make_shared<const dyn::DhTable>(dyn::parseDhTable(f.readAll().toStdString(), path.toStdString()));
+      if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot read the file");
+      const dyn::DhTable file = dyn::parseDhTable(f.readAll().toStdString(), path.toStdString());
+      r.fileDhText = dyn::writeDhTable(file);
+      r.dhTable = std::make_shared<const dyn::DhTable>(
+          dhText ? dyn::parseDhTable(*dhText, path.toStdString() + " (the project's table)") : file);
     }
     auto description = std::make_shared<const dyn::RobotDescription>(
         r.dhTable ? dyn::dhTableToDescription(*r.dhTable) : dyn::loadDescription(path.toStdString()));

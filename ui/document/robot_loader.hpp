@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "dynscope/io/fixups.hpp"
 #include "dynscope/io/robot_edit.hpp"
@@ -20,6 +22,7 @@ struct RobotLoadResult {
   // The file as read (no fix-ups, no edits): edits are applied over it (RobotDocument::setEdits).
   std::shared_ptr<const dyn::RobotDescription> description;
   std::shared_ptr<const dyn::DhTable> dhTable;  // a .dh file's table (null for URDF and MJCF)
+  std::string fileDhText;                       // the file's own table, written out (to tell edits)
   std::vector<dyn::RobotEdit> edits;  // the edits applied
   QStringList skippedEdits;  // edits that no longer fit the file (an element renamed): why each was left out
   std::shared_ptr<const MeshLibrary> meshes;  // null when not asked for or on failure
@@ -33,12 +36,14 @@ struct RobotLoadResult {
 // openFile), so that a wrong file is refused without a Save / Discard question first.
 QString robotFileTypeProblem(const QString& path);
 
-// progress(done, total) reports mesh files read; it is called on the loading thread. The edits are
+// progress(done, total) reports mesh files read; it is called on the loading thread. `dhText` (a
+// .dh file only): the table edited in the window, read instead of the file's (a project). The edits are
 // applied to the file's description, then the fix-ups, in order; the model's findings
 // (dyn::checkModel) list the fix-ups' changes.
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes = false,
                               const std::function<void(int, int)>& progress = {},
-                              const std::vector<dyn::Fixup>& fixups = {}, const std::vector<dyn::RobotEdit>& edits = {});
+                              const std::vector<dyn::Fixup>& fixups = {}, const std::vector<dyn::RobotEdit>& edits = {},
+                              const std::optional<std::string>& dhText = std::nullopt);
 
 // The model of `description` with `edits` and the fix-ups applied (the document's live editing).
 // Throws std::invalid_argument (an edit that does not fit) or dyn::LoadError (the edited robot).

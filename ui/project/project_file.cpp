@@ -206,7 +206,8 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
   ProjectFile p;
   p.file = path.toStdString();
   const QJsonObject robot = r.object(r.required(root, "", "robot"), "robot");
-  r.allowOnly(robot, "robot", {"path", "floating_base", "fixups", "edits"});
+  r.allowOnly(robot, "robot", {"path", "floating_base", "fixups", "edits", "dh_table"});
+  if (robot.contains("dh_table")) p.dhTable = r.string(robot["dh_table"], "robot.dh_table").toStdString();
   p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"), "robot.path");
   if (robot.contains("floating_base")) p.floatingBase = r.boolean(robot["floating_base"], "robot.floating_base");
   if (robot.contains("fixups")) {
@@ -270,7 +271,9 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPat
     const QString absolute = QFileInfo(QString::fromStdString(file)).absoluteFilePath();
     return paths == StoredPaths::Absolute ? absolute : dir.relativeFilePath(absolute);
   };
-  if (p.robotPath.empty()) throw ProjectError(path.toStdString() + ": the project has no robot file to store");
+  if (p.robotPath.empty())
+    throw ProjectError(path.toStdString() +
+                       ": the robot has no file yet (a new DH table): save it first (File > Save robot as), then the project");
   QJsonObject root;
   root["format"] = kFormat;
   root["version"] = kProjectVersion;
@@ -291,6 +294,7 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPat
     }
     robot["edits"] = edits;
   }
+  if (p.dhTable) robot["dh_table"] = QString::fromStdString(*p.dhTable);
   root["robot"] = robot;
   if (p.gravity) root["gravity"] = toArray(*p.gravity);
   if (p.payload)

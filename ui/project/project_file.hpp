@@ -10,6 +10,8 @@
 //                "edits": [ { "link": "l1", "field": "mass", "values": [2.5] },
 //                           { "joint": "j2", "field": "limits", "values": [null, null] } ] },
 //                                       (optional: robot_edit.hpp's fields, in order; null = infinite)
+//                "dh_table": "name planar3\njoint j1 R a=0.3 ..." },  (optional, a .dh robot: the table as
+//                                                        edited in the window, read instead of the file's)
 //     "gravity": [0, 0, -9.81],                                    (optional)
 //     "payload": { "link": "tool", "mass": 2.0, "com": [0, 0, 0.1] },  (optional)
 //     "trajectory": { "source": "waypoints", "interpolation": "quintic", "sample_rate": 100,
@@ -67,6 +69,7 @@ struct ProjectFile {
   bool floatingBase = false;
   std::vector<Fixup> fixups;               // applied to the robot when it is loaded (dynscope/io/fixups.hpp)
   std::vector<RobotEdit> edits;            // the window's edits of the robot's parameters, over the file
+  std::optional<std::string> dhTable;      // a .dh robot's table as edited in the window (.dh text)
   std::optional<Eigen::Vector3d> gravity;  // overrides the model's
   std::optional<Payload> payload;
   ProjectTrajectory trajectory;

@@ -7,8 +7,11 @@
 #include <stdexcept>
 
 #include "document/robot_document.hpp"
+#include "dynscope/io/dh_table.hpp"
 #include "project/project_setup.hpp"
 #include "session/workbench_session.hpp"
+
+#include "dynscope/io/dh_table.hpp"
 #include "trajectory/trajectory_document.hpp"
 
 bool WorkbenchSession::openProject(const QString& path) {
@@ -102,6 +105,7 @@ dyn::ProjectFile WorkbenchSession::currentProject() const {
   p.floatingBase = m_doc->floatingBase();
   p.fixups = m_doc->loadedFixups();
   p.edits = m_doc->edits();
+  if (m_doc->dhTableEdited()) p.dhTable = dyn::writeDhTable(*m_doc->dhTable());
   if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
   p.payload = m_traj->payload();
   dyn::ProjectTrajectory& t = p.trajectory;

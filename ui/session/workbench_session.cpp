@@ -8,6 +8,7 @@
 
 #include "document/robot_document.hpp"
 #include "document/robot_loader.hpp"
+#include "dynscope/io/dh_table.hpp"
 #include "lecture/lecture_document.hpp"
 #include "trajectory/trajectory_document.hpp"
 
@@ -22,10 +23,12 @@ WorkbenchSession::WorkbenchSession(QObject* parent) : QObject(parent) {
   connect(m_doc, &RobotDocument::loadingFinished, this, &WorkbenchSession::onLoadingFinished);
   connect(m_traj, &TrajectoryDocument::modifiedChanged, this, [this] { emit unsavedWorkChanged(hasUnsavedWork()); });
   connect(m_doc, &RobotDocument::editsChanged, this, [this] { emit unsavedWorkChanged(hasUnsavedWork()); });
+  connect(m_doc, &RobotDocument::dhTableChanged, this, [this] { emit unsavedWorkChanged(hasUnsavedWork()); });
 }
 
 void WorkbenchSession::markEditsSaved() {
   m_savedEdits = m_doc->edits();
+  m_savedDhTable = m_doc->dhTable() ? dyn::writeDhTable(*m_doc->dhTable()) : std::string();
   emit unsavedWorkChanged(hasUnsavedWork());
 }
 
@@ -49,6 +52,7 @@ bool WorkbenchSession::openFile(const QString& path) {
   const std::vector<dyn::Fixup> before = m_doc->fixups();
   m_doc->setFixups(m_pending ? m_pending->project.fixups : std::vector<dyn::Fixup>{});
   m_doc->setEditsForNextLoad(m_pending ? m_pending->project.edits : std::vector<dyn::RobotEdit>{});
+  m_doc->setDhTableForNextLoad(m_pending ? m_pending->project.dhTable : std::nullopt);
   if (!m_doc->startLoad(path, false)) {
     m_doc->setFixups(before);
     say(tr("Still loading a robot; %1 not opened").arg(path), Severity::Warning);
@@ -136,7 +140,12 @@ bool WorkbenchSession::clearTrajectory() {
 
 // --- Unsaved work -------------------------------------------------------------------------------
 
-bool WorkbenchSession::hasUnsavedWork() const { return m_traj->isModified() || m_doc->edits() != m_savedEdits; }
+bool WorkbenchSession::hasUnsavedWork() const {
+  if (m_traj->isModified() || m_doc->edits() != m_savedEdits) return true;
+  if (!m_doc->dhTable()) return false;
+  // A DH table made here and never saved, or changed since it was saved (or opened).
+  return m_doc->sourceFile().isEmpty() || dyn::writeDhTable(*m_doc->dhTable()) != m_savedDhTable;
+}
 
 QStringList WorkbenchSession::unsavedParts() const {
   using U = TrajectoryDocument::Unsaved;

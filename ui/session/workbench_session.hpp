@@ -64,6 +64,9 @@ class WorkbenchSession : public QObject {
   bool openProject(const QString& path);
   bool saveProject(const QString& path);
   bool saveProjectOrAsk();  // to the open project, else through setSaveAs
+  // File > Save robot as: .urdf or .dh by the suffix (session_robot_file.cpp); the robot then comes
+  // from that file, its edits in it.
+  bool saveRobot(const QString& path);
   QString projectFile() const { return m_projectFile; }
   // The file the window's title names: the project, else the robot.
   QString titleFile() const;
@@ -130,6 +133,7 @@ class WorkbenchSession : public QObject {
   std::function<QJsonObject()> m_viewState;
   QString m_projectFile;  // the open project, empty when none
   std::vector<dyn::RobotEdit> m_savedEdits;  // the robot's edits as last saved (or opened)
+  std::string m_savedDhTable;                // a DH robot's table as last saved (or opened), as .dh text
   void markEditsSaved();
   std::optional<PendingProject> m_pending;
   QString m_recoveryDir;

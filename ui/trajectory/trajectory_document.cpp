@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "document/robot_command_ids.hpp"
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
 #include "dynscope/trajectory/mimic_trajectory.hpp"
@@ -528,7 +529,8 @@ bool TrajectoryDocument::undoHasUnsavedEdits() const {
   if (clean < 0) return true;  // the saved state can no longer be reached
   // command(i) leads from state i to i + 1: those between the two states are done or undone since.
   for (int i = std::min(clean, now); i < std::max(clean, now); ++i)
-    if (!dynamic_cast<const IkDragCommand*>(m_undo->command(i))) return true;  // a pose is not stored
+    if (const QUndoCommand* c = m_undo->command(i); !dynamic_cast<const IkDragCommand*>(c) && !changesTheRobot(c->id()))
+      return true;  // a pose is not stored; the robot's own changes are the session's (robot edits)
   return false;
 }
 

@@ -3,6 +3,7 @@
 #include <QDockWidget>
 
 #include "algorithms/algorithms_dock.hpp"
+#include "dh/dh_table_dock.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
@@ -58,6 +59,10 @@ const std::vector<Entry>& all() {
        [](const Sources& s) { return named(new IkDock(s.ik, s.session->robot(), s.parent), "ikDock"); }},
       {"modelCheckDock", true,
        [](const Sources& s) { return named(new ModelCheckDock(s.session->robot(), s.parent), "modelCheckDock"); }},
+      {"dhTableDock", true,
+       [](const Sources& s) {
+         return named(new DhTableDock(s.session->robot(), s.session->undoStack(), s.parent), "dhTableDock");
+       }},
       {"algorithmsDock", false,  // View > Algorithms shows and raises it (main_window_algorithms.cpp)
        [](const Sources& s) { return named(new AlgorithmsDock(s.session->trajectory(), s.parent), "algorithmsDock"); }},
       {"algorithmInspectorDock", false,  // Lecture > Algorithm inspector

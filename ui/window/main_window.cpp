@@ -1,5 +1,7 @@
 #include "window/main_window.hpp"
 
+#include "dh/dh_table_dock.hpp"
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -175,6 +177,11 @@ MainWindow::~MainWindow() {
 
 bool MainWindow::openFile(const QString& path) { return m_session->openFile(path); }
 
+void MainWindow::setDefaultDirectory(const QString& dir) {
+  m_defaultDir = dir;
+  if (auto* dh = findChild<DhTableDock*>()) dh->setExamplesDirectory(dir);
+}
+
 void MainWindow::reloadFile() {
   if (m_session->reload()) return;
   const bool loaded = m_doc->model().floatingBase;  // a cancelled floating-base toggle goes back
@@ -212,7 +219,10 @@ void MainWindow::onLoadingFinished() {
 }
 
 void MainWindow::onModelChanged() {
-  m_scene->setAutoFit(!m_doc->lastLoadWasReload());  // a reload keeps the lecturer's camera
+  // A reload or an edit keeps the lecturer's camera; a robot with other bodies (another file, rows
+  // added to a DH table) is fitted again.
+  m_scene->setAutoFit(!m_doc->lastLoadWasReload() || m_doc->model().N != m_shownBodies);
+  m_shownBodies = m_doc->model().N;
   if (m_doc->meshes())
     m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
   else
@@ -348,7 +358,7 @@ void MainWindow::exportWithDialog() {
 }
 
 void MainWindow::updateStatus() {
-  if (!m_doc->hasModel() || m_doc->sourceFile().isEmpty()) {
+  if (!m_doc->hasModel() || (m_doc->sourceFile().isEmpty() && !m_doc->dhTable())) {  // (a new DH table has no file)
     m_robotLabel->setText(tr("no robot"));
     m_dofLabel->clear();
     return;

@@ -105,7 +105,7 @@ class MainWindow : public QMainWindow {
   void reloadFile();
   // Renders the viewport at `size` (empty: the viewport's size) and saves a PNG.
   bool exportImage(const QString& path, const QSize& size = QSize());
-  void setDefaultDirectory(const QString& dir) { m_defaultDir = dir; }
+  void setDefaultDirectory(const QString& dir);  // file dialogs start there; the DH examples are there
   // Lecture mode: the walk-through of the inspector's algorithm as HTML or PDF (by the suffix),
   // with a picture of the 3D view at every step.
   bool exportHandout(const QString& path, const QSize& pictureSize = QSize(960, 540));
@@ -281,6 +281,7 @@ class MainWindow : public QMainWindow {
     QElapsedTimer labelShown;
   } m_clock;
   bool m_presentation = false;
+  int m_shownBodies = -1;  // bodies of the robot the scene shows (a change refits the camera)
   bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there
   struct PresentationReturn {  // what presentation mode gives back when it ends
     QByteArray state;          // saveState(): every dock, tab and splitter

@@ -72,7 +72,12 @@ void MainWindow::createSafetyNet() {
 void MainWindow::updateTitle() {
   // [*] is where Qt shows the modified marker (setWindowModified).
   const QString file = m_session->titleFile();
-  setWindowTitle(file.isEmpty() ? tr("Dynscope[*]") : tr("%1[*] — Dynscope").arg(QFileInfo(file).fileName()));
+  if (!file.isEmpty())
+    setWindowTitle(tr("%1[*] — Dynscope").arg(QFileInfo(file).fileName()));
+  else if (m_doc->hasModel() && m_doc->dhTable())  // a DH table made in the window, not saved yet
+    setWindowTitle(tr("%1 (new DH table)[*] — Dynscope").arg(m_doc->robotName()));
+  else
+    setWindowTitle(tr("Dynscope[*]"));
   setWindowModified(m_session->hasUnsavedWork());
 }
 

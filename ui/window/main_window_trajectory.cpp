@@ -190,7 +190,23 @@ void MainWindow::createTrajectoryMenus() {
   saveAs->setObjectName("saveProjectAsAction");
   saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   connect(saveAs, &QAction::triggered, this, &MainWindow::saveProjectWithDialog);
-  file->insertActions(before, {openProjectAction, m_saveProjectAction, saveAs});
+  QAction* saveRobot = new QAction(tr("Save &robot as…"), this);
+  saveRobot->setObjectName("saveRobotAsAction");
+  saveRobot->setToolTip(tr("The robot with its edits as a URDF or a DH table (the opened file is not changed)"));
+  connect(saveRobot, &QAction::triggered, this, [this] {
+    if (!m_doc->hasModel()) return;
+    const QString suffix = m_doc->dhTable() ? ".dh" : ".urdf";
+    const QString base = m_doc->sourceFile().isEmpty()
+                             ? QDir::home().filePath(m_doc->robotName() + suffix)
+                             : QFileInfo(m_doc->sourceFile()).dir().filePath(m_doc->robotName() + "_edited" + suffix);
+    QString filter = m_doc->dhTable() ? tr("DH table (*.dh)") : tr("URDF (*.urdf)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Save robot as"), base, tr("URDF (*.urdf);;DH table (*.dh)"),
+                                                &filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += suffix;
+    m_session->saveRobot(path);
+  });
+  file->insertActions(before, {openProjectAction, m_saveProjectAction, saveAs, saveRobot});
   file->insertSeparator(before);
 }
 

@@ -1,6 +1,7 @@
 #include "window/robot_parameters_editor.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -144,6 +145,7 @@ void RobotParametersEditor::rebuild() {
   }
   m_fields.clear();
   m_limited = nullptr;
+  m_kind = nullptr;
   m_problem->setVisible(false);
   m_link.clear();
   m_joint.clear();
@@ -172,6 +174,37 @@ void RobotParametersEditor::rebuild() {
   if (hasJoint) {
     const dyn::JointModel<double>& J = m.joints[size_t(b)];
     m_jointAngular = J.type != dyn::JointType::Prismatic;
+    // The type: revolute, continuous, prismatic or fixed (a fixed joint merges its link into the parent).
+    const std::vector<double> kind = dyn::currentValues(*d, true, m_joint, dyn::EditField::Kind);
+    if (kind.size() == 1) {
+      m_kind = new QComboBox(host);
+      m_kind->setObjectName("param:kind");
+      for (const auto& [k, text] : {std::pair{dyn::JointKind::Revolute, tr("revolute")},
+                                    std::pair{dyn::JointKind::Continuous, tr("continuous")},
+                                    std::pair{dyn::JointKind::Prismatic, tr("prismatic")},
+                                    std::pair{dyn::JointKind::Fixed, tr("fixed")}})
+        m_kind->addItem(text, int(k));
+      dyn::RobotDescription current = *d;
+      dyn::applyEdits(current, m_doc->edits());
+      m_kind->setCurrentIndex(m_kind->findData(int(dyn::currentValues(current, true, m_joint, dyn::EditField::Kind)[0])));
+      form->addRow(tr("Joint type"), m_kind);
+      connect(m_kind, &QComboBox::activated, this, [this] {
+        dyn::RobotEdit e{true, m_joint, dyn::EditField::Kind, {double(m_kind->currentData().toInt())}};
+        if (const std::string why = dyn::checkEdit(*m_doc->description(), e); !why.empty()) {
+          m_problem->setText(QString::fromStdString(why));
+          m_problem->setVisible(true);
+          return;
+        }
+        const std::vector<dyn::RobotEdit> before = m_doc->edits();
+        QString error;
+        if (!m_doc->setEdits(dyn::withEdit(before, e), &error)) {  // rebuilds (and re-selects) the robot
+          m_problem->setText(error);
+          m_problem->setVisible(true);
+          return;
+        }
+        m_undo->push(new RobotEditCommand(m_doc, before, e));
+      });
+    }
     addField(form, tr("Joint origin"), dyn::EditField::OriginXyz, true, 3, tr("m"), 1, xyz);
     addField(form, tr("Joint rpy"), dyn::EditField::OriginRpy, true, 3, tr("°"), kDeg, {"roll", "pitch", "yaw"});
     addField(form, tr("Axis"), dyn::EditField::Axis, true, 3, QString(), 1, xyz);

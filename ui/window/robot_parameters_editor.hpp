@@ -14,6 +14,7 @@
 
 class QDoubleSpinBox;
 class QCheckBox;
+class QComboBox;
 class QFormLayout;
 class QLabel;
 class QUndoStack;
@@ -28,6 +29,7 @@ class RobotParametersEditor : public QWidget {
   // Tests: the boxes of a field (3 for com, 6 for inertia, ...), empty when not shown.
   std::vector<QDoubleSpinBox*> boxes(dyn::EditField field) const;
   QCheckBox* limitedBox() const { return m_limited; }
+  QComboBox* kindBox() const { return m_kind; }  // the joint's type (null when it cannot change)
   QString problemText() const;   // why the last value was refused ("" when it was taken)
   QString findingsText() const;  // the model check's findings shown for the selection
 
@@ -52,6 +54,7 @@ class RobotParametersEditor : public QWidget {
   QLabel* m_problem;
   QLabel* m_findings;
   QCheckBox* m_limited = nullptr;
+  QComboBox* m_kind = nullptr;
   std::vector<Field> m_fields;
   std::string m_link, m_joint;  // the elements edited (names in the file)
   bool m_jointAngular = true;

@@ -25,7 +25,7 @@ const std::vector<Workspace> kWorkspaces = {
      {{{L, {"modelTreeDock"}, 22, 58},
        {L, {"propertiesDock"}, 22, 42},
        {R, {"jointsDock", "ikDock"}, 27},
-       {B, {"modelCheckDock", "logDock"}, 20}}},
+       {B, {"modelCheckDock", "logDock", "dhTableDock"}, 20}}},
      {{{L, {"propertiesDock", "modelTreeDock"}, 27}, {R, {"jointsDock"}, 30}}}},
     {"trajectory",
      "Trajectory",

@@ -23,6 +23,9 @@ enum class EditField {
   InertialRpy,  // 3: the inertial frame's orientation (URDF rpy), rad
   Inertia,      // 6: Ixx Iyy Izz Ixy Ixz Iyz about the COM in the inertial frame, kg m^2
   // Joint
+  Kind,       // 1: the joint's type as a JointKind value (revolute, continuous, prismatic, fixed only:
+              //    the kinds that keep the joint's frame and axis meaning); a joint made fixed merges its
+              //    child into the parent body, as a fixed joint of the file would
   OriginXyz,  // 3: the joint frame in the parent link's frame, m
   OriginRpy,  // 3: rad
   Axis,       // 3: in the joint frame (normalised on apply)
