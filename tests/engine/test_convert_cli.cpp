@@ -44,27 +44,20 @@ void TestConvertCli::writesTheSameRobot_data() {
   QTest::addColumn<QString>("to");
   QTest::addColumn<QString>("convention");
   QTest::addColumn<QString>("endFrame");  // the input's frame that the output calls `tool` (--to dh), or ""
-  QTest::newRow("ur5 to dh") << robot("ur5.urdf") << "dh"
-                             << ""
-                             << "tool0";
+  QTest::newRow("ur5 to dh") << robot("ur5.urdf") << "dh" << QString() << "tool0";
   QTest::newRow("panda to modified dh") << robot("panda.urdf") << "dh"
                                         << "modified"
                                         << "panda_hand_tcp";
-  QTest::newRow("ur5 to urdf") << robot("ur5.urdf") << "urdf"
-                               << ""
-                               << "";
-  QTest::newRow("planar3 to urdf") << robot("planar3.dh") << "urdf"
-                                   << ""
-                                   << "";
-  QTest::newRow("stanford to urdf") << robot("stanford_arm.dh") << "urdf"
-                                    << ""
-                                    << "";
+  QTest::newRow("ur5 to urdf") << robot("ur5.urdf") << "urdf" << QString() << QString();
+  QTest::newRow("planar3 to urdf") << robot("planar3.dh") << "urdf" << QString() << QString();
+  QTest::newRow("stanford to urdf") << robot("stanford_arm.dh") << "urdf" << QString() << QString();
   QTest::newRow("puma to modified") << robot("puma560.dh") << "dh"
                                     << "modified"
                                     << "tool";
-  QTest::newRow("fourbar.dh to urdf") << robot("fourbar.dh") << "urdf"
-                                      << ""
-                                      << "";
+  QTest::newRow("fourbar.dh to urdf") << robot("fourbar.dh") << "urdf" << QString() << QString();
+  const QString pendulum = QString(DYNSCOPE_TEST_DATA_DIR) + "/mjcf/pendulum.xml";
+  QTest::newRow("mjcf pendulum to dh") << pendulum << "dh" << QString() << "pole";
+  QTest::newRow("mjcf pendulum to urdf") << pendulum << "urdf" << QString() << QString();
 }
 
 void TestConvertCli::writesTheSameRobot() {

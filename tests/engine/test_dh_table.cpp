@@ -95,6 +95,7 @@ class TestDhTable : public QObject {
   void conventionKeepsTheRobot_data();
   void conventionKeepsTheRobot();
   void documentedPlanarPair();
+  void xScrewEndsMoveIntoRows();
 };
 
 void TestDhTable::writeParsesBack_data() {
@@ -258,6 +259,27 @@ void TestDhTable::documentedPlanarPair() {
   QVERIFY2(to.isEmpty(), qPrintable("to modified: " + to));
   const QString from = tableDifference(dyn::toConvention(m, DhConvention::Standard), s, 1e-15);
   QVERIFY2(from.isEmpty(), qPrintable("to standard: " + from));
+}
+
+// A base that is a pure x-screw becomes modified row 1's a, alpha, and comes back as the base.
+void TestDhTable::xScrewEndsMoveIntoRows() {
+  const DhTable s = dyn::parseDhTable(
+      "base 0.2 0 0 0.5 0 0\njoint j1 R a=0.3 alpha=0.4 d=0.1 mass=1 com=0.1,0.2,0.3 inertia=0.1,0.2,0.25,0.01,0,0\n"
+      "joint j2 P a=0.2 alpha=-1 theta=0.3 mass=2 com=0,0.1,0 inertia=0.1,0.1,0.1\n",
+      "x.dh");
+  const DhTable m = dyn::toConvention(s, DhConvention::Modified);
+  QVERIFY(!m.base);
+  QCOMPARE(m.rows[0].a, 0.2);
+  QCOMPARE(m.rows[0].alpha, 0.5);
+  QCOMPARE(m.rows[1].a, 0.3);
+  QCOMPARE(m.rows[1].alpha, 0.4);
+  QVERIFY(m.tool);  // the last a, alpha: Tx(0.2) Rx(-1)
+  QCOMPARE(m.tool->xyz, Vec3(0.2, 0, 0));
+  QCOMPARE(m.tool->rpy, Vec3(-1, 0, 0));
+  COMPARE_MODELS(modelOf(s), modelOf(m), {"tool", "tool"});
+  const DhTable back = dyn::toConvention(m, DhConvention::Standard);
+  const QString why = tableDifference(back, s, 1e-14);
+  QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 QTEST_APPLESS_MAIN(TestDhTable)
