@@ -187,6 +187,13 @@ void TestDhTable::checkDhRowRefuses() {
   QVERIFY2(!why.empty(), "accepted");
   QVERIFY2(QString::fromStdString(why).contains("'" + field + "'"), why.c_str());
   QVERIFY2(!dyn::checkDhTable(t).empty(), "the table check missed it");
+  // The per-value check says the same before anything changes.
+  if (scalars.count(field)) {
+    const DhTable fresh = randomTable(3, DhConvention::Standard, false);
+    const std::string before = dyn::checkDhValue(fresh, 0, field.toStdString(), v);
+    QVERIFY2(QString::fromStdString(before).contains("'" + field + "'"), before.c_str());
+    QVERIFY2(dyn::checkDhValue(fresh, 0, field.toStdString(), 0.5).empty(), "a valid value refused");
+  }
 }
 
 void TestDhTable::conventionKeepsTheRobot_data() {
