@@ -32,10 +32,9 @@ std::string csv(const Vec3<double>& v, double unit = 1) {
 std::string nameProblem(const std::string& name, const char* what) {
   if (name.empty()) return std::string("'") + what + "' is empty";
   for (char c : name)
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '#' || c == '=' || c == ',')
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '#' || c == '=')
       return std::string("'") + what + "' '" + name + "' contains '" +
-             (c == '#' || c == '=' || c == ',' ? std::string(1, c) : "white space") +
-             "' (a name is one token without '#', '=' or ',')";
+             (c == '#' || c == '=' ? std::string(1, c) : "white space") + "' (a name is one token without '#' or '=')";
   return "";
 }
 
