@@ -98,6 +98,9 @@ Session openSession(const Options& options) {
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
   if (options.command != Command::Check) printFindings(s.model.findings);
+  // --no-mimic: every joint free. info and check still report the file's relations; every other
+  // command gets a model without them (the IK solver and the simulator enforce what the model has).
+  if (options.noMimic && options.command != Command::Info && options.command != Command::Check) s.model.mimics.clear();
   if (!s.model.mimics.empty() && !options.noMimic && !s.model.hasLoops()) {
     s.mimic = dyn::mimicCoupling(s.model);
     for (int k : s.mimic->independentQ) s.yqNames.push_back(s.qNames[size_t(k)]);
@@ -107,10 +110,15 @@ Session openSession(const Options& options) {
     const bool reduced =
         c == Command::Info || c == Command::Check || c == Command::Opcount ||
         (oneState && (c == Command::Id || c == Command::Fd || c == Command::Mass || c == Command::Bias));
-    if (!reduced)
+    if (c == Command::Ik || c == Command::Simulate)
+      std::fprintf(stderr,
+                   "dynscope-cli: note: %s has mimic joints; %s takes and prints all joints' coordinates and keeps "
+                   "the relations (the followers' given values are replaced by their masters'; docs/mimic.md)\n",
+                   s.model.name.c_str(), commandName(c));
+    else if (!reduced)
       std::fprintf(stderr,
                    "dynscope-cli: note: %s has mimic joints; %s works on all joints' coordinates and does not "
-                   "enforce them (id, fd, mass and bias at one state do; docs/mimic.md)\n",
+                   "enforce them (id, fd, mass and bias at one state, ik and simulate do; docs/mimic.md)\n",
                    s.model.name.c_str(), commandName(c));
   } else if (!s.model.mimics.empty() && s.model.hasLoops() && !options.noMimic && options.command != Command::Check) {
     std::fprintf(stderr,

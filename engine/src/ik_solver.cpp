@@ -43,6 +43,21 @@ IkSolver::IkSolver(const Model& model) : model_(model), data_(model), dataTry_(m
   result_.q = model.neutral();
   result_.limitedDofs.reserve(nv);
   result_.costHistory.reserve(options.maxIterations + 1);
+  if (!model.mimics.empty() && !model.hasLoops()) {
+    coupling_ = mimicCoupling(model);
+    mimic_ = coupling_.active();
+    masterDof_.assign(size_t(nv), -1);
+    gain_.assign(size_t(nv), 1.0);
+    for (int v = 0; v < nv; ++v) {
+      const int m = coupling_.independentDofs[size_t(coupling_.column[size_t(v)])];
+      if (m != v) {
+        masterDof_[size_t(v)] = m;
+        gain_[size_t(v)] = coupling_.multiplier[size_t(v)];
+        limitedQ_[size_t(v)] = -1;  // a follower's own limits are not enforced: its master's are
+      }
+    }
+    y_ = VecX<double>::Zero(coupling_.nqy);
+  }
   if (model.hasLoops()) {
     loops_ = true;
     const int m = model.constraintRows;
@@ -167,7 +182,8 @@ bool IkSolver::withinTolerance() const {
 void IkSolver::addNormalEquations(const IkTask& t, const TaskError& err, MatX<double>& H, VecX<double>& g) {
   frameJacobian(model_, data_, t.frame, ReferenceFrame::LocalWorldAligned, J_);
   Vec6<double> e = err.e;
-  e.noalias() -= J_ * fixed_;
+  e.noalias() -= J_ * fixed_;  // (mimic: fixed_ is in G's range, spread to the followers)
+  if (mimic_) foldFollowerColumns();
   for (int v = 0; v < model_.nv; ++v)
     if (locked_[v] || blocked_[v]) J_.col(v).setZero();
   const int row = t.positionOnly ? 3 : 0, rows = 6 - row;
@@ -220,6 +236,7 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
   }
   for (int pass = 0; pass <= nv; ++pass) {
     if (loops_) constrainStep();  // fixed_ = dq_p, T_
+    if (mimic_) spreadToFollowers(fixed_);  // a stopped master carries its followers
     buildSystem();
     if (loops_) projectSystem();
     if (!strict) {
@@ -273,6 +290,7 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
   }
   for (int v = 0; v < nv; ++v)
     if (locked_[v]) dq_[v] = 0;  // exactly: damping keeps them at 0 up to rounding
+  if (mimic_) spreadToFollowers(dq_);  // dq = G dy
   // Step limit: scale the whole step (its direction is kept, and it stays within the limits).
   double largest = 0;
   for (int v = 0; v < nv; ++v) largest = std::max(largest, std::abs(dq_[v]));
@@ -307,6 +325,7 @@ void IkSolver::randomRestart(const VecX<double>& q0, VecX<double>& q) {
     }
   }
   clampToLimits(q);
+  if (mimic_) enforceMimic(q);
   if (loops_) {
     std::fill(blocked_.begin(), blocked_.end(), 0);
     if (!closeLoops(q, false, 8)) q = q0;
@@ -316,6 +335,7 @@ void IkSolver::randomRestart(const VecX<double>& q0, VecX<double>& q) {
 bool IkSolver::trialStep(const VecX<double>& q) {
   integrate(model_, q, dq_, 1.0, qTry_);
   clampToLimits(qTry_);  // rounding only: the step ends at the limits
+  if (mimic_) enforceMimic(qTry_);
   if (!loops_) return true;
   if (!closeLoops(qTry_, false, 0)) return false;
   // The assembly's correction is second order in the step, yet it must not cross a limit.
@@ -407,6 +427,7 @@ const IkResult& IkSolver::solve(const VecX<double>& q0) {
     quat /= n;
   }
   clampToLimits(q);
+  if (mimic_) enforceMimic(q);  // the followers where their masters put them
   if (loops_) {  // a closed start: the independent (and locked) dofs as given, else the nearest one
     std::fill(blocked_.begin(), blocked_.end(), 0);
     if (!closeLoops(q, true, 8) && !closeLoops(q, false, 8))

@@ -125,6 +125,7 @@ class Parser {
                "Rendering, sizes and extensions do not change the dynamics.");
     });
     suggestEndEffector();
+    describeInitialPose();
     r.flushFindings();
   }
 
@@ -136,6 +137,7 @@ class Parser {
   std::map<std::string, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;  // by mesh name
   std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
   std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
+  std::map<std::string, Iso> freeBodyPose;   // free joint name -> its body's written pose in the world (qpos0)
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
   int includeDepth = 0;
@@ -150,6 +152,23 @@ class Parser {
     for (const JointDesc& j : robot.joints)
       if (j.kind == JointKind::Fixed && j.parent == last->child && j.name == j.child + "/offset")
         robot.defaultEndEffector = j.child;
+  }
+
+  // MuJoCo's qpos0: free bodies at their written pose, hinges and slides at their ref (where the
+  // model is drawn as written); balls at the identity, which is the neutral configuration too.
+  void describeInitialPose() {
+    NamedPoseDesc p;
+    p.name = "qpos0";
+    for (const JointDesc& j : robot.joints) {
+      if (const auto f = freeBodyPose.find(j.name); j.kind == JointKind::Floating && f != freeBodyPose.end()) {
+        const Eigen::Vector3d x = f->second.translation();
+        const Eigen::Quaterniond e(f->second.rotation());
+        p.joints.emplace_back(j.name, std::vector<double>{x.x(), x.y(), x.z(), e.x(), e.y(), e.z(), e.w()});
+      } else if (const auto ref = jointRef.find(j.name); ref != jointRef.end() && ref->second != 0) {
+        p.joints.emplace_back(j.name, std::vector<double>{ref->second});
+      }
+    }
+    if (!p.joints.empty()) robot.initialPose = std::move(p);
   }
 
   // ---- structure ----------------------------------------------------------------------------
@@ -458,6 +477,7 @@ class Parser {
       if (bodyParent != "world" || parentLink != "world")
         r.fail(el, ctx, "a free joint must be the only joint of a body at the top level of <worldbody>");
       jd.kind = JointKind::Floating;  // q = the body's position and orientation in the world, as MuJoCo's qpos
+      freeBodyPose[jd.name] = pre;    // where the file puts the body: MuJoCo's qpos0 for this joint
       pre = Iso::Identity();
       if (!freeElement) {  // <freejoint> is <joint type="free"> with no damping, friction or armature
         jd.damping = optNumber(el, "damping", "joint", cc, 0);

@@ -291,15 +291,17 @@ struct Builder {
   // Named configurations: the neutral one with the file's joint values put in by joint name (joints
   // that are fixed or absent are skipped; a value of the wrong size is the parser's to refuse).
   void addPoses() {
-    for (const NamedPoseDesc& p : robot.poses) {
-      NamedPose pose{p.name, model.neutral()};
+    const auto configuration = [&](const NamedPoseDesc& p) {
+      Eigen::VectorXd q = model.neutral();
       for (const auto& [joint, values] : p.joints) {
         const int i = model.jointIndex(joint);
         if (i > 0 && int(values.size()) == model.joints[i].nq)
-          for (int k = 0; k < model.joints[i].nq; ++k) pose.q[model.joints[i].idx_q + k] = values[size_t(k)];
+          for (int k = 0; k < model.joints[i].nq; ++k) q[model.joints[i].idx_q + k] = values[size_t(k)];
       }
-      model.poses.push_back(std::move(pose));
-    }
+      return q;
+    };
+    for (const NamedPoseDesc& p : robot.poses) model.poses.push_back(NamedPose{p.name, configuration(p)});
+    if (robot.initialPose) model.initial = configuration(*robot.initialPose);
   }
 
   // Finite numbers can still overflow once combined (1e308 offsets added through fixed joints, a

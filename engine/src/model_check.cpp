@@ -340,9 +340,10 @@ void checkMimics(Context& c) {
                 " (q = " + num(mi.multiplier) + " q_" + m.jointNames[mi.mimicked] + " + " + num(mi.offset) +
                 "): it is not an independent degree of freedom";
     f.hint =
-        "The reduced dynamics (model/mimic_coupling.hpp) and dynscope-cli work on the independent coordinates, "
-        "H_y = G^T H G and tau_y = G^T tau (docs/mimic.md); dynscope-cli --no-mimic treats every joint as free. "
-        "The window's sliders, IK and simulation still move the joints separately.";
+        "Dynscope keeps the relation everywhere: the window's sliders (the follower is read-only), IK, "
+        "trajectories, simulation and the mass-matrix view (H_y = G^T H G), and dynscope-cli's id, fd, mass, bias "
+        "(on the independent coordinates, tau_y = G^T tau), ik and simulate (docs/mimic.md). "
+        "dynscope-cli --no-mimic treats every joint as free.";
   }
 }
 

@@ -55,6 +55,17 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   for (int i = 1; i <= model_.N; ++i)
     if (model_.joints[i].nv != 1 || model_.joints[i].type == JointType::Planar) screwJoints_ = false;
   if (model_.hasLoops()) screwJoints_ = false;  // the momentum form knows no constraints: velocity form
+  if (!model_.mimics.empty() && !model_.hasLoops()) {
+    coupling_ = mimicCoupling(model_);
+    mimic_ = coupling_.active();
+  }
+  if (mimic_) {
+    screwJoints_ = false;  // the momentum form has H, not H_y: velocity form
+    mimicData_ = MimicData(coupling_);
+    y_.setZero(coupling_.nqy);
+    yd_.setZero(coupling_.ny);
+    tauY_.setZero(coupling_.ny);
+  }
   qProj_.setZero(nq);
   dqProj_.setZero(nv);
   kq_.setZero(nv, 7);
@@ -114,6 +125,7 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
     q = a.q;
     projectVelocities(model_, data_, ld_, q, qd);
   }
+  if (mimic_) enforceMimic(q, qd);  // the followers where their masters put them
   q_ = q;
   qd_ = qd;
   t_ = tBase_ = 0;
@@ -213,6 +225,13 @@ const Eigen::VectorXd& Simulator::forwardDynamics(ForwardAlgorithm algorithm, co
                                                   const Eigen::VectorXd& qd, const Eigen::VectorXd& tau) {
   ++stats_.evaluations;
   if (model_.hasLoops()) return loopForwardDynamics(model_, data_, ld_, q, qd, tau, loopSettings(settings_.loopMethod));
+  if (mimic_) {  // ydd = H_y^-1 (G^T tau - G^T C), qdd = G ydd (the followers' torques reach their masters)
+    selectPositions(coupling_, q, y_);
+    selectVelocities(coupling_, qd, yd_);
+    reduceForces(coupling_, tau, tauY_);
+    reducedForwardDynamics(model_, data_, coupling_, mimicData_, y_, yd_, tauY_);
+    return mimicData_.qdd;
+  }
   return algorithm == ForwardAlgorithm::Crba ? forwardDynamicsCrba(model_, data_, q, qd, tau)
                                              : aba(model_, data_, q, qd, tau);
 }
@@ -225,6 +244,13 @@ LoopSettings Simulator::loopSettings(LoopMethod method) const {
     s.baumgarteBeta = settings_.baumgarteBeta;
   }
   return s;
+}
+
+void Simulator::enforceMimic(Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  selectPositions(coupling_, q, y_);
+  expandPositions(coupling_, y_, q);
+  selectVelocities(coupling_, qd, yd_);
+  expandVelocities(coupling_, yd_, qd);
 }
 
 void Simulator::projectNewState() {
@@ -287,6 +313,7 @@ bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd
 }
 
 bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int contact) {
+  if (mimic_) enforceMimic(qNew_, qdNew_);  // removes round-off; the evaluation stays valid
   if (model_.hasLoops() && settings_.projection) {  // back onto the constraints: the stage values no longer hold
     projectNewState();
     evaluated = false;
@@ -312,7 +339,7 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
     phiNorm_ = ld_.phi.norm();
     phiDotNorm_ = ld_.phiDot.norm();
   }
-  if (settings_.compare) {  // the other algorithm on the same state and torques
+  if (settings_.compare && !mimic_) {  // the other algorithm on the same state and torques (mimic: one, CRBA-based)
     if (model_.hasLoops()) {  // method 2 against method 1, other methods against method 2
       const LoopMethod other =
           settings_.loopMethod == LoopMethod::Multipliers ? LoopMethod::Augmented : LoopMethod::Multipliers;

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "dynscope/dynscope.hpp"
+#include "dynscope/ik/ik_solver.hpp"
 #include "dynscope/model/mimic_coupling.hpp"
 #include "run_cli.hpp"
 
@@ -109,6 +110,47 @@ class TestMimicCli : public QObject {
     QCOMPARE(fk.status, 0);
     QVERIFY2(fk.err.contains("does not enforce them"), fk.err.constData());
     QVERIFY(!runCli({"fk", data("parallel_gripper.urdf"), "--no-mimic"}).err.contains("mimic"));
+  }
+
+  // ik and simulate keep the relations on all joints' coordinates (and say so); --no-mimic frees them.
+  void ikAndSimulateKeepTheRelations() {
+    const QString file = data("four_finger_hand.urdf");
+    const dyn::Model m = dyn::loadModel(file.toStdString());
+    const auto relationError = [&](const QJsonArray& q) {
+      double worst = 0;
+      for (const dyn::MimicInfo& mi : m.mimics)
+        worst = std::max(worst, std::abs(q[m.joints[size_t(mi.joint)].idx_q].toDouble() -
+                                         (mi.multiplier * q[m.joints[size_t(mi.mimicked)].idx_q].toDouble() + mi.offset)));
+      return worst;
+    };
+    // A reachable target: where a configuration on the relations puts the fingertip.
+    const dyn::MimicCoupling c = dyn::mimicCoupling(m);
+    Eigen::VectorXd qGoal(m.nq);
+    dyn::expandPositions(c, Eigen::VectorXd::Constant(c.nqy, 0.3), qGoal);
+    dyn::IkSolver probe(m);
+    const Eigen::Vector3d p = probe.framePose(m.frameIndex("f1_distal"), qGoal).translation();
+    const QStringList target{"--target", QString("%1,%2,%3").arg(p.x(), 0, 'g', 17).arg(p.y(), 0, 'g', 17).arg(p.z(), 0, 'g', 17),
+                             "--link", "f1_distal"};
+    const CliRun ik = runCli(QStringList{"ik", file} + target);
+    QCOMPARE(ik.status, 0);
+    QVERIFY2(ik.err.contains("keeps the relations"), ik.err.constData());
+    QVERIFY(relationError(json(ik)["q"].toArray()) < 1e-12);
+    const CliRun ikFree = runCli(QStringList{"ik", file, "--no-mimic"} + target);
+    QCOMPARE(ikFree.status, 0);
+    QVERIFY(relationError(json(ikFree)["q"].toArray()) > 1e-6);
+    // simulate: CSV rows t, q..., the followers on the relations at every row.
+    const CliRun sim = runCli({"simulate", file, "--duration", "0.2", "--integrator", "rk4"});
+    QCOMPARE(sim.status, 0);
+    const QList<QByteArray> rows = sim.out.trimmed().split('\n');
+    QVERIFY(rows.size() > 100);
+    double worst = 0;
+    for (int k = 1; k < rows.size(); ++k) {
+      const QList<QByteArray> cells = rows[k].split(',');
+      QJsonArray q;
+      for (int i = 0; i < m.nq; ++i) q.append(cells[1 + i].toDouble());
+      worst = std::max(worst, relationError(q));
+    }
+    QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
   }
 };
 

@@ -190,7 +190,7 @@ void TestMainWindow::loadsEveryRobot() {
 // ball joints included, with the 3D view placing each geom where the engine says.
 void TestMainWindow::opensMujocoModels() {
   const QDir dir(QStringLiteral(DYNSCOPE_TEST_DATA_DIR "/mjcf"));
-  int opened = 0;
+  int opened = 0, keyframes = 0;
   for (const QString& name : dir.entryList({"*.xml"}, QDir::Files, QDir::Name)) {
     const QString path = dir.absoluteFilePath(name);
     dyn::Model expected;
@@ -210,9 +210,18 @@ void TestMainWindow::opensMujocoModels() {
     QCOMPARE(m_window->scene()->geometryActors().size(), qsizetype(m.geometries.size()));
     QVERIFY2(actorPoseError(*m_window->scene(), m, doc()->data()) < 1e-9, qPrintable(name));
     QVERIFY(m_window->windowTitle().contains(name));
+    // Keyframes are in the Home button's menu; choosing one poses the robot.
+    for (const dyn::NamedPose& pose : m.poses) {
+      auto* action = m_window->jointsDock()->findChild<QAction*>("pose:" + QString::fromStdString(pose.name));
+      QVERIFY2(action, qPrintable(name + ": no menu entry for pose " + QString::fromStdString(pose.name)));
+      action->trigger();
+      QVERIFY((doc()->q() - pose.q).cwiseAbs().maxCoeff() < 1e-12);
+      ++keyframes;
+    }
     ++opened;
   }
   QVERIFY(opened >= 5);
+  QVERIFY(keyframes >= 2);
   QVERIFY(m_errors.isEmpty());
 }
 

@@ -283,12 +283,13 @@ class TestMujocoOracle : public QObject {
         QVERIFY2(bad.isEmpty(), qPrintable(bad));
       }
     }
-    // Keyframes: our named poses put every body where MuJoCo's key does.
+    // Keyframes: our named poses put every body where MuJoCo's key does; and the model's home
+    // (key -1 here) where MuJoCo's qpos0 does (free bodies at their written pose, hinges at ref).
     QCOMPARE(int(model.poses.size()), m->nkey);
-    for (int k = 0; k < m->nkey; ++k) {
-      for (int i = 0; i < m->nq; ++i) d->qpos[i] = m->key_qpos[k * m->nq + i];
+    for (int k = -1; k < m->nkey; ++k) {
+      for (int i = 0; i < m->nq; ++i) d->qpos[i] = k < 0 ? m->qpos0[i] : m->key_qpos[k * m->nq + i];
       mj_kinematics(m, d);
-      dyn::forwardKinematics(model, data, model.poses[size_t(k)].q);
+      dyn::forwardKinematics(model, data, k < 0 ? model.home() : model.poses[size_t(k)].q);
       dyn::updateFrames(model, data);
       for (int b = 1; b < m->nbody; ++b) {
         const int f = model.frameIndex(mj_id2name(m, mjOBJ_BODY, b));

@@ -13,8 +13,10 @@
 #include "document/robot_loader.hpp"
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
+#include "dynscope/io/dh_table.hpp"
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
 #include "scene/mesh_loader.hpp"
 
 namespace {
@@ -64,21 +66,26 @@ bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   const QString file = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
   const bool floating = m_floatingBase, meshes = m_readMeshes;
   const std::vector<dyn::Fixup> fixups = m_fixups;
+  const std::vector<dyn::RobotEdit> edits = keepJointValues ? m_edits : m_nextEdits;  // a reload keeps them
+  m_nextEdits.clear();
   auto result = std::make_shared<RobotLoadResult>();
   // Progress is queued to this object; the destructor waits for the thread, so `this` outlives it.
   const auto progress = [this](int done, int total) {
     QMetaObject::invokeMethod(
         this, [this, done, total] { emit loadingProgress(done, total); }, Qt::QueuedConnection);
   };
-  m_worker = QThread::create([result, file, floating, meshes, progress, fixups] {
-    *result = loadRobotFile(file, floating, meshes, progress, fixups);
+  m_worker = QThread::create([result, file, floating, meshes, progress, fixups, edits] {
+    *result = loadRobotFile(file, floating, meshes, progress, fixups, edits);
   });
   // finished is emitted in the worker; the context object queues the slot to this thread.
-  connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues, fixups] {
+  connect(m_worker, &QThread::finished, this, [this, result, file, keepJointValues, fixups, floating] {
     m_worker->wait();
     delete m_worker;
     m_worker = nullptr;
-    if (result->model) m_loadedFixups = fixups;
+    if (result->model) {
+      m_loadedFixups = fixups;
+      m_loadedFloatingBase = floating;
+    }
     finishLoad(*result, file, keepJointValues);
   });
   emit loadingStarted(file);
@@ -98,19 +105,29 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
 
   m_assembler.reset();  // refers to the old model
   m_model = r.model;
+  const bool editListChanged = r.edits != m_edits;
+  m_description = r.description;
+  const bool tableChanged = r.dhTable != m_dhTable;
+  m_dhTable = r.dhTable;
+  m_edits = r.edits;
+  if (!m_applyingEdits) m_skippedEdits = r.skippedEdits;
   if (m_model->hasLoops()) m_assembler = std::make_unique<dyn::Assembler>(*m_model);
+  m_mimic.reset();
+  if (!m_model->mimics.empty() && !m_model->hasLoops())
+    if (auto c = std::make_unique<dyn::MimicCoupling>(dyn::mimicCoupling(*m_model)); c->active()) m_mimic = std::move(c);
   m_loopMessage.clear();
   m_meshes = r.meshes;
-  m_lastLoadMs = r.milliseconds;
+  if (!m_applyingEdits) m_lastLoadMs = r.milliseconds;
   m_lastLoadWasReload = keep;
   m_data = dyn::Data(*m_model);
   m_sourceFile = path;
-  m_q = m_model->neutral();
+  m_q = m_model->home();  // neutral, or the file's own pose (MJCF qpos0: free bodies where they are written)
   sanitize(m_q);
   // Zero may lie outside a joint's limits; start from the nearest valid pose.
   for (const JointCoordinate& c : jointCoordinates(*m_model))
     if (c.kind == JointCoordinate::Kind::Scalar && c.limited)
       m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
+  sanitize(m_q);  // mimic: the followers from their clamped masters
   if (m_model->hasLoops()) m_q = m_model->home();  // the assembled reference configuration
   m_home = m_q;
   m_constantTorques = Eigen::VectorXd::Zero(m_model->nv);
@@ -126,6 +143,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
         m_constantTorques.segment(m_model->joints[i].idx_v, nv) = oldTorques.segment(old->joints[j].idx_v, nv);
     }
   }
+  if (keep) sanitize(m_q);  // mimic: a follower carried over follows its master again
   if (keep && m_model->hasLoops()) {  // the carried-over values, closed; else the reference pose
     Eigen::VectorXd q = m_q;
     if (assemble(q, true, tr("the reloaded pose")))
@@ -138,9 +156,92 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   updateKinematics();
   emit modelChanged();
   emit poseChanged();
-  emit selectedBodyChanged(m_selectedBody);
+  if (!m_applyingEdits) emit selectedBodyChanged(m_selectedBody);  // an edit keeps the selection
   emit constantTorquesChanged();
-  emit loadingFinished(true, QString(), keep);
+  if (editListChanged) emit editsChanged();
+  if (tableChanged && !m_applyingEdits) emit dhTableChanged();
+  if (!m_applyingEdits) emit loadingFinished(true, QString(), keep);
+}
+
+bool RobotDocument::setEdits(const std::vector<dyn::RobotEdit>& edits, QString* error) {
+  if (!m_description || m_worker) {
+    if (error) *error = m_worker ? tr("a robot is still loading") : tr("no robot loaded");
+    return false;
+  }
+  if (edits == m_edits) return true;
+  return installRebuilt(m_description, m_dhTable, edits, error);
+}
+
+bool RobotDocument::setDhTable(const dyn::DhTable& table, QString* error) {
+  if (!m_description || m_worker) {
+    if (error) *error = m_worker ? tr("a robot is still loading") : tr("no robot loaded");
+    return false;
+  }
+  std::shared_ptr<const dyn::RobotDescription> description;
+  try {
+    description = std::make_shared<const dyn::RobotDescription>(dyn::dhTableToDescription(table));
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  const bool ok = installRebuilt(description, std::make_shared<const dyn::DhTable>(table), m_edits, error);
+  if (ok) emit dhTableChanged();
+  return ok;
+}
+
+bool RobotDocument::installRebuilt(std::shared_ptr<const dyn::RobotDescription> description,
+                                   std::shared_ptr<const dyn::DhTable> table, const std::vector<dyn::RobotEdit>& edits,
+                                   QString* error) {
+  RobotLoadResult r;
+  try {
+    r.model = buildEditedModel(*description, m_loadedFloatingBase, m_loadedFixups, edits);
+  } catch (const std::exception& e) {  // an edit that does not fit, or a robot the builder refuses
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  r.description = std::move(description);
+  r.dhTable = std::move(table);
+  r.meshes = m_meshes;  // edits move and weigh links; the meshes stay (a DH robot has none)
+  r.edits = edits;
+  const Eigen::VectorXd home = m_home;
+  m_applyingEdits = true;
+  finishLoad(r, m_sourceFile, true);
+  m_applyingEdits = false;
+  if (home.size() == m_model->nq) m_home = home;
+  return true;
+}
+
+bool RobotDocument::newFromDhTable(const dyn::DhTable& table, QString* error) {
+  if (m_worker) {
+    if (error) *error = tr("a robot is still loading");
+    return false;
+  }
+  RobotLoadResult r;
+  try {
+    r.description = std::make_shared<const dyn::RobotDescription>(dyn::dhTableToDescription(table));
+    r.model = buildEditedModel(*r.description, false, {}, {});
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  r.dhTable = std::make_shared<const dyn::DhTable>(table);
+  m_loadedFixups.clear();
+  m_loadedFloatingBase = false;
+  finishLoad(r, QString(), false);  // a robot of its own: no file yet
+  emit dhTableChanged();
+  return true;
+}
+
+void RobotDocument::adoptSavedFile(const QString& path, const dyn::RobotDescription& saved,
+                                   std::shared_ptr<const dyn::DhTable> table) {
+  m_sourceFile = QFileInfo(path).absoluteFilePath();
+  m_description = std::make_shared<const dyn::RobotDescription>(saved);
+  m_dhTable = std::move(table);
+  if (!m_edits.empty()) {  // they are in the file now
+    m_edits.clear();
+    emit editsChanged();
+  }
+  emit dhTableChanged();
 }
 
 bool RobotDocument::waitForLoad(QString* error) {
@@ -192,6 +293,11 @@ void RobotDocument::sanitize(Eigen::VectorXd& q) const {
       q[J.idx_q] = wrapAngle(q[J.idx_q]);
     }
   }
+  if (m_mimic) {  // the followers from their masters: q = G_q y + b
+    Eigen::VectorXd y(m_mimic->nqy);
+    dyn::selectPositions(*m_mimic, q, y);
+    dyn::expandPositions(*m_mimic, y, q);
+  }
 }
 
 void RobotDocument::updateKinematics() {
@@ -209,7 +315,13 @@ void RobotDocument::updateKinematics() {
 }
 
 bool RobotDocument::isDependentDof(int dof) const {
-  return m_model->hasLoops() && dof >= 0 && dof < m_model->nv && !m_model->isIndependent(dof);
+  if (dof < 0 || dof >= m_model->nv) return false;
+  if (m_mimic) return m_mimic->isFollower(m_model->dofBody[size_t(dof)]);
+  return m_model->hasLoops() && !m_model->isIndependent(dof);
+}
+
+bool RobotDocument::isMimicFollower(int body) const {
+  return m_mimic && body >= 1 && body <= m_model->N && m_mimic->isFollower(body);
 }
 
 bool RobotDocument::assemble(Eigen::VectorXd& q, bool restarts, const QString& what) {
@@ -257,6 +369,11 @@ bool RobotDocument::setQ(const Eigen::VectorXd& q) {
 
 bool RobotDocument::setJointValue(int qIndex, double value) {
   if (qIndex < 0 || qIndex >= m_model->nq || !std::isfinite(value)) return false;
+  if (m_mimic) {  // a follower's value is its master's business
+    int body = 1;
+    while (body < m_model->N && qIndex >= m_model->joints[body].idx_q + m_model->joints[body].nq) ++body;
+    if (m_mimic->isFollower(body)) return false;
+  }
   const double lo = m_model->lowerLimit[qIndex], hi = m_model->upperLimit[qIndex];
   if (std::isfinite(lo) && std::isfinite(hi) && hi >= lo) value = std::clamp(value, lo, hi);
   if (m_q[qIndex] == value) return true;  // sliders and spin boxes echo; skip the redundant frame

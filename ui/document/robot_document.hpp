@@ -8,20 +8,31 @@
 // new values, so the dependent ones follow. Dependent coordinates cannot be set directly. A value
 // at which the loops cannot close leaves the last assembled pose and reports why
 // (loopClosureFailed), never a torn-apart mechanism.
+//
+// Mimic joints (docs/mimic.md; a model without closed loops): every q set here is put on the
+// relations, q_f = a q_master + b, from its independent entries (sanitize), so a follower moves
+// with its master wherever q comes from (sliders, IK, playback, simulation). A follower's own value
+// cannot be set (setJointValue refuses it; the joints dock shows it read-only).
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "dynscope/io/fixups.hpp"
+#include "dynscope/io/robot_edit.hpp"
 #include "dynscope/model/data.hpp"
 
 namespace dyn {
 class Assembler;
-}
+struct DhTable;
+template <class S>
+struct MimicCouplingTpl;
+using MimicCoupling = MimicCouplingTpl<double>;
+}  // namespace dyn
 
 class MeshLibrary;
 class QThread;
@@ -59,6 +70,30 @@ class RobotDocument : public QObject {
   void setFixups(const std::vector<dyn::Fixup>& fixups);
   // The fix-ups of the robot shown (those of its load; setFixups changes the next one).
   const std::vector<dyn::Fixup>& loadedFixups() const { return m_loadedFixups; }
+  // Edits of the robot's parameters (issue 24; dynscope/io/robot_edit.hpp), applied over the file as
+  // read, so the file itself is never touched. setEdits rebuilds the model at once from the
+  // description kept since the load (no file is read again), keeping the joint values, the home
+  // pose, the selection and the meshes; an edit that does not fit is refused with the reason and
+  // changes nothing. A reload keeps the edits; another file starts without them, unless
+  // setEditsForNextLoad gave some (a project).
+  const std::vector<dyn::RobotEdit>& edits() const { return m_edits; }
+  bool setEdits(const std::vector<dyn::RobotEdit>& edits, QString* error = nullptr);
+  void setEditsForNextLoad(const std::vector<dyn::RobotEdit>& edits) { m_nextEdits = edits; }
+  // The file's description as read (no edits, no fix-ups); null before the first load.
+  const dyn::RobotDescription* description() const { return m_description.get(); }
+  // The edits the last load left out because they no longer fit the file, with the reasons.
+  const QStringList& skippedEdits() const { return m_skippedEdits; }
+  // DH robots (issue 24): the table the robot is made from (a .dh file, or one made in the window);
+  // null for URDF and MJCF. setDhTable rebuilds the robot from a changed table (the property edits
+  // applied over it, joint values kept by name); a table the engine refuses (a row named twice, a
+  // NaN) is refused with the reason and changes nothing. newFromDhTable opens a robot that has no
+  // file yet: sourceFile() stays empty until it is saved (File > Save robot as).
+  const dyn::DhTable* dhTable() const { return m_dhTable.get(); }
+  bool setDhTable(const dyn::DhTable& table, QString* error = nullptr);
+  bool newFromDhTable(const dyn::DhTable& table, QString* error = nullptr);
+  // After File > Save robot as: the robot shown now comes from `path` (its edits are in the file).
+  void adoptSavedFile(const QString& path, const dyn::RobotDescription& saved,
+                      std::shared_ptr<const dyn::DhTable> table);
   // The model checker's findings about the robot shown (model().findings).
   const std::vector<dyn::Finding>& findings() const { return m_model->findings; }
 
@@ -86,7 +121,11 @@ class RobotDocument : public QObject {
 
   // Closed loops. isDependentDof: a dof (index into v) the assembly solves for; false for trees.
   bool hasLoops() const { return m_model->hasLoops(); }
-  bool isDependentDof(int dof) const;
+  bool isDependentDof(int dof) const;  // closed loops: solved by the assembly; mimic: a follower's dof
+
+  // Mimic joints: the coupling (null when no joint follows another, or the model has loops).
+  const dyn::MimicCoupling* mimic() const { return m_mimic.get(); }
+  bool isMimicFollower(int body) const;
   double loopResidual() const { return m_loopResidual; }           // max |phi(q)| of the pose shown (0: tree)
   QString loopMessage() const { return m_loopMessage; }            // why the last change was refused; "" when it closed
   int assemblyIterations() const { return m_assemblyIterations; }  // Newton steps of the last assembly
@@ -106,6 +145,8 @@ class RobotDocument : public QObject {
   void selectedBodyChanged(int body);
   void constantTorquesChanged();
   void fixupsChanged();  // setFixups changed the list (the next load uses it)
+  void editsChanged();   // the edits of the robot shown changed (setEdits, or a load)
+  void dhTableChanged();  // the DH table of the robot shown changed (or a robot with none loaded)
   // A change of q was refused because the loops cannot close there; q is unchanged.
   void loopClosureFailed(const QString& message);
 
@@ -121,6 +162,7 @@ class RobotDocument : public QObject {
 
   std::shared_ptr<const dyn::Model> m_model;
   std::unique_ptr<dyn::Assembler> m_assembler;  // closed loops only; refers to *m_model (declared after it)
+  std::unique_ptr<const dyn::MimicCoupling> m_mimic;
   double m_loopResidual = 0;
   QString m_loopMessage;
   int m_assemblyIterations = 0;
@@ -132,6 +174,16 @@ class RobotDocument : public QObject {
   int m_selectedBody = -1;
   bool m_floatingBase = false;
   std::vector<dyn::Fixup> m_fixups, m_loadedFixups;
+  std::shared_ptr<const dyn::RobotDescription> m_description;
+  std::shared_ptr<const dyn::DhTable> m_dhTable;
+  std::vector<dyn::RobotEdit> m_edits, m_nextEdits;
+  QStringList m_skippedEdits;
+  bool m_loadedFloatingBase = false;
+  bool m_applyingEdits = false;  // finishLoad installs an edited model: no loadingFinished
+  // Installs a rebuilt robot (edits, a changed DH table) as finishLoad does for a reload.
+  bool installRebuilt(std::shared_ptr<const dyn::RobotDescription> description,
+                      std::shared_ptr<const dyn::DhTable> table, const std::vector<dyn::RobotEdit>& edits,
+                      QString* error);
   double m_lastKinematicsMs = 0, m_lastLoadMs = 0;
   bool m_lastLoadWasReload = false;
   bool m_readMeshes = false;

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <exception>
 
+#include "dynscope/io/dh_table.hpp"
 #include "dynscope/io/model_builder.hpp"
 #include "scene/mesh_loader.hpp"
 
@@ -24,8 +25,20 @@ QString robotFileTypeProblem(const QString& path) {
          "' (expected a URDF .urdf/.xml, a MuJoCo MJCF .xml or a DH table .dh)";
 }
 
+std::shared_ptr<const dyn::Model> buildEditedModel(const dyn::RobotDescription& description, bool floatingBase,
+                                                   const std::vector<dyn::Fixup>& fixups,
+                                                   const std::vector<dyn::RobotEdit>& edits) {
+  dyn::RobotDescription edited = description;
+  dyn::applyEdits(edited, edits);
+  dyn::BuildOptions options;
+  options.floatingBase = floatingBase;
+  options.fixups = fixups;
+  return std::make_shared<const dyn::Model>(dyn::buildModel(edited, options));
+}
+
 RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readMeshes,
-                              const std::function<void(int, int)>& progress, const std::vector<dyn::Fixup>& fixups) {
+                              const std::function<void(int, int)>& progress, const std::vector<dyn::Fixup>& fixups,
+                              const std::vector<dyn::RobotEdit>& edits) {
   RobotLoadResult r;
   QElapsedTimer timer;
   timer.start();
@@ -34,10 +47,28 @@ RobotLoadResult loadRobotFile(const QString& path, bool floatingBase, bool readM
     return r;
   }
   try {
-    dyn::BuildOptions options;
-    options.floatingBase = floatingBase;
-    options.fixups = fixups;
-    r.model = std::make_shared<const dyn::Model>(dyn::loadModel(path.toStdString(), options));
+    // A DH table is kept as a table too (the DH editor changes its rows).
+    if (QFileInfo(path).suffix().toLower() == "dh") {
+      QFile f(path);
+      if (f.open(QIODevice::ReadOnly))
+        r.dhTable = std::make_shared<const dyn::DhTable>(dyn::parseDhTable(f.readAll().toStdString(), path.toStdString()));
+    }
+    auto description = std::make_shared<const dyn::RobotDescription>(
+        r.dhTable ? dyn::dhTableToDescription(*r.dhTable) : dyn::loadDescription(path.toStdString()));
+    // Edits that no longer fit the file (it changed since they were made) are left out and named.
+    std::vector<dyn::RobotEdit> fitting;
+    dyn::RobotDescription probe = *description;
+    for (const dyn::RobotEdit& e : edits) {
+      if (const std::string why = dyn::checkEdit(probe, e); !why.empty()) {
+        r.skippedEdits << QString::fromStdString(why);
+        continue;
+      }
+      dyn::applyEdit(probe, e);
+      fitting.push_back(e);
+    }
+    r.edits = fitting;
+    r.model = buildEditedModel(*description, floatingBase, fixups, fitting);
+    r.description = description;
     // Unreadable meshes are not errors here: the library records them and the scene draws a placeholder.
     if (readMeshes)
       r.meshes = std::make_shared<const MeshLibrary>(MeshLibrary::load(*r.model, path, [&](int done, int total) {

@@ -390,6 +390,24 @@ void AlgorithmInspectorDock::ensureView() {
     if (!ok) qWarning("Algorithm inspector: the equation page did not load");
     showPage();
   });
+  m_resend = new QTimer(this);
+  m_resend->setSingleShot(true);
+  m_resend->setInterval(5000);
+  connect(m_resend, &QTimer::timeout, this, [this] {
+    if (!equationsRendered()) showPage();
+  });
+  // A renderer that died (out of memory, killed) took KaTeX and the page with it: load the shell again.
+  connect(m_view->page(), &QWebEnginePage::renderProcessTerminated, this, [this, alive = m_alive] {
+    if (!*alive) return;
+    qWarning("Algorithm inspector: the equation page's renderer stopped; loading it again");
+    m_shellLoaded = false;
+    m_renderedHtml.clear();
+    loadShell();
+  });
+  loadShell();
+}
+
+void AlgorithmInspectorDock::loadShell() {
   // An empty page with KaTeX loaded once; each step then replaces its body (dynShow), which costs
   // a few milliseconds instead of a page load.
   if (!katex_assets::available())
@@ -401,6 +419,7 @@ void AlgorithmInspectorDock::ensureView() {
 
 void AlgorithmInspectorDock::showPage() {
   if (!m_view || !m_shellLoaded || !isVisible()) return;
+  m_resend->start();
   const lecture_html::Style style =
       m_presentation ? lecture_html::Style::presentation() : lecture_html::Style::normal();
   const QString html = m_html;

@@ -27,6 +27,7 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
+class QTimer;
 class QWebEngineView;
 class TraceTableModel;
 
@@ -80,6 +81,7 @@ class AlgorithmInspectorDock : public QDockWidget {
   void applyArrowControls();
   void syncArrowControls();
   void ensureView();
+  void loadShell();
   void showPage();
   // Marks `html` rendered once the page's web fonts have loaded (`tries` more polls at most).
   void confirmWhenFontsLoaded(const QString& html, int tries);
@@ -98,7 +100,9 @@ class AlgorithmInspectorDock : public QDockWidget {
   QWebEngineView* m_view = nullptr;
   std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);  // for the page's late answers
   bool m_shellLoaded = false;
-  QString m_shownCss;
+  // Sends the page again while it is on screen and not yet confirmed: a busy or restarted renderer
+  // may drop a request (seen on a loaded CI machine), and nothing else would ask again.
+  QTimer* m_resend = nullptr;
   QString m_renderedHtml;
   int m_refused = 0;
   QString m_body;  // stepBody of the page, pushed into the loaded view

@@ -1,7 +1,8 @@
 // What the mass-matrix dock shows, computed without Qt: H(q) by CRBA, or a factor L, in the
 // model's depth-first numbering or renumbered breadth-first; the branch-induced pattern
 // (Featherstone Part 2, eq. 45), the fill-in of the factor, the spectrum's condition number.
-// The widgets only paint this.
+// The widgets only paint this. Mimic joints (docs/mimic.md): H_y = GᵀHG on the independent
+// coordinates, its pattern the one of GᵀPG (a master couples to whatever its followers do).
 #pragma once
 #include <Eigen/Core>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "dynscope/algorithms/sparsity.hpp"
 #include "dynscope/model/data.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
 
 enum class MassMatrixView { H, L };
 
@@ -43,6 +45,7 @@ struct MassMatrixAnalysis {
   double eigenMin = 0, eigenMax = 0, conditionNumber = 0;  // of H
   bool spectrumEstimated = false;  // above kExactSpectrumDofs: iterative estimates, shown with "≈"
   bool sparseAlgorithm = false;    // L computed by factorLTL (model order, L^T L)
+  bool reduced = false;            // mimic joints: H_y = G^T H G on the independent coordinates
 
   CellKind kind(int r, int c) const { return kinds[size_t(r) * nv + c]; }
   int dof(int position) const { return order[position]; }
@@ -52,8 +55,9 @@ struct MassMatrixAnalysis {
 constexpr int kExactSpectrumDofs = 200;
 
 // Throws std::invalid_argument (from the engine) on a wrong q size or a singular H.
+// With `mimic` (a coupling with followers): H_y = GᵀHG, rows and columns the independent dofs.
 MassMatrixAnalysis analyseMassMatrix(const dyn::Model& model, dyn::Data& data, const Eigen::VectorXd& q,
-                                     const MassMatrixSettings& settings);
+                                     const MassMatrixSettings& settings, const dyn::MimicCoupling* mimic = nullptr);
 
 // "left_knee_joint", or "floating_base[3]" for component 3 of a multi-dof joint.
 std::string dofName(const dyn::Model& model, int dof);

@@ -241,14 +241,17 @@ void MassMatrixDock::recompute() {
     return;
   }
   if (m_data.tau.size() != model.nv) m_data = dyn::Data(model);
+  // Mimic joints: H_y = GᵀHG on the independent coordinates; in lecture mode the H that the
+  // algorithm stepped through fills (all joints).
+  const dyn::MimicCoupling* mimic = m_lecture && m_lecture->isActive() ? nullptr : m_doc->mimic();
   try {
-    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), m_settings);
+    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), m_settings, mimic);
   } catch (const std::exception& e) {
     // E.g. a joint that moves no mass: H is singular and has no Cholesky factor. Show H then.
     m_error = QString::fromStdString(e.what());
     MassMatrixSettings h = m_settings;
     h.view = MassMatrixView::H;
-    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h);
+    m_analysis = analyseMassMatrix(model, m_data, m_doc->q(), h, mimic);
   }
   if (showsGlobal()) {
     m_global->compute(model, m_doc->q());
@@ -285,7 +288,8 @@ void MassMatrixDock::showContent() {
   const QString numbering =
       m_settings.breadthFirst ? tr("breadth-first numbering") : tr("model (depth-first) numbering");
   if (a.settings.view == MassMatrixView::H) {
-    c.title = tr("H(q) of %1: %2 of %3 entries structurally zero (%4 %)")
+    c.title = tr("%1 of %2: %3 of %4 entries structurally zero (%5 %)")
+                  .arg(a.reduced ? tr("H_y = G\u1d40HG (mimic joints, independent coordinates)") : tr("H(q)"))
                   .arg(m_doc->robotName())
                   .arg(a.nv * a.nv - a.structuralNonZeros)
                   .arg(a.nv * a.nv)
@@ -383,7 +387,8 @@ QString MassMatrixDock::describeCell(int r, int c) const {
       relation = tr("ancestor\u2013descendant: %1 is an ancestor of %2").arg(nj, ni);
       break;
     case dyn::DofRelation::DifferentBranches:
-      relation = tr("different branches");
+      relation = a.reduced && a.pattern(r, c) ? tr("different branches, coupled through their mimic followers")
+                                               : tr("different branches");
       break;
   }
   QString note;
@@ -398,6 +403,7 @@ QString MassMatrixDock::describeCell(int r, int c) const {
       note = tr(" (upper triangle: not part of L)");
       break;
     case CellKind::Value:
+    case CellKind::Pending:
       break;
   }
   return value + "\n" + relation + note;
@@ -410,7 +416,14 @@ void MassMatrixDock::setLectureDocument(LectureDocument* lecture) {
   };
   connect(lecture, &LectureDocument::traceChanged, this, update);
   connect(lecture, &LectureDocument::positionChanged, this, update);
-  connect(lecture, &LectureDocument::activeChanged, this, update);
+  connect(lecture, &LectureDocument::activeChanged, this, [this, update] {
+    if (m_doc->mimic()) {  // H_y at the desk, H in lecture mode
+      m_dirty = true;
+      recompute();
+    } else {
+      update();
+    }
+  });
 }
 
 void MassMatrixDock::onCellClicked(int row, int column) {
@@ -426,9 +439,9 @@ void MassMatrixDock::setSelectedBody(int body) {
 void MassMatrixDock::updateHighlight() {
   std::vector<int> positions;
   const dyn::Model& model = m_doc->model();
-  if (m_selectedBody > 0 && m_selectedBody <= model.N && (int)m_analysis.order.size() == model.nv) {
+  if (m_selectedBody > 0 && m_selectedBody <= model.N && (int)m_analysis.order.size() == m_analysis.nv) {
     const dyn::JointModel<double>& j = model.joints[m_selectedBody];
-    for (int k = 0; k < model.nv; ++k)
+    for (int k = 0; k < m_analysis.nv; ++k)
       if (m_analysis.order[k] >= j.idx_v && m_analysis.order[k] < j.idx_v + j.nv) positions.push_back(k);
   }
   m_map->setHighlighted(std::move(positions));

@@ -8,6 +8,7 @@
 #include <QSaveFile>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <initializer_list>
 
 #include "dynscope/trajectory/demo_trajectories.hpp"
@@ -205,7 +206,7 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
   ProjectFile p;
   p.file = path.toStdString();
   const QJsonObject robot = r.object(r.required(root, "", "robot"), "robot");
-  r.allowOnly(robot, "robot", {"path", "floating_base", "fixups"});
+  r.allowOnly(robot, "robot", {"path", "floating_base", "fixups", "edits"});
   p.robotPath = r.resolve(r.string(r.required(robot, "robot", "path"), "robot.path"), "robot.path");
   if (robot.contains("floating_base")) p.floatingBase = r.boolean(robot["floating_base"], "robot.floating_base");
   if (robot.contains("fixups")) {
@@ -221,6 +222,30 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
       }
       if (std::find(p.fixups.begin(), p.fixups.end(), *fixup) != p.fixups.end()) r.fail(key, "given twice");
       p.fixups.push_back(*fixup);
+    }
+  }
+  if (robot.contains("edits")) {
+    const QJsonArray edits = r.array(robot["edits"], "robot.edits");
+    for (int i = 0; i < edits.size(); ++i) {
+      const QString key = "robot.edits[" + QString::number(i) + "]";
+      const QJsonObject o = r.object(edits[i], key);
+      RobotEdit e;
+      e.joint = o.contains("joint");
+      if (e.joint == o.contains("link")) r.fail(key, "expected one of \"link\" or \"joint\"");
+      r.allowOnly(o, key, {e.joint ? "joint" : "link", "field", "values"});
+      e.element = r.string(o[e.joint ? "joint" : "link"], key + (e.joint ? ".joint" : ".link")).toStdString();
+      const QString field = r.string(r.required(o, key, "field"), key + ".field");
+      const std::optional<EditField> f = editFieldByName(field.toStdString());
+      if (!f || isJointField(*f) != e.joint)
+        r.fail(key + ".field", "'" + field + "' is not a field of a " + (e.joint ? "joint" : "link"));
+      e.field = *f;
+      const QJsonArray values = r.array(r.required(o, key, "values"), key + ".values");
+      if (values.size() != editFieldSize(e.field))
+        r.fail(key + ".values", QString("expected %1 numbers").arg(editFieldSize(e.field)));
+      for (int k = 0; k < values.size(); ++k)  // null: infinite (no limit), the lower one negative
+        e.values.push_back(values[k].isNull() ? (k == 0 ? -1.0 : 1.0) * std::numeric_limits<double>::infinity()
+                                              : r.number(values[k], key + ".values[" + QString::number(k) + "]"));
+      p.edits.push_back(std::move(e));
     }
   }
   if (root.contains("gravity")) p.gravity = r.vector3(root["gravity"], "gravity");
@@ -254,6 +279,17 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPat
     QJsonArray fixups;
     for (Fixup f : p.fixups) fixups.append(fixupName(f));
     robot["fixups"] = fixups;
+  }
+  if (!p.edits.empty()) {
+    QJsonArray edits;
+    for (const RobotEdit& e : p.edits) {
+      QJsonArray values;
+      for (double v : e.values) values.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null));
+      edits.append(QJsonObject{{e.joint ? "joint" : "link", QString::fromStdString(e.element)},
+                               {"field", QString::fromLatin1(editFieldName(e.field))},
+                               {"values", values}});
+    }
+    robot["edits"] = edits;
   }
   root["robot"] = robot;
   if (p.gravity) root["gravity"] = toArray(*p.gravity);

@@ -6,7 +6,10 @@
 //
 //   { "format": "dynscope-project", "version": 1,
 //     "robot": { "path": "../robots/stanford_arm.dh", "floating_base": false,
-//                "fixups": ["balance-inertias"] },                  (optional: dyn::fixupName, in order)
+//                "fixups": ["balance-inertias"],                    (optional: dyn::fixupName, in order)
+//                "edits": [ { "link": "l1", "field": "mass", "values": [2.5] },
+//                           { "joint": "j2", "field": "limits", "values": [null, null] } ] },
+//                                       (optional: robot_edit.hpp's fields, in order; null = infinite)
 //     "gravity": [0, 0, -9.81],                                    (optional)
 //     "payload": { "link": "tool", "mass": 2.0, "com": [0, 0, 0.1] },  (optional)
 //     "trajectory": { "source": "waypoints", "interpolation": "quintic", "sample_rate": 100,
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include "dynscope/io/fixups.hpp"
+#include "dynscope/io/robot_edit.hpp"
 #include "dynscope/trajectory/payload.hpp"
 #include "dynscope/trajectory/waypoint_trajectory.hpp"
 
@@ -62,6 +66,7 @@ struct ProjectFile {
   std::string robotPath;  // absolute in memory, relative to the project file on disk
   bool floatingBase = false;
   std::vector<Fixup> fixups;               // applied to the robot when it is loaded (dynscope/io/fixups.hpp)
+  std::vector<RobotEdit> edits;            // the window's edits of the robot's parameters, over the file
   std::optional<Eigen::Vector3d> gravity;  // overrides the model's
   std::optional<Payload> payload;
   ProjectTrajectory trajectory;

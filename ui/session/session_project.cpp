@@ -101,6 +101,7 @@ dyn::ProjectFile WorkbenchSession::currentProject() const {
   p.robotPath = m_doc->sourceFile().toStdString();
   p.floatingBase = m_doc->floatingBase();
   p.fixups = m_doc->loadedFixups();
+  p.edits = m_doc->edits();
   if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
   p.payload = m_traj->payload();
   dyn::ProjectTrajectory& t = p.trajectory;
@@ -142,6 +143,7 @@ bool WorkbenchSession::saveProject(const QString& path) {
   }
   m_projectFile = QFileInfo(path).absoluteFilePath();
   m_traj->markSaved();
+  markEditsSaved();
   say(tr("Saved project %1").arg(m_projectFile));
   emit fileUsed(m_projectFile);
   emit titleChanged();

@@ -20,6 +20,13 @@ WorkbenchSession::WorkbenchSession(QObject* parent) : QObject(parent) {
   m_autosaveTimer = new QTimer(this);
   connect(m_autosaveTimer, &QTimer::timeout, this, &WorkbenchSession::autosaveNow);
   connect(m_doc, &RobotDocument::loadingFinished, this, &WorkbenchSession::onLoadingFinished);
+  connect(m_traj, &TrajectoryDocument::modifiedChanged, this, [this] { emit unsavedWorkChanged(hasUnsavedWork()); });
+  connect(m_doc, &RobotDocument::editsChanged, this, [this] { emit unsavedWorkChanged(hasUnsavedWork()); });
+}
+
+void WorkbenchSession::markEditsSaved() {
+  m_savedEdits = m_doc->edits();
+  emit unsavedWorkChanged(hasUnsavedWork());
 }
 
 WorkbenchSession::~WorkbenchSession() = default;
@@ -41,6 +48,7 @@ bool WorkbenchSession::openFile(const QString& path) {
   // Fix-ups belong to one robot: another file starts without them (a project brings its own).
   const std::vector<dyn::Fixup> before = m_doc->fixups();
   m_doc->setFixups(m_pending ? m_pending->project.fixups : std::vector<dyn::Fixup>{});
+  m_doc->setEditsForNextLoad(m_pending ? m_pending->project.edits : std::vector<dyn::RobotEdit>{});
   if (!m_doc->startLoad(path, false)) {
     m_doc->setFixups(before);
     say(tr("Still loading a robot; %1 not opened").arg(path), Severity::Warning);
@@ -71,8 +79,11 @@ void WorkbenchSession::onLoadingFinished(bool ok, const QString& error, bool was
     m_pending.reset();
     return;
   }
+  if (!wasReload) markEditsSaved();  // a file's own values, or a project's edits: as on disk
+  for (const QString& why : m_doc->skippedEdits())
+    say(tr("An edit of the project no longer fits the robot file and was left out: %1").arg(why), Severity::Warning);
   emit robotLoaded(wasReload);
-  emit fileUsed(m_doc->sourceFile());
+  if (!m_doc->sourceFile().isEmpty()) emit fileUsed(m_doc->sourceFile());  // (a new DH robot has no file yet)
   if (!wasReload) m_projectFile.clear();  // another robot: a new project unless one is pending
   emit titleChanged();
   applyPendingProject();
@@ -125,7 +136,7 @@ bool WorkbenchSession::clearTrajectory() {
 
 // --- Unsaved work -------------------------------------------------------------------------------
 
-bool WorkbenchSession::hasUnsavedWork() const { return m_traj->isModified(); }
+bool WorkbenchSession::hasUnsavedWork() const { return m_traj->isModified() || m_doc->edits() != m_savedEdits; }
 
 QStringList WorkbenchSession::unsavedParts() const {
   using U = TrajectoryDocument::Unsaved;

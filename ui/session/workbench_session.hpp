@@ -105,6 +105,7 @@ class WorkbenchSession : public QObject {
   void projectApplied();              // payload, gravity, trajectory and view are in place
   void viewStateLoaded(const QJsonObject& view);
   void fileUsed(const QString& path);  // a robot or project opened or saved (recent files)
+  void unsavedWorkChanged(bool unsaved);  // the trajectory or the robot's edits differ from what is saved
 
  private:
   struct PendingProject {  // applied when its robot has loaded
@@ -128,6 +129,8 @@ class WorkbenchSession : public QObject {
   std::function<bool()> m_saveAs;
   std::function<QJsonObject()> m_viewState;
   QString m_projectFile;  // the open project, empty when none
+  std::vector<dyn::RobotEdit> m_savedEdits;  // the robot's edits as last saved (or opened)
+  void markEditsSaved();
   std::optional<PendingProject> m_pending;
   QString m_recoveryDir;
   QString m_sessionBase;                     // this session's files without extension (.json, .lock)

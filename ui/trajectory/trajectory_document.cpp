@@ -10,6 +10,7 @@
 
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
+#include "dynscope/trajectory/mimic_trajectory.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/loops/loop_inverse_dynamics.hpp"
 #include "dynscope/loops/loop_trajectory.hpp"
@@ -296,6 +297,13 @@ void TrajectoryDocument::recomputeNow() {
     m_assembler = std::make_unique<dyn::Assembler>(*model);
     m_loopData = std::make_unique<dyn::LoopData>(*model);
   }
+  m_mimic.reset();
+  m_mimicData.reset();
+  if (!model->mimics.empty() && !model->hasLoops())
+    if (auto c = std::make_shared<dyn::MimicCoupling>(dyn::mimicCoupling(*model)); c->active()) {
+      m_mimic = c;
+      m_mimicData = std::make_shared<dyn::MimicData>(*c);
+    }
   resample();
   recomputeDynamics();
   // The values at the current time follow; the robot keeps its pose until the time moves (adding
@@ -338,6 +346,8 @@ void TrajectoryDocument::resample() {
         m_samples = {};
       }
     }
+    // Mimic joints: every sample on the relations (a CSV's own follower values are replaced).
+    if (m_mimic && m_samples.samples() > 0) dyn::enforceMimic(*m_mimic, m_samples);
   } catch (const std::exception& e) {
     m_problem = QString::fromUtf8(e.what());
     m_samples = {};
@@ -370,6 +380,10 @@ void TrajectoryDocument::recomputeDynamics() {
     options.tauGiven = true;
   }
   dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
+  if (m_mimic) {  // τ on the independent coordinates (Gᵀτ in the masters' rows), and its power
+    dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.tau);
+    m_dynamics.power = m_dynamics.tau.cwiseProduct(m_samples.qd);
+  }
   m_violations = dyn::effortLimitViolations(*m_dynModel, m_dynamics.tau);
   m_lastComputeMs = timer.nsecsElapsed() / 1e6;
 }
@@ -381,6 +395,11 @@ void TrajectoryDocument::ensureDetails() {
   options.energy = true;
   options.tauGiven = true;
   dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
+  if (m_mimic) {  // c and g on the independent coordinates too; M q̈ the rest of the (reduced) τ
+    dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.coriolis);
+    dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.gravity);
+    m_dynamics.inertial = m_dynamics.tau - m_dynamics.coriolis - m_dynamics.gravity;
+  }
   m_detailsReady = true;
 }
 
@@ -417,6 +436,23 @@ void TrajectoryDocument::computeLiveDynamics() {
     }
     m_tau = dyn::loopInverseDynamics(m, *m_data, *m_loopData, m_q, m_qd, m_qdd);
     m_qddForward = m_qdd;  // consistent with the loops by construction
+  } else if (m_mimic && m_mimicData) {
+    // Mimic joints: τ = ID(q, q̇, q̈) by the chosen formulation, given to the independent
+    // coordinates (Gᵀτ); the check is the reduced forward dynamics ÿ = H_y⁻¹ (Gᵀτ − GᵀC), q̈ = G ÿ.
+    if (!m_id.inverseDynamics) return;
+    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);
+    dyn::forcesOnIndependentDofs(*m_mimic, m_tau);
+    const dyn::MimicCoupling& c = *m_mimic;
+    Eigen::VectorXd y(c.nqy), yd(c.ny), tauY(c.ny);
+    dyn::selectPositions(c, m_q, y);
+    dyn::selectVelocities(c, m_qd, yd);
+    dyn::selectVelocities(c, m_tau, tauY);
+    dyn::reducedForwardDynamics(m, *m_data, c, *m_mimicData, y, yd, tauY);
+    m_qddForward = m_mimicData->qdd;
+    if (!m_qddForward.allFinite()) {
+      m_fdRefusal = tr("H_y = GᵀHG is not positive definite here (a master joint that moves no mass)");
+      m_qddForward.resize(0);
+    }
   } else {
     if (!m_id.inverseDynamics) return;
     m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);  // τ = ID(q, q̇, q̈), the chosen formulation

@@ -3,6 +3,12 @@
 // one of Saha's demonstrations. Any change (waypoints, interpolation, rate, payload, gravity, a
 // new robot) re-samples the trajectory and recomputes τ and its decomposition for every sample
 // (engine: computeTrajectoryDynamics, parallel). Qt side only: the numbers are the engine's.
+//
+// Mimic joints (docs/mimic.md): every sample is put on the relations (dyn::enforceMimic), and τ,
+// its decomposition and the power are the generalized forces on the independent coordinates in
+// the full layout: a master's row holds Gᵀτ (its own torque plus its followers' times their
+// multipliers), a follower's row 0 (it has no actuator; the coupling carries its load). The live
+// forward-dynamics check is the reduced one, ÿ = H_y⁻¹ Gᵀ(τ − C).
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
@@ -15,6 +21,13 @@
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
+
+namespace dyn {
+template <class S>
+struct MimicCouplingTpl;
+template <class S>
+struct MimicDataTpl;
+}  // namespace dyn
 
 class QUndoStack;
 class RobotDocument;
@@ -184,6 +197,8 @@ class TrajectoryDocument : public QObject {
   // actuator torques from the closed-loop inverse dynamics.
   std::unique_ptr<dyn::Assembler> m_assembler;
   std::unique_ptr<dyn::LoopData> m_loopData;
+  std::shared_ptr<const dyn::MimicCouplingTpl<double>> m_mimic;  // null without followers (or with loops)
+  std::shared_ptr<dyn::MimicDataTpl<double>> m_mimicData;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(TrajectoryDocument::UnsavedParts)

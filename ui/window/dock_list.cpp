@@ -37,7 +37,9 @@ const std::vector<Entry>& all() {
       {"jointsDock", true,
        [](const Sources& s) { return named(new JointsDock(s.session->robot(), s.parent), "jointsDock"); }},
       {"propertiesDock", true,
-       [](const Sources& s) { return named(new PropertiesDock(s.session->robot(), s.parent), "propertiesDock"); }},
+       [](const Sources& s) {
+         return named(new PropertiesDock(s.session->robot(), s.session->undoStack(), s.parent), "propertiesDock");
+       }},
       {"logDock", true, [](const Sources& s) { return named(new LogDock(s.parent), "logDock"); }},
       {"trajectoryDock", true,
        [](const Sources& s) {

@@ -211,20 +211,40 @@ void JointRow::setTorqueVisible(bool visible) {
   m_slider->setMinimumWidth(visible ? kSliderMinWidthWithTorque : kSliderMinWidth);  // the τ column takes room
 }
 
+void JointRow::setReadOnly(bool readOnly) {
+  const bool movable = !readOnly && !(m_c.limited && m_c.upper == m_c.lower);
+  m_slider->setEnabled(movable);
+  m_spin->setReadOnly(readOnly);
+  m_spin->setButtonSymbols(readOnly ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
+  m_spin->setFocusPolicy(readOnly ? Qt::NoFocus : Qt::StrongFocus);
+  m_spin->setEnabled(!readOnly);
+  QFont f = m_name->font();
+  f.setItalic(readOnly);
+  m_name->setFont(f);
+}
+
+void JointRow::setFollows(const QString& master, double multiplier, double offset) {
+  m_role = LoopRole::Dependent;
+  setReadOnly(true);
+  m_roleLabel->setVisible(true);
+  m_roleLabel->setText(QStringLiteral("<span style='color:#777'>mim</span>"));
+  const bool angular = m_c.angular;
+  const QString b = offset == 0 ? QString()
+                    : angular   ? QString(" %1 %2°").arg(offset < 0 ? "−" : "+").arg(std::abs(offset) * 180 / M_PI, 0, 'g', 4)
+                                : QString(" %1 %2 m").arg(offset < 0 ? "−" : "+").arg(std::abs(offset), 0, 'g', 4);
+  const QString relation = QString("q = %1 · q<sub>%2</sub>%3").arg(multiplier, 0, 'g', 6).arg(master.toHtmlEscaped(), b);
+  m_roleLabel->setToolTip(tr("Mimic joint: %1. It follows %2 and cannot be set here; move %2 (sliders, IK, "
+                             "playback and simulation all keep the relation).")
+                              .arg(relation, master.toHtmlEscaped()));
+  m_name->setToolTip(m_roleLabel->toolTip());
+}
+
 void JointRow::setLoopRole(LoopRole role, bool actuated) {
   m_role = role;
   m_roleLabel->setVisible(role != LoopRole::None);
   const bool dependent = role == LoopRole::Dependent;
   // A dependent coordinate is solved for by the assembly: shown, never edited.
-  const bool movable = !dependent && !(m_c.limited && m_c.upper == m_c.lower);
-  m_slider->setEnabled(movable);
-  m_spin->setReadOnly(dependent);
-  m_spin->setButtonSymbols(dependent ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
-  m_spin->setFocusPolicy(dependent ? Qt::NoFocus : Qt::StrongFocus);
-  m_spin->setEnabled(!dependent);
-  QFont f = m_name->font();
-  f.setItalic(dependent);
-  m_name->setFont(f);
+  setReadOnly(dependent);
   if (role == LoopRole::None) return;
   const QString power = actuated ? tr("actuated") : tr("passive");
   if (dependent) {

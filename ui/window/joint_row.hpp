@@ -2,7 +2,8 @@
 // toggle (the joint keeps its value while IK dragging) and, when the simulation uses constant
 // joint torques, the τ of the dof this row drives. Values in and out are SI (rad, m; N·m, N);
 // the row shows degrees when asked. Continuous joints wrap. In a closed-loop mechanism a row is
-// marked independent (moving it re-assembles the loops) or dependent (read-only: it follows).
+// marked independent (moving it re-assembles the loops) or dependent (read-only: it follows); a
+// mimic joint's row is read-only too and says whom it follows.
 #pragma once
 #include <QWidget>
 
@@ -23,6 +24,8 @@ class JointRow : public QWidget {
   void setLoopRole(LoopRole role, bool actuated);
   LoopRole loopRole() const { return m_role; }
   QLabel* roleLabel() const { return m_roleLabel; }
+  // A mimic joint: q = multiplier · q_master + offset (read-only, marked "mim"; loopRole() Dependent).
+  void setFollows(const QString& master, double multiplier, double offset);
 
   const JointCoordinate& coordinate() const { return m_c; }
   void setDegrees(bool degrees);
@@ -52,6 +55,7 @@ class JointRow : public QWidget {
 
  private:
   double scale() const;  // displayed units per SI unit
+  void setReadOnly(bool readOnly);
   void showValue();
   void onSpin(double shown);
   void onSlider(int position);

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "dynscope/model/mimic_coupling.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/model/names.hpp"
 #include "window/app_settings.hpp"
@@ -67,11 +68,12 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   auto* home = new QToolButton(body);
   home->setObjectName("homeButton");
   home->setText(tr("Home"));
-  home->setToolTip(tr("The pose at load time, or the one stored with “Set current pose as home”"));
+  home->setToolTip(tr("The pose at load time, or the one stored with “Set current pose as home”; the "
+                      "menu also has the poses the file names (MJCF keyframes)"));
   home->setPopupMode(QToolButton::MenuButtonPopup);
-  auto* homeMenu = new QMenu(home);
-  homeMenu->addAction(tr("Set current pose as home"), m_doc, &RobotDocument::setHome);
-  home->setMenu(homeMenu);
+  m_homeMenu = new QMenu(home);
+  m_homeMenu->setObjectName("homeMenu");
+  home->setMenu(m_homeMenu);
   home->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
   auto* randomize = new QPushButton(tr("Randomize"), body);
   randomize->setObjectName("randomizeButton");
@@ -116,6 +118,8 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   connect(home, &QToolButton::clicked, m_doc, &RobotDocument::goHome);
   connect(randomize, &QPushButton::clicked, m_doc, &RobotDocument::randomize);
   connect(m_doc, &RobotDocument::modelChanged, this, &JointsDock::rebuild);
+  connect(m_doc, &RobotDocument::modelChanged, this, &JointsDock::rebuildHomeMenu);
+  rebuildHomeMenu();
   connect(m_doc, &RobotDocument::poseChanged, this, &JointsDock::refresh);
   connect(m_doc, &RobotDocument::constantTorquesChanged, this, &JointsDock::refreshTorques);
   connect(m_doc, &RobotDocument::loopClosureFailed, this, [this](const QString& why) {
@@ -159,6 +163,19 @@ void JointsDock::setFilter(const QString& text) {
                                     : tr("%1 of %2").arg(shown).arg(m_rows.size()));
 }
 
+void JointsDock::rebuildHomeMenu() {
+  m_homeMenu->clear();
+  m_homeMenu->addAction(tr("Set current pose as home"), m_doc, &RobotDocument::setHome);
+  const std::vector<dyn::NamedPose>& poses = m_doc->model().poses;
+  if (poses.empty()) return;
+  m_homeMenu->addSection(tr("Poses in the file"));
+  for (const dyn::NamedPose& p : poses) {
+    const QString name = QString::fromStdString(p.name);
+    QAction* a = m_homeMenu->addAction(name, this, [this, q = p.q] { m_doc->setQ(q); });
+    a->setObjectName("pose:" + name);
+  }
+}
+
 void JointsDock::rebuild() {
   const HiddenWhileChanging batch(m_rowsHost);
   for (JointRow* r : m_rows) delete r;
@@ -188,6 +205,11 @@ void JointsDock::rebuild() {
     if (model.hasLoops())
       r->setLoopRole(m_doc->isDependentDof(dof) ? JointRow::LoopRole::Dependent : JointRow::LoopRole::Independent,
                      model.isActuated(dof));
+    if (m_doc->isMimicFollower(c.body)) {  // the relation as enforced: to the root of a chain of mimics
+      const dyn::MimicCoupling& mc = *m_doc->mimic();
+      r->setFollows(QString::fromStdString(model.jointNames[size_t(mc.rootMaster[size_t(c.body)])]),
+                    mc.qMultiplier[size_t(c.qIndex)], mc.qOffset[size_t(c.qIndex)]);
+    }
     connect(r, &JointRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
     connect(r, &JointRow::lockToggled, this, [this, body = c.body](bool on) {
       setJointLocked(body, on);  // the joint's other rows
@@ -259,6 +281,17 @@ void JointsDock::refresh() {
 
 void JointsDock::refreshLoopStatus() {
   const dyn::Model& m = m_doc->model();
+  if (const dyn::MimicCoupling* mc = m_doc->mimic()) {
+    m_loopLabel->setVisible(true);
+    m_loopLabel->setText(tr("Mimic joints: %n joint(s) (mim) follow their masters; %1 independent coordinate(s)",
+                            "", mc->nv - mc->ny)
+                             .arg(mc->ny)
+                             .toHtmlEscaped());
+    m_loopLabel->setToolTip(tr("q = multiplier · q_master + offset holds everywhere: sliders, IK, trajectories, "
+                               "simulation and the dynamics (τ on the independent coordinates: Gᵀτ). "
+                               "Hover over a mim marker for its relation."));
+    return;
+  }
   m_loopLabel->setVisible(m.hasLoops());
   if (!m.hasLoops()) return;
   const int independent = m.nv - int(m.dependentDofs.size());

@@ -11,6 +11,7 @@ class JointRow;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QVBoxLayout;
 class RobotDocument;
 
@@ -51,6 +52,7 @@ class JointsDock : public QDockWidget {
   void refresh();            // rows from the document's q
   void refreshTorques();     // τ boxes from the document
   void refreshLoopStatus();  // closed loops: the roles' legend and |phi|
+  void rebuildHomeMenu();    // "Set current pose as home" and the file's named poses (MJCF keyframes)
   void onRowEdited(JointRow* row, double value);
 
   RobotDocument* m_doc;
@@ -59,6 +61,7 @@ class JointsDock : public QDockWidget {
   QLineEdit* m_filter;
   QCheckBox* m_degreesBox;
   QLabel* m_summary;
+  QMenu* m_homeMenu;
   QLabel* m_torqueHint;
   QLabel* m_loopLabel;  // closed loops: status, or why the last move was refused
   JointRow* m_editingRow = nullptr;

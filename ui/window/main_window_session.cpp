@@ -16,7 +16,7 @@
 #include "window/recent_files.hpp"
 
 void MainWindow::createSafetyNet() {
-  connect(m_traj, &TrajectoryDocument::modifiedChanged, this, &QWidget::setWindowModified);
+  connect(m_session, &WorkbenchSession::unsavedWorkChanged, this, &QWidget::setWindowModified);
   m_simulationDock->setNewRunGuard(
       [this] { return maybeSave(tr("running a simulation, which replaces the trajectory")); });
   if (m_settings == Settings::Persistent)

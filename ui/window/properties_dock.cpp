@@ -3,11 +3,14 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <numbers>
 
 #include "document/joint_coordinates.hpp"
 #include "document/robot_document.hpp"
+#include "widgets/vertical_scroll_area.hpp"
+#include "window/robot_parameters_editor.hpp"
 
 namespace {
 
@@ -17,10 +20,15 @@ QString vec(const Eigen::Vector3d& v, int decimals = 4) {
 
 }  // namespace
 
-PropertiesDock::PropertiesDock(RobotDocument* document, QWidget* parent)
+PropertiesDock::PropertiesDock(RobotDocument* document, QUndoStack* undo, QWidget* parent)
     : QDockWidget(tr("Properties"), parent), m_doc(document) {
   setObjectName("propertiesDock");
-  m_table = new QTreeWidget(this);
+  // The read-out and the editor as two pages: the dock is narrow at the desk and the editor needs
+  // its whole height.
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName("propertiesTabs");
+  tabs->setDocumentMode(true);
+  m_table = new QTreeWidget(tabs);
   m_table->setObjectName("propertiesTable");
   m_table->setColumnCount(2);
   m_table->setHeaderLabels({tr("Property"), tr("Value")});
@@ -28,7 +36,13 @@ PropertiesDock::PropertiesDock(RobotDocument* document, QWidget* parent)
   m_table->setUniformRowHeights(true);
   m_table->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   applyFixedFont();
-  setWidget(m_table);
+  auto* scroll = new VerticalScrollArea(tabs);
+  m_editor = new RobotParametersEditor(m_doc, undo, scroll);
+  scroll->setWidget(m_editor);
+  tabs->addTab(m_table, tr("Values"));
+  tabs->addTab(scroll, tr("Edit"));
+  m_tabs = tabs;
+  setWidget(tabs);
   connect(m_doc, &RobotDocument::selectedBodyChanged, this, &PropertiesDock::refresh);
   connect(m_doc, &RobotDocument::poseChanged, this, &PropertiesDock::refresh);
   connect(m_doc, &RobotDocument::modelChanged, this, &PropertiesDock::refresh);

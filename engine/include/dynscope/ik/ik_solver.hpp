@@ -16,6 +16,12 @@
 // the stopped dofs]); each trial configuration is then re-assembled (loops/assembly.hpp, the locked
 // and stopped dofs held) before its cost is taken. So a dragged link of a mechanism moves the
 // independent joints and the loops stay closed: the delta robot's plate moves its motors.
+//
+// Mimic joints (docs/mimic.md; a model without closed loops): the solver works on the independent
+// coordinates y with q = G_q y + b. Each Jacobian becomes J G (a follower's column is added to its
+// root master's, times the multiplier, and dropped), the step is dq = G dy, and every trial q is
+// re-expanded from its independent entries, so a follower keeps q = a q_master + b exactly. The
+// followers' own limits are not enforced (their masters' are).
 #pragma once
 #include <Eigen/Cholesky>
 #include <memory>
@@ -25,6 +31,7 @@
 #include "../loops/assembly.hpp"
 #include "../loops/loop_data.hpp"
 #include "../model/data.hpp"
+#include "../model/mimic_coupling.hpp"
 
 namespace dyn {
 
@@ -144,6 +151,11 @@ class IkSolver {
   // asked); false when the loops do not close.
   bool closeLoops(VecX<double>& q, bool independent, int restarts);
 
+  // Mimic joints (ik_solver_mimic.cpp).
+  void foldFollowerColumns();              // J_ <- J_ G, in place (the followers' columns zero)
+  void spreadToFollowers(VecX<double>& v) const;  // v[f] = a v[master]: a full-dof vector in G's range
+  void enforceMimic(VecX<double>& q);      // q = G_q y + b with y the independent entries of q
+
   const Model& model_;
   Data data_, dataTry_;  // at the current q and at the trial step (swapped on acceptance)
   IkTask target_;
@@ -173,6 +185,14 @@ class IkSolver {
   VecX<double> d_, limitMove_;
   std::unique_ptr<Assembler> assembler_;
   AssemblyOptions assembly_;
+
+  // Mimic joints (inactive without followers): per dof its root master's dof (-1 for an independent
+  // dof) and the multiplier; the coupling and its y buffer.
+  bool mimic_ = false;
+  MimicCoupling coupling_;
+  std::vector<int> masterDof_;
+  std::vector<double> gain_;
+  VecX<double> y_;
 };
 
 }  // namespace dyn

@@ -122,6 +122,9 @@ struct RobotDescription {
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
   std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)
   std::vector<NamedPoseDesc> poses;      // named configurations (MJCF keyframes)
+  // The configuration the file describes when it is not the neutral one (MJCF: qpos0, a free body at
+  // its written pose, a hinge or slide at its ref); the model starts there (Model::home()).
+  std::optional<NamedPoseDesc> initialPose;
   // What the parser noticed without refusing the file (ignored elements, a missing <limit>, ...)
   // and the changes of the fix-ups applied to it; checkModel() starts its list with these.
   std::vector<Finding> findings;

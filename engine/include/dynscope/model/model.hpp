@@ -74,6 +74,7 @@ template <class S> struct ModelTpl {
   std::vector<MimicInfo> mimics;
   std::string defaultEndEffector;
   std::vector<NamedPose> poses;  // named configurations from the file (MJCF keyframes)
+  VecX<S> initial;  // the configuration the file describes, when not the neutral one (MJCF qpos0); else empty
   bool floatingBase = false;
   // Bodies whose joint moves no mass or inertia (their subtree has none): H(q) is singular, so
   // forward dynamics is undefined. Loading still succeeds, for viewing and kinematics.
@@ -105,8 +106,12 @@ template <class S> struct ModelTpl {
   std::vector<int> independentDofs() const {
     return dofsWhere([&](int k) { return isIndependent(k); });
   }
-  // A configuration to start from: loopReference for closed loops, else the neutral one.
-  VecX<S> home() const { return loopReference.size() == nq ? loopReference : neutral(); }
+  // A configuration to start from: loopReference for closed loops, else the file's initial
+  // configuration (MJCF: qpos0), else the neutral one.
+  VecX<S> home() const {
+    if (loopReference.size() == nq) return loopReference;
+    return initial.size() == nq ? initial : neutral();
+  }
   int loopIndex(const std::string& n) const {
     for (int k = 0; k < (int)loops.size(); ++k)
       if (loops[k].name == n) return k;
@@ -170,6 +175,7 @@ template <class S> struct ModelTpl {
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
     m.poses = poses;
+    m.initial = initial.template cast<T>();
     m.immobileBodies = immobileBodies; m.findings = findings;
     for (const auto& l : loops) m.loops.push_back(l.template cast<T>());
     m.constraintRows = constraintRows;

@@ -2,7 +2,10 @@
 // with tau = controller + damping + friction + limit forces, records the run and watches the
 // energy and for divergence. Closed-loop mechanisms (docs/loops.md) use the loop method of the
 // settings with Baumgarte stabilization and project each new state back onto the constraints;
-// the controller drives the actuated dofs only. No Qt: the GUI drives step()/advance() from a worker thread (one
+// the controller drives the actuated dofs only. Mimic joints (docs/mimic.md; without closed loops)
+// make the state (q, qd) = (G_q y + b, G yd): the forward dynamics is the reduced one on y
+// (mimic_coupling.hpp: ydd = H_y^-1 G^T (tau - C), qdd = G ydd) and each new state is re-expanded
+// from its independent entries, so the followers move with their masters. No Qt: the GUI drives step()/advance() from a worker thread (one
 // Simulator per thread). After construction and reset, step() does not allocate (with the
 // record reserved, see SimulationRecord::reserve). Details: docs/simulation.md.
 #pragma once
@@ -12,6 +15,7 @@
 
 #include "../loops/loop_data.hpp"
 #include "../model/data.hpp"
+#include "../model/mimic_coupling.hpp"
 #include "controller.hpp"
 #include "simulation_record.hpp"
 #include "simulation_settings.hpp"
@@ -128,6 +132,9 @@ class Simulator {
   // Closed loops: qNew_, qdNew_ back onto phi = 0 and phi' qd = 0 (settings().projection).
   void projectNewState();
   LoopSettings loopSettings(LoopMethod method) const;
+  // Mimic joints: q and qd re-expanded from their independent entries (round-off only: the
+  // integrators combine derivatives qdd = G ydd, which keep the relation).
+  void enforceMimic(Eigen::VectorXd& q, Eigen::VectorXd& qd);
   bool checkLimits(int switching, int contact);  // records entries; true when a contact changed
   int limitSwitch(double h, double& s, int& contact) const;
 
@@ -135,6 +142,11 @@ class Simulator {
   Data data_;
   LoopData ld_;  // closed loops: constraint terms and the methods' workspace (empty for trees)
   Eigen::VectorXd qProj_, dqProj_;
+  // Mimic joints (inactive without followers): the coupling, its workspace, y, yd and G^T tau.
+  bool mimic_ = false;
+  MimicCoupling coupling_;
+  MimicData mimicData_;
+  Eigen::VectorXd y_, yd_, tauY_;
   double phiNorm_ = 0, phiDotNorm_ = 0;
   SimulationSettings settings_;
   Controller controller_;

@@ -1,0 +1,147 @@
+// Editing a robot's parameters in the window (issue 24): the Properties dock's editor on the UR5.
+// Typing a link's mass changes τ along the trajectory by what an independent RNEA on a model with
+// that mass (the description changed by hand, built afresh) gives; the typing is one undo step and
+// Undo restores the previous τ bit for bit; a refused value (a negative mass, lower above upper) is
+// refused in its box with the reason and leaves the robot as it was; the edits mark the work unsaved
+// and come back with the project. Screenshots go to $DYNSCOPE_SCREENSHOT_DIR when set.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QTabWidget>
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <memory>
+
+#include "document/robot_document.hpp"
+#include "dynscope/algorithms/rnea.hpp"
+#include "dynscope/io/model_builder.hpp"
+#include "session/workbench_session.hpp"
+#include "trajectory/trajectory_document.hpp"
+#include "window/main_window.hpp"
+#include "window/properties_dock.hpp"
+#include "window/robot_parameters_editor.hpp"
+#include "window_loading.hpp"
+
+class TestRobotEditing : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> m_window;
+  QTemporaryDir m_tmp;
+  QString m_shots;
+
+  RobotDocument* doc() const { return m_window->document(); }
+  RobotParametersEditor* editor() const { return m_window->propertiesDock()->editor(); }
+  // τ along the window's trajectory, recomputed now.
+  Eigen::MatrixXd trajectoryTau() const {
+    m_window->trajectory()->recomputeNow();
+    return m_window->trajectory()->dynamics().tau;
+  }
+  static void typeInto(QDoubleSpinBox* box, const QString& text) {
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, text);
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_tmp.isValid());
+    m_shots = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", m_tmp.path());
+    QDir().mkpath(m_shots);
+    m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+    m_window->setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    QVERIFY(dyn::testing::showWithRobot(*m_window, QSize(1600, 1000), "ur5.urdf"));
+    m_window->propertiesDock()->show();
+    m_window->propertiesDock()->raise();
+    m_window->propertiesDock()->tabs()->setCurrentIndex(1);  // the editor's page
+  }
+  void cleanupTestCase() { m_window.reset(); }
+
+  void typingAMassChangesTauAsAnIndependentRneaSays() {
+    const dyn::Model& m = doc()->model();
+    Eigen::VectorXd q1 = doc()->q(), q2 = q1;
+    q2.setConstant(0.8);
+    m_window->trajectory()->setWaypoints({{0.0, q1}, {1.0, q2}});
+    const Eigen::MatrixXd before = trajectoryTau();
+    QVERIFY(before.cols() > 50);
+    doc()->setSelectedBody(m.bodyIndex("forearm_link"));
+    QVERIFY(!editor()->boxes(dyn::EditField::Mass).empty());
+    QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
+    const int steps = m_window->undoStack()->count();
+    typeInto(mass, "5.5");
+    QCOMPARE(m_window->undoStack()->count(), steps + 1);  // "5", "5.", "5.5": one step
+    QCOMPARE(int(doc()->edits().size()), 1);
+    QVERIFY(m_window->isWindowModified());
+    const Eigen::MatrixXd after = trajectoryTau();
+    // The reference: the file's description with the mass changed by hand, built and run afresh.
+    dyn::RobotDescription d = dyn::loadDescription(doc()->sourceFile().toStdString());
+    for (dyn::LinkDesc& l : d.links)
+      if (l.name == "forearm_link") l.inertial->mass = 5.5;
+    const dyn::Model edited = dyn::buildModel(d);
+    dyn::Data data(edited);
+    const dyn::SampledTrajectory& s = m_window->trajectory()->samples();
+    double worst = 0;
+    for (int k = 0; k < s.samples(); ++k)
+      worst = std::max(worst, (after.col(k) - dyn::rnea(edited, data, s.q.col(k), s.qd.col(k), s.qdd.col(k)))
+                                  .cwiseAbs()
+                                  .maxCoeff());
+    QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
+    QVERIFY((after - before).cwiseAbs().maxCoeff() > 1e-2);  // the mass mattered
+    dyn::testing::settle(100);
+    m_window->grab().save(QDir(m_shots).filePath("ur5_edit_mass.png"));
+    // Undo: the previous τ, bit for bit; Redo: the edited one.
+    m_window->undoStack()->undo();
+    QVERIFY(doc()->edits().empty());
+    QCOMPARE(trajectoryTau(), before);
+    QVERIFY(!m_window->isWindowModified());
+    QVERIFY(std::abs(editor()->boxes(dyn::EditField::Mass)[0]->value() - m.I[size_t(m.bodyIndex("forearm_link"))].m) <
+            1e-12);
+    m_window->undoStack()->redo();
+    QCOMPARE(trajectoryTau(), after);
+  }
+
+  void refusedValuesStayInTheirBox() {
+    const std::vector<dyn::RobotEdit> edits = doc()->edits();
+    const Eigen::MatrixXd tau = trajectoryTau();
+    QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
+    typeInto(mass, "-2");
+    QVERIFY2(editor()->problemText().contains("cannot be negative"), qPrintable(editor()->problemText()));
+    QVERIFY(mass->styleSheet().contains("background"));
+    QCOMPARE(doc()->edits(), edits);
+    QCOMPARE(trajectoryTau(), tau);
+    // Limits: lower above upper is refused; "limited" off means no limits.
+    const std::vector<QDoubleSpinBox*> limits = editor()->boxes(dyn::EditField::Limits);
+    QCOMPARE(int(limits.size()), 2);
+    typeInto(limits[0], "170");
+    typeInto(limits[1], "100");
+    QVERIFY2(editor()->problemText().contains("lower limit is above"), qPrintable(editor()->problemText()));
+    typeInto(limits[1], "175");
+    QVERIFY(editor()->problemText().isEmpty());
+    const int elbow = doc()->model().jointIndex("elbow_joint");
+    const int iq = doc()->model().joints[size_t(elbow)].idx_q;
+    QVERIFY(std::abs(doc()->model().lowerLimit[iq] - 170 * M_PI / 180) < 1e-9);
+    editor()->limitedBox()->setChecked(false);
+    QVERIFY(!std::isfinite(doc()->model().upperLimit[iq]));
+    typeInto(mass, "5.5");  // the valid value again
+    QVERIFY(editor()->problemText().isEmpty());
+  }
+
+  void editsComeBackWithTheProject() {
+    const std::vector<dyn::RobotEdit> edits = doc()->edits();
+    QVERIFY(edits.size() >= 2);
+    const QString project = m_tmp.filePath("edited.dynscope");
+    QVERIFY(m_window->saveProject(project));
+    QVERIFY(!m_window->isWindowModified());
+    QString error;
+    QVERIFY(dyn::testing::openAndWait(*m_window, dyn::testing::robotFile("panda.urdf"), &error));
+    QVERIFY(doc()->edits().empty());  // another file: its own values
+    QVERIFY(m_window->openProject(project));
+    QTRY_VERIFY(doc()->sourceFile().endsWith("ur5.urdf") && !doc()->isLoading());
+    QCOMPARE(doc()->edits(), edits);
+    QCOMPARE(doc()->model().I[size_t(doc()->model().bodyIndex("forearm_link"))].m, 5.5);
+    QVERIFY(!m_window->isWindowModified());
+  }
+};
+
+QTEST_MAIN(TestRobotEditing)
+#include "test_robot_editing.moc"
