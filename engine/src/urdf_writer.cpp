@@ -342,6 +342,8 @@ std::vector<std::string> urdfLosses(const RobotDescription& robot) {
     if (j.armature != 0)
       out.push_back("joint '" + j.name + "': the armature (rotor inertia " + num(j.armature) +
                     ") has no URDF element and is left out");
+  if (robot.initialPose)
+    out.push_back("the initial configuration (MJCF qpos0) has no URDF element: the URDF starts at q = 0");
   if (!robot.poses.empty())
     out.push_back(std::to_string(robot.poses.size()) +
                   " named pose(s) (keyframes) have no URDF element and are left out");

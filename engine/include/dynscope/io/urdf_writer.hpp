@@ -19,8 +19,8 @@ namespace dyn {
 // original text is not a URDF.
 std::string writeUrdf(const RobotDescription& robot, const std::string& originalUrdfText = "");
 
-// What a URDF does not keep of this description (MJCF armature, named poses, the default end
-// effector), one sentence each; empty when nothing is lost.
+// What a URDF does not keep of this description (MJCF armature, keyframes, the initial
+// configuration qpos0), one sentence each; empty when nothing is lost.
 std::vector<std::string> urdfLosses(const RobotDescription& robot);
 
 }  // namespace dyn
