@@ -313,6 +313,14 @@ class Writer {
   std::map<std::string, Material> topMaterials_;
 };
 
+// Two spaces per level, as URDFs are usually indented (tinyxml2 prints four).
+class Printer : public tinyxml2::XMLPrinter {
+ protected:
+  void PrintSpace(int depth) override {
+    for (int i = 0; i < depth; ++i) Write("  ");
+  }
+};
+
 }  // namespace
 
 std::string writeUrdf(const RobotDescription& robot, const std::string& originalUrdfText) {
@@ -331,7 +339,7 @@ std::string writeUrdf(const RobotDescription& robot, const std::string& original
     doc.InsertEndChild(root);
   }
   Writer(robot, doc, root).write();
-  tinyxml2::XMLPrinter printer;
+  Printer printer;
   doc.Print(&printer);
   return std::string(printer.CStr(), size_t(printer.CStrSize() > 0 ? printer.CStrSize() - 1 : 0));
 }
