@@ -255,9 +255,9 @@ class Writer {
     const bool continuous = j.kind == JointKind::Continuous || (j.kind == JointKind::Revolute && !j.hasLimits);
     el->SetAttribute("type", continuous ? "continuous" : kind);
     Slot s = clear(el, {"origin", "parent", "child", "axis", "limit", "dynamics", "mimic", "dynscope:actuated"});
-    origin(add(s, "origin"), j.origin);
     add(s, "parent")->SetAttribute("link", j.parent.c_str());
     add(s, "child")->SetAttribute("link", j.child.c_str());
+    origin(add(s, "origin"), j.origin);
     if (oneDof || j.kind == JointKind::Planar) add(s, "axis")->SetAttribute("xyz", vec(j.axis).c_str());
     if (oneDof && (j.hasLimits || j.effort != 0 || j.velocity != 0 || j.kind == JointKind::Prismatic)) {
       XMLElement* limit = add(s, "limit");
