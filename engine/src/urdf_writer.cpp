@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -342,6 +343,28 @@ std::string writeUrdf(const RobotDescription& robot, const std::string& original
   Printer printer;
   doc.Print(&printer);
   return std::string(printer.CStr(), size_t(printer.CStrSize() > 0 ? printer.CStrSize() - 1 : 0));
+}
+
+void rebaseMeshPaths(RobotDescription& robot, const std::string& newFile) {
+  namespace fs = std::filesystem;
+  const bool fromFile = !robot.sourceFile.empty() && robot.sourceFile.front() != '<';
+  const fs::path from = fs::absolute(fs::path(robot.sourceFile)).parent_path();
+  const fs::path to = fs::absolute(fs::path(newFile)).parent_path();
+  robot.sourceFile = newFile;
+  if (!fromFile || from == to) return;
+  const auto rebase = [&](Geometry& g) {
+    if (g.shape.kind != Shape::Kind::Mesh) return;
+    std::string uri = g.shape.meshUri;
+    const bool fileScheme = uri.rfind("file://", 0) == 0;
+    if (fileScheme) uri.erase(0, 7);
+    if (uri.empty() || uri.find("://") != std::string::npos || fs::path(uri).is_absolute()) return;
+    const fs::path target = (from / uri).lexically_normal();
+    g.shape.meshUri = (fileScheme ? "file://" : "") + target.lexically_relative(to).generic_string();
+  };
+  for (LinkDesc& l : robot.links) {
+    for (Geometry& g : l.visuals) rebase(g);
+    for (Geometry& g : l.collisions) rebase(g);
+  }
 }
 
 std::vector<std::string> urdfLosses(const RobotDescription& robot) {

@@ -3,6 +3,7 @@
 // loops' assembled reference); written over the original text, what Dynscope does not model
 // (gazebo, transmission, calibration, comments) stays while edits land; urdfdom's check_urdf accepts
 // the files; a helical joint is refused naming it.
+#include <QDir>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -74,6 +75,7 @@ class TestUrdfWriter : public QObject {
   void checkUrdfAccepts_data();
   void checkUrdfAccepts();
   void refusalsAndLosses();
+  void relativeMeshesFollowTheFile();
 };
 
 void TestUrdfWriter::shippedUrdfLoadsBack_data() {
@@ -227,6 +229,33 @@ void TestUrdfWriter::refusalsAndLosses() {
   QCOMPARE(losses.size(), size_t(1));
   QVERIFY2(losses[0].find("'" + d.joints[2].name + "'") != std::string::npos, losses[0].c_str());
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::writeUrdf(d, "<mujoco/>"));
+}
+
+// Written to another folder, a relative mesh name still resolves to the same file.
+void TestUrdfWriter::relativeMeshesFollowTheFile() {
+  QTemporaryDir dir;
+  QVERIFY(QDir(dir.path()).mkpath("robot/meshes") && QDir(dir.path()).mkpath("out/deep"));
+  for (const char* mesh : {"robot/meshes/a.stl", "robot/meshes/b.stl"})
+    std::ofstream(dir.filePath(mesh).toStdString()) << "solid\n";
+  const std::string source = dir.filePath("robot/arm.urdf").toStdString();
+  const dyn::RobotDescription d = dyn::parseUrdfString(
+      "<robot name=\"r\"><link name=\"l\"><visual><geometry><mesh filename=\"meshes/a.stl\"/></geometry></visual>"
+      "<collision><geometry><mesh filename=\"file://meshes/b.stl\"/></geometry></collision>"
+      "<visual><geometry><mesh filename=\"package://p/m.stl\"/></geometry></visual></link></robot>",
+      source);
+  const std::string target = dir.filePath("out/deep/arm.urdf").toStdString();
+  dyn::RobotDescription moved = d;
+  dyn::rebaseMeshPaths(moved, target);
+  QCOMPARE(moved.sourceFile, target);
+  const auto sameFile = [&](const dyn::Geometry& before, const dyn::Geometry& after) {
+    const std::string a = dyn::resolveMeshPath(before.shape.meshUri, source);
+    return !a.empty() && a == dyn::resolveMeshPath(after.shape.meshUri, target);
+  };
+  QVERIFY2(sameFile(d.links[0].visuals[0], moved.links[0].visuals[0]), moved.links[0].visuals[0].shape.meshUri.c_str());
+  QVERIFY2(sameFile(d.links[0].collisions[0], moved.links[0].collisions[0]),
+           moved.links[0].collisions[0].shape.meshUri.c_str());
+  QCOMPARE(moved.links[0].visuals[0].shape.meshUri, std::string("../../robot/meshes/a.stl"));
+  QCOMPARE(moved.links[0].visuals[1].shape.meshUri, std::string("package://p/m.stl"));
 }
 
 QTEST_APPLESS_MAIN(TestUrdfWriter)
