@@ -46,6 +46,7 @@ int runConvert(const Options& o) {
   if (*o.to == "urdf") {
     const std::string original = isDh ? "" : readText(o.modelPath);
     for (const std::string& loss : dyn::urdfLosses(robot)) tell("warning", loss);
+    if (o.out) dyn::rebaseMeshPaths(robot, *o.out);  // relative meshes still name the same files
     text = dyn::writeUrdf(robot, dyn::looksLikeMjcf(original) ? "" : original);
   } else {
     dyn::DhTable table;

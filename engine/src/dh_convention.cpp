@@ -1,7 +1,7 @@
 // Standard <-> modified DH (docs/convert.md). With M_i the modified (proximal) frame of link i and
 // S_i the standard (distal) one, the two products ^{i-1}T_i of docs/dh-format.md give
 //   M_i = S_{i-1} Rz(theta_i) Tz(d_i)   and   S_i = M_i Tx(a_i) Rx(alpha_i)   (standard a_i, alpha_i),
-// since Tx and Rx commute (Craig 2005 §3.4 writes the proximal product; Paul 1981 the distal one).
+// since Tx and Rx commute (Craig 2005 §3.4 writes the proximal product; the distal one is Paul's and Saha's).
 // So theta and d stay with their row, a and alpha move one row, and the body-fixed transform
 // S_i -> M_i = Tx(a_i) Rx(alpha_i) re-expresses link i's centre of mass and inertia.
 #include <cmath>

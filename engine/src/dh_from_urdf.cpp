@@ -54,7 +54,7 @@ struct Line {
   V3 p, z;
 };
 
-struct Frame {
+struct AxisFrame {
   V3 o, x, z;
 };
 
@@ -176,18 +176,21 @@ class Converter {
     const bool worldFits = std::abs(L1.z.x()) < 1e-12 && std::abs(L1.p.dot(V3::UnitX().cross(L1.z))) < meet;
     worldIsFrame0_ = worldFits;
     V3 anchor = worldFits ? V3(L1.p + closest(L1, xw).first * L1.z) : L1.p;  // where x_{i-1} meets axis i
-    V3 previousX = worldFits ? V3::UnitX() : perpendicular(pose_jointX(0), L1.z);
+    V3 previousX = worldFits ? V3::UnitX() : perpendicular(jointFrameX(0), L1.z);
     for (size_t i = 0; i < n; ++i) {
       const Line& Li = lines_[i];
-      Frame g{anchor, perpendicular(previousX, Li.z), Li.z};
+      AxisFrame g{anchor, perpendicular(previousX, Li.z), Li.z};
       if (i + 1 < n) {
         const Line& Ln = lines_[i + 1];
         const V3 c = Li.z.cross(Ln.z);
         if (c.norm() < kParallel) {  // parallel (or coincident): the normal through the anchor
           const V3 w = Ln.p - anchor, perp = w - w.dot(Li.z) * Li.z;
-          if (c.norm() > 1e-15)
-            note("the axes of joints '" + name(i) + "' and '" + name(i + 1) + "' are " + std::to_string(c.norm()) +
-                 " rad from parallel: taken as parallel");
+          if (c.norm() > 1e-15) {
+            std::ostringstream os;
+            os << "the axes of joints '" << name(i) << "' and '" << name(i + 1) << "' are " << c.norm()
+               << " rad from parallel: taken as parallel";
+            note(os.str());
+          }
           if (perp.norm() >= meet) g.x = perp.normalized();
           anchor = Ln.p + (anchor + perp - Ln.p).dot(Ln.z) * Ln.z;
         } else {  // skew or intersecting: the common normal
@@ -196,9 +199,10 @@ class Converter {
           anchor = Ln.p + tb * Ln.z;
           const V3 nrm = c.normalized();
           const double a = (anchor - g.o).dot(nrm);
-          // Skew: x towards axis i+1 (a > 0). Intersecting: the sign of z_i x z_i+1 closest to the
-          // previous x, so theta is 0 where the published tables have it.
-          g.x = std::abs(a) >= meet ? V3(a > 0 ? nrm : V3(-nrm)) : nrm.dot(previousX) < 0 ? V3(-nrm) : nrm;
+          // Skew: x towards axis i+1 (a > 0). Intersecting (or nearly, as rpy written to 11 digits
+          // leave them): the sign of z_i x z_i+1 closest to the previous x, so theta is 0 where the
+          // published tables have it. The sign is a choice only: a is measured from the frames below.
+          g.x = std::abs(a) >= 1e-9 * scale_ ? V3(a > 0 ? nrm : V3(-nrm)) : nrm.dot(previousX) < 0 ? V3(-nrm) : nrm;
         }
       }
       previousX = g.x;
@@ -232,7 +236,7 @@ class Converter {
   }
 
   // The x axis of joint 1's URDF frame, a default x_1 when frame 0 is not the world.
-  V3 pose_jointX(size_t k) const {
+  V3 jointFrameX(size_t k) const {
     const JointDesc& jd = robot_.joints[size_t(chain_[k])];
     for (size_t l = 0; l < robot_.links.size(); ++l)
       if (robot_.links[l].name == jd.child) return pose_[l].linear().col(0);

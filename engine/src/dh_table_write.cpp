@@ -32,29 +32,13 @@ std::string csv(const Vec3<double>& v, double unit = 1) {
 std::string nameProblem(const std::string& name, const char* what) {
   if (name.empty()) return std::string("'") + what + "' is empty";
   for (char c : name)
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '#' || c == '=' || c == ',')
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '#' || c == '=')
       return std::string("'") + what + "' '" + name + "' contains '" +
-             (c == '#' || c == '=' || c == ',' ? std::string(1, c) : "white space") +
-             "' (a name is one token without '#', '=' or ',')";
+             (c == '#' || c == '=' ? std::string(1, c) : "white space") + "' (a name is one token without '#' or '=')";
   return "";
 }
 
-}  // namespace
-
-std::string checkDhRow(const DhTable& t, int index) {
-  if (index < 0 || index >= int(t.rows.size())) return "no row " + std::to_string(index + 1);
-  const DhRow& r = t.rows[size_t(index)];
-  if (std::string p = nameProblem(r.name, "name"); !p.empty()) return p;
-  for (size_t k = 0; k < t.rows.size(); ++k)
-    if (int(k) != index && t.rows[k].name == r.name)
-      return "'name' '" + r.name + "' is also the name of row " + std::to_string(k + 1);
-  for (const LoopJointDesc& l : t.loops)
-    if (l.name == r.name) return "'name' '" + r.name + "' is also the name of loop joint '" + l.name + "'";
-  const bool modified = t.convention == DhConvention::Modified;
-  bool reserved = t.base && r.name == "base_fixed";
-  for (size_t i = 1; !modified && !reserved && i <= t.rows.size(); ++i)
-    reserved = r.name == "link" + std::to_string(i) + "_dh_fixed";
-  if (reserved) return "'name' '" + r.name + "' is reserved for a generated fixed joint";
+std::string valueProblem(const DhRow& r) {
   const std::pair<const char*, double> scalars[] = {{"a", r.a},
                                                     {"alpha", r.alpha},
                                                     {"d", r.d},
@@ -83,6 +67,51 @@ std::string checkDhRow(const DhTable& t, int index) {
   if (r.hasLimits && r.lower > r.upper)
     return "'lower' (" + plain(r.lower) + ") is greater than 'upper' (" + plain(r.upper) + ")";
   return "";
+}
+
+}  // namespace
+
+std::string checkDhRow(const DhTable& t, int index) {
+  if (index < 0 || index >= int(t.rows.size())) return "no row " + std::to_string(index + 1);
+  const DhRow& r = t.rows[size_t(index)];
+  if (std::string p = nameProblem(r.name, "name"); !p.empty()) return p;
+  for (size_t k = 0; k < t.rows.size(); ++k)
+    if (int(k) != index && t.rows[k].name == r.name)
+      return "'name' '" + r.name + "' is also the name of row " + std::to_string(k + 1);
+  for (const LoopJointDesc& l : t.loops)
+    if (l.name == r.name) return "'name' '" + r.name + "' is also the name of loop joint '" + l.name + "'";
+  const bool modified = t.convention == DhConvention::Modified;
+  bool reserved = t.base && r.name == "base_fixed";
+  for (size_t i = 1; !modified && !reserved && i <= t.rows.size(); ++i)
+    reserved = r.name == "link" + std::to_string(i) + "_dh_fixed";
+  if (reserved) return "'name' '" + r.name + "' is reserved for a generated fixed joint";
+  return valueProblem(r);
+}
+
+std::string checkDhValue(const DhTable& t, int index, const std::string& key, double value) {
+  if (index < 0 || index >= int(t.rows.size())) return "no row " + std::to_string(index + 1);
+  DhRow r = t.rows[size_t(index)];
+  const std::string canon = key == "offset" ? (r.prismatic ? "d" : "theta") : key;
+  const std::pair<const char*, double DhRow::*> fields[] = {{"a", &DhRow::a},
+                                                            {"alpha", &DhRow::alpha},
+                                                            {"d", &DhRow::d},
+                                                            {"theta", &DhRow::theta},
+                                                            {"lower", &DhRow::lower},
+                                                            {"upper", &DhRow::upper},
+                                                            {"velocity", &DhRow::velocity},
+                                                            {"effort", &DhRow::effort},
+                                                            {"damping", &DhRow::damping},
+                                                            {"friction", &DhRow::friction},
+                                                            {"mass", &DhRow::mass}};
+  for (const auto& [name, field] : fields)
+    if (canon == name) {
+      r.*field = value;
+      if (canon == "lower" || canon == "upper") r.hasLimits = true;
+      std::string why = valueProblem(r);
+      if (!why.empty() && key == "offset") why = "'offset': " + why;  // the key as the user wrote it
+      return why;
+    }
+  return "unknown key '" + key + "'";
 }
 
 std::string checkDhTable(const DhTable& t) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -255,9 +256,9 @@ class Writer {
     const bool continuous = j.kind == JointKind::Continuous || (j.kind == JointKind::Revolute && !j.hasLimits);
     el->SetAttribute("type", continuous ? "continuous" : kind);
     Slot s = clear(el, {"origin", "parent", "child", "axis", "limit", "dynamics", "mimic", "dynscope:actuated"});
-    origin(add(s, "origin"), j.origin);
     add(s, "parent")->SetAttribute("link", j.parent.c_str());
     add(s, "child")->SetAttribute("link", j.child.c_str());
+    origin(add(s, "origin"), j.origin);
     if (oneDof || j.kind == JointKind::Planar) add(s, "axis")->SetAttribute("xyz", vec(j.axis).c_str());
     if (oneDof && (j.hasLimits || j.effort != 0 || j.velocity != 0 || j.kind == JointKind::Prismatic)) {
       XMLElement* limit = add(s, "limit");
@@ -313,6 +314,14 @@ class Writer {
   std::map<std::string, Material> topMaterials_;
 };
 
+// Two spaces per level, as URDFs are usually indented (tinyxml2 prints four).
+class Printer : public tinyxml2::XMLPrinter {
+ protected:
+  void PrintSpace(int depth) override {
+    for (int i = 0; i < depth; ++i) Write("  ");
+  }
+};
+
 }  // namespace
 
 std::string writeUrdf(const RobotDescription& robot, const std::string& originalUrdfText) {
@@ -331,9 +340,31 @@ std::string writeUrdf(const RobotDescription& robot, const std::string& original
     doc.InsertEndChild(root);
   }
   Writer(robot, doc, root).write();
-  tinyxml2::XMLPrinter printer;
+  Printer printer;
   doc.Print(&printer);
   return std::string(printer.CStr(), size_t(printer.CStrSize() > 0 ? printer.CStrSize() - 1 : 0));
+}
+
+void rebaseMeshPaths(RobotDescription& robot, const std::string& newFile) {
+  namespace fs = std::filesystem;
+  const bool fromFile = !robot.sourceFile.empty() && robot.sourceFile.front() != '<';
+  const fs::path from = fs::absolute(fs::path(robot.sourceFile)).parent_path();
+  const fs::path to = fs::absolute(fs::path(newFile)).parent_path();
+  robot.sourceFile = newFile;
+  if (!fromFile || from == to) return;
+  const auto rebase = [&](Geometry& g) {
+    if (g.shape.kind != Shape::Kind::Mesh) return;
+    std::string uri = g.shape.meshUri;
+    const bool fileScheme = uri.rfind("file://", 0) == 0;
+    if (fileScheme) uri.erase(0, 7);
+    if (uri.empty() || uri.find("://") != std::string::npos || fs::path(uri).is_absolute()) return;
+    const fs::path target = (from / uri).lexically_normal();
+    g.shape.meshUri = (fileScheme ? "file://" : "") + target.lexically_relative(to).generic_string();
+  };
+  for (LinkDesc& l : robot.links) {
+    for (Geometry& g : l.visuals) rebase(g);
+    for (Geometry& g : l.collisions) rebase(g);
+  }
 }
 
 std::vector<std::string> urdfLosses(const RobotDescription& robot) {
@@ -342,6 +373,8 @@ std::vector<std::string> urdfLosses(const RobotDescription& robot) {
     if (j.armature != 0)
       out.push_back("joint '" + j.name + "': the armature (rotor inertia " + num(j.armature) +
                     ") has no URDF element and is left out");
+  if (robot.initialPose)
+    out.push_back("the initial configuration (MJCF qpos0) has no URDF element: the URDF starts at q = 0");
   if (!robot.poses.empty())
     out.push_back(std::to_string(robot.poses.size()) +
                   " named pose(s) (keyframes) have no URDF element and are left out");

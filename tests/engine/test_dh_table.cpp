@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 
+#include "dh_table_compare.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/io/dh_table.hpp"
 #include "model_compare.hpp"
@@ -19,6 +20,7 @@
 using dyn::DhConvention;
 using dyn::DhRow;
 using dyn::DhTable;
+using dyn::testing::tableDifference;
 using Vec3 = Eigen::Vector3d;
 
 namespace {
@@ -79,50 +81,6 @@ DhTable randomTable(unsigned seed, DhConvention convention, bool degrees) {
   return t;
 }
 
-// Field by field, to a relative tolerance (0: bitwise equal numbers).
-QString tableDifference(const DhTable& a, const DhTable& b, double tol) {
-  const auto same = [&](double x, double y) { return x == y || std::abs(x - y) <= tol * std::max(1.0, std::abs(y)); };
-  const auto sameVec = [&](const Vec3& x, const Vec3& y) {
-    return same(x[0], y[0]) && same(x[1], y[1]) && same(x[2], y[2]);
-  };
-  const auto samePose = [&](const std::optional<dyn::Pose>& x, const std::optional<dyn::Pose>& y) {
-    if (x.has_value() != y.has_value()) return false;
-    return !x || (sameVec(x->xyz, y->xyz) && sameVec(x->rpy, y->rpy));
-  };
-  if (a.name != b.name || a.convention != b.convention || a.degrees != b.degrees) return "name, convention or unit";
-  if (!sameVec(a.gravity, b.gravity)) return "gravity";
-  if (!samePose(a.base, b.base)) return "base";
-  if (!samePose(a.tool, b.tool)) return "tool";
-  if (a.rows.size() != b.rows.size()) return "number of rows";
-  for (size_t i = 0; i < a.rows.size(); ++i) {
-    const DhRow &r = a.rows[i], &s = b.rows[i];
-    const double x[] = {r.a,        r.alpha,  r.d,       r.theta,    r.lower, r.upper,
-                        r.velocity, r.effort, r.damping, r.friction, r.mass};
-    const double y[] = {s.a,        s.alpha,  s.d,       s.theta,    s.lower, s.upper,
-                        s.velocity, s.effort, s.damping, s.friction, s.mass};
-    for (size_t k = 0; k < std::size(x); ++k)
-      if (!same(x[k], y[k]))
-        return QString("row %1 number %2: %3 vs %4").arg(i + 1).arg(k).arg(x[k], 0, 'g', 17).arg(y[k], 0, 'g', 17);
-    if (r.name != s.name || r.prismatic != s.prismatic || r.hasLimits != s.hasLimits || r.hasInertial != s.hasInertial)
-      return QString("row %1 name, type or flags").arg(i + 1);
-    if (!sameVec(r.com, s.com)) return QString("row %1 com").arg(i + 1);
-    for (size_t k = 0; k < 6; ++k)
-      if (!same(r.inertia[k], s.inertia[k])) return QString("row %1 inertia %2").arg(i + 1).arg(k);
-  }
-  if (a.loops.size() != b.loops.size()) return "loops";
-  for (size_t k = 0; k < a.loops.size(); ++k) {
-    const auto &l = a.loops[k], &m = b.loops[k];
-    if (l.name != m.name || l.kind != m.kind || l.link1 != m.link1 || l.link2 != m.link2 ||
-        !sameVec(l.origin1.xyz, m.origin1.xyz) || !sameVec(l.origin1.rpy, m.origin1.rpy) ||
-        !sameVec(l.origin2.xyz, m.origin2.xyz) || !sameVec(l.origin2.rpy, m.origin2.rpy) || !sameVec(l.axis, m.axis))
-      return QString("loop %1").arg(l.name.c_str());
-  }
-  if (a.actuated.size() != b.actuated.size()) return "actuated";
-  for (size_t k = 0; k < a.actuated.size(); ++k)
-    if (a.actuated[k].first != b.actuated[k].first) return "actuated";
-  return {};
-}
-
 dyn::Model modelOf(const DhTable& t) { return dyn::buildModel(dyn::dhTableToDescription(t)); }
 
 }  // namespace
@@ -137,6 +95,7 @@ class TestDhTable : public QObject {
   void conventionKeepsTheRobot_data();
   void conventionKeepsTheRobot();
   void documentedPlanarPair();
+  void xScrewEndsMoveIntoRows();
 };
 
 void TestDhTable::writeParsesBack_data() {
@@ -228,6 +187,13 @@ void TestDhTable::checkDhRowRefuses() {
   QVERIFY2(!why.empty(), "accepted");
   QVERIFY2(QString::fromStdString(why).contains("'" + field + "'"), why.c_str());
   QVERIFY2(!dyn::checkDhTable(t).empty(), "the table check missed it");
+  // The per-value check says the same before anything changes.
+  if (scalars.count(field)) {
+    const DhTable fresh = randomTable(3, DhConvention::Standard, false);
+    const std::string before = dyn::checkDhValue(fresh, 0, field.toStdString(), v);
+    QVERIFY2(QString::fromStdString(before).contains("'" + field + "'"), before.c_str());
+    QVERIFY2(dyn::checkDhValue(fresh, 0, field.toStdString(), 0.5).empty(), "a valid value refused");
+  }
 }
 
 void TestDhTable::conventionKeepsTheRobot_data() {
@@ -300,6 +266,27 @@ void TestDhTable::documentedPlanarPair() {
   QVERIFY2(to.isEmpty(), qPrintable("to modified: " + to));
   const QString from = tableDifference(dyn::toConvention(m, DhConvention::Standard), s, 1e-15);
   QVERIFY2(from.isEmpty(), qPrintable("to standard: " + from));
+}
+
+// A base that is a pure x-screw becomes modified row 1's a, alpha, and comes back as the base.
+void TestDhTable::xScrewEndsMoveIntoRows() {
+  const DhTable s = dyn::parseDhTable(
+      "base 0.2 0 0 0.5 0 0\njoint j1 R a=0.3 alpha=0.4 d=0.1 mass=1 com=0.1,0.2,0.3 inertia=0.1,0.2,0.25,0.01,0,0\n"
+      "joint j2 P a=0.2 alpha=-1 theta=0.3 mass=2 com=0,0.1,0 inertia=0.1,0.1,0.1\n",
+      "x.dh");
+  const DhTable m = dyn::toConvention(s, DhConvention::Modified);
+  QVERIFY(!m.base);
+  QCOMPARE(m.rows[0].a, 0.2);
+  QCOMPARE(m.rows[0].alpha, 0.5);
+  QCOMPARE(m.rows[1].a, 0.3);
+  QCOMPARE(m.rows[1].alpha, 0.4);
+  QVERIFY(m.tool);  // the last a, alpha: Tx(0.2) Rx(-1)
+  QCOMPARE(m.tool->xyz, Vec3(0.2, 0, 0));
+  QCOMPARE(m.tool->rpy, Vec3(-1, 0, 0));
+  COMPARE_MODELS(modelOf(s), modelOf(m), {"tool", "tool"});
+  const DhTable back = dyn::toConvention(m, DhConvention::Standard);
+  const QString why = tableDifference(back, s, 1e-14);
+  QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 QTEST_APPLESS_MAIN(TestDhTable)

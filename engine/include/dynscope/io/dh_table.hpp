@@ -1,5 +1,5 @@
 // The DH table (docs/dh-format.md) as a value: what a `.dh` file says, in SI units and radians,
-// before it becomes a RobotDescription. Standard (distal; Paul 1981, Hollerbach 1980, Saha 1999):
+// before it becomes a RobotDescription. Standard (distal; Paul, Hollerbach, Saha 1999):
 // ^{i-1}T_i = Rz(theta_i) Tz(d_i) Tx(a_i) Rx(alpha_i). Modified (proximal; Craig 2005 §3.4):
 // ^{i-1}T_i = Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta_i) Tz(d_i), row i holding a_{i-1}, alpha_{i-1}.
 // The reader, the description it builds, the writer, a per-row validator for editors and the
@@ -60,6 +60,10 @@ std::string writeDhTable(const DhTable& table);
 // mass/velocity/effort/damping/friction, lower > upper, an empty, malformed or duplicate name, a
 // name reserved for the generated fixed joints. Cheap (one pass over the names): for editors.
 std::string checkDhRow(const DhTable& table, int row);
+// "" when the numeric key (a, alpha, d, theta, offset, lower, upper, velocity, effort, damping,
+// friction, mass; SI units and radians) of row `row` may take `value`, else why not, naming the key.
+// A cell editor's check before it changes anything; lower and upper are checked against each other.
+std::string checkDhValue(const DhTable& table, int row, const std::string& key, double value);
 // The first problem of the whole table (rows, base, tool, gravity), "" when there is none.
 std::string checkDhTable(const DhTable& table);
 

@@ -19,8 +19,13 @@ namespace dyn {
 // original text is not a URDF.
 std::string writeUrdf(const RobotDescription& robot, const std::string& originalUrdfText = "");
 
-// What a URDF does not keep of this description (MJCF armature, named poses, the default end
-// effector), one sentence each; empty when nothing is lost.
+// Before writing the robot to `newFile`: mesh file names relative to the robot's source file
+// (plain relative paths and file://relative) are rewritten relative to newFile's folder, so they
+// still name the same files; package://, model:// and absolute ones stay. sourceFile becomes newFile.
+void rebaseMeshPaths(RobotDescription& robot, const std::string& newFile);
+
+// What a URDF does not keep of this description (MJCF armature, keyframes, the initial
+// configuration qpos0), one sentence each; empty when nothing is lost.
 std::vector<std::string> urdfLosses(const RobotDescription& robot);
 
 }  // namespace dyn
