@@ -235,7 +235,7 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
     limitMove_.setZero();
   }
   for (int pass = 0; pass <= nv; ++pass) {
-    if (loops_) constrainStep();  // fixed_ = dq_p, T_
+    if (loops_) constrainStep();            // fixed_ = dq_p, T_
     if (mimic_) spreadToFollowers(fixed_);  // a stopped master carries its followers
     buildSystem();
     if (loops_) projectSystem();
@@ -289,7 +289,7 @@ void IkSolver::computeStep(const VecX<double>& q, double lambda, bool posture) {
     if (!newlyBlocked) break;
   }
   for (int v = 0; v < nv; ++v)
-    if (locked_[v]) dq_[v] = 0;  // exactly: damping keeps them at 0 up to rounding
+    if (locked_[v]) dq_[v] = 0;        // exactly: damping keeps them at 0 up to rounding
   if (mimic_) spreadToFollowers(dq_);  // dq = G dy
   // Step limit: scale the whole step (its direction is kept, and it stays within the limits).
   double largest = 0;
@@ -428,7 +428,7 @@ const IkResult& IkSolver::solve(const VecX<double>& q0) {
   }
   clampToLimits(q);
   if (mimic_) enforceMimic(q);  // the followers where their masters put them
-  if (loops_) {  // a closed start: the independent (and locked) dofs as given, else the nearest one
+  if (loops_) {                 // a closed start: the independent (and locked) dofs as given, else the nearest one
     std::fill(blocked_.begin(), blocked_.end(), 0);
     if (!closeLoops(q, true, 8) && !closeLoops(q, false, 8))
       throw std::invalid_argument("IK: the start configuration cannot be assembled: " + assembler_->result().message);

@@ -57,19 +57,6 @@ bool oneDof(JointKind k) {
   return k == JointKind::Revolute || k == JointKind::Continuous || k == JointKind::Prismatic || k == JointKind::Helical;
 }
 
-std::string kindName(JointKind k) {
-  switch (k) {
-    case JointKind::Revolute: return "revolute";
-    case JointKind::Continuous: return "continuous";
-    case JointKind::Prismatic: return "prismatic";
-    case JointKind::Helical: return "helical";
-    case JointKind::Fixed: return "fixed";
-    case JointKind::Planar: return "planar";
-    case JointKind::Spherical: return "spherical";
-    case JointKind::Floating: return "floating";
-  }
-  return "unknown";
-}
 
 std::string where(const RobotEdit& e) {
   return (e.joint ? "joint '" : "link '") + e.element + "' " + editFieldName(e.field);
@@ -94,11 +81,16 @@ std::vector<double> currentValues(const RobotDescription& robot, bool joint, con
     if (!l) return {};
     const InertialDesc in = l->inertial.value_or(InertialDesc{});
     switch (f) {
-      case EditField::Mass: return {in.mass};
-      case EditField::Com: return {in.origin.xyz.x(), in.origin.xyz.y(), in.origin.xyz.z()};
-      case EditField::InertialRpy: return {in.origin.rpy.x(), in.origin.rpy.y(), in.origin.rpy.z()};
-      case EditField::Inertia: return {in.ixx, in.iyy, in.izz, in.ixy, in.ixz, in.iyz};
-      default: return {};
+      case EditField::Mass:
+        return {in.mass};
+      case EditField::Com:
+        return {in.origin.xyz.x(), in.origin.xyz.y(), in.origin.xyz.z()};
+      case EditField::InertialRpy:
+        return {in.origin.rpy.x(), in.origin.rpy.y(), in.origin.rpy.z()};
+      case EditField::Inertia:
+        return {in.ixx, in.iyy, in.izz, in.ixy, in.ixz, in.iyz};
+      default:
+        return {};
     }
   }
   const JointDesc* j = findJoint(robot, element);
@@ -108,18 +100,25 @@ std::vector<double> currentValues(const RobotDescription& robot, bool joint, con
     case EditField::Kind:  // only between the kinds an edit may choose
       return oneDof(j->kind) || j->kind == JointKind::Fixed ? std::vector<double>{double(int(j->kind))}
                                                             : std::vector<double>{};
-    case EditField::OriginXyz: return {j->origin.xyz.x(), j->origin.xyz.y(), j->origin.xyz.z()};
-    case EditField::OriginRpy: return {j->origin.rpy.x(), j->origin.rpy.y(), j->origin.rpy.z()};
+    case EditField::OriginXyz:
+      return {j->origin.xyz.x(), j->origin.xyz.y(), j->origin.xyz.z()};
+    case EditField::OriginRpy:
+      return {j->origin.rpy.x(), j->origin.rpy.y(), j->origin.rpy.z()};
     case EditField::Axis:
       return hasAxis(j->kind) ? std::vector<double>{j->axis.x(), j->axis.y(), j->axis.z()} : std::vector<double>{};
     case EditField::Limits:
       if (!hasLimits(j->kind)) return {};
       return j->hasLimits ? std::vector<double>{j->lower, j->upper} : std::vector<double>{-inf, inf};
-    case EditField::Velocity: return oneDof(j->kind) ? std::vector<double>{j->velocity} : std::vector<double>{};
-    case EditField::Effort: return oneDof(j->kind) ? std::vector<double>{j->effort} : std::vector<double>{};
-    case EditField::Damping: return j->kind != JointKind::Fixed ? std::vector<double>{j->damping} : std::vector<double>{};
-    case EditField::Friction: return j->kind != JointKind::Fixed ? std::vector<double>{j->friction} : std::vector<double>{};
-    default: return {};
+    case EditField::Velocity:
+      return oneDof(j->kind) ? std::vector<double>{j->velocity} : std::vector<double>{};
+    case EditField::Effort:
+      return oneDof(j->kind) ? std::vector<double>{j->effort} : std::vector<double>{};
+    case EditField::Damping:
+      return j->kind != JointKind::Fixed ? std::vector<double>{j->damping} : std::vector<double>{};
+    case EditField::Friction:
+      return j->kind != JointKind::Fixed ? std::vector<double>{j->friction} : std::vector<double>{};
+    default:
+      return {};
   }
 }
 
@@ -133,7 +132,7 @@ std::string checkEdit(const RobotDescription& robot, const RobotEdit& e) {
            std::to_string(e.values.size());
   const JointDesc* j = e.joint ? findJoint(robot, e.element) : nullptr;
   if (j && currentValues(robot, true, e.element, e.field).empty())
-    return where(e) + ": a " + kindName(j->kind) + " joint has no such parameter";
+    return where(e) + ": a " + jointKindName(j->kind) + " joint has no such parameter";
   if (e.field == EditField::Kind) {
     const double k = e.values[0];
     const bool allowed = k == double(int(JointKind::Revolute)) || k == double(int(JointKind::Continuous)) ||
@@ -180,14 +179,21 @@ void applyEdit(RobotDescription& robot, const RobotEdit& e) {
     if (!l.inertial) l.inertial = InertialDesc{};  // an edited massless link gets an inertial
     InertialDesc& in = *l.inertial;
     switch (e.field) {
-      case EditField::Mass: in.mass = e.values[0]; break;
-      case EditField::Com: in.origin.xyz = vec3(); break;
-      case EditField::InertialRpy: in.origin.rpy = vec3(); break;
+      case EditField::Mass:
+        in.mass = e.values[0];
+        break;
+      case EditField::Com:
+        in.origin.xyz = vec3();
+        break;
+      case EditField::InertialRpy:
+        in.origin.rpy = vec3();
+        break;
       case EditField::Inertia:
         in.ixx = e.values[0], in.iyy = e.values[1], in.izz = e.values[2];
         in.ixy = e.values[3], in.ixz = e.values[4], in.iyz = e.values[5];
         break;
-      default: break;
+      default:
+        break;
     }
     return;
   }
@@ -202,19 +208,34 @@ void applyEdit(RobotDescription& robot, const RobotEdit& e) {
       if (j.axis.norm() < 1e-12) j.axis = Vec3<double>(1, 0, 0);
       break;
     }
-    case EditField::OriginXyz: j.origin.xyz = vec3(); break;
-    case EditField::OriginRpy: j.origin.rpy = vec3(); break;
-    case EditField::Axis: j.axis = vec3().normalized(); break;
+    case EditField::OriginXyz:
+      j.origin.xyz = vec3();
+      break;
+    case EditField::OriginRpy:
+      j.origin.rpy = vec3();
+      break;
+    case EditField::Axis:
+      j.axis = vec3().normalized();
+      break;
     case EditField::Limits:
       j.hasLimits = std::isfinite(e.values[0]);
       j.lower = j.hasLimits ? e.values[0] : 0;
       j.upper = j.hasLimits ? e.values[1] : 0;
       break;
-    case EditField::Velocity: j.velocity = e.values[0]; break;
-    case EditField::Effort: j.effort = e.values[0]; break;
-    case EditField::Damping: j.damping = e.values[0]; break;
-    case EditField::Friction: j.friction = e.values[0]; break;
-    default: break;
+    case EditField::Velocity:
+      j.velocity = e.values[0];
+      break;
+    case EditField::Effort:
+      j.effort = e.values[0];
+      break;
+    case EditField::Damping:
+      j.damping = e.values[0];
+      break;
+    case EditField::Friction:
+      j.friction = e.values[0];
+      break;
+    default:
+      break;
   }
 }
 

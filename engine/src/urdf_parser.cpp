@@ -427,26 +427,7 @@ void addWorldLink(RobotDescription& robot) {
   Finding& f = note(robot, Severity::Info, "links.implicit_world", first.line, "joint " + inQuotes(first.name));
   f.joint = first.name;
   f.link = first.child;
-  const auto kindName = [](JointKind k) {
-    switch (k) {
-      case JointKind::Revolute:
-        return "revolute";
-      case JointKind::Continuous:
-        return "continuous";
-      case JointKind::Prismatic:
-        return "prismatic";
-      case JointKind::Fixed:
-        return "fixed";
-      case JointKind::Floating:
-        return "floating";
-      case JointKind::Planar:
-        return "planar";
-      case JointKind::Spherical:
-        return "spherical";
-      default:
-        return "helical";
-    }
-  };
+  const auto kindName = jointKindName;
   std::string joints;
   for (size_t k = 0; k < onWorld.size() && k < 6; ++k)
     joints += (k ? ", " : "") + inQuotes(onWorld[k]->name) + " (" + kindName(onWorld[k]->kind) + ", link " +

@@ -26,27 +26,9 @@ using tinyxml2::XMLNode;
 std::string num(double v) { return dh::exactNumber(v); }
 std::string vec(const Vec3<double>& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
 
-const char* kindName(JointKind k) {
-  switch (k) {
-    case JointKind::Revolute:
-      return "revolute";
-    case JointKind::Continuous:
-      return "continuous";
-    case JointKind::Prismatic:
-      return "prismatic";
-    case JointKind::Fixed:
-      return "fixed";
-    case JointKind::Planar:
-      return "planar";
-    case JointKind::Spherical:
-      return "spherical";  // not URDF proper; the extension our reader (and Drake's) accepts
-    case JointKind::Floating:
-      return "floating";
-    case JointKind::Helical:
-      break;
-  }
-  return nullptr;
-}
+// The kind as URDF writes it (spherical and floating: the extension our reader, and Drake's, accept);
+// null for helical, which URDF has no word for.
+const char* kindName(JointKind k) { return k == JointKind::Helical ? nullptr : jointKindName(k); }
 
 bool definesMaterial(const Material& m) { return m.hasColor || !m.texture.empty(); }
 bool sameMaterial(const Material& a, const Material& b) {

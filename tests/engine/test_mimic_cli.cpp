@@ -119,8 +119,9 @@ class TestMimicCli : public QObject {
     const auto relationError = [&](const QJsonArray& q) {
       double worst = 0;
       for (const dyn::MimicInfo& mi : m.mimics)
-        worst = std::max(worst, std::abs(q[m.joints[size_t(mi.joint)].idx_q].toDouble() -
-                                         (mi.multiplier * q[m.joints[size_t(mi.mimicked)].idx_q].toDouble() + mi.offset)));
+        worst =
+            std::max(worst, std::abs(q[m.joints[size_t(mi.joint)].idx_q].toDouble() -
+                                     (mi.multiplier * q[m.joints[size_t(mi.mimicked)].idx_q].toDouble() + mi.offset)));
       return worst;
     };
     // A reachable target: where a configuration on the relations puts the fingertip.
@@ -129,7 +130,8 @@ class TestMimicCli : public QObject {
     dyn::expandPositions(c, Eigen::VectorXd::Constant(c.nqy, 0.3), qGoal);
     dyn::IkSolver probe(m);
     const Eigen::Vector3d p = probe.framePose(m.frameIndex("f1_distal"), qGoal).translation();
-    const QStringList target{"--target", QString("%1,%2,%3").arg(p.x(), 0, 'g', 17).arg(p.y(), 0, 'g', 17).arg(p.z(), 0, 'g', 17),
+    const QStringList target{"--target",
+                             QString("%1,%2,%3").arg(p.x(), 0, 'g', 17).arg(p.y(), 0, 'g', 17).arg(p.z(), 0, 'g', 17),
                              "--link", "f1_distal"};
     const CliRun ik = runCli(QStringList{"ik", file} + target);
     QCOMPARE(ik.status, 0);

@@ -67,7 +67,8 @@ class TestMimicMotion : public QObject {
     VectorXd yEnd(2), ydEnd(2);
     dyn::selectPositions(c, sim.q(), yEnd);
     dyn::selectVelocities(c, sim.qd(), ydEnd);
-    QVERIFY2((yEnd - simRigid.q()).cwiseAbs().maxCoeff() < 1e-9, qPrintable(QString::number((yEnd - simRigid.q()).cwiseAbs().maxCoeff())));
+    QVERIFY2((yEnd - simRigid.q()).cwiseAbs().maxCoeff() < 1e-9,
+             qPrintable(QString::number((yEnd - simRigid.q()).cwiseAbs().maxCoeff())));
     QVERIFY((ydEnd - simRigid.qd()).cwiseAbs().maxCoeff() < 1e-9);
     QVERIFY((y - yEnd).cwiseAbs().maxCoeff() > 1e-2);  // it moved
     QVERIFY(relationError(m, sim.q()) < 1e-12);

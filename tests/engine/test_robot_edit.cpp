@@ -60,9 +60,9 @@ class TestRobotEdit : public QObject {
     dyn::RobotDescription d = dyn::parseUrdfString(kPendulum);
     const double q = 0.7, qdd = -1.3;
     QVERIFY(std::abs(tauOf(d, q, qdd) - pendulumTau(2, 0.5, 0.01, q, qdd)) < 1e-12);
-    dyn::applyEdits(d, {edit(false, "bob", dyn::EditField::Mass, {3.5}),
-                        edit(false, "bob", dyn::EditField::Com, {0, 0, -0.8}),
-                        edit(false, "bob", dyn::EditField::Inertia, {0.02, 0.03, 0.04, 0, 0, 0})});
+    dyn::applyEdits(
+        d, {edit(false, "bob", dyn::EditField::Mass, {3.5}), edit(false, "bob", dyn::EditField::Com, {0, 0, -0.8}),
+            edit(false, "bob", dyn::EditField::Inertia, {0.02, 0.03, 0.04, 0, 0, 0})});
     QVERIFY(std::abs(tauOf(d, q, qdd) - pendulumTau(3.5, 0.8, 0.03, q, qdd)) < 1e-12);
     // The joint's origin does not change the pendulum's dynamics; its axis picks the inertia that
     // counts (about x: Ixx = 0.02 instead of Iyy = 0.03; gravity's torque has the same form).
@@ -76,11 +76,10 @@ class TestRobotEdit : public QObject {
   void jointParametersReachTheModel() {
     dyn::RobotDescription d = dyn::parseUrdfString(kPendulum);
     const double inf = std::numeric_limits<double>::infinity();
-    dyn::applyEdits(d, {edit(true, "pivot", dyn::EditField::Limits, {-0.5, 1.5}),
-                        edit(true, "pivot", dyn::EditField::Velocity, {4}),
-                        edit(true, "pivot", dyn::EditField::Effort, {70}),
-                        edit(true, "pivot", dyn::EditField::Damping, {0.3}),
-                        edit(true, "pivot", dyn::EditField::Friction, {0.2})});
+    dyn::applyEdits(
+        d, {edit(true, "pivot", dyn::EditField::Limits, {-0.5, 1.5}),
+            edit(true, "pivot", dyn::EditField::Velocity, {4}), edit(true, "pivot", dyn::EditField::Effort, {70}),
+            edit(true, "pivot", dyn::EditField::Damping, {0.3}), edit(true, "pivot", dyn::EditField::Friction, {0.2})});
     dyn::Model m = dyn::buildModel(d);
     QCOMPARE(m.lowerLimit[0], -0.5);
     QCOMPARE(m.upperLimit[0], 1.5);
@@ -114,8 +113,8 @@ class TestRobotEdit : public QObject {
                                      << "cannot be negative";
     QTest::newRow("unknown link") << false << "rod" << int(dyn::EditField::Mass) << QVector<double>{1}
                                   << "no link named 'rod'";
-    QTest::newRow("joint field on a link") << false << "bob" << int(dyn::EditField::Axis) << QVector<double>{1, 0, 0}
-                                           << "a link has no field 'axis'";
+    QTest::newRow("joint field on a link")
+        << false << "bob" << int(dyn::EditField::Axis) << QVector<double>{1, 0, 0} << "a link has no field 'axis'";
     QTest::newRow("wrong count") << false << "bob" << int(dyn::EditField::Com) << QVector<double>{1, 2}
                                  << "expected 3 values";
   }
@@ -162,8 +161,8 @@ class TestRobotEdit : public QObject {
     dyn::RobotDescription d = dyn::parseUrdfString(kPendulum);
     d.links[1].inertial.reset();
     QCOMPARE(dyn::currentValues(d, false, "bob", dyn::EditField::Mass), std::vector<double>{0});
-    dyn::applyEdits(d, {edit(false, "bob", dyn::EditField::Mass, {1.5}),
-                        edit(false, "bob", dyn::EditField::Com, {0, 0, -0.4})});
+    dyn::applyEdits(
+        d, {edit(false, "bob", dyn::EditField::Mass, {1.5}), edit(false, "bob", dyn::EditField::Com, {0, 0, -0.4})});
     QVERIFY(std::abs(tauOf(d, 0.3, 0.9) - pendulumTau(1.5, 0.4, 0, 0.3, 0.9)) < 1e-12);
   }
 

@@ -74,7 +74,8 @@ class TestDhEditing : public QObject {
     QDir().mkpath(m_shots);
     m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
     m_window->setDefaultDirectory(DYNSCOPE_ROBOTS_DIR);
-    m_window->setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    m_window->setErrorHandler(
+        [](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
     QVERIFY(dyn::testing::showWithRobot(*m_window, QSize(1600, 1000), "ur5.urdf"));
     dock()->show();
     dock()->raise();
@@ -107,7 +108,10 @@ class TestDhEditing : public QObject {
     const dyn::Model reference = dyn::loadModel(QDir(DYNSCOPE_ROBOTS_DIR).filePath("planar3.dh").toStdString());
     QCOMPARE(doc()->model().nv, 3);
     const double d = dynamicsDifference(doc()->model(), reference);
-    QVERIFY2(d < 1e-12, qPrintable(QString("%1 with the table\n%2").arg(d).arg(QString::fromStdString(dyn::writeDhTable(*doc()->dhTable())))));
+    QVERIFY2(
+        d < 1e-12,
+        qPrintable(
+            QString("%1 with the table\n%2").arg(d).arg(QString::fromStdString(dyn::writeDhTable(*doc()->dhTable())))));
     QVERIFY(m_window->isWindowModified());  // a table with no file yet
     QVERIFY(m_window->windowTitle().contains("new DH table"));
     dyn::testing::settle(100);
@@ -138,9 +142,11 @@ class TestDhEditing : public QObject {
     view()->setFocus();
     view()->setCurrentIndex(dock()->model()->index(1, DhTableModel::Mass));
     typeAt(0, "-3");
-    QVERIFY2(dock()->problemLabel()->text().contains("mass"),
-             qPrintable(dock()->problemLabel()->text() + " | " + QString::fromStdString(dyn::writeDhTable(*doc()->dhTable())) +
-                        " | focus " + (QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none")));
+    QVERIFY2(
+        dock()->problemLabel()->text().contains("mass"),
+        qPrintable(dock()->problemLabel()->text() + " | " +
+                   QString::fromStdString(dyn::writeDhTable(*doc()->dhTable())) + " | focus " +
+                   (QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none")));
     QCOMPARE(dyn::writeDhTable(*doc()->dhTable()), before);
     const QModelIndex cell = dock()->model()->index(1, DhTableModel::Mass);
     QVERIFY(dock()->model()->data(cell, Qt::ToolTipRole).toString().contains("mass"));
@@ -151,9 +157,9 @@ class TestDhEditing : public QObject {
     QVERIFY(m_window->session()->saveRobot(path));
     QCOMPARE(doc()->sourceFile(), QFileInfo(path).absoluteFilePath());
     QVERIFY2(!m_window->isWindowModified(), qPrintable(QString("traj %1 edits %2 session %3")
-                                                          .arg(m_window->trajectory()->isModified())
-                                                          .arg(doc()->edits().size())
-                                                          .arg(m_window->session()->hasUnsavedWork())));
+                                                           .arg(m_window->trajectory()->isModified())
+                                                           .arg(doc()->edits().size())
+                                                           .arg(m_window->session()->hasUnsavedWork())));
     const dyn::Model reloaded = dyn::loadModel(path.toStdString());
     QVERIFY(dynamicsDifference(reloaded, doc()->model()) < 1e-12);
   }

@@ -40,6 +40,7 @@
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
 #include "dynscope/simulation/simulator.hpp"
+#include "gizmo_drag.hpp"
 #include "ik/ik_drag_controller.hpp"
 #include "massmatrix/global_matrices_view.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
@@ -53,7 +54,6 @@
 #include "window/joints_dock.hpp"
 #include "window/log_dock.hpp"
 #include "window/main_window.hpp"
-#include "gizmo_drag.hpp"
 #include "window_loading.hpp"
 
 namespace {

@@ -20,6 +20,7 @@
 #include "dynscope/algorithms/crba.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/model/mimic_coupling.hpp"
+#include "gizmo_drag.hpp"
 #include "ik/ik_drag_controller.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/robot_scene.hpp"
@@ -30,7 +31,6 @@
 #include "window/joint_row.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
-#include "gizmo_drag.hpp"
 #include "window_loading.hpp"
 
 namespace {
@@ -77,7 +77,8 @@ class TestMimicWindow : public QObject {
     m_shots = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", m_tmp.path());
     QDir().mkpath(m_shots);
     m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    m_window->setErrorHandler(
+        [](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
     m_window->resize(1600, 1000);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -9,8 +9,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QTabWidget>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <memory>
@@ -50,7 +50,8 @@ class TestRobotEditing : public QObject {
     m_shots = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", m_tmp.path());
     QDir().mkpath(m_shots);
     m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    m_window->setErrorHandler(
+        [](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
     QVERIFY(dyn::testing::showWithRobot(*m_window, QSize(1600, 1000), "ur5.urdf"));
     m_window->propertiesDock()->show();
     m_window->propertiesDock()->raise();
@@ -83,9 +84,8 @@ class TestRobotEditing : public QObject {
     const dyn::SampledTrajectory& s = m_window->trajectory()->samples();
     double worst = 0;
     for (int k = 0; k < s.samples(); ++k)
-      worst = std::max(worst, (after.col(k) - dyn::rnea(edited, data, s.q.col(k), s.qd.col(k), s.qdd.col(k)))
-                                  .cwiseAbs()
-                                  .maxCoeff());
+      worst = std::max(
+          worst, (after.col(k) - dyn::rnea(edited, data, s.q.col(k), s.qd.col(k), s.qdd.col(k))).cwiseAbs().maxCoeff());
     QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
     QVERIFY((after - before).cwiseAbs().maxCoeff() > 1e-2);  // the mass mattered
     dyn::testing::settle(100);

@@ -6,6 +6,7 @@
 #include <QTest>
 #include <cmath>
 
+#include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 

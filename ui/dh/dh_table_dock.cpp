@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QTableView>
-#include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -52,34 +51,48 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
   auto* body = new QWidget(this);
   auto* layout = new QVBoxLayout(body);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* bar = new QToolBar(body);
-  bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  m_convention = new QComboBox(bar);
+  // A row of buttons (not a QToolBar, which would hide some behind » in a narrow dock).
+  auto* barHost = new QWidget(body);
+  auto* bar = new QHBoxLayout(barHost);
+  bar->setContentsMargins(0, 0, 0, 0);
+  const auto button = [&](QAction* a) {
+    auto* b = new QToolButton(barHost);
+    b->setDefaultAction(a);
+    b->setAutoRaise(true);
+    bar->addWidget(b);
+    return a;
+  };
+  m_convention = new QComboBox(barHost);
   m_convention->setObjectName("dhConvention");
   m_convention->addItem(tr("Standard (Paul, Saha)"), int(dyn::DhConvention::Standard));
   m_convention->addItem(tr("Modified (Craig)"), int(dyn::DhConvention::Modified));
   m_convention->setToolTip(tr("Switching converts the table: the robot stays the same"));
   bar->addWidget(m_convention);
-  m_addRow = bar->addAction(tr("Add row"), this, [this] { insertRow(m_model->rowCount()); });
-  m_insertRow = bar->addAction(tr("Insert"), this, [this] {
+  m_addRow = button(new QAction(tr("Add row"), this));
+  connect(m_addRow, &QAction::triggered, this, [this] { insertRow(m_model->rowCount()); });
+  m_insertRow = button(new QAction(tr("Insert"), this));
+  connect(m_insertRow, &QAction::triggered, this, [this] {
     const int at = m_view->currentIndex().isValid() ? m_view->currentIndex().row() : 0;
     insertRow(at);
   });
-  m_deleteRow = bar->addAction(tr("Delete"), this, [this] {
+  m_deleteRow = button(new QAction(tr("Delete"), this));
+  connect(m_deleteRow, &QAction::triggered, this, [this] {
     const int row = m_view->currentIndex().row();
     if (!m_doc->dhTable() || row < 0) return;
     dyn::DhTable next = *m_doc->dhTable();
     next.rows.erase(next.rows.begin() + row);
     apply(next, tr("Delete row %1").arg(row + 1));
   });
-  m_up = bar->addAction(tr("Up"), this, [this] { moveRow(-1); });
-  m_down = bar->addAction(tr("Down"), this, [this] { moveRow(+1); });
+  m_up = button(new QAction(tr("Up"), this));
+  connect(m_up, &QAction::triggered, this, [this] { moveRow(-1); });
+  m_down = button(new QAction(tr("Down"), this));
+  connect(m_down, &QAction::triggered, this, [this] { moveRow(+1); });
   // Keys while the table has the focus: a table built by keyboard alone.
   const std::pair<QAction*, QKeySequence> keys[] = {{m_addRow, QKeySequence(Qt::CTRL | Qt::Key_Return)},
-                                                     {m_insertRow, QKeySequence(Qt::Key_Insert)},
-                                                     {m_deleteRow, QKeySequence(Qt::CTRL | Qt::Key_Delete)},
-                                                     {m_up, QKeySequence(Qt::CTRL | Qt::Key_Up)},
-                                                     {m_down, QKeySequence(Qt::CTRL | Qt::Key_Down)}};
+                                                    {m_insertRow, QKeySequence(Qt::Key_Insert)},
+                                                    {m_deleteRow, QKeySequence(Qt::CTRL | Qt::Key_Delete)},
+                                                    {m_up, QKeySequence(Qt::CTRL | Qt::Key_Up)},
+                                                    {m_down, QKeySequence(Qt::CTRL | Qt::Key_Down)}};
   for (const auto& [a, key] : keys) {
     a->setObjectName("dh:" + a->text());
     a->setShortcut(key);
@@ -87,7 +100,7 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
     a->setToolTip(QString("%1 (%2)").arg(a->text(), key.toString(QKeySequence::NativeText)));
     addAction(a);
   }
-  auto* newButton = new QToolButton(bar);
+  auto* newButton = new QToolButton(barHost);
   newButton->setText(tr("New robot"));
   newButton->setObjectName("dhNewRobot");
   newButton->setPopupMode(QToolButton::InstantPopup);
@@ -95,11 +108,14 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
   menu->addAction(tr("Empty table"), this, [this] { newRobot("empty"); });
   for (const Example& e : kExamples) menu->addAction(tr(e.title), this, [this, id = QString(e.id)] { newRobot(id); });
   newButton->setMenu(menu);
+  newButton->setAutoRaise(true);
   bar->addWidget(newButton);
-  m_toDh = bar->addAction(tr("To DH table"), this, &DhTableDock::convertToDh);
+  m_toDh = button(new QAction(tr("To DH table"), this));
+  connect(m_toDh, &QAction::triggered, this, &DhTableDock::convertToDh);
   m_toDh->setObjectName("dhConvert");
   m_toDh->setToolTip(tr("This URDF/MJCF serial chain as a DH table (a new robot; docs/convert.md)"));
-  layout->addWidget(bar);
+  bar->addStretch();
+  layout->addWidget(barHost);
 
   m_none = new QLabel(body);
   m_none->setWordWrap(true);
@@ -129,9 +145,9 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
     if (!m_doc->dhTable()) return;
     const auto c = dyn::DhConvention(m_convention->currentData().toInt());
     if (c == m_doc->dhTable()->convention) return;
-    apply(dyn::toConvention(*m_doc->dhTable(), c),
-          c == dyn::DhConvention::Modified ? tr("Convert to the modified convention")
-                                           : tr("Convert to the standard convention"));
+    apply(dyn::toConvention(*m_doc->dhTable(), c), c == dyn::DhConvention::Modified
+                                                       ? tr("Convert to the modified convention")
+                                                       : tr("Convert to the standard convention"));
   });
   connect(m_doc, &RobotDocument::dhTableChanged, this, &DhTableDock::refresh);
   connect(m_doc, &RobotDocument::modelChanged, this, &DhTableDock::refresh);
@@ -158,7 +174,8 @@ void DhTableDock::refresh() {
   const QModelIndex current = m_view->currentIndex();
   m_model->setTable(*t);
   m_convention->setCurrentIndex(m_convention->findData(int(t->convention)));
-  if (current.isValid() && current.row() < m_model->rowCount()) m_view->setCurrentIndex(m_model->index(current.row(), current.column()));
+  if (current.isValid() && current.row() < m_model->rowCount())
+    m_view->setCurrentIndex(m_model->index(current.row(), current.column()));
 }
 
 void DhTableDock::apply(const dyn::DhTable& next, const QString& what) {

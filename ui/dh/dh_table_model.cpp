@@ -44,17 +44,30 @@ QString DhTableModel::text(int row, int column) const {
   const dyn::DhRow& r = m_table.rows[size_t(row)];
   const double limitScale = r.prismatic ? 1 : kDeg;
   switch (column) {
-    case Name: return QString::fromStdString(r.name);
-    case Type: return r.prismatic ? "P" : "R";
-    case A: return number(r.a);
-    case Alpha: return number(r.alpha * kDeg);
-    case D: return number(r.d);
-    case Theta: return number(r.theta * kDeg);
-    case Lower: return r.hasLimits ? number(r.lower * limitScale) : QStringLiteral("—");
-    case Upper: return r.hasLimits ? number(r.upper * limitScale) : QStringLiteral("—");
-    case Mass: return number(r.mass);
-    case ComX: case ComY: case ComZ: return number(r.com[column - ComX]);
-    default: return number(r.inertia[size_t(column - Ixx)]);
+    case Name:
+      return QString::fromStdString(r.name);
+    case Type:
+      return r.prismatic ? "P" : "R";
+    case A:
+      return number(r.a);
+    case Alpha:
+      return number(r.alpha * kDeg);
+    case D:
+      return number(r.d);
+    case Theta:
+      return number(r.theta * kDeg);
+    case Lower:
+      return r.hasLimits ? number(r.lower * limitScale) : QStringLiteral("—");
+    case Upper:
+      return r.hasLimits ? number(r.upper * limitScale) : QStringLiteral("—");
+    case Mass:
+      return number(r.mass);
+    case ComX:
+    case ComY:
+    case ComZ:
+      return number(r.com[column - ComX]);
+    default:
+      return number(r.inertia[size_t(column - Ixx)]);
   }
 }
 
@@ -83,7 +96,7 @@ QVariant DhTableModel::data(const QModelIndex& index, int role) const {
       if (bad) return m_badReason;
       if (isJointVariable(row, column))
         return m_table.rows[size_t(row)].prismatic ? tr("The joint variable: d = q + this offset (m)")
-                                                     : tr("The joint variable: θ = q + this offset (°)");
+                                                   : tr("The joint variable: θ = q + this offset (°)");
       if (column == Lower || column == Upper) return tr("Type a value, or leave empty for no limits");
       return {};
     default:
@@ -96,25 +109,44 @@ QVariant DhTableModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation == Qt::Vertical) return section + 1;
   const bool modified = m_table.convention == dyn::DhConvention::Modified;
   switch (section) {
-    case Name: return tr("Joint");
-    case Type: return tr("R/P");
-    case A: return modified ? tr("aᵢ₋₁ [m]") : tr("aᵢ [m]");
-    case Alpha: return modified ? tr("αᵢ₋₁ [°]") : tr("αᵢ [°]");
-    case D: return tr("dᵢ [m]");
-    case Theta: return tr("θᵢ [°]");
-    case Lower: return tr("lower");
-    case Upper: return tr("upper");
-    case Mass: return tr("m [kg]");
-    case ComX: return tr("cₓ [m]");
-    case ComY: return tr("c_y [m]");
-    case ComZ: return tr("c_z [m]");
-    case Ixx: return tr("Ixx");
-    case Iyy: return tr("Iyy");
-    case Izz: return tr("Izz");
-    case Ixy: return tr("Ixy");
-    case Ixz: return tr("Ixz");
-    case Iyz: return tr("Iyz");
-    default: return {};
+    case Name:
+      return tr("Joint");
+    case Type:
+      return tr("R/P");
+    case A:
+      return modified ? tr("aᵢ₋₁ [m]") : tr("aᵢ [m]");
+    case Alpha:
+      return modified ? tr("αᵢ₋₁ [°]") : tr("αᵢ [°]");
+    case D:
+      return tr("dᵢ [m]");
+    case Theta:
+      return tr("θᵢ [°]");
+    case Lower:
+      return tr("lower");
+    case Upper:
+      return tr("upper");
+    case Mass:
+      return tr("m [kg]");
+    case ComX:
+      return tr("COM x [m]");
+    case ComY:
+      return tr("COM y [m]");
+    case ComZ:
+      return tr("COM z [m]");
+    case Ixx:
+      return tr("Ixx [kg·m²]");
+    case Iyy:
+      return tr("Iyy");
+    case Izz:
+      return tr("Izz");
+    case Ixy:
+      return tr("Ixy");
+    case Ixz:
+      return tr("Ixz");
+    case Iyz:
+      return tr("Iyz");
+    default:
+      return {};
   }
 }
 
@@ -141,10 +173,18 @@ QString DhTableModel::tableWith(int row, int column, const QString& value, dyn::
     if (!ok) return tr("'%1' is not a number").arg(v);
     const double angle = x / kDeg, limit = r.prismatic ? x : x / kDeg;
     switch (column) {
-      case A: r.a = x; break;
-      case Alpha: r.alpha = angle; break;
-      case D: r.d = x; break;
-      case Theta: r.theta = angle; break;
+      case A:
+        r.a = x;
+        break;
+      case Alpha:
+        r.alpha = angle;
+        break;
+      case D:
+        r.d = x;
+        break;
+      case Theta:
+        r.theta = angle;
+        break;
       case Lower:
       case Upper:
         if (!r.hasLimits) {  // the first limit typed: the other starts at the same value
@@ -153,9 +193,20 @@ QString DhTableModel::tableWith(int row, int column, const QString& value, dyn::
         }
         (column == Lower ? r.lower : r.upper) = limit;
         break;
-      case Mass: r.mass = x; r.hasInertial = true; break;
-      case ComX: case ComY: case ComZ: r.com[column - ComX] = x; r.hasInertial = true; break;
-      default: r.inertia[size_t(column - Ixx)] = x; r.hasInertial = true; break;
+      case Mass:
+        r.mass = x;
+        r.hasInertial = true;
+        break;
+      case ComX:
+      case ComY:
+      case ComZ:
+        r.com[column - ComX] = x;
+        r.hasInertial = true;
+        break;
+      default:
+        r.inertia[size_t(column - Ixx)] = x;
+        r.hasInertial = true;
+        break;
     }
   }
   return QString::fromStdString(dyn::checkDhRow(out, row));
@@ -176,7 +227,8 @@ bool DhTableModel::setData(const QModelIndex& index, const QVariant& value, int 
   }
   m_badRow = m_badColumn = -1;
   m_badReason.clear();
-  emit edited(next, tr("Edit %1 of row %2").arg(headerData(index.column(), Qt::Horizontal, Qt::DisplayRole).toString())
+  emit edited(next, tr("Edit %1 of row %2")
+                        .arg(headerData(index.column(), Qt::Horizontal, Qt::DisplayRole).toString())
                         .arg(index.row() + 1));
   return true;
 }

@@ -14,8 +14,27 @@ class DhTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Name, Type, A, Alpha, D, Theta, Lower, Upper, Mass, ComX, ComY, ComZ, Ixx, Iyy, Izz, Ixy, Ixz, Iyz,
-                ColumnCount };
+  enum Column {
+    Name,
+    Type,
+    A,
+    Alpha,
+    D,
+    Theta,
+    Lower,
+    Upper,
+    Mass,
+    ComX,
+    ComY,
+    ComZ,
+    Ixx,
+    Iyy,
+    Izz,
+    Ixy,
+    Ixz,
+    Iyz,
+    ColumnCount
+  };
 
   explicit DhTableModel(QObject* parent = nullptr);
   void setTable(const dyn::DhTable& table);

@@ -66,7 +66,7 @@ bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
   const QString file = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
   const bool floating = m_floatingBase, meshes = m_readMeshes;
   const std::vector<dyn::Fixup> fixups = m_fixups;
-  const std::vector<dyn::RobotEdit> edits = keepJointValues ? m_edits : m_nextEdits;  // a reload keeps them
+  const std::vector<dyn::RobotEdit> edits = keepJointValues ? m_edits : m_nextEdits;        // a reload keeps them
   const std::optional<std::string> dhText = keepJointValues ? std::nullopt : m_nextDhText;  // a reload reads the file
   m_nextEdits.clear();
   m_nextDhText.reset();
@@ -118,7 +118,8 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   if (m_model->hasLoops()) m_assembler = std::make_unique<dyn::Assembler>(*m_model);
   m_mimic.reset();
   if (!m_model->mimics.empty() && !m_model->hasLoops())
-    if (auto c = std::make_unique<dyn::MimicCoupling>(dyn::mimicCoupling(*m_model)); c->active()) m_mimic = std::move(c);
+    if (auto c = std::make_unique<dyn::MimicCoupling>(dyn::mimicCoupling(*m_model)); c->active())
+      m_mimic = std::move(c);
   m_loopMessage.clear();
   m_meshes = r.meshes;
   if (!m_applyingEdits) m_lastLoadMs = r.milliseconds;
@@ -131,7 +132,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   for (const JointCoordinate& c : jointCoordinates(*m_model))
     if (c.kind == JointCoordinate::Kind::Scalar && c.limited)
       m_q[c.qIndex] = std::clamp(m_q[c.qIndex], c.lower, c.upper);
-  sanitize(m_q);  // mimic: the followers from their clamped masters
+  sanitize(m_q);                                   // mimic: the followers from their clamped masters
   if (m_model->hasLoops()) m_q = m_model->home();  // the assembled reference configuration
   m_home = m_q;
   m_constantTorques = Eigen::VectorXd::Zero(m_model->nv);
@@ -147,7 +148,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
         m_constantTorques.segment(m_model->joints[i].idx_v, nv) = oldTorques.segment(old->joints[j].idx_v, nv);
     }
   }
-  if (keep) sanitize(m_q);  // mimic: a follower carried over follows its master again
+  if (keep) sanitize(m_q);            // mimic: a follower carried over follows its master again
   if (keep && m_model->hasLoops()) {  // the carried-over values, closed; else the reference pose
     Eigen::VectorXd q = m_q;
     if (assemble(q, true, tr("the reloaded pose")))

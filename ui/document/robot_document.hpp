@@ -149,8 +149,8 @@ class RobotDocument : public QObject {
   void poseChanged();
   void selectedBodyChanged(int body);
   void constantTorquesChanged();
-  void fixupsChanged();  // setFixups changed the list (the next load uses it)
-  void editsChanged();   // the edits of the robot shown changed (setEdits, or a load)
+  void fixupsChanged();   // setFixups changed the list (the next load uses it)
+  void editsChanged();    // the edits of the robot shown changed (setEdits, or a load)
   void dhTableChanged();  // the DH table of the robot shown changed (or a robot with none loaded)
   // A change of q was refused because the loops cannot close there; q is unchanged.
   void loopClosureFailed(const QString& message);

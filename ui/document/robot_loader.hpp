@@ -18,12 +18,12 @@ struct DhTable;
 }
 
 struct RobotLoadResult {
-  std::shared_ptr<const dyn::Model> model;    // null on failure
+  std::shared_ptr<const dyn::Model> model;  // null on failure
   // The file as read (no fix-ups, no edits): edits are applied over it (RobotDocument::setEdits).
   std::shared_ptr<const dyn::RobotDescription> description;
   std::shared_ptr<const dyn::DhTable> dhTable;  // a .dh file's table (null for URDF and MJCF)
   std::string fileDhText;                       // the file's own table, written out (to tell edits)
-  std::vector<dyn::RobotEdit> edits;  // the edits applied
+  std::vector<dyn::RobotEdit> edits;            // the edits applied
   QStringList skippedEdits;  // edits that no longer fit the file (an element renamed): why each was left out
   std::shared_ptr<const MeshLibrary> meshes;  // null when not asked for or on failure
   QString error;                              // the loader's "file:line: element: message"

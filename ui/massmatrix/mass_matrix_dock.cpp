@@ -388,7 +388,7 @@ QString MassMatrixDock::describeCell(int r, int c) const {
       break;
     case dyn::DofRelation::DifferentBranches:
       relation = a.reduced && a.pattern(r, c) ? tr("different branches, coupled through their mimic followers")
-                                               : tr("different branches");
+                                              : tr("different branches");
       break;
   }
   QString note;

@@ -8,8 +8,8 @@
 #include <QSaveFile>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <initializer_list>
+#include <limits>
 
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "project/json_lines.hpp"
@@ -272,8 +272,9 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPat
     return paths == StoredPaths::Absolute ? absolute : dir.relativeFilePath(absolute);
   };
   if (p.robotPath.empty())
-    throw ProjectError(path.toStdString() +
-                       ": the robot has no file yet (a new DH table): save it first (File > Save robot as), then the project");
+    throw ProjectError(
+        path.toStdString() +
+        ": the robot has no file yet (a new DH table): save it first (File > Save robot as), then the project");
   QJsonObject root;
   root["format"] = kFormat;
   root["version"] = kProjectVersion;

@@ -30,10 +30,8 @@ bool WorkbenchSession::saveRobot(const QString& path) {
       // description turned into one.
       table = m_doc->dhTable() && m_doc->edits().empty()
                   ? std::make_shared<const dyn::DhTable>(*m_doc->dhTable())
-                  : std::make_shared<const dyn::DhTable>(
-                        dyn::dhTableFromDescription(edited, m_doc->dhTable() ? m_doc->dhTable()->convention
-                                                                             : dyn::DhConvention::Standard,
-                                                    &notes));
+                  : std::make_shared<const dyn::DhTable>(dyn::dhTableFromDescription(
+                        edited, m_doc->dhTable() ? m_doc->dhTable()->convention : dyn::DhConvention::Standard, &notes));
       text = dyn::writeDhTable(*table);
       edited = dyn::dhTableToDescription(*table);
     } else {
@@ -43,6 +41,7 @@ bool WorkbenchSession::saveRobot(const QString& path) {
         QFile f(source);
         if (f.open(QIODevice::ReadOnly)) original = f.readAll().toStdString();
       }
+      dyn::rebaseMeshPaths(edited, path.toStdString());  // relative mesh names still name the same files
       text = dyn::writeUrdf(edited, original);
       for (const std::string& loss : dyn::urdfLosses(edited)) notes.push_back(loss);
       edited = dyn::parseUrdfString(text, path.toStdString());

@@ -107,7 +107,7 @@ class WorkbenchSession : public QObject {
   void robotLoaded(bool wasReload);   // before a pending project is applied
   void projectApplied();              // payload, gravity, trajectory and view are in place
   void viewStateLoaded(const QJsonObject& view);
-  void fileUsed(const QString& path);  // a robot or project opened or saved (recent files)
+  void fileUsed(const QString& path);     // a robot or project opened or saved (recent files)
   void unsavedWorkChanged(bool unsaved);  // the trajectory or the robot's edits differ from what is saved
 
  private:
@@ -131,7 +131,7 @@ class WorkbenchSession : public QObject {
   Prompt m_prompt;
   std::function<bool()> m_saveAs;
   std::function<QJsonObject()> m_viewState;
-  QString m_projectFile;  // the open project, empty when none
+  QString m_projectFile;                     // the open project, empty when none
   std::vector<dyn::RobotEdit> m_savedEdits;  // the robot's edits as last saved (or opened)
   std::string m_savedDhTable;                // a DH robot's table as last saved (or opened), as .dh text
   void markEditsSaved();

@@ -11,11 +11,11 @@
 #include "document/robot_command_ids.hpp"
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
-#include "dynscope/trajectory/mimic_trajectory.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/loops/loop_inverse_dynamics.hpp"
 #include "dynscope/loops/loop_trajectory.hpp"
 #include "dynscope/model/names.hpp"
+#include "dynscope/trajectory/mimic_trajectory.hpp"
 #include "ik/ik_drag_command.hpp"
 
 namespace {

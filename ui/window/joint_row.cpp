@@ -230,9 +230,11 @@ void JointRow::setFollows(const QString& master, double multiplier, double offse
   m_roleLabel->setText(QStringLiteral("<span style='color:#777'>mim</span>"));
   const bool angular = m_c.angular;
   const QString b = offset == 0 ? QString()
-                    : angular   ? QString(" %1 %2°").arg(offset < 0 ? "−" : "+").arg(std::abs(offset) * 180 / M_PI, 0, 'g', 4)
-                                : QString(" %1 %2 m").arg(offset < 0 ? "−" : "+").arg(std::abs(offset), 0, 'g', 4);
-  const QString relation = QString("q = %1 · q<sub>%2</sub>%3").arg(multiplier, 0, 'g', 6).arg(master.toHtmlEscaped(), b);
+                    : angular
+                        ? QString(" %1 %2°").arg(offset < 0 ? "−" : "+").arg(std::abs(offset) * 180 / M_PI, 0, 'g', 4)
+                        : QString(" %1 %2 m").arg(offset < 0 ? "−" : "+").arg(std::abs(offset), 0, 'g', 4);
+  const QString relation =
+      QString("q = %1 · q<sub>%2</sub>%3").arg(multiplier, 0, 'g', 6).arg(master.toHtmlEscaped(), b);
   m_roleLabel->setToolTip(tr("Mimic joint: %1. It follows %2 and cannot be set here; move %2 (sliders, IK, "
                              "playback and simulation all keep the relation).")
                               .arg(relation, master.toHtmlEscaped()));

@@ -15,8 +15,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "dynscope/model/mimic_coupling.hpp"
 #include "document/robot_document.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
 #include "dynscope/model/names.hpp"
 #include "window/app_settings.hpp"
 #include "window/joint_row.hpp"
@@ -68,8 +68,9 @@ JointsDock::JointsDock(RobotDocument* document, QWidget* parent) : QDockWidget(t
   auto* home = new QToolButton(body);
   home->setObjectName("homeButton");
   home->setText(tr("Home"));
-  home->setToolTip(tr("The pose at load time, or the one stored with “Set current pose as home”; the "
-                      "menu also has the poses the file names (MJCF keyframes)"));
+  home->setToolTip(
+      tr("The pose at load time, or the one stored with “Set current pose as home”; the "
+         "menu also has the poses the file names (MJCF keyframes)"));
   home->setPopupMode(QToolButton::MenuButtonPopup);
   m_homeMenu = new QMenu(home);
   m_homeMenu->setObjectName("homeMenu");
@@ -283,13 +284,14 @@ void JointsDock::refreshLoopStatus() {
   const dyn::Model& m = m_doc->model();
   if (const dyn::MimicCoupling* mc = m_doc->mimic()) {
     m_loopLabel->setVisible(true);
-    m_loopLabel->setText(tr("Mimic joints: %n joint(s) (mim) follow their masters; %1 independent coordinate(s)",
-                            "", mc->nv - mc->ny)
-                             .arg(mc->ny)
-                             .toHtmlEscaped());
-    m_loopLabel->setToolTip(tr("q = multiplier · q_master + offset holds everywhere: sliders, IK, trajectories, "
-                               "simulation and the dynamics (τ on the independent coordinates: Gᵀτ). "
-                               "Hover over a mim marker for its relation."));
+    m_loopLabel->setText(
+        tr("Mimic joints: %n joint(s) (mim) follow their masters; %1 independent coordinate(s)", "", mc->nv - mc->ny)
+            .arg(mc->ny)
+            .toHtmlEscaped());
+    m_loopLabel->setToolTip(
+        tr("q = multiplier · q_master + offset holds everywhere: sliders, IK, trajectories, "
+           "simulation and the dynamics (τ on the independent coordinates: Gᵀτ). "
+           "Hover over a mim marker for its relation."));
     return;
   }
   m_loopLabel->setVisible(m.hasLoops());

@@ -221,8 +221,14 @@ void MainWindow::onLoadingFinished() {
 void MainWindow::onModelChanged() {
   // A reload or an edit keeps the lecturer's camera; a robot with other bodies (another file, rows
   // added to a DH table) is fitted again.
-  m_scene->setAutoFit(!m_doc->lastLoadWasReload() || m_doc->model().N != m_shownBodies);
+  // So is one whose size changed much (a DH table's lengths typed in): the sum of the joint offsets.
+  double extent = 0;
+  for (const auto& X : m_doc->model().Xtree) extent += X.translation().norm();
+  for (const auto& f : m_doc->model().frames) extent += f.placement.translation().norm();
+  const bool resized = extent > 1.5 * m_shownExtent + 1e-3 || extent < m_shownExtent / 1.5 - 1e-3;
+  m_scene->setAutoFit(!m_doc->lastLoadWasReload() || m_doc->model().N != m_shownBodies || resized);
   m_shownBodies = m_doc->model().N;
+  m_shownExtent = extent;
   if (m_doc->meshes())
     m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
   else

@@ -281,7 +281,8 @@ class MainWindow : public QMainWindow {
     QElapsedTimer labelShown;
   } m_clock;
   bool m_presentation = false;
-  int m_shownBodies = -1;  // bodies of the robot the scene shows (a change refits the camera)
+  int m_shownBodies = -1;      // bodies of the robot the scene shows (a change refits the camera)
+  double m_shownExtent = 0;    // and its size (the sum of its joint offsets; a large change refits too)
   bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there
   struct PresentationReturn {  // what presentation mode gives back when it ends
     QByteArray state;          // saveState(): every dock, tab and splitter

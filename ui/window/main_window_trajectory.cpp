@@ -200,8 +200,8 @@ void MainWindow::createTrajectoryMenus() {
                              ? QDir::home().filePath(m_doc->robotName() + suffix)
                              : QFileInfo(m_doc->sourceFile()).dir().filePath(m_doc->robotName() + "_edited" + suffix);
     QString filter = m_doc->dhTable() ? tr("DH table (*.dh)") : tr("URDF (*.urdf)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Save robot as"), base, tr("URDF (*.urdf);;DH table (*.dh)"),
-                                                &filter);
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save robot as"), base, tr("URDF (*.urdf);;DH table (*.dh)"), &filter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += suffix;
     m_session->saveRobot(path);

@@ -49,8 +49,9 @@ class ParameterBox : public QDoubleSpinBox {
 };
 
 QString severityWord(dyn::Severity s) {
-  return s == dyn::Severity::Error ? QObject::tr("error") : s == dyn::Severity::Warning ? QObject::tr("warning")
-                                                                                       : QObject::tr("note");
+  return s == dyn::Severity::Error     ? QObject::tr("error")
+         : s == dyn::Severity::Warning ? QObject::tr("warning")
+                                       : QObject::tr("note");
 }
 
 }  // namespace
@@ -162,10 +163,10 @@ void RobotParametersEditor::rebuild() {
   m_link = m.bodyNames[size_t(b)];
   m_joint = m.jointNames[size_t(b)];
   const bool hasJoint = !dyn::currentValues(*d, true, m_joint, dyn::EditField::OriginXyz).empty();
-  m_heading->setText(tr("<b>Edit</b> link <i>%1</i>%2 (Ctrl+Z undoes; the file is not changed)")
-                         .arg(QString::fromStdString(m_link).toHtmlEscaped(),
-                              hasJoint ? tr(" and joint <i>%1</i>").arg(QString::fromStdString(m_joint).toHtmlEscaped())
-                                       : QString()));
+  m_heading->setText(
+      tr("<b>Edit</b> link <i>%1</i>%2 (Ctrl+Z undoes; the file is not changed)")
+          .arg(QString::fromStdString(m_link).toHtmlEscaped(),
+               hasJoint ? tr(" and joint <i>%1</i>").arg(QString::fromStdString(m_joint).toHtmlEscaped()) : QString()));
   const QStringList xyz{"x", "y", "z"};
   addField(form, tr("Mass"), dyn::EditField::Mass, false, 1, tr("kg"), 1);
   addField(form, tr("COM"), dyn::EditField::Com, false, 3, tr("m"), 1, xyz);
@@ -179,14 +180,15 @@ void RobotParametersEditor::rebuild() {
     if (kind.size() == 1) {
       m_kind = new QComboBox(host);
       m_kind->setObjectName("param:kind");
-      for (const auto& [k, text] : {std::pair{dyn::JointKind::Revolute, tr("revolute")},
-                                    std::pair{dyn::JointKind::Continuous, tr("continuous")},
-                                    std::pair{dyn::JointKind::Prismatic, tr("prismatic")},
-                                    std::pair{dyn::JointKind::Fixed, tr("fixed")}})
+      for (const auto& [k, text] :
+           {std::pair{dyn::JointKind::Revolute, tr("revolute")},
+            std::pair{dyn::JointKind::Continuous, tr("continuous")},
+            std::pair{dyn::JointKind::Prismatic, tr("prismatic")}, std::pair{dyn::JointKind::Fixed, tr("fixed")}})
         m_kind->addItem(text, int(k));
       dyn::RobotDescription current = *d;
       dyn::applyEdits(current, m_doc->edits());
-      m_kind->setCurrentIndex(m_kind->findData(int(dyn::currentValues(current, true, m_joint, dyn::EditField::Kind)[0])));
+      m_kind->setCurrentIndex(
+          m_kind->findData(int(dyn::currentValues(current, true, m_joint, dyn::EditField::Kind)[0])));
       form->addRow(tr("Joint type"), m_kind);
       connect(m_kind, &QComboBox::activated, this, [this] {
         dyn::RobotEdit e{true, m_joint, dyn::EditField::Kind, {double(m_kind->currentData().toInt())}};
@@ -222,7 +224,8 @@ void RobotParametersEditor::rebuild() {
         edited(m_fields[index]);
       });
     }
-    addField(form, tr("Velocity limit"), dyn::EditField::Velocity, true, 1, m_jointAngular ? tr("rad/s") : tr("m/s"), 1);
+    addField(form, tr("Velocity limit"), dyn::EditField::Velocity, true, 1, m_jointAngular ? tr("rad/s") : tr("m/s"),
+             1);
     addField(form, tr("Effort limit"), dyn::EditField::Effort, true, 1, m_jointAngular ? tr("N·m") : tr("N"), 1);
     addField(form, tr("Damping"), dyn::EditField::Damping, true, 1, m_jointAngular ? tr("N·m·s/rad") : tr("N·s/m"), 1);
     addField(form, tr("Friction"), dyn::EditField::Friction, true, 1, m_jointAngular ? tr("N·m") : tr("N"), 1);
@@ -297,7 +300,8 @@ void RobotParametersEditor::showFindings() {
     if (f.severity == dyn::Severity::Info) continue;
     if (f.link != m_link && f.joint != m_joint) continue;
     if (f.link.empty() && f.joint.empty()) continue;
-    QString line = QString("<b>%1</b> %2").arg(severityWord(f.severity), QString::fromStdString(f.message).toHtmlEscaped());
+    QString line =
+        QString("<b>%1</b> %2").arg(severityWord(f.severity), QString::fromStdString(f.message).toHtmlEscaped());
     if (f.code == "inertia.triangle")  // what the check means, for a class
       line += "<br><i>" +
               tr("A rigid body's principal moments satisfy I<sub>a</sub> + I<sub>b</sub> ≥ I<sub>c</sub> "

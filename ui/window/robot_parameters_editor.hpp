@@ -30,8 +30,8 @@ class RobotParametersEditor : public QWidget {
   std::vector<QDoubleSpinBox*> boxes(dyn::EditField field) const;
   QCheckBox* limitedBox() const { return m_limited; }
   QComboBox* kindBox() const { return m_kind; }  // the joint's type (null when it cannot change)
-  QString problemText() const;   // why the last value was refused ("" when it was taken)
-  QString findingsText() const;  // the model check's findings shown for the selection
+  QString problemText() const;                   // why the last value was refused ("" when it was taken)
+  QString findingsText() const;                  // the model check's findings shown for the selection
 
  private:
   struct Field {

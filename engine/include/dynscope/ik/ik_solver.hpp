@@ -152,9 +152,9 @@ class IkSolver {
   bool closeLoops(VecX<double>& q, bool independent, int restarts);
 
   // Mimic joints (ik_solver_mimic.cpp).
-  void foldFollowerColumns();              // J_ <- J_ G, in place (the followers' columns zero)
+  void foldFollowerColumns();                     // J_ <- J_ G, in place (the followers' columns zero)
   void spreadToFollowers(VecX<double>& v) const;  // v[f] = a v[master]: a full-dof vector in G's range
-  void enforceMimic(VecX<double>& q);      // q = G_q y + b with y the independent entries of q
+  void enforceMimic(VecX<double>& q);             // q = G_q y + b with y the independent entries of q
 
   const Model& model_;
   Data data_, dataTry_;  // at the current q and at the trial step (swapped on acceptance)

@@ -61,6 +61,8 @@ struct LinkDesc {
 };
 
 enum class JointKind { Revolute, Continuous, Prismatic, Helical, Fixed, Planar, Spherical, Floating };
+// "revolute", "continuous", "prismatic", "helical", "fixed", "planar", "spherical", "floating".
+const char* jointKindName(JointKind kind);
 
 struct JointDesc {
   std::string name;

@@ -4,9 +4,9 @@
 // in SI units and radians. checkEdit says why an edit cannot be applied ("" when it can); applyEdit
 // applies it or throws std::invalid_argument with that reason. Refused: values that are not finite,
 // a negative mass, velocity, effort, damping or friction, a zero axis, a lower limit above the upper
-// one (or only one of them infinite), an unknown element, a field the element does not have. Physically implausible but usable
-// values (an inertia that breaks the triangle inequality) are not refused: the model check reports
-// them, as for a file.
+// one (or only one of them infinite), an unknown element, a field the element does not have. Physically implausible but
+// usable values (an inertia that breaks the triangle inequality) are not refused: the model check reports them, as for
+// a file.
 #pragma once
 #include <optional>
 #include <string>
@@ -47,7 +47,7 @@ struct RobotEdit {
 
 const char* editFieldName(EditField f);  // "mass", "com", ..., as in project files
 std::optional<EditField> editFieldByName(const std::string& name);
-int editFieldSize(EditField f);           // how many values the field takes
+int editFieldSize(EditField f);  // how many values the field takes
 bool isJointField(EditField f);
 
 // The field's current values in `robot` (what an editor shows before the first edit); empty when the

@@ -5,9 +5,9 @@
 // the controller drives the actuated dofs only. Mimic joints (docs/mimic.md; without closed loops)
 // make the state (q, qd) = (G_q y + b, G yd): the forward dynamics is the reduced one on y
 // (mimic_coupling.hpp: ydd = H_y^-1 G^T (tau - C), qdd = G ydd) and each new state is re-expanded
-// from its independent entries, so the followers move with their masters. No Qt: the GUI drives step()/advance() from a worker thread (one
-// Simulator per thread). After construction and reset, step() does not allocate (with the
-// record reserved, see SimulationRecord::reserve). Details: docs/simulation.md.
+// from its independent entries, so the followers move with their masters. No Qt: the GUI drives step()/advance() from a
+// worker thread (one Simulator per thread). After construction and reset, step() does not allocate (with the record
+// reserved, see SimulationRecord::reserve). Details: docs/simulation.md.
 #pragma once
 #include <atomic>
 #include <functional>
