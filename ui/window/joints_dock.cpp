@@ -284,10 +284,10 @@ void JointsDock::refreshLoopStatus() {
   const dyn::Model& m = m_doc->model();
   if (const dyn::MimicCoupling* mc = m_doc->mimic()) {
     m_loopLabel->setVisible(true);
-    m_loopLabel->setText(
-        tr("Mimic joints: %n joint(s) (mim) follow their masters; %1 independent coordinate(s)", "", mc->nv - mc->ny)
-            .arg(mc->ny)
-            .toHtmlEscaped());
+    const int followers = mc->nv - mc->ny;
+    m_loopLabel->setText((followers == 1 ? tr("Mimic joints: 1 joint (mim) follows its master")
+                                         : tr("Mimic joints: %1 joints (mim) follow their masters").arg(followers)) +
+                         tr(" · %1 independent coordinates").arg(mc->ny));
     m_loopLabel->setToolTip(
         tr("q = multiplier · q_master + offset holds everywhere: sliders, IK, trajectories, "
            "simulation and the dynamics (τ on the independent coordinates: Gᵀτ). "
