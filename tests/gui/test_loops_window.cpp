@@ -166,11 +166,8 @@ class TestLoopsWindow : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(m_tmp.isValid());
-    m_shots = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", m_tmp.path());
-    QDir().mkpath(m_shots);
-    m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->setErrorHandler(
-        [](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    m_shots = dyn::testing::screenshotDirectory(m_tmp);
+    m_window = dyn::testing::strictWindow();
     m_window->resize(1400, 900);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -47,11 +47,8 @@ class TestRobotEditing : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(m_tmp.isValid());
-    m_shots = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", m_tmp.path());
-    QDir().mkpath(m_shots);
-    m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->setErrorHandler(
-        [](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    m_shots = dyn::testing::screenshotDirectory(m_tmp);
+    m_window = dyn::testing::strictWindow();
     QVERIFY(dyn::testing::showWithRobot(*m_window, QSize(1600, 1000), "ur5.urdf"));
     m_window->propertiesDock()->show();
     m_window->propertiesDock()->raise();

@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QSignalSpy>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 #include "document/robot_document.hpp"
 #include "window/main_window.hpp"
@@ -35,6 +37,20 @@ inline bool showWithRobot(MainWindow& window, QSize size, const char* robot) {
   window.resize(size);
   window.show();
   return QTest::qWaitForWindowExposed(&window) && openAndWait(window, robotFile(robot));
+}
+
+// Where a suite saves its pictures: $DYNSCOPE_SCREENSHOT_DIR when set (to look at), else `fallback`.
+inline QString screenshotDirectory(const QTemporaryDir& fallback) {
+  const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR", fallback.path());
+  QDir().mkpath(dir);
+  return dir;
+}
+
+// A window for a suite: none of the user's settings, and every error dialog a test failure.
+inline std::unique_ptr<MainWindow> strictWindow() {
+  auto window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
+  window->setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+  return window;
 }
 
 }  // namespace dyn::testing
