@@ -103,10 +103,7 @@ QString RobotParametersEditor::findingsText() const { return m_findings->text();
 
 void RobotParametersEditor::addField(QFormLayout* form, const QString& label, dyn::EditField field, bool joint,
                                      int count, const QString& unit, double scale, const QStringList& parts) {
-  const dyn::RobotDescription* d = m_doc->description();
-  dyn::RobotDescription current = *d;
-  dyn::applyEdits(current, m_doc->edits());
-  const std::vector<double> now = dyn::currentValues(current, joint, joint ? m_joint : m_link, field);
+  const std::vector<double> now = dyn::currentValues(m_current, joint, joint ? m_joint : m_link, field);
   if (int(now.size()) != count) return;  // the element has no such parameter (a fixed joint's axis, ...)
   Field f{field, joint, {}, scale, nullptr};
   // A narrow dock: the caption (with the unit) on the left of a single value, above a vector's
@@ -162,6 +159,8 @@ void RobotParametersEditor::rebuild() {
   }
   m_link = m.bodyNames[size_t(b)];
   m_joint = m.jointNames[size_t(b)];
+  m_current = *d;  // the file's description with the edits: what the fields show
+  dyn::applyEdits(m_current, m_doc->edits());
   const bool hasJoint = !dyn::currentValues(*d, true, m_joint, dyn::EditField::OriginXyz).empty();
   m_heading->setText(
       tr("<b>Edit</b> link <i>%1</i>%2 (Ctrl+Z undoes; the file is not changed)")
@@ -185,10 +184,8 @@ void RobotParametersEditor::rebuild() {
             std::pair{dyn::JointKind::Continuous, tr("continuous")},
             std::pair{dyn::JointKind::Prismatic, tr("prismatic")}, std::pair{dyn::JointKind::Fixed, tr("fixed")}})
         m_kind->addItem(text, int(k));
-      dyn::RobotDescription current = *d;
-      dyn::applyEdits(current, m_doc->edits());
       m_kind->setCurrentIndex(
-          m_kind->findData(int(dyn::currentValues(current, true, m_joint, dyn::EditField::Kind)[0])));
+          m_kind->findData(int(dyn::currentValues(m_current, true, m_joint, dyn::EditField::Kind)[0])));
       form->addRow(tr("Joint type"), m_kind);
       connect(m_kind, &QComboBox::activated, this, [this] {
         dyn::RobotEdit e{true, m_joint, dyn::EditField::Kind, {double(m_kind->currentData().toInt())}};
@@ -235,12 +232,8 @@ void RobotParametersEditor::rebuild() {
 }
 
 void RobotParametersEditor::refreshValues() {
-  const dyn::RobotDescription* d = m_doc->description();
-  if (!d) return;
-  dyn::RobotDescription current = *d;
-  dyn::applyEdits(current, m_doc->edits());
   for (Field& f : m_fields) {
-    const std::vector<double> v = dyn::currentValues(current, f.joint, f.joint ? m_joint : m_link, f.field);
+    const std::vector<double> v = dyn::currentValues(m_current, f.joint, f.joint ? m_joint : m_link, f.field);
     if (v.size() != f.boxes.size()) continue;
     const bool limited = f.field != dyn::EditField::Limits || std::isfinite(v[0]);
     if (f.field == dyn::EditField::Limits && m_limited) {

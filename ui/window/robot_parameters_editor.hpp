@@ -42,7 +42,7 @@ class RobotParametersEditor : public QWidget {
     QWidget* row = nullptr;
   };
   void rebuild();        // another selection or robot
-  void refreshValues();  // the document's current values into the boxes (not the one being typed in)
+  void refreshValues();  // m_current's values into the boxes
   void edited(Field& f);
   void addField(QFormLayout* form, const QString& label, dyn::EditField field, bool joint, int count,
                 const QString& unit, double scale, const QStringList& parts = {});
@@ -56,7 +56,8 @@ class RobotParametersEditor : public QWidget {
   QCheckBox* m_limited = nullptr;
   QComboBox* m_kind = nullptr;
   std::vector<Field> m_fields;
-  std::string m_link, m_joint;  // the elements edited (names in the file)
+  std::string m_link, m_joint;      // the elements edited (names in the file)
+  dyn::RobotDescription m_current;  // the description with the edits, as of the last rebuild
   bool m_jointAngular = true;
   bool m_writing = false;  // our own edit is being applied: do not echo into the boxes
 };
