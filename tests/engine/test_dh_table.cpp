@@ -2,7 +2,8 @@
 // table (shipped tables and random ones, radians and degrees, loops and actuated lines); the
 // per-row validator refuses bad cells naming the field; standard <-> modified keeps every body's
 // motion and the dynamics (compared with the model of the original table at random states), and
-// the documented planar3 pair of docs/dh-format.md converts into each other.
+// the documented planar3 pair of docs/dh-format.md converts into each other; the degenerate pairs
+// named are those whose Jacobian columns are parallel.
 #include <QtTest>
 
 #include <cmath>
@@ -96,6 +97,7 @@ class TestDhTable : public QObject {
   void conventionKeepsTheRobot();
   void documentedPlanarPair();
   void xScrewEndsMoveIntoRows();
+  void degeneratePairsAreDependentJacobianColumns();
 };
 
 void TestDhTable::writeParsesBack_data() {
@@ -287,6 +289,55 @@ void TestDhTable::xScrewEndsMoveIntoRows() {
   const DhTable back = dyn::toConvention(m, DhConvention::Standard);
   const QString why = tableDifference(back, s, 1e-14);
   QVERIFY2(why.isEmpty(), qPrintable(why));
+}
+
+// dhDegeneracies names exactly the successive joints whose world Jacobian columns (their twists
+// 0_S_i, eq. 17 of Featherstone's Part 2) are parallel at every pose: checked against the columns at
+// random poses of random tables whose a and alpha are often 0 or pi, in both conventions. The
+// shipped tables have none.
+void TestDhTable::degeneratePairsAreDependentJacobianColumns() {
+  for (const std::string& f : shippedTables()) {
+    const std::vector<dyn::DhDegeneracy> named = dyn::dhDegeneracies(dyn::parseDhTable(readFile(f), f));
+    QVERIFY2(named.empty(), named.empty() ? "" : named[0].why.c_str());
+  }
+  int found = 0;
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> U(-1, 1);
+    std::uniform_int_distribution<int> pick(0, 2);
+    DhTable t = randomTable(seed, seed % 2 ? DhConvention::Modified : DhConvention::Standard, false);
+    for (DhRow& r : t.rows) {
+      r.prismatic = pick(rng) == 0;
+      r.a = pick(rng) == 0 ? U(rng) : 0.0;
+      const int a = pick(rng);
+      r.alpha = a == 0 ? 0.0 : a == 1 ? std::numbers::pi : 3 * U(rng);
+    }
+    const std::vector<dyn::DhDegeneracy> named = dyn::dhDegeneracies(t);
+    const dyn::Model m = modelOf(t);
+    dyn::Data d(m);
+    std::vector<bool> dependent(t.rows.size(), true);  // pair (k, k+1) parallel at every pose tried
+    for (int s = 0; s < 4; ++s) {
+      const Eigen::MatrixXd J = dyn::frameJacobian(m, d, dyn::testing::randomState(m, seed * 10 + s).q,
+                                                   int(m.frames.size()) - 1, dyn::ReferenceFrame::World);
+      for (size_t k = 0; k + 1 < t.rows.size(); ++k) {
+        const Eigen::VectorXd c1 = J.col(int(k)), c2 = J.col(int(k) + 1);
+        dependent[k] = dependent[k] && c1.norm() * c2.norm() - std::abs(c1.dot(c2)) < 1e-10;
+      }
+    }
+    for (size_t k = 0; k + 1 < t.rows.size(); ++k) {
+      const auto it = std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == int(k); });
+      QVERIFY2(dependent[k] == (it != named.end()),
+               qPrintable(QString("seed %1, rows %2-%3: columns %4, named %5\n%6")
+                              .arg(seed)
+                              .arg(k + 1)
+                              .arg(k + 2)
+                              .arg(dependent[k] ? "parallel" : "independent")
+                              .arg(it != named.end() ? QString::fromStdString(it->why) : "no")
+                              .arg(QString::fromStdString(dyn::writeDhTable(t)))));
+      found += dependent[k];
+    }
+  }
+  QVERIFY(found > 5);  // the random tables did make some
 }
 
 QTEST_APPLESS_MAIN(TestDhTable)

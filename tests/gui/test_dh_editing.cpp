@@ -3,8 +3,9 @@
 // same joint-space inertia matrix and velocity terms as robots/planar3.dh loaded from its file (the
 // reference: that file through the engine's own loader, nothing shared with the editor's path but
 // the parser). Switching the convention converts the table and keeps every link where it was; a
-// refused cell says why and changes nothing; Undo restores the table; Save robot as writes a .dh
-// that loads back to the same table. Screenshots go to $DYNSCOPE_SCREENSHOT_DIR when set.
+// refused cell (a negative mass; an a that puts two joint axes on one line) says why and changes nothing; Undo restores
+// the table; Save robot as writes a .dh that loads back to the same table. Screenshots go to $DYNSCOPE_SCREENSHOT_DIR
+// when set.
 #include <QtTest>
 
 #include <QComboBox>
@@ -89,6 +90,9 @@ class TestDhEditing : public QObject {
     key(Qt::Key_Return, Qt::ControlModifier);  // Ctrl+Return: two more rows
     key(Qt::Key_Return, Qt::ControlModifier);
     QCOMPARE(dock()->model()->rowCount(), 3);
+    // Rows of zeros: joints on one line, shown (not refused) until their a is typed in.
+    QCOMPARE(dock()->model()->degeneracies().size(), 2);
+    QVERIFY(dock()->degeneracyLabel()->isVisibleTo(dock()));
     // Saha's planar arm as robots/planar3.dh writes it: a, mass, COM x, Iyy, Izz per link.
     const char* rows[3][5] = {{"0.3", "0.5", "-0.15", "0.00375", "0.00375"},
                               {"0.25", "0.4", "-0.125", "0.0020833333333", "0.0020833333333"},
@@ -102,6 +106,7 @@ class TestDhEditing : public QObject {
       typeAt(DhTableModel::Izz - DhTableModel::Iyy, rows[r][4]);
     }
     QVERIFY2(dock()->problemLabel()->isHidden(), qPrintable(dock()->problemLabel()->text()));
+    QVERIFY(dock()->degeneracyLabel()->isHidden());
     const dyn::Model reference = dyn::loadModel(QDir(DYNSCOPE_ROBOTS_DIR).filePath("planar3.dh").toStdString());
     QCOMPARE(doc()->model().nv, 3);
     const double d = dynamicsDifference(doc()->model(), reference);
@@ -147,6 +152,12 @@ class TestDhEditing : public QObject {
     QCOMPARE(dyn::writeDhTable(*doc()->dhTable()), before);
     const QModelIndex cell = dock()->model()->index(1, DhTableModel::Mass);
     QVERIFY(dock()->model()->data(cell, Qt::ToolTipRole).toString().contains("mass"));
+    // a₂ = 0 with α₂ = 0 puts joint 3's axis on joint 2's: the chain would lose a degree of freedom.
+    view()->setCurrentIndex(dock()->model()->index(1, DhTableModel::A));
+    typeAt(0, "0");
+    QVERIFY2(dock()->problemLabel()->text().contains("same line"), qPrintable(dock()->problemLabel()->text()));
+    QCOMPARE(dyn::writeDhTable(*doc()->dhTable()), before);
+    QCOMPARE(doc()->model().nv, 3);
   }
 
   void savedTableLoadsBack() {

@@ -4,6 +4,11 @@
 // Undo restores the previous τ bit for bit; a refused value (a negative mass, lower above upper) is
 // refused in its box with the reason and leaves the robot as it was; the edits mark the work unsaved
 // and come back with the project. Screenshots go to $DYNSCOPE_SCREENSHOT_DIR when set.
+#include <vtkMapper.h>
+#include <vtkMatrix4x4.h>
+#include <vtkNew.h>
+#include <vtkPolyData.h>
+#include <vtkRenderer.h>
 #include <QtTest>
 
 #include <QCheckBox>
@@ -18,8 +23,11 @@
 #include "document/robot_document.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/io/model_builder.hpp"
+#include "scene/robot_scene.hpp"
 #include "session/workbench_session.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "window/joint_row.hpp"
+#include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/properties_dock.hpp"
 #include "window/robot_parameters_editor.hpp"
@@ -96,6 +104,52 @@ class TestRobotEditing : public QObject {
             1e-12);
     m_window->undoStack()->redo();
     QCOMPARE(trajectoryTau(), after);
+  }
+
+  // An edit of numbers keeps the scene's actors and the joints dock's rows (no rebuild per keystroke:
+  // a 1,000-body robot would stall, tests/gui/test_big_model.cpp); the inertia solids it updates in
+  // place equal those of a scene built afresh for the edited robot. A body that loses its mass has
+  // its solid removed (the scene is built again).
+  void anEditOfNumbersUpdatesTheSceneInPlace() {
+    RobotScene* scene = m_window->scene();
+    scene->setShowInertiaBoxes(true);
+    const QList<vtkActor*> geometry = scene->geometryActors();
+    const std::vector<JointRow*> rows = m_window->jointsDock()->rows();
+    const int solids = scene->inertiaActors().size();
+    QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
+    typeInto(mass, "9.25");
+    QCOMPARE(doc()->model().I[size_t(doc()->selectedBody())].m, 9.25);
+    QCOMPARE(scene->geometryActors(), geometry);
+    QCOMPARE(m_window->jointsDock()->rows(), rows);
+    QCOMPARE(scene->inertiaActors().size(), solids);
+    const auto sameSolids = [&] {
+      vtkNew<vtkRenderer> renderer;
+      RobotScene fresh(renderer);
+      fresh.setModel(doc()->model(), doc()->sourceFile());
+      fresh.updatePose(doc()->model(), doc()->data());
+      const QList<vtkActor*> a = scene->inertiaActors(), b = fresh.inertiaActors();
+      if (a.size() != b.size()) return false;
+      for (int k = 0; k < a.size(); ++k) {
+        double ba[6], bb[6];
+        a[k]->GetMapper()->GetInput()->GetBounds(ba);
+        b[k]->GetMapper()->GetInput()->GetBounds(bb);
+        for (int j = 0; j < 6; ++j)
+          if (std::abs(ba[j] - bb[j]) > 1e-12) return false;
+        for (int r = 0; r < 4; ++r)
+          for (int c = 0; c < 4; ++c)
+            if (std::abs(a[k]->GetUserMatrix()->GetElement(r, c) - b[k]->GetUserMatrix()->GetElement(r, c)) > 1e-12)
+              return false;
+      }
+      return true;
+    };
+    QVERIFY(sameSolids());
+    typeInto(mass, "0");  // massless: no solid
+    QCOMPARE(scene->inertiaActors().size(), solids - 1);
+    QVERIFY(sameSolids());
+    m_window->undoStack()->undo();  // a mass again
+    QCOMPARE(scene->inertiaActors().size(), solids);
+    QVERIFY(sameSolids());
+    scene->setShowInertiaBoxes(false);
   }
 
   void refusedValuesStayInTheirBox() {

@@ -9,6 +9,7 @@
 #include <QAbstractScrollArea>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -121,9 +122,11 @@ class TestWorkspaces : public QObject {
       QCOMPARE(w.size(), size);
       grab(w,
            QString("workspace_%1_%2x%3%4.png").arg(id).arg(size.width()).arg(size.height()).arg(present ? "_F11" : ""));
-      const workspaces::Layout& layout = present ? ws.presenting : ws.desk;
+      // As shown for this robot (a DH robot's table while presenting).
+      const workspaces::Layout layout = workspaces::effective(&w, present ? ws.presenting : ws.desk);
       // The front dock of every group on screen, docked, at least its minimum size.
       for (const workspaces::Group& g : layout.groups) {
+        if (g.docks.empty()) continue;  // not for this robot
         auto* front = w.findChild<QDockWidget*>(QString::fromLatin1(g.docks.front()));
         QVERIFY(front);
         // Too little room for it to be readable: a tab behind the first group (tabWhenSqueezed).
@@ -199,6 +202,37 @@ class TestWorkspaces : public QObject {
       }
       QCOMPARE(QApplication::font(), font);
     }
+  }
+
+  // Presenting Explore, a DH robot's table has a place of its own below the 3D view (a lecturer
+  // changes a twist in front of the class); a URDF opened next gives the place back, a DH table
+  // takes it again. At the desk a DH robot brings its table's tab forward.
+  void presentingADhRobotShowsItsTable() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    w.setErrorHandler([](const QString& title, const QString& text) { QFAIL(qPrintable(title + ": " + text)); });
+    w.setPromptHandler([](auto, auto, auto) { return QMessageBox::Discard; });
+    QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
+    QVERIFY(w.setWorkspace("explore"));
+    auto* dh = w.findChild<QDockWidget*>("dhTableDock");
+    QVERIFY(dh);
+    QVERIFY(!onScreen(dh));  // behind the model check's tab
+    QVERIFY(dyn::testing::openAndWait(w, dyn::testing::robotFile("planar3.dh")));
+    settle(200);
+    QVERIFY(onScreen(dh));  // its tab in front
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    w.setGeometry(QRect(0, 0, 1366, 768));
+    settle(600);
+    QVERIFY(onScreen(dh));
+    QCOMPARE(w.dockWidgetArea(dh), Qt::BottomDockWidgetArea);
+    grab(w, "present_explore_planar3_1366x768_F11.png");
+    QVERIFY(dyn::testing::openAndWait(w, dyn::testing::robotFile("ur5.urdf")));
+    settle(600);
+    QVERIFY(!dh->isVisible());
+    QVERIFY(w.viewport()->height() > 0.5 * 768);  // the place given back to the 3D view
+    QVERIFY(dyn::testing::openAndWait(w, dyn::testing::robotFile("stanford_arm.dh")));
+    settle(600);
+    QVERIFY(onScreen(dh));
   }
 
   void resetLayoutRestoresTheDesign() {

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollBar>
 #include <QTableView>
 #include <QToolButton>
 #include <QUndoStack>
@@ -137,6 +138,12 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
   m_problem->setStyleSheet("color: #b00020");
   m_problem->setVisible(false);
   layout->addWidget(m_problem);
+  m_degenerate = new QLabel(body);  // pairs of joints on one line (a row just added, not yet typed in)
+  m_degenerate->setObjectName("dhDegenerate");
+  m_degenerate->setWordWrap(true);
+  m_degenerate->setStyleSheet("color: #8a4b00");
+  m_degenerate->setVisible(false);
+  layout->addWidget(m_degenerate);
   setWidget(body);
 
   connect(m_model, &DhTableModel::edited, this, &DhTableDock::apply);
@@ -154,6 +161,15 @@ DhTableDock::DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent)
   refresh();
 }
 
+bool DhTableDock::hasTable() const { return m_doc->dhTable() != nullptr; }
+
+QSize DhTableDock::readableSize() const {
+  if (!hasTable()) return {};
+  const int rows = m_view->verticalHeader()->length() + m_view->horizontalHeader()->height() +
+                   2 * m_view->frameWidth() + m_view->horizontalScrollBar()->sizeHint().height();
+  return {0, rows + height() - m_view->height()};  // and everything around the view: title, buttons, notes
+}
+
 void DhTableDock::refresh() {
   const dyn::DhTable* t = m_doc->dhTable();
   const bool has = t != nullptr;
@@ -169,10 +185,14 @@ void DhTableDock::refresh() {
                               .arg(m_doc->robotName())
                         : tr("“New robot” starts a DH table."));
     m_model->setTable({});
+    m_degenerate->setVisible(false);
     return;
   }
   const QModelIndex current = m_view->currentIndex();
   m_model->setTable(*t);
+  const QStringList degenerate = m_model->degeneracies();
+  m_degenerate->setText(degenerate.join("\n"));
+  m_degenerate->setVisible(!degenerate.isEmpty());
   m_convention->setCurrentIndex(m_convention->findData(int(t->convention)));
   if (current.isValid() && current.row() < m_model->rowCount())
     m_view->setCurrentIndex(m_model->index(current.row(), current.column()));

@@ -21,16 +21,24 @@ class RobotDocument;
 
 class DhTableDock : public QDockWidget {
   Q_OBJECT
+  // The robot shown has a DH table (presentation mode shows this dock only then: workspaces.cpp).
+  Q_PROPERTY(bool hasTable READ hasTable)
+  // The height that shows every row without scrolling (the layouts give at least that, up to their
+  // limit: workspaces.cpp); no width of its own.
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   DhTableDock(RobotDocument* doc, QUndoStack* undo, QWidget* parent = nullptr);
   // Where the example tables are (robots/: stanford_arm.dh, planar3.dh, puma560.dh).
   void setExamplesDirectory(const QString& dir) { m_examples = dir; }
 
+  bool hasTable() const;
+  QSize readableSize() const;
   QTableView* view() const { return m_view; }
   DhTableModel* model() const { return m_model; }
   QComboBox* conventionBox() const { return m_convention; }
   QLabel* problemLabel() const { return m_problem; }
+  QLabel* degeneracyLabel() const { return m_degenerate; }
   QAction* addRowAction() const { return m_addRow; }
   QAction* deleteRowAction() const { return m_deleteRow; }
   // A new robot: "empty", "stanford", "planar3", "puma560"; false with a message when it fails.
@@ -50,6 +58,7 @@ class DhTableDock : public QDockWidget {
   QTableView* m_view;
   QComboBox* m_convention;
   QLabel* m_problem;
+  QLabel* m_degenerate;
   QLabel* m_none;
   QAction *m_addRow, *m_insertRow, *m_deleteRow, *m_up, *m_down, *m_toDh;
   QString m_examples;

@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -10,7 +11,10 @@ namespace {
 
 constexpr double kDeg = 180 / std::numbers::pi;
 
-QString number(double v) { return QString::number(v, 'g', 7); }
+// Shown: 5 significant digits, so that columns stay narrow enough to read whole from the back of
+// the hall (0.15005, 0.00016667); edited: 12, enough for any value typed by hand, and an angle in
+// degrees stays 90 (not the 90.00000000000001 that radians and back can make).
+QString number(double v, bool edit) { return QString::number(v, 'g', edit ? 12 : 5); }
 
 }  // namespace
 
@@ -19,6 +23,7 @@ DhTableModel::DhTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 void DhTableModel::setTable(const dyn::DhTable& table) {
   m_badRow = m_badColumn = -1;
   m_badReason.clear();
+  m_degenerate = dyn::dhDegeneracies(table);
   if (table.rows.size() == m_table.rows.size() && rowCount() > 0) {
     // The same rows with new values (an edit committed from a cell, whose editor is still
     // closing): no reset, which would delete that editor under the view.
@@ -40,7 +45,7 @@ bool DhTableModel::isJointVariable(int row, int column) const {
   return m_table.rows[size_t(row)].prismatic ? column == D : column == Theta;
 }
 
-QString DhTableModel::text(int row, int column) const {
+QString DhTableModel::text(int row, int column, bool edit) const {
   const dyn::DhRow& r = m_table.rows[size_t(row)];
   const double limitScale = r.prismatic ? 1 : kDeg;
   switch (column) {
@@ -49,40 +54,58 @@ QString DhTableModel::text(int row, int column) const {
     case Type:
       return r.prismatic ? "P" : "R";
     case A:
-      return number(r.a);
+      return number(r.a, edit);
     case Alpha:
-      return number(r.alpha * kDeg);
+      return number(r.alpha * kDeg, edit);
     case D:
-      return number(r.d);
+      return number(r.d, edit);
     case Theta:
-      return number(r.theta * kDeg);
+      return number(r.theta * kDeg, edit);
     case Lower:
-      return r.hasLimits ? number(r.lower * limitScale) : QStringLiteral("—");
+      return r.hasLimits ? number(r.lower * limitScale, edit) : QStringLiteral("—");
     case Upper:
-      return r.hasLimits ? number(r.upper * limitScale) : QStringLiteral("—");
+      return r.hasLimits ? number(r.upper * limitScale, edit) : QStringLiteral("—");
     case Mass:
-      return number(r.mass);
+      return number(r.mass, edit);
     case ComX:
     case ComY:
     case ComZ:
-      return number(r.com[column - ComX]);
+      return number(r.com[column - ComX], edit);
     default:
-      return number(r.inertia[size_t(column - Ixx)]);
+      return number(r.inertia[size_t(column - Ixx)], edit);
   }
+}
+
+QString DhTableModel::degeneracyAt(int row, int column) const {
+  if (column != A && column != Alpha) return {};
+  for (const dyn::DhDegeneracy& d : m_degenerate)
+    if (d.row == row && (column == Alpha || !m_table.rows[size_t(d.first)].prismatic))
+      return QString::fromStdString(d.why);
+  return {};
+}
+
+QStringList DhTableModel::degeneracies() const {
+  QStringList out;
+  for (const dyn::DhDegeneracy& d : m_degenerate)
+    out << tr("Rows %1–%2: %3").arg(d.first + 1).arg(d.second + 1).arg(QString::fromStdString(d.why));
+  return out;
 }
 
 QVariant DhTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   const int row = index.row(), column = index.column();
   const bool bad = row == m_badRow && column == m_badColumn;
+  const QString degenerate = role == Qt::BackgroundRole || role == Qt::ToolTipRole ? degeneracyAt(row, column) : "";
   switch (role) {
     case Qt::DisplayRole:
+      return text(row, column, false);
     case Qt::EditRole:
-      return text(row, column);
+      return text(row, column, true);
     case Qt::TextAlignmentRole:
       return column <= Type ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
       if (bad) return QBrush(QColor(255, 214, 214));
+      if (!degenerate.isEmpty()) return QBrush(QColor(255, 224, 170));
       if (isJointVariable(row, column)) return QBrush(QColor(255, 244, 200));
       return {};
     case Qt::FontRole:
@@ -94,6 +117,7 @@ QVariant DhTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       if (bad) return m_badReason;
+      if (!degenerate.isEmpty()) return degenerate + tr(". Type a non-zero value to separate the axes.");
       if (isJointVariable(row, column))
         return m_table.rows[size_t(row)].prismatic ? tr("The joint variable: d = q + this offset (m)")
                                                    : tr("The joint variable: θ = q + this offset (°)");
@@ -209,12 +233,19 @@ QString DhTableModel::tableWith(int row, int column, const QString& value, dyn::
         break;
     }
   }
-  return QString::fromStdString(dyn::checkDhRow(out, row));
+  if (const std::string why = dyn::checkDhRow(out, row); !why.empty()) return QString::fromStdString(why);
+  // A value that makes two joints one (a twist that puts an axis on the previous one) is refused; a
+  // degenerate pair that was there before (a row just added, all zeros) is shown, not refused.
+  for (const dyn::DhDegeneracy& d : dyn::dhDegeneracies(out))
+    if (std::none_of(m_degenerate.begin(), m_degenerate.end(),
+                     [&](const dyn::DhDegeneracy& before) { return before.first == d.first; }))
+      return QString::fromStdString(d.why);
+  return {};
 }
 
 bool DhTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
   if (!index.isValid() || role != Qt::EditRole) return false;
-  if (value.toString().trimmed() == text(index.row(), index.column())) return false;  // unchanged
+  if (value.toString().trimmed() == text(index.row(), index.column(), true)) return false;  // unchanged
   dyn::DhTable next;
   const QString why = tableWith(index.row(), index.column(), value.toString(), next);
   if (!why.isEmpty()) {  // refused in the cell: it keeps its value, turns red, says why

@@ -7,6 +7,7 @@
 // stack, and the document's table comes back through setTable.
 #pragma once
 #include <QAbstractTableModel>
+#include <QStringList>
 
 #include "dynscope/io/dh_table.hpp"
 
@@ -42,6 +43,9 @@ class DhTableModel : public QAbstractTableModel {
   // The table with `value` typed into (row, column), or why it cannot be ("" = it can).
   QString tableWith(int row, int column, const QString& value, dyn::DhTable& out) const;
   bool isJointVariable(int row, int column) const;
+  // Successive joints on one line (dyn::dhDegeneracies), one sentence each; their a and α cells are
+  // marked. A value that would make a new such pair is refused in its cell.
+  QStringList degeneracies() const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -55,8 +59,10 @@ class DhTableModel : public QAbstractTableModel {
   void refused(const QString& reason);
 
  private:
-  QString text(int row, int column) const;
+  QString text(int row, int column, bool edit) const;  // edit: the full value, else as shown
+  QString degeneracyAt(int row, int column) const;     // why the cell makes a degenerate pair, or ""
   dyn::DhTable m_table;
+  std::vector<dyn::DhDegeneracy> m_degenerate;
   int m_badRow = -1, m_badColumn = -1;  // the last refused cell
   QString m_badReason;
 };

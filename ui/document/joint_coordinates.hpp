@@ -20,6 +20,8 @@ struct JointCoordinate {
   bool wraps = false;           // continuous joints and roll/yaw: the value lives on a circle
   bool limited = false;         // lower/upper come from the model (else a default editing range); may be equal
   double lower = 0, upper = 0;  // SI units (rad, m)
+
+  bool operator==(const JointCoordinate&) const = default;
 };
 
 std::vector<JointCoordinate> jointCoordinates(const dyn::Model& model);

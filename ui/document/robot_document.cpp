@@ -38,6 +38,28 @@ std::shared_ptr<const dyn::Model> emptyModel() {
   return m;
 }
 
+// The same tree: bodies, joints and their coordinates, frames, mimic relations and loops (not the
+// numbers: inertias, origins, axes, limits).
+bool sameTree(const dyn::Model& a, const dyn::Model& b) {
+  if (a.N != b.N || a.nq != b.nq || a.nv != b.nv || a.parent != b.parent || a.bodyNames != b.bodyNames ||
+      a.jointNames != b.jointNames || a.floatingBase != b.floatingBase || a.frames.size() != b.frames.size() ||
+      a.mimics.size() != b.mimics.size() || a.hasLoops() || b.hasLoops())
+    return false;
+  for (int i = 1; i <= a.N; ++i) {
+    const auto &ja = a.joints[i], &jb = b.joints[i];
+    if (ja.type != jb.type || ja.continuous != jb.continuous || ja.idx_q != jb.idx_q || ja.idx_v != jb.idx_v)
+      return false;
+  }
+  for (size_t k = 0; k < a.frames.size(); ++k)
+    if (a.frames[k].name != b.frames[k].name || a.frames[k].body != b.frames[k].body) return false;
+  for (size_t k = 0; k < a.mimics.size(); ++k) {
+    const dyn::MimicInfo &ma = a.mimics[k], &mb = b.mimics[k];
+    if (ma.joint != mb.joint || ma.mimicked != mb.mimicked || ma.multiplier != mb.multiplier || ma.offset != mb.offset)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 RobotDocument::RobotDocument(QObject* parent) : QObject(parent), m_model(emptyModel()), m_data(*m_model) {}
@@ -124,6 +146,7 @@ void RobotDocument::finishLoad(const RobotLoadResult& r, const QString& path, bo
   m_meshes = r.meshes;
   if (!m_applyingEdits) m_lastLoadMs = r.milliseconds;
   m_lastLoadWasReload = keep;
+  m_keptTree = m_applyingEdits && sameTree(*old, *m_model);  // a reload reads the meshes again
   m_data = dyn::Data(*m_model);
   m_sourceFile = path;
   m_q = m_model->home();  // neutral, or the file's own pose (MJCF qpos0: free bodies where they are written)

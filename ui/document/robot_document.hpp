@@ -58,6 +58,12 @@ class RobotDocument : public QObject {
   double lastKinematicsMs() const { return m_lastKinematicsMs; }
   double lastLoadMs() const { return m_lastLoadMs; }
   bool lastLoadWasReload() const { return m_lastLoadWasReload; }
+  // The last modelChanged was an edit that kept the tree: the same bodies, joints (names, types, q
+  // and v layout), frames, mimic relations, no loops; only other numbers (a mass, an origin, an
+  // axis, a limit) and the same meshes. Listeners may then update in place instead of rebuilding
+  // (the scene keeps its actors, the joints dock its rows), so that an edit of a 1,000-body robot
+  // does not stall the window. False after a load or reload (the files may have changed).
+  bool modelKeptTree() const { return m_keptTree; }
 
   // Meshes read by the loading thread (for RobotScene::setModel); null unless setReadMeshes(true).
   const MeshLibrary* meshes() const { return m_meshes.get(); }
@@ -193,6 +199,7 @@ class RobotDocument : public QObject {
                       QString* error);
   double m_lastKinematicsMs = 0, m_lastLoadMs = 0;
   bool m_lastLoadWasReload = false;
+  bool m_keptTree = false;
   bool m_readMeshes = false;
   QThread* m_worker = nullptr;
   std::mt19937 m_rng{std::random_device{}()};

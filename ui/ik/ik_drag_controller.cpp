@@ -124,6 +124,13 @@ int IkDragController::frameOfBody(int body) const {
 void IkDragController::onModelChanged() {
   if (isDragging()) grabbed_ = IkGizmo::None;
   const dyn::Model& m = doc_->model();
+  if (doc_->modelKeptTree() && solver_) {  // an edit of numbers: the pins, locks and dragged frame stay
+    solver_ = std::make_unique<dyn::IkSolver>(m);
+    data_ = std::make_unique<dyn::Data>(m);
+    updatePins();
+    placeGizmo();
+    return;
+  }
   solver_.reset();
   data_.reset();
   pins_.clear();

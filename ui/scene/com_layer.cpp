@@ -55,6 +55,22 @@ void ComLayer::build(const dyn::Model& model, SceneStage& stage) {
   stage.addProp(robotComLine_);
 }
 
+bool ComLayer::refresh(const dyn::Model& model, SceneStage&) {
+  size_t k = 0;
+  double maxComRadius = 0;
+  for (int i = 0; i <= model.N; ++i) {
+    const auto& I = model.I[i];
+    if (!(I.m > 1e-9)) continue;
+    if (k == coms_.size() || coms_[k].index != i) return false;  // a body gained or lost its mass
+    coms_[k].p = I.com();
+    coms_[k].scale = comRadius(I.m);
+    maxComRadius = std::max(maxComRadius, coms_[k++].scale);
+  }
+  if (k != coms_.size() || bool(robotCom_) != (model.totalMass() > 0)) return false;
+  if (robotCom_) robotCom_->SetScale(std::clamp(1.3 * maxComRadius, 0.02, 0.06));
+  return true;
+}
+
 void ComLayer::pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) {
   double m[16];
   for (auto& c : coms_) {

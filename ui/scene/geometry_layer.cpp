@@ -35,6 +35,16 @@ Rgb meanPointColour(vtkPolyData* poly) {
   return sum;
 }
 
+// What a geometry's actor is made from, to tell whether an edited model draws the same.
+QString shapeKey(const dyn::GeometryObject& go) {
+  const dyn::Shape& s = go.shape;
+  return QString::asprintf("%d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %.17g %.17g %.17g %.17g ",
+                           int(s.kind), s.size.x(), s.size.y(), s.size.z(), s.radius, s.length, s.scale.x(),
+                           s.scale.y(), s.scale.z(), int(go.material.hasColor), go.material.rgba[0],
+                           go.material.rgba[1], go.material.rgba[2], go.material.rgba[3]) +
+         QString::fromStdString(s.meshUri);
+}
+
 }  // namespace
 
 void GeometryLayer::setSource(const QString& sourceFile, const MeshLibrary* meshes,
@@ -53,6 +63,7 @@ void GeometryLayer::build(const dyn::Model& model, SceneStage& stage) {
     g.body = go.body;
     g.collision = go.collision;
     g.link = QString::fromStdString(go.link);
+    g.shapeKey = shapeKey(go);
     if (go.material.hasColor) g.rgba = go.material.rgba;
     g.shown = {g.rgba[0], g.rgba[1], g.rgba[2]};
     vtkSmartPointer<vtkPolyData> poly;
@@ -157,6 +168,20 @@ void GeometryLayer::show(bool visual, bool collision) {
 
 void GeometryLayer::collectProps(std::vector<vtkProp*>& out) const {
   for (const auto& g : geoms_) out.push_back(g.actor);
+}
+
+// The same geometries on the same bodies at the same placements: the actors stay (the pose moves
+// them). A placeholder sized from its body's inertia is made again.
+bool GeometryLayer::refresh(const dyn::Model& model, SceneStage&) {
+  if (model.geometries.size() != geoms_.size()) return false;
+  for (size_t gi = 0; gi < geoms_.size(); ++gi) {
+    const Geom& g = geoms_[gi];
+    const dyn::GeometryObject& go = model.geometries[gi];
+    if (g.placeholder || go.body != g.body || go.collision != g.collision || go.placement.E != g.placement.E ||
+        go.placement.r != g.placement.r || shapeKey(go) != g.shapeKey || g.link != QString::fromStdString(go.link))
+      return false;
+  }
+  return true;
 }
 
 void GeometryLayer::clear() {

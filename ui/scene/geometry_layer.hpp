@@ -24,6 +24,7 @@ class GeometryLayer : public SceneLayer {
   void setSource(const QString& sourceFile, const MeshLibrary* meshes, std::function<void(const QString&)> report);
   void build(const dyn::Model& model, SceneStage& stage) override;
   void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) override;
+  bool refresh(const dyn::Model& model, SceneStage& stage) override;
   void show(bool on) override { show(on, on); }
   void show(bool visual, bool collision);
   void collectProps(std::vector<vtkProp*>& out) const override;
@@ -65,6 +66,7 @@ class GeometryLayer : public SceneLayer {
     int body = 0;
     bool collision = false, placeholder = false, meshColors = false;
     QString link;
+    QString shapeKey;  // the shape as built (kind, sizes, mesh, scale): refresh() tells a changed one
     std::array<double, 4> rgba{0.7, 0.7, 0.7, 1.0};
     scene::Rgb shown{0.7, 0.7, 0.7};  // the colour it shows: rgba, or the mean of a mesh's own colours
   };

@@ -2,6 +2,7 @@
 
 #include <vtkNew.h>
 #include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkTransform.h>
 
@@ -11,16 +12,30 @@
 
 using namespace scene;
 
+namespace {
+
+// The body's equivalent solid of one kind (a box or an ellipsoid) from the stage's shapes; null when
+// the inertia has none (massless, or not a physical one).
+vtkPolyData* solidOf(const dyn::Inertia<double>& I, bool ellipsoid, SceneStage& stage, Vec3& center, Mat3& R) {
+  Vec3 dims;
+  if (!(I.m > 1e-9) || !equivalentSolid(I, ellipsoid ? kEllipsoidFactor : kBoxFactor, center, R, dims)) return nullptr;
+  if (!ellipsoid)
+    return stage.shape(0, dims.x(), dims.y(), dims.z(), [&] { return boxPoly(dims.x(), dims.y(), dims.z()); });
+  return stage.shape(3, dims.x(), dims.y(), dims.z(), [&] {
+    vtkNew<vtkTransform> t;  // unit sphere stretched to the semi-axes
+    t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
+    return transformed(spherePoly(1.0, 32, 19), t);
+  });
+}
+
+}  // namespace
+
 void InertiaLayer::build(const dyn::Model& model, SceneStage& stage) {
   for (int i = 0; i <= model.N; ++i) {
-    const auto& I = model.I[i];
-    if (!(I.m > 1e-9)) continue;
-    Vec3 center, dims;
+    Vec3 center;
     Mat3 R;
-    if (equivalentSolid(I, kBoxFactor, center, R, dims)) {
-      PosedActor b = addPosed(
-          stage, stage.shape(0, dims.x(), dims.y(), dims.z(), [&] { return boxPoly(dims.x(), dims.y(), dims.z()); }), i,
-          false);
+    if (vtkPolyData* box = solidOf(model.I[i], false, stage, center, R)) {
+      PosedActor b = addPosed(stage, box, i, false);
       b.R = R;
       b.p = center;
       vtkProperty* prop = b.actor->GetProperty();
@@ -31,15 +46,8 @@ void InertiaLayer::build(const dyn::Model& model, SceneStage& stage) {
       prop->SetLineWidth(1.5);
       boxes_.push_back(b);
     }
-    if (equivalentSolid(I, kEllipsoidFactor, center, R, dims)) {
-      PosedActor e = addPosed(stage,
-                              stage.shape(3, dims.x(), dims.y(), dims.z(),
-                                          [&] {
-                                            vtkNew<vtkTransform> t;  // unit sphere stretched to the semi-axes
-                                            t->Scale(dims.x() / 2, dims.y() / 2, dims.z() / 2);
-                                            return transformed(spherePoly(1.0, 32, 19), t);
-                                          }),
-                              i, false);
+    if (vtkPolyData* ellipsoid = solidOf(model.I[i], true, stage, center, R)) {
+      PosedActor e = addPosed(stage, ellipsoid, i, false);
       e.R = R;
       e.p = center;
       vtkProperty* prop = e.actor->GetProperty();
@@ -48,6 +56,25 @@ void InertiaLayer::build(const dyn::Model& model, SceneStage& stage) {
       ellipsoids_.push_back(e);
     }
   }
+}
+
+bool InertiaLayer::refresh(const dyn::Model& model, SceneStage& stage) {
+  for (const bool ellipsoid : {false, true}) {
+    std::vector<PosedActor>& list = ellipsoid ? ellipsoids_ : boxes_;
+    size_t k = 0;
+    for (int i = 0; i <= model.N; ++i) {
+      Vec3 center;
+      Mat3 R;
+      vtkPolyData* solid = solidOf(model.I[i], ellipsoid, stage, center, R);
+      if (!solid) continue;
+      if (k == list.size() || list[k].index != i) return false;  // a body gained or lost its solid
+      vtkPolyDataMapper::SafeDownCast(list[k].actor->GetMapper())->SetInputData(solid);
+      list[k].R = R;
+      list[k++].p = center;
+    }
+    if (k != list.size()) return false;
+  }
+  return true;
 }
 
 void InertiaLayer::pose(const dyn::Model&, const dyn::Data& data, const ScenePose&) {

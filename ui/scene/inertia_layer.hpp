@@ -10,6 +10,7 @@ class InertiaLayer : public SceneLayer {
  public:
   void build(const dyn::Model& model, SceneStage& stage) override;
   void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) override;
+  bool refresh(const dyn::Model& model, SceneStage& stage) override;
   void show(bool on) override;
   void collectProps(std::vector<vtkProp*>& out) const override;
   void clear() override;

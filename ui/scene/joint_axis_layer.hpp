@@ -8,6 +8,7 @@ class JointAxisLayer : public SceneLayer {
  public:
   void build(const dyn::Model& model, SceneStage& stage) override;
   void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) override;
+  bool refresh(const dyn::Model&, SceneStage&) override { return true; }  // drawn from the tree alone
   void show(bool on) override { scene::showAll(axes_, on); }
   void collectProps(std::vector<vtkProp*>& out) const override { scene::collectAll(axes_, out); }
   void clear() override { axes_.clear(); }

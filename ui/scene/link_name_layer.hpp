@@ -9,6 +9,7 @@ class LinkNameLayer : public SceneLayer {
  public:
   void build(const dyn::Model& model, SceneStage& stage) override;
   void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) override;
+  bool refresh(const dyn::Model&, SceneStage&) override { return true; }  // drawn from the tree alone
   void show(bool on) override;
   void collectProps(std::vector<vtkProp*>& out) const override;
   void clear() override { labels_.clear(); }

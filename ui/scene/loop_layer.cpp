@@ -33,6 +33,9 @@ void setDashes(vtkPoints* pts, vtkIdType first, const Vec3& a, const Vec3& b) {
 
 }  // namespace
 
+// Loop joints' pins and bars are sized from the mechanism: built again (a model with loops is small).
+bool LoopLayer::refresh(const dyn::Model& model, SceneStage&) { return loops_.empty() && model.loops.empty(); }
+
 void LoopLayer::build(const dyn::Model& model, SceneStage& stage) {
   if (model.loops.empty()) return;
   double reach = 0.05;  // marker size from the robot's size: its largest joint offset

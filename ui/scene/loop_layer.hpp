@@ -14,6 +14,7 @@ class LoopLayer : public SceneLayer {
  public:
   void build(const dyn::Model& model, SceneStage& stage) override;
   void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) override;
+  bool refresh(const dyn::Model& model, SceneStage& stage) override;
   void show(bool on) override;
   void collectProps(std::vector<vtkProp*>&) const override {}  // all in the overlay
   void clear() override;

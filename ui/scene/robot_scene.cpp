@@ -91,6 +91,15 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile) {
   setModel(model, sourceFile, MeshLibrary::load(model, sourceFile));
 }
 
+bool RobotScene::refreshModel(const dyn::Model& model) {
+  if (!d_->built || model.N + 1 != d_->nBodies) return false;
+  for (SceneLayer* l : d_->layers())
+    if (!l->refresh(model, d_->stage)) return false;
+  applyMaterials();  // the limits may have changed, and with them the bodies drawn in warning red
+  requestRender();
+  return true;
+}
+
 void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, const MeshLibrary& meshes) {
   d_->removeAll();
   d_->nBodies = model.N + 1;

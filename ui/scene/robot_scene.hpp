@@ -49,6 +49,11 @@ class RobotScene : public QObject {
   void setModel(const dyn::Model& model, const QString& sourceFile);
   // The same with meshes already read (MeshLibrary::load can run on a worker thread).
   void setModel(const dyn::Model& model, const QString& sourceFile, const MeshLibrary& meshes);
+  // An edit of the robot shown that kept its tree (RobotDocument::modelKeptTree): the actors are
+  // updated in place (inertia solids, COM markers) and kept, so that the edit costs no rebuild; the
+  // next updatePose moves them. False when something must be built again (a geometry changed, a body
+  // gained or lost its mass): then call setModel.
+  bool refreshModel(const dyn::Model& model);
   void clear();
   bool hasModel() const;
 
@@ -91,6 +96,7 @@ class RobotScene : public QObject {
   void setWarningBodies(const std::vector<int>& bodies);
   void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
   void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the reach at the first pose after setModel
+  bool autoFit() const { return autoFit_; }
 
   bool showVisual() const { return showVisual_; }
   bool showCollision() const { return showCollision_; }

@@ -72,6 +72,10 @@ class SceneLayer {
   virtual void build(const dyn::Model& model, SceneStage& stage) = 0;
   // After forwardKinematics: moves every actor. Allocation-free.
   virtual void pose(const dyn::Model& model, const dyn::Data& data, const ScenePose& pose) = 0;
+  // For a model with the same tree as the one built (an edit of numbers: RobotDocument::modelKeptTree):
+  // brings the actors up to date in place and returns true, or returns false when they must be built
+  // again (a body gained or lost its mass, a geometry changed). Makes no actor.
+  virtual bool refresh(const dyn::Model& model, SceneStage& stage) = 0;
   virtual void show(bool on) = 0;
   // The props build() added to the renderer (not the overlay's): removed by the scene in one pass.
   virtual void collectProps(std::vector<vtkProp*>& out) const = 0;

@@ -178,13 +178,21 @@ void JointsDock::rebuildHomeMenu() {
 }
 
 void JointsDock::rebuild() {
+  const dyn::Model& model = m_doc->model();
+  const std::vector<JointCoordinate> coords = jointCoordinates(model);
+  // An edit that kept the tree and every row's range (a mass, an origin): the rows stay.
+  if (m_doc->modelKeptTree() && coords.size() == m_rows.size() &&
+      std::equal(coords.begin(), coords.end(), m_rows.begin(),
+                 [](const JointCoordinate& c, const JointRow* r) { return c == r->coordinate(); })) {
+    refresh();
+    refreshTorques();
+    return;
+  }
   const HiddenWhileChanging batch(m_rowsHost);
   for (JointRow* r : m_rows) delete r;
   for (QWidget* h : m_headers) delete h;
   m_rows.clear();
   m_headers.clear();
-  const dyn::Model& model = m_doc->model();
-  const std::vector<JointCoordinate> coords = jointCoordinates(model);
   const std::vector<std::string> dofNames = dyn::velocityNames(model);
   QString previousJoint;
   int insertAt = 0;

@@ -229,10 +229,13 @@ void MainWindow::onModelChanged() {
   m_scene->setAutoFit(!m_doc->lastLoadWasReload() || m_doc->model().N != m_shownBodies || resized);
   m_shownBodies = m_doc->model().N;
   m_shownExtent = extent;
-  if (m_doc->meshes())
+  if (m_doc->modelKeptTree() && !m_scene->autoFit() && m_scene->refreshModel(m_doc->model())) {
+    // an edit of numbers: the actors stay
+  } else if (m_doc->meshes()) {
     m_scene->setModel(m_doc->model(), m_doc->sourceFile(), *m_doc->meshes());
-  else
+  } else {
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
+  }
   restyleIfPresenting();
   // The joint rows in full (no sideways scrolling), up to 40 % of the window: the 3D view stays the
   // largest part. Queued: the dock's rows know their size once the rebuild's layout has run.
@@ -245,6 +248,7 @@ void MainWindow::onModelChanged() {
       },
       Qt::QueuedConnection);
   updateTitle();
+  followRobotKind();
   setWindowFilePath(m_doc->sourceFile());
   m_reloadAction->setEnabled(true);
   updateStatus();
@@ -347,7 +351,8 @@ void MainWindow::openWithDialog() {
   QString dir = m_settings == Settings::Persistent ? s.value("lastDirectory").toString() : QString();
   if (dir.isEmpty()) dir = m_defaultDir;
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open robot"), dir, tr("Robots and projects (*.urdf *.xml *.mjcf *.dh *.json *.dynscope);;All files (*)"));
+      this, tr("Open robot"), dir,
+      tr("Robots and projects (*.urdf *.xml *.mjcf *.dh *.json *.dynscope);;All files (*)"));
   if (path.isEmpty()) return;
   if (m_settings == Settings::Persistent) s.setValue("lastDirectory", QFileInfo(path).absolutePath());
   openFile(path);

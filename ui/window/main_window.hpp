@@ -207,6 +207,10 @@ class MainWindow : public QMainWindow {
   void createWorkspaceUi();
   const workspaces::Workspace& currentWorkspace() const;
   void layOut(const workspaces::Layout& layout);  // now and again once the window has settled
+  // After a load: a DH robot brings its table forward (a tab at the desk; its own place when
+  // presenting, where a URDF after it gives the place back).
+  void followRobotKind();
+  std::vector<QDockWidget*> m_laidOut;  // the docks the last layOut showed
   void saveWorkspaceSettings() const;
   // main_window_lecture.cpp
   void createLectureUi();

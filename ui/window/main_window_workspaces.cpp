@@ -14,6 +14,8 @@
 #include <QToolBar>
 #include <vector>
 
+#include "dh/dh_table_dock.hpp"
+#include "document/robot_document.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
@@ -100,7 +102,17 @@ void MainWindow::resetLayout() {
   layOut(m_presentation ? currentWorkspace().presenting : currentWorkspace().desk);
 }
 
+void MainWindow::followRobotKind() {
+  if (m_presentation) {
+    if (workspaces::docksOf(this, currentWorkspace().presenting) != m_laidOut) layOut(currentWorkspace().presenting);
+    return;
+  }
+  if (m_doc->modelKeptTree() || m_doc->lastLoadWasReload() || !m_doc->dhTable()) return;
+  if (auto* dh = findChild<DhTableDock*>(); dh && dh->toggleViewAction()->isChecked()) dh->raise();
+}
+
 void MainWindow::layOut(const workspaces::Layout& layout) {
+  m_laidOut = workspaces::docksOf(this, layout);
   workspaces::apply(this, layout);
   workspaces::fitSizes(this, layout);
   // Again once the docks have their new contents' sizes, and (presenting) once the full-screen

@@ -38,6 +38,11 @@ QTreeWidgetItem* ModelTreeDock::itemForBody(int body) const {
 }
 
 void ModelTreeDock::rebuild() {
+  if (m_doc->modelKeptTree() && int(m_bodyItems.size()) == m_doc->model().N + 1) {  // an edit: masses change
+    const dyn::Model& m = m_doc->model();
+    for (int i = 1; i <= m.N; ++i) m_bodyItems[size_t(i)]->setText(Mass, QString::number(m.I[i].m, 'f', 3));
+    return;
+  }
   const QSignalBlocker block(m_tree);
   m_tree->clear();
   m_bodyItems.clear();

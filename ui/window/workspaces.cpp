@@ -26,7 +26,9 @@ const std::vector<Workspace> kWorkspaces = {
        {L, {"propertiesDock"}, 22, 42},
        {R, {"jointsDock", "ikDock"}, 27},
        {B, {"modelCheckDock", "logDock", "dhTableDock"}, 20}}},
-     {{{L, {"propertiesDock", "modelTreeDock"}, 27}, {R, {"jointsDock"}, 30}}}},
+     {{{L, {"propertiesDock", "modelTreeDock"}, 24},
+       {R, {"jointsDock"}, 30},
+       {B, {"dhTableDock"}, 24, 100, false, false, "hasTable"}}}},
     {"trajectory",
      "Trajectory",
      "Scrub a trajectory and read its torques: the 3D view, the timeline and large plots",
@@ -118,7 +120,16 @@ QString idList() {
   return ids.join(", ");
 }
 
-std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout) {
+Layout effective(QMainWindow* window, const Layout& layout) {
+  Layout out = layout;
+  for (Group& g : out.groups)
+    if (g.onlyWith && !g.docks.empty())
+      if (QDockWidget* d = dockNamed(window, g.docks.front()); d && !d->property(g.onlyWith).toBool()) g.docks.clear();
+  return out;
+}
+
+std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout_) {
+  const Layout layout = effective(window, layout_);
   std::vector<QDockWidget*> out;
   for (const Group& g : layout.groups)
     for (const char* name : g.docks)
@@ -126,7 +137,8 @@ std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout) {
   return out;
 }
 
-void apply(QMainWindow* window, const Layout& layout) {
+void apply(QMainWindow* window, const Layout& layout_) {
+  const Layout layout = effective(window, layout_);
   const std::vector<QDockWidget*> shown = docksOf(window, layout);
   const QList<QDockWidget*> docks = window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly);
   // Every dock out of the layout first: re-adding is the only way Qt places a dock anew.
@@ -189,7 +201,7 @@ bool isSqueezedIntoTabs(QMainWindow* window, const Layout& layout, size_t k) {
 void fitSizes(QMainWindow* window, const Layout& layout_) {
   // Groups that cannot be readable at this size go behind the first group's tab, and come back
   // when they can (the window's size is only final here: presentation mode's full screen arrives late).
-  Layout layout = layout_;
+  Layout layout = effective(window, layout_);
   QDockWidget* first = layout.groups.empty() || layout.groups[0].docks.empty()
                            ? nullptr
                            : dockNamed(window, layout.groups[0].docks.front());

@@ -23,12 +23,15 @@ namespace workspaces {
 // give the group its readable size (a dock's readableSize, within kMostForReadable), its docks
 // become tabs behind the layout's first group instead of a view too small to read (the lecture's
 // H on a 1366x768 laptop in presentation mode); back in place when the window has the room.
+// `onlyWith`: the group is laid out only while its front dock's bool property of that name is true
+// (the DH table, presenting a DH robot only); the window lays out again when it changes.
 struct Group {
   Qt::DockWidgetArea area;
   std::vector<const char*> docks;
   int across = 25, along = 100;
   bool under = false;
   bool tabWhenSqueezed = false;
+  const char* onlyWith = nullptr;
 };
 
 struct Layout {
@@ -56,6 +59,8 @@ void apply(QMainWindow* window, const Layout& layout);
 void fitSizes(QMainWindow* window, const Layout& layout);
 // The docks a layout shows, in table order.
 std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout);
+// The layout as shown now: the docks of a group whose `onlyWith` property is false taken out.
+Layout effective(QMainWindow* window, const Layout& layout);
 // Whether group `k` of `layout` is tabbed behind the first group for want of room (tabWhenSqueezed).
 bool isSqueezedIntoTabs(QMainWindow* window, const Layout& layout, size_t k);
 

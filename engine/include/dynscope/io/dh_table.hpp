@@ -67,6 +67,19 @@ std::string checkDhValue(const DhTable& table, int row, const std::string& key, 
 // The first problem of the whole table (rows, base, tool, gravity), "" when there is none.
 std::string checkDhTable(const DhTable& table);
 
+// Successive joints that move along one line, so that the second adds no degree of freedom of its
+// own (their Jacobian columns are equal at every pose): two revolute joints about the same axis (the
+// common normal between the axes has length a = 0 and twist alpha = 0 or pi) or two prismatic joints
+// along parallel axes (alpha = 0 or pi). `row` is the row whose a and alpha place the second axis
+// (standard: the first joint's row; modified: the second's). Not an error of the table (a row just
+// added has a = alpha = 0 until typed in): an editor refuses a value that makes a new one.
+struct DhDegeneracy {
+  int first = 0, second = 0;  // the two joints' rows (0-based), second = first + 1
+  int row = 0;                // the row holding the a and alpha that make them one line
+  std::string why;            // "joints 'j1' and 'j2' turn about the same line (a1 = 0, alpha1 = 0°): ..."
+};
+std::vector<DhDegeneracy> dhDegeneracies(const DhTable& table);
+
 // The same robot in the other convention: every link moves as before (same FK of every body, same
 // dynamics). Frames move between the distal and proximal ends of the links, so COM and inertia are
 // re-expressed; row i's (a, alpha) moves to row i+1 (to modified) or i-1 (to standard). The ends
