@@ -152,6 +152,29 @@ class TestRobotEditing : public QObject {
     scene->setShowInertiaBoxes(false);
   }
 
+  // Presenting on the laptop (1366x768, F11): the editor's boxes whole, every number in them
+  // readable (a box narrower than its text would cut it); screenshot looked at.
+  void editorReadableWhenPresenting() {
+    const auto leave = qScopeGuard([this] {
+      m_window->setPresentationMode(false);
+      m_window->resize(1600, 1000);
+    });
+    m_window->setPresentationMode(true);
+    m_window->setGeometry(QRect(0, 0, 1366, 768));
+    m_window->propertiesDock()->show();
+    m_window->propertiesDock()->raise();
+    m_window->propertiesDock()->tabs()->setCurrentIndex(1);
+    dyn::testing::settle(600);
+    m_window->grab().save(QDir(m_shots).filePath("ur5_edit_1366_F11.png"));
+    QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
+    QVERIFY(mass->isVisible() && !mass->visibleRegion().isEmpty());
+    for (const dyn::EditField f : {dyn::EditField::Mass, dyn::EditField::Com, dyn::EditField::Inertia})
+      for (QDoubleSpinBox* box : editor()->boxes(f)) {
+        const int text = box->fontMetrics().horizontalAdvance(box->text());
+        QVERIFY2(box->width() >= text, qPrintable(QString("'%1' in %2 px").arg(box->text()).arg(box->width())));
+      }
+  }
+
   void refusedValuesStayInTheirBox() {
     const std::vector<dyn::RobotEdit> edits = doc()->edits();
     const Eigen::MatrixXd tau = trajectoryTau();

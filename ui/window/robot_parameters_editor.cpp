@@ -3,13 +3,16 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QStyle>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -132,6 +135,44 @@ void RobotParametersEditor::addField(QFormLayout* form, const QString& label, dy
     connect(box, &QDoubleSpinBox::valueChanged, this, [this, index] { edited(m_fields[index]); });
 }
 
+void RobotParametersEditor::fitBoxes() {
+  for (const Field& f : m_fields) {
+    if (f.boxes.size() < 2 || f.field == dyn::EditField::Limits) continue;  // limits: two and a switch, always
+    auto* grid = static_cast<QGridLayout*>(f.row->layout());
+    int needed = 0;
+    for (QDoubleSpinBox* box : f.boxes) {
+      const QFontMetrics fm = box->fontMetrics();
+      // The widest of its text now and a typical long value, with the frame.
+      const QString typical = box->prefix() + QStringLiteral("-0.00123456");
+      needed = std::max({needed, fm.horizontalAdvance(box->text()), fm.horizontalAdvance(typical)});
+    }
+    needed += 2 * style()->pixelMetric(QStyle::PM_DefaultFrameWidth) + 8;
+    const int spacing = grid->horizontalSpacing();
+    const int width = f.row->parentWidget() ? f.row->parentWidget()->contentsRect().width() : f.row->width();
+    const int perRow = std::clamp((width + spacing) / (needed + spacing), 1, 3);
+    bool same = true;  // already laid out this way
+    for (size_t k = 0; k < f.boxes.size(); ++k) {
+      f.boxes[k]->setMinimumWidth(std::min(needed, width));
+      int r = 0, c = 0, rs = 0, cs = 0;
+      grid->getItemPosition(grid->indexOf(f.boxes[k]), &r, &c, &rs, &cs);
+      same = same && r == int(k) / perRow && c == int(k) % perRow;
+    }
+    if (same) continue;
+    for (QDoubleSpinBox* box : f.boxes) grid->removeWidget(box);
+    for (size_t k = 0; k < f.boxes.size(); ++k) grid->addWidget(f.boxes[k], int(k) / perRow, int(k) % perRow);
+  }
+}
+
+void RobotParametersEditor::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitBoxes();
+}
+
+void RobotParametersEditor::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitBoxes();
+}
+
 void RobotParametersEditor::rebuild() {
   QWidget* host = findChild<QWidget*>("parameterFields");
   delete host->layout();
@@ -247,6 +288,7 @@ void RobotParametersEditor::refreshValues() {
       f.boxes[k]->setStyleSheet(QString());
     }
   }
+  fitBoxes();  // the texts changed
 }
 
 void RobotParametersEditor::edited(Field& f) {

@@ -47,6 +47,11 @@ class RobotParametersEditor : public QWidget {
   void addField(QFormLayout* form, const QString& label, dyn::EditField field, bool joint, int count,
                 const QString& unit, double scale, const QStringList& parts = {});
   void showFindings();
+  // A vector's boxes three to a line where they fit whole, else two or one (presentation mode's
+  // larger font in a narrow dock: "xx 0.0494433" must not be cut).
+  void fitBoxes();
+  void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
   RobotDocument* m_doc;
   QUndoStack* m_undo;
