@@ -26,7 +26,7 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
   const std::vector<ExternalForce> forces = externalForceInputs(s);
-  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces, &q);
   dyn::Data data(s.model);
   Eigen::VectorXd tau;
   if (s.options.algorithm == "rnea")
@@ -39,6 +39,13 @@ void writeInverseDynamics(const Session& s, JsonWriter& json) {
   writeExternalForces(forces, json);
   json.field("algorithm", s.options.algorithm);
   json.arrayField("tau", tau);
+  if (const std::vector<dyn::ExternalWrench> wrenches = wrenchesOf(s, forces); !wrenches.empty()) {
+    Eigen::VectorXd tauE;  // J^T f: what the wrenches exert, so that tau = ID without them - tauE
+    dyn::Data kin(s.model);
+    dyn::forwardKinematics(s.model, kin, q);
+    dyn::wrenchJointForces(s.model, kin, wrenches, tauE);
+    json.arrayField("external_tau", tauE);
+  }
 }
 
 void writeMassMatrix(const Session& s, JsonWriter& json) {
@@ -97,7 +104,7 @@ void writeForwardDynamics(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");
   const std::vector<ExternalForce> forces = externalForceInputs(s);
-  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces, &q);
   const auto* fextPtr = forces.empty() ? nullptr : &fext;
   requireRegularInertia(s.model);
   dyn::Data data(s.model);

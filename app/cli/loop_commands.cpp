@@ -101,7 +101,7 @@ void writeLoopForwardDynamics(const Session& s, JsonWriter& json) {
   const Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd tau = velocityInput(s, s.options.tau, "--tau");
   const std::vector<ExternalForce> forces = externalForceInputs(s);
-  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces, &q);
   const auto* fextPtr = forces.empty() ? nullptr : &fext;
   requireRegularInertia(m);
   const std::string method = s.options.loopMethod.value_or("2");
@@ -151,7 +151,6 @@ void writeLoopInverseDynamics(const Session& s, JsonWriter& json) {
   Eigen::VectorXd qd = velocityInput(s, s.options.qd, "--qd");
   const Eigen::VectorXd qdd = velocityInput(s, s.options.qdd, "--qdd");
   const std::vector<ExternalForce> forces = externalForceInputs(s);
-  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces);
   dyn::Data data(m);
   dyn::LoopData ld(m);
   dyn::loopConstraints(m, data, ld, q);
@@ -164,6 +163,7 @@ void writeLoopInverseDynamics(const Session& s, JsonWriter& json) {
   }
   const Eigen::VectorXd qdGiven = qd;
   dyn::loopDependentVelocities(m, data, ld, q, qd);  // only the independent entries of qd and qdd are used
+  const std::vector<dyn::Force<double>> fext = bodyForces(s, forces, &q);  // at the assembled q
   dyn::loopInverseDynamics(m, data, ld, q, qd, qdd, forces.empty() ? nullptr : &fext);
   warnReplaced(s, "--qd", s.options.qd.has_value(), qdGiven, qd);
   warnReplaced(s, "--qdd", s.options.qdd.has_value(), qdd, ld.qdd);

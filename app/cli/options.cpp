@@ -38,6 +38,9 @@ const OptionSpec kOptions[] = {
     {"--chain", "N", "opcount: the general N-link revolute chain (1 <= N <= 64) instead of MODEL"},
     {"--problem", "id|mass|fd", "opcount: only this problem (a name such as denoc has all three)"},
     {"--fext", "LINK:fx,fy,fz,nx,ny,nz", "force and moment on LINK, in LINK coordinates at its origin (repeatable)"},
+    {"--wrench", "LINK:fx,fy,fz,mx,my,mz[@x,y,z]",
+     "force and moment on LINK in world axes, the force acting at the point x,y,z of LINK (LINK coordinates; "
+     "default its origin) (repeatable)"},
     {"--trajectory", "IN.csv", "evaluate every row of a CSV trajectory (see above)"},
     {"--project", "P.json", "a Dynscope project: robot (if MODEL is omitted), payload, gravity, trajectory"},
     {"--decompose", nullptr, "also write the inertial M(q)qdd, Coriolis/centrifugal c(q,qd) and gravity g(q) terms"},
@@ -191,9 +194,10 @@ const std::vector<CommandSpec>& commands() {
       {Command::Id,
        "id",
        "inverse dynamics tau = ID(q, qd, qdd) (RNEA or another formulation)",
-       {"--q", "--qd", "--qdd", "--algorithm", "--fext", "--trajectory", "--project", "--decompose", "--out",
-        "--progress"},
-       "--fext and --decompose use rnea.\n"
+       {"--q", "--qd", "--qdd", "--algorithm", "--fext", "--wrench", "--trajectory", "--project", "--decompose",
+        "--out", "--progress"},
+       "--fext, --wrench and --decompose use rnea. With --wrench: tau = ID(q, qd, qdd) - J^T f, and\n"
+       "external_tau = J^T f (the joint forces the wrenches exert; docs/external-forces.md).\n"
        "Trajectory mode (--trajectory or --project), CSV out: t,tau_<v name>,... (rnea: in parallel).\n"
        "--trajectory IN.csv: a header row naming the columns: t (strictly increasing), every q entry by\n"
        "name (see 'info'), optionally qd_<v name> and qdd_<v name>; missing velocities/accelerations are\n"
@@ -216,9 +220,9 @@ const std::vector<CommandSpec>& commands() {
       {Command::Fd,
        "fd",
        "forward dynamics qdd = FD(q, qd, tau)",
-       {"--q", "--qd", "--tau", "--algorithm", "--loop-method", "--baumgarte", "--fext", "--trajectory", "--out",
-        "--progress"},
-       "--fext works with aba and crba.\n"
+       {"--q", "--qd", "--tau", "--algorithm", "--loop-method", "--baumgarte", "--fext", "--wrench", "--trajectory",
+        "--out", "--progress"},
+       "--fext and --wrench work with aba and crba: H qdd + C = tau + J^T f.\n"
        "Closed loops (q and qd over the tree joints): --loop-method 1, 2 (default) or 3 of the review's 3.4,\n"
        "or the global 6N form (global = eq. 27, global-26, global-28); prints qdd, the constraint forces\n"
        "lambda of the independent rows of phi' (eq. 18) and |phi|, |phi' qd| at the state.\n"
@@ -413,6 +417,8 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     setOnce(opts.problem, name, v);
   } else if (name == "--fext")
     opts.fext.emplace_back(v);
+  else if (name == "--wrench")
+    opts.wrench.emplace_back(v);
   else if (name == "--trajectory")
     setOnce(opts.trajectory, name, v);
   else if (name == "--out")
@@ -657,11 +663,14 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
     if (!positional.empty()) opts.modelPath = positional[0];
     return opts;
   }
-  if (opts.algorithm != "rnea" && opts.command == Command::Id && (opts.decompose || !opts.fext.empty()))
-    throw UsageError(std::string(opts.decompose ? "--decompose" : "--fext") + " is computed with rnea, not with '" +
+  const bool external = !opts.fext.empty() || !opts.wrench.empty();
+  const char* externalName = !opts.fext.empty() ? "--fext" : "--wrench";
+  if (opts.algorithm != "rnea" && opts.command == Command::Id && (opts.decompose || external))
+    throw UsageError(std::string(opts.decompose ? "--decompose" : externalName) + " is computed with rnea, not with '" +
                      opts.algorithm + "' (drop --algorithm)");
-  if (opts.command == Command::Fd && opts.algorithm != "aba" && opts.algorithm != "crba" && !opts.fext.empty())
-    throw UsageError("--fext works with the aba and crba algorithms, not with '" + opts.algorithm + "'");
+  if (opts.command == Command::Fd && opts.algorithm != "aba" && opts.algorithm != "crba" && external)
+    throw UsageError(std::string(externalName) + " works with the aba and crba algorithms, not with '" +
+                     opts.algorithm + "'");
   if (positional.empty() && !opts.project)
     throw UsageError(std::string(spec->name) + " needs a MODEL file (URDF or .dh)" +
                      (commandAccepts(*spec, "--project") ? " or --project" : ""));
@@ -730,6 +739,10 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
   if (opts.decompose && !series) throw UsageError("--decompose is only used with --trajectory or --project");
   if (opts.decompose && !opts.fext.empty())
     throw UsageError("--decompose cannot be combined with --fext (the decomposition is defined without them)");
+  if (series && !opts.wrench.empty())
+    throw UsageError(
+        "--wrench acts at one state (its world axes turn with the pose); along a trajectory give the "
+        "force in the link's coordinates with --fext");
   if (series) {
     for (const auto& [given, name] : {std::pair{opts.q.has_value(), "--q"},
                                       {opts.qd.has_value(), "--qd"},

@@ -16,7 +16,24 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Info, Check, Fk, Jacobian, Id, Mass, Bias, Fd, Energy, Trajectory, Simulate, Ik, Opcount, Trace, Assemble, Convert };
+enum class Command {
+  Info,
+  Check,
+  Fk,
+  Jacobian,
+  Id,
+  Mass,
+  Bias,
+  Fd,
+  Energy,
+  Trajectory,
+  Simulate,
+  Ik,
+  Opcount,
+  Trace,
+  Assemble,
+  Convert
+};
 
 const char* commandName(Command c);
 std::optional<Command> commandByName(std::string_view name);
@@ -32,10 +49,11 @@ struct Options {
   // id | mass | fd: a formulation of the engine's registry (default rnea, crba, aba); simulate: aba | crba;
   // opcount: any formulation's name. Empty until parseArguments fills in the command's default.
   std::string algorithm;
-  bool algorithmGiven = false;  // --algorithm was on the command line (not the command's default)
+  bool algorithmGiven = false;         // --algorithm was on the command line (not the command's default)
   std::optional<int> chain;            // opcount --chain N: the general N-link revolute chain instead of MODEL
   std::optional<std::string> problem;  // opcount --problem id|mass|fd
   std::vector<std::string> fext;       // as written: LINK:fx,fy,fz,nx,ny,nz
+  std::vector<std::string> wrench;     // as written: LINK:fx,fy,fz,mx,my,mz[@px,py,pz] (world axes)
   std::optional<std::string> trajectory, out;
   bool progress = false;
   std::optional<std::string> project;  // --project P.json (then MODEL may be omitted)

@@ -83,7 +83,8 @@ Session openSession(const Options& options) {
   if (s.project) s.fixups = s.project->fixups;
   for (const std::string& name : options.fixes)
     for (dyn::Fixup f : dyn::kAllFixups)
-      if ((name == "all" || name == dyn::fixupName(f)) && std::find(s.fixups.begin(), s.fixups.end(), f) == s.fixups.end())
+      if ((name == "all" || name == dyn::fixupName(f)) &&
+          std::find(s.fixups.begin(), s.fixups.end(), f) == s.fixups.end())
         s.fixups.push_back(f);
   if (options.chain) {  // opcount --chain N: the generated general revolute chain
     const dyn::RobotDescription chain = dyn::generalChainDescription(*options.chain);
@@ -197,12 +198,62 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
                    f.link.c_str());
     forces.push_back(f);
   }
+  for (const std::string& given : s.options.wrench) {
+    // LINK:fx,fy,fz,mx,my,mz[@x,y,z]: the point after the last '@', the link before the last ':'.
+    const size_t at = given.rfind('@');
+    const std::string spec = at == std::string::npos ? given : given.substr(0, at);
+    const size_t colon = spec.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+      throw UsageError("--wrench '" + given + "' is not LINK:fx,fy,fz,mx,my,mz[@x,y,z]");
+    ExternalForce f;
+    f.world = true;
+    f.link = spec.substr(0, colon);
+    const std::vector<double> v = parseNumberList(spec.substr(colon + 1), "--wrench " + f.link);
+    if (v.size() != 6)
+      throw UsageError("--wrench " + f.link + " has " + std::to_string(v.size()) +
+                       " values, it needs 6: fx,fy,fz,mx,my,mz (world axes), then optionally @x,y,z");
+    if (at != std::string::npos) {
+      const std::vector<double> p = parseNumberList(given.substr(at + 1), "--wrench " + f.link + " @point");
+      if (p.size() != 3)
+        throw UsageError("--wrench " + f.link + ": the point after '@' needs 3 values x,y,z (LINK coordinates)");
+      f.point = Eigen::Vector3d(p[0], p[1], p[2]);
+    }
+    f.frame = frameInput(s, f.link);
+    f.body = s.model.frames[f.frame].body;
+    f.bodyName = s.model.bodyNames[f.body];
+    f.force = Eigen::Vector3d(v[0], v[1], v[2]);
+    f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
+    if (f.body == 0)
+      std::fprintf(stderr, "dynscope-cli: warning: --wrench on '%s' acts on the fixed base and changes nothing\n",
+                   f.link.c_str());
+    forces.push_back(f);
+  }
   return forces;
 }
 
-std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces) {
+std::vector<dyn::ExternalWrench> wrenchesOf(const Session& s, const std::vector<ExternalForce>& forces) {
+  std::vector<dyn::ExternalWrench> out;
+  for (const ExternalForce& f : forces)
+    if (f.world)  // placement = frame_X_body: the point from frame to body coordinates
+      out.push_back({f.body, s.model.frames[f.frame].placement.pointToA(f.point), f.force, f.moment});
+  return out;
+}
+
+std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces,
+                                           const Eigen::VectorXd* q) {
   std::vector<dyn::Force<double>> perBody(s.model.N + 1, dyn::Force<double>::Zero());
+  const std::vector<dyn::ExternalWrench> wrenches = wrenchesOf(s, forces);
+  if (!wrenches.empty()) {  // world axes: turned into the bodies' frames at q
+    if (!q)
+      throw std::runtime_error(
+          "--wrench is not available here yet (mimic joints: their coordinates are reduced); "
+          "give the force in the link's coordinates with --fext");
+    dyn::Data data(s.model);
+    dyn::forwardKinematics(s.model, data, *q);
+    dyn::bodyForces(s.model, data, wrenches, perBody);
+  }
   for (const ExternalForce& f : forces) {
+    if (f.world) continue;
     // placement = frame_X_body; its transpose carries a force from frame to body coordinates.
     const auto& placement = s.model.frames[f.frame].placement;
     perBody[f.body] += placement.applyTranspose(dyn::Force<double>(f.moment, f.force));
@@ -226,8 +277,10 @@ void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& j
     json.beginObject();
     json.field("link", f.link);
     json.field("body", f.bodyName);
+    json.field("axes", f.world ? "world" : "link");
     json.arrayField("force", f.force);
     json.arrayField("moment", f.moment);
+    if (f.world) json.arrayField("point", f.point);
     json.endObject();
   }
   json.endArray();

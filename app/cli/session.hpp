@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dynscope/algorithms/external_wrench.hpp"
 #include "dynscope/dynscope.hpp"
 #include "dynscope/model/mimic_coupling.hpp"
 #include "json_writer.hpp"
@@ -53,16 +54,22 @@ void requireFinite(const dyn::Model& model, const Eigen::VectorXd& result, const
 // Index of a model frame by name; UsageError listing valid names (and the nearest one) otherwise.
 int frameInput(const Session& s, const std::string& name);
 
-// One --fext, resolved.
+// One --fext or --wrench, resolved.
 struct ExternalForce {
   std::string link;
   int frame = 0, body = 0;
   std::string bodyName;
-  Eigen::Vector3d force, moment;  // as given: in the frame's coordinates, at its origin
+  Eigen::Vector3d force, moment;  // as given: --fext in the frame's coordinates at its origin; --wrench world axes
+  bool world = false;             // --wrench
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();  // --wrench: where the force acts, in the frame's coordinates
 };
 std::vector<ExternalForce> externalForceInputs(const Session& s);
-// Per body 0..N in link coordinates (the form rnea/aba take): sum of X^T f over the --fext entries.
-std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces);
+// Per body 0..N in link coordinates (the form rnea/aba take): sum of X^T f over the --fext entries,
+// and the --wrench entries at the configuration q (dyn::bodyForces; q is needed when there are any).
+std::vector<dyn::Force<double>> bodyForces(const Session& s, const std::vector<ExternalForce>& forces,
+                                           const Eigen::VectorXd* q = nullptr);
+// The --wrench entries as the engine's wrenches (the point in body coordinates).
+std::vector<dyn::ExternalWrench> wrenchesOf(const Session& s, const std::vector<ExternalForce>& forces);
 
 // "command", "model", "file", "floating_base", "gravity": the start of every result object.
 void writeHeader(const Session& s, JsonWriter& json);

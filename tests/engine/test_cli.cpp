@@ -291,6 +291,43 @@ class TestCli : public QObject {
     QVERIFY2(why.isEmpty(), qPrintable(why));
   }
 
+  // --wrench: a force in world axes at a point of a link, and a moment (issue 25). id gives
+  // ID - J^T f with J the body's world Jacobian and f the wrench at the world origin, and the J^T f it
+  // took off (external_tau); fd with that tau and the same wrench gives qdd back. On the floating
+  // humanoid, whose free base the push also moves.
+  void worldWrenchAtAPoint() {
+    const dyn::Model m = load("humanoid.urdf", true);
+    std::mt19937 rng(8);
+    const Eigen::VectorXd q = dyn::randomConfiguration(m, rng), qd = randomVector(m.nv, rng),
+                          qdd = randomVector(m.nv, rng);
+    const int frame = m.frameIndex(m.bodyNames[3]);
+    QVERIFY(frame >= 0 && m.frames[size_t(frame)].body == 3);
+    dyn::Data d(m);
+    const Eigen::VectorXd tau0 = dyn::rnea(m, d, q, qd, qdd);
+    const Eigen::Vector3d point(0.05, -0.02, 0.1), force(3, -4, 5), moment(0.2, 0.1, -0.3);
+    const Eigen::MatrixXd J = dyn::frameJacobian(m, d, q, frame, dyn::ReferenceFrame::World);  // FK at q first
+    // The point is in the link's coordinates: the link frame sits on body 3 at its placement (the
+    // body's own frame has its joint axis along z).
+    const Eigen::Vector3d p = (m.frames[size_t(frame)].placement * d.X0[3]).pointToA(point);
+    Eigen::Matrix<double, 6, 1> f;
+    f << moment + p.cross(force), force;
+    const Eigen::VectorXd JtF = J.transpose() * f;
+    const QString spec = QString::fromStdString(m.bodyNames[3]) + ":3,-4,5,0.2,0.1,-0.3@0.05,-0.02,0.1";
+    const QJsonObject j =
+        runJson(modelArgs("id", "humanoid.urdf", true)
+                << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd) << "--wrench" << spec);
+    QString why = mismatch(toVector(j["external_tau"]), JtF, 1e-10);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    why = mismatch(toVector(j["tau"]), tau0 - JtF, 1e-10);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    QCOMPARE(j["fext"].toArray()[0].toObject()["axes"].toString(), QString("world"));
+    const QJsonObject fd =
+        runJson(modelArgs("fd", "humanoid.urdf", true) << "--q" << joined(q) << "--qd" << joined(qd) << "--tau"
+                                                       << joined(toVector(j["tau"])) << "--wrench" << spec);
+    why = mismatch(toVector(fd["qdd"]), qdd, 1e-8);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+  }
+
   void gravityOverride() {
     dyn::Model m = load("panda.urdf", false);
     m.gravity.v = Eigen::Vector3d(1.5, 0, -3);
@@ -625,6 +662,15 @@ class TestCli : public QObject {
     QTest::newRow("unknown link") << QStringList{"jacobian", ur5, "--link", "tool1"} << 2 << "tool0";
     QTest::newRow("bad frame") << QStringList{"jacobian", ur5, "--frame", "body"} << 2 << "--frame";
     QTest::newRow("bad fext") << QStringList{"id", ur5, "--fext", "tool0:1,2"} << 2 << "needs 6";
+    QTest::newRow("bad wrench") << QStringList{"id", ur5, "--wrench", "tool0:1,2,3"} << 2 << "needs 6";
+    QTest::newRow("bad wrench point") << QStringList{"id", ur5, "--wrench", "tool0:1,2,3,4,5,6@1,2"} << 2
+                                      << "needs 3 values";
+    QTest::newRow("wrench on an unknown link")
+        << QStringList{"fd", ur5, "--wrench", "hand:1,2,3,4,5,6"} << 2 << "unknown link 'hand'";
+    QTest::newRow("wrench along a trajectory")
+        << QStringList{"id", ur5, "--trajectory", "in.csv", "--wrench", "tool0:1,2,3,4,5,6"} << 2 << "--fext";
+    QTest::newRow("wrench with another algorithm")
+        << QStringList{"fd", ur5, "--algorithm", "denoc", "--wrench", "tool0:1,2,3,4,5,6"} << 2 << "aba and crba";
     QTest::newRow("missing file") << QStringList{"info", "/nonexistent/robot.urdf"} << 1 << "robot.urdf";
     QTest::newRow("missing csv") << QStringList{"id", ur5, "--trajectory", "/nonexistent/in.csv"} << 1 << "in.csv";
     const QString stanford = robot("stanford_arm.dh");
