@@ -16,6 +16,8 @@ namespace {
 // Regularisation of the null-space projectors N = 1 - (H + eps)^-1 H: small against the squared
 // singular values of real Jacobians, large enough to keep the factorisation regular.
 constexpr double kNullSpaceEps = 1e-10;
+// Perturbed seeds tried when a solve stops at a local minimum (each a full attempt).
+constexpr int kPerturbedSeeds = 6;
 
 bool finitePose(const Transform<double>& X) { return X.E.allFinite() && X.r.allFinite(); }
 
@@ -468,6 +470,45 @@ const IkResult& IkSolver::solve(const VecX<double>& q0) {
       result_.restartsUsed = attempt;
     }
     if (withinTolerance()) break;
+  }
+  // Stuck at a local minimum (typically a dof resting at a limit in a singular pose: the Panda
+  // stretched upright with joint 4 on its limit, whose Jacobian has no direction toward the target):
+  // try again from nearby perturbed seeds, the dofs at a limit moved into their range. Small moves,
+  // so that a drag does not jump (the caller bounds each move anyway); kept only when clearly better.
+  if (!withinTolerance() && !bestProgressing) {
+    VecX<double>& qp = qBest_;  // the attempts' scratch (q holds the best so far)
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    for (int k = 0; k < kPerturbedSeeds && !withinTolerance(); ++k) {
+      const double size = 0.05 * (k + 1);  // 0.05 .. 0.3 rad (or m): nearest first
+      qp = q;
+      for (int v = 0; v < nv; ++v) {
+        if (locked_[v]) continue;
+        const int iq = limitedQ_[v];
+        if (iq < 0) continue;  // unlimited dofs keep their value: they are not what stops the solver
+        const double lo = model_.lowerLimit[iq], hi = model_.upperLimit[iq];
+        if (qp[iq] <= lo + 1e-10)
+          qp[iq] = lo + size * (1.5 + 0.5 * U(rng_));  // off the limit, into the range
+        else if (qp[iq] >= hi - 1e-10)
+          qp[iq] = hi - size * (1.5 + 0.5 * U(rng_));
+        else
+          qp[iq] += 0.5 * size * U(rng_);
+      }
+      clampToLimits(qp);
+      if (mimic_) enforceMimic(qp);
+      if (loops_) {
+        std::fill(blocked_.begin(), blocked_.end(), 0);
+        if (!closeLoops(qp, false, 0)) continue;
+      }
+      const bool progressing = runAttempt(qp, options.maxIterations, false, iterations);
+      const double cost = history_.back();
+      if (cost < 0.5 * bestCost) {
+        bestCost = cost;
+        bestProgressing = progressing;
+        q = qp;
+        result_.costHistory.swap(history_);
+      }
+      evaluate(q, data_, targetError_, pinErrors_);  // withinTolerance() of the best
+    }
   }
   if (!withinTolerance()) settlePins(q);
   // The errors of the best configuration.

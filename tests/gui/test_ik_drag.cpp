@@ -349,6 +349,49 @@ class TestIkDrag : public QObject {
     QCOMPARE(undo_->count(), 1);
   }
 
+  // Issue 25: from the pose the window opens the Panda in (home clamped into the limits: upright,
+  // joint 4 on its limit, a singular pose), the handle's z arrow pulled down with the orientation
+  // held: the link follows (the solver's perturbed seeds take joint 4 off its limit), the handle
+  // stays green, nothing is reported out of reach.
+  void dragsDownFromTheDefaultPose() {
+    doc_->setZero();  // neutral, clamped into the limits: as a load leaves the Panda
+    QVERIFY(std::abs(doc_->q()[3] - doc_->model().upperLimit[3]) < 1e-12);
+    view_->grabImage();
+    const Vec3 p0 = linkOrigin();
+    const dyn::Transform<double> X0 = pose(ik_->draggedFrame());
+    const double s = ik_->gizmo().scale();
+    const Vec3 grab = p0 + 0.85 * s * Vec3::UnitZ();
+    QSignalSpy messages(ik_, &IkDragController::message);
+    drag(project(grab), project(grab - 0.1 * Vec3::UnitZ()), 10);
+    const Vec3 p1 = linkOrigin();
+    QVERIFY2(p0.z() - p1.z() > 0.05, qPrintable(QString("moved down %1 m").arg(p0.z() - p1.z())));
+    QVERIFY((p1 - p0).head<2>().norm() < 1e-6);                                     // along the arrow
+    QVERIFY((pose(ik_->draggedFrame()).rotation() - X0.rotation()).norm() < 1e-6);  // orientation held
+    QVERIFY(!ik_->gizmo().outOfReach());
+    QCOMPARE(messages.count(), 0);
+    QVERIFY(withinLimits(doc_->q()));
+  }
+
+  // A pose that cannot be held while the link moves (the wrist's three joints locked): the position
+  // follows with the orientation free, the handle stays green, and the log says so once.
+  void orientationFreedWhenItCannotBeKept() {
+    for (int j : {5, 6, 7}) ik_->setJointLocked(j, true);
+    const Vec3 p0 = linkOrigin();
+    const double s = ik_->gizmo().scale();
+    const Vec3 grab = p0 + 0.85 * s * Vec3::UnitX();
+    QSignalSpy messages(ik_, &IkDragController::message);
+    drag(project(grab), project(grab + 0.06 * Vec3::UnitX()), 6, false);
+    const Vec3 p1 = linkOrigin();
+    QVERIFY2(p1.x() - p0.x() > 0.03, qPrintable(QString("moved %1 m").arg(p1.x() - p0.x())));
+    QVERIFY(ik_->readout().orientationFreed);
+    QVERIFY(ik_->readout().rotationError > 1e-3);  // what is left of the orientation, reported
+    QVERIFY(!ik_->gizmo().outOfReach());
+    QCOMPARE(messages.count(), 1);
+    const QString text = messages.first().first().toString();
+    QVERIFY2(text.contains("orientation cannot be kept") && text.contains("position follows"), qPrintable(text));
+    QTest::mouseRelease(view_, Qt::LeftButton, Qt::NoModifier, project(grab + 0.06 * Vec3::UnitX()).toPoint());
+  }
+
   // The centre sphere moves the link in the plane facing the camera, under the cursor.
   void centreMovesInCameraPlane() {
     ik_->positionOnlyAction()->setChecked(true);

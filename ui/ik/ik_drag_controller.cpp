@@ -18,6 +18,7 @@
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/ik/ik_solver.hpp"
 #include "dynscope/ik/manipulability.hpp"
+#include "dynscope/model/names.hpp"
 #include "ik/ik_drag_command.hpp"
 #include "viewport/vtk_viewport.hpp"
 
@@ -459,7 +460,35 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
     emit message(QString::fromStdString(e.what()));
     return;
   }
-  const dyn::IkResult& r = *result;
+  dyn::IkResult r = *result;
+  // The pose out of reach from here (the Panda upright with joint 4 on its limit and joint 6 next to
+  // its own: keeping the orientation on the way down needs joints 1 and 7 turned by 2.5 rad): let the
+  // position follow with the orientation free, and say which joints stand in the way.
+  bool freed = false;
+  if (!posOnly && (r.positionError > kReachPosition || r.rotationError > kReachRotation)) {
+    QStringList atLimit;
+    for (int v : r.limitedDofs) atLimit << QString::fromStdString(dyn::velocityNames(m)[size_t(v)]);
+    try {
+      solver_->setTarget(dyn::IkTask{frame_, dyn::Transform<double>::fromPose(R, p), 1.0, true});
+      const dyn::IkResult& free = solver_->solve(q0);
+      if (free.positionError <= kReachPosition && free.q.allFinite()) {
+        r = free;
+        freed = true;
+        // The angle still to go, from the pose the position-only solve reached.
+        r.rotationError = std::acos(std::clamp(
+            0.5 * ((R.transpose() * solver_->framePose(frame_, free.q).rotation()).trace() - 1.0), -1.0, 1.0));
+        if (!freedReported_)
+          emit message(
+              atLimit.isEmpty()
+                  ? tr("the orientation cannot be kept from here: the position follows, the orientation is free")
+                  : tr("the orientation cannot be kept from here (%1 at a limit): the position follows, the "
+                       "orientation is free")
+                        .arg(atLimit.join(", ")));
+      }
+    } catch (const std::exception&) {
+    }
+  }
+  freedReported_ = freed;
   Eigen::VectorXd q = r.q;
   if (!q.allFinite()) return;
   // Bounded step: a mouse move never moves a dof by more than kMaxMoveStep; the rest follows with
@@ -473,7 +502,7 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   // solved; refused when a loop cannot close there), so the mechanism is never torn apart.
   doc_->setQ(q);
 
-  const bool out = r.positionError > kReachPosition || (!posOnly && r.rotationError > kReachRotation);
+  const bool out = r.positionError > kReachPosition || (!posOnly && !freed && r.rotationError > kReachRotation);
   gizmo_.setOutOfReach(out);
   if (out && !reported_) {
     emit message(posOnly || r.positionError > kReachPosition
@@ -490,6 +519,7 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   readout_.iterations = r.iterations;
   readout_.converged = r.converged;
   readout_.reachable = !out;
+  readout_.orientationFreed = freed;
   emit readoutChanged();
 }
 

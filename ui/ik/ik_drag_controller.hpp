@@ -94,6 +94,9 @@ class IkDragController : public QObject {
     double positionError = 0, rotationError = 0, pinError = 0;
     int iterations = 0;
     bool converged = false, reachable = false;
+    // A pose drag whose orientation cannot be kept from here (a joint at a limit in the way): the
+    // link's position follows with its orientation free, rather than the whole arm standing still.
+    bool orientationFreed = false;
     double minSingularValue = 0;  // of the dragged frame's Jv at the current q
     // The ellipsoid overlay as drawn (while it is on): values sigma_k (velocity, m/s per rad/s)
     // or 1/sigma_k (force, N per N m) along the left singular vectors, drawn semi-axes in metres
@@ -181,5 +184,6 @@ class IkDragController : public QObject {
   Eigen::Vector3d p0_, start_;     // link origin; the grabbed point (line parameter / plane point)
   double t0_ = 0;
   Eigen::Vector3d planeNormal_;
-  bool reported_ = false;  // out-of-reach message sent for this episode
+  bool reported_ = false;       // out-of-reach message sent for this episode
+  bool freedReported_ = false;  // orientation-freed message sent for this episode
 };
