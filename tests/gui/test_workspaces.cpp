@@ -18,10 +18,15 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
 #include "algorithms/algorithms_dock.hpp"
 #include "document/robot_document.hpp"
 #include "lecture_hall_sizes.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
+#include "scene/robot_scene.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/launch_options.hpp"
@@ -233,6 +238,50 @@ class TestWorkspaces : public QObject {
     QVERIFY(dyn::testing::openAndWait(w, dyn::testing::robotFile("stanford_arm.dh")));
     settle(600);
     QVERIFY(onScreen(dh));
+  }
+
+  // F11 on a laptop narrows the 3D view; the camera, not moved since it was fitted, fits again so
+  // that the robot stays whole (it ran past the right edge before). A camera the lecturer has moved
+  // is left where it is.
+  void narrowerViewKeepsTheRobotWhole() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    QVERIFY(showWithRobot(w, QSize(1600, 1000), "ur5.urdf"));
+    QVERIFY(w.setWorkspace("explore"));
+    settle(300);
+    vtkRenderer* renderer = w.scene()->renderer();
+    const auto inView = [&] {  // every corner of every geometry actor's bounds inside the viewport
+      const int* size = renderer->GetSize();
+      for (vtkActor* a : w.scene()->geometryActors()) {
+        double b[6];
+        a->GetBounds(b);
+        for (int k = 0; k < 8; ++k) {
+          renderer->SetWorldPoint(b[k & 1 ? 1 : 0], b[k & 2 ? 3 : 2], b[k & 4 ? 5 : 4], 1.0);
+          renderer->WorldToDisplay();
+          const double* d = renderer->GetDisplayPoint();
+          if (d[0] < 0 || d[1] < 0 || d[0] > size[0] || d[1] > size[1]) return false;
+        }
+      }
+      return true;
+    };
+    QVERIFY(inView());
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.setPresentationMode(true);
+    w.setGeometry(QRect(0, 0, 1366, 768));
+    settle(600);
+    QVERIFY(w.viewport()->width() < 700);  // much narrower than at the desk
+    QVERIFY(inView());
+    w.setGeometry(QRect(0, 0, 1000, 768));  // narrower still (a projector at 1024 x 768)
+    settle(600);
+    QVERIFY(inView());
+    // Moved by the lecturer: kept.
+    vtkCamera* camera = renderer->GetActiveCamera();
+    camera->Azimuth(20);
+    double before[3], after[3];
+    camera->GetPosition(before);
+    w.setPresentationMode(false);
+    settle(600);
+    camera->GetPosition(after);
+    for (int k = 0; k < 3; ++k) QCOMPARE(after[k], before[k]);
   }
 
   void resetLayoutRestoresTheDesign() {

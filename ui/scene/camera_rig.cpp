@@ -75,6 +75,31 @@ void CameraRig::fit(const std::vector<Vec3>& pts, double margin) {
   cam->SetPosition((c - dist * dop).eval().data());
   cam->SetViewUp(up.data());
   renderer_->ResetCameraClippingRange();
+  fitPoints_ = pts;
+  fitMargin_ = margin;
+  fitAspect_ = aspect;
+  fitCamera_ = cameraState();
+}
+
+std::array<double, 11> CameraRig::cameraState() const {
+  vtkCamera* cam = renderer_->GetActiveCamera();
+  std::array<double, 11> s{};
+  cam->GetPosition(s.data());
+  cam->GetFocalPoint(s.data() + 3);
+  cam->GetViewUp(s.data() + 6);
+  s[9] = cam->GetViewAngle();
+  s[10] = cam->GetParallelScale();
+  return s;
+}
+
+bool CameraRig::refit() {
+  const int* size = renderer_->GetSize();
+  if (fitPoints_.empty() || !size || size[0] <= 0 || size[1] <= 0) return false;
+  const double aspect = double(size[0]) / size[1];
+  if (std::abs(aspect - fitAspect_) < 1e-3 * fitAspect_ || cameraState() != fitCamera_) return false;
+  const std::vector<scene::Vec3> pts = fitPoints_;
+  fit(pts, fitMargin_);
+  return true;
 }
 
 void CameraRig::turnTo(View view) {

@@ -2,6 +2,7 @@
 // above or the iso direction; perspective or parallel projection; and fitting a set of world points
 // (the corners of the robot's geometry boxes) into the view, keeping the viewing direction.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "scene/scene_primitives.hpp"
@@ -17,10 +18,19 @@ class CameraRig {
   // parallel scale) so that they fill about `margin` of the limiting image dimension. Without
   // points: VTK's ResetCamera.
   void fit(const std::vector<scene::Vec3>& points, double margin = 0.85);
+  // The view changed shape (presentation mode, another workspace, a dock resized): when the camera
+  // is still where the last fit() left it (not turned, zoomed or panned since), fit the same points
+  // again, so that a narrower view still shows the whole robot. True when it did.
+  bool refit();
   // Turns the camera to look from `view`'s direction at the focal point (then fit() frames).
   void turnTo(View view);
   void setParallelProjection(bool on);
 
  private:
+  std::array<double, 11> cameraState() const;  // position, focal point, view up, angle, parallel scale
+
   vtkRenderer* renderer_;
+  std::vector<scene::Vec3> fitPoints_;  // of the last fit()
+  double fitMargin_ = 0.85, fitAspect_ = 0;
+  std::array<double, 11> fitCamera_{};  // the camera fit() left
 };

@@ -305,6 +305,12 @@ void RobotScene::fitToRobot() {
   requestRender();
 }
 
+bool RobotScene::refitCamera() {
+  if (!d_->camera.refit()) return false;
+  requestRender();
+  return true;
+}
+
 void RobotScene::setViewPreset(ViewPreset preset) {
   d_->camera.turnTo(CameraRig::View(int(preset)));
   fitToRobot();

@@ -122,6 +122,9 @@ class RobotScene : public QObject {
 
   // Camera. fitToRobot (the F key): the robot as posed now.
   void fitToRobot();
+  // After the view changed shape: the last fit again when the camera has not been moved since
+  // (CameraRig::refit); true when it refitted.
+  bool refitCamera();
   // The diagonal of the visible geometry's bounding box (metres; 0 without geometry).
   double robotExtent() const;
   void setViewPreset(ViewPreset preset);

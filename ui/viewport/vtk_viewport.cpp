@@ -245,6 +245,7 @@ void VtkViewport::initializeGL() {
 void VtkViewport::resizeGL(int w, int h) {
   const qreal dpr = devicePixelRatioF();
   d_->iren->UpdateSize(qRound(w * dpr), qRound(h * dpr));  // also sizes the render window
+  emit resized();
 }
 
 void VtkViewport::paintGL() {

@@ -83,6 +83,7 @@ class VtkViewport : public QOpenGLWidget {
  signals:
   void clicked(QPoint pos);            // left button pressed and released without dragging (widget coords)
   void rendered(double milliseconds);  // after every paintGL
+  void resized();                      // the GL surface has a new size (before the next paint)
 
  protected:
   void initializeGL() override;

@@ -137,6 +137,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   connect(m_scene, &RobotScene::message, this,
           [this](const QString& text) { m_logDock->append(text, LogDock::Level::Warning); });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  // A view made narrower (presentation mode, a workspace) keeps the robot whole while the lecturer
+  // has not moved the camera since it was fitted.
+  connect(m_viewport, &VtkViewport::resized, m_scene, &RobotScene::refitCamera);
   connect(m_viewport, &VtkViewport::rendered, this, &MainWindow::onRendered);
   connect(m_viewport, &QOpenGLWidget::frameSwapped, this, &MainWindow::onFrameSwapped);
   updateStatus();
