@@ -176,6 +176,23 @@ int frameInput(const Session& s, const std::string& name) {
   throw UsageError(msg);
 }
 
+namespace {
+
+// An --fext or --wrench entry with its link found and its six values (force, moment) in place.
+ExternalForce resolved(const Session& s, ExternalForce f, const std::vector<double>& v, const char* option) {
+  f.frame = frameInput(s, f.link);
+  f.body = s.model.frames[f.frame].body;
+  f.bodyName = s.model.bodyNames[f.body];
+  f.force = Eigen::Vector3d(v[0], v[1], v[2]);
+  f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
+  if (f.body == 0)
+    std::fprintf(stderr, "dynscope-cli: warning: %s on '%s' acts on the fixed base and changes nothing\n", option,
+                 f.link.c_str());
+  return f;
+}
+
+}  // namespace
+
 std::vector<ExternalForce> externalForceInputs(const Session& s) {
   std::vector<ExternalForce> forces;
   for (const std::string& spec : s.options.fext) {
@@ -188,15 +205,7 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
     if (v.size() != 6)
       throw UsageError("--fext " + f.link + " has " + std::to_string(v.size()) +
                        " values, it needs 6: fx,fy,fz,nx,ny,nz");
-    f.frame = frameInput(s, f.link);
-    f.body = s.model.frames[f.frame].body;
-    f.bodyName = s.model.bodyNames[f.body];
-    f.force = Eigen::Vector3d(v[0], v[1], v[2]);
-    f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
-    if (f.body == 0)
-      std::fprintf(stderr, "dynscope-cli: warning: --fext on '%s' acts on the fixed base and changes nothing\n",
-                   f.link.c_str());
-    forces.push_back(f);
+    forces.push_back(resolved(s, f, v, "--fext"));
   }
   for (const std::string& given : s.options.wrench) {
     // LINK:fx,fy,fz,mx,my,mz[@x,y,z]: the point after the last '@', the link before the last ':'.
@@ -218,15 +227,7 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
         throw UsageError("--wrench " + f.link + ": the point after '@' needs 3 values x,y,z (LINK coordinates)");
       f.point = Eigen::Vector3d(p[0], p[1], p[2]);
     }
-    f.frame = frameInput(s, f.link);
-    f.body = s.model.frames[f.frame].body;
-    f.bodyName = s.model.bodyNames[f.body];
-    f.force = Eigen::Vector3d(v[0], v[1], v[2]);
-    f.moment = Eigen::Vector3d(v[3], v[4], v[5]);
-    if (f.body == 0)
-      std::fprintf(stderr, "dynscope-cli: warning: --wrench on '%s' acts on the fixed base and changes nothing\n",
-                   f.link.c_str());
-    forces.push_back(f);
+    forces.push_back(resolved(s, f, v, "--wrench"));
   }
   return forces;
 }

@@ -16,7 +16,7 @@
 #include "check_close.hpp"
 #include "dynscope/algorithms/external_wrench.hpp"
 #include "dynscope/dynscope.hpp"
-#include "random_tree.hpp"
+#include "model_rows.hpp"
 
 using dyn::Model;
 using Eigen::Vector3d;
@@ -24,27 +24,8 @@ using Eigen::VectorXd;
 
 namespace {
 
-Model modelFor(const QString& source, bool floating) {
-  if (source.startsWith("random:")) {
-    const QStringList p = source.split(':');
-    return dyn::buildModel(dyn::testing::randomTree(p[1].toUInt(), p[2].toInt()), {.floatingBase = floating});
-  }
-  return dyn::loadModel(source.toStdString(), {.floatingBase = floating});
-}
-
-void addModelRows() {
-  QTest::addColumn<QString>("source");
-  QTest::addColumn<bool>("floating");
-  const QDir dir(DYNSCOPE_ROBOTS_DIR);
-  for (const QString& f : dir.entryList({"*.urdf", "*.dh"}, QDir::Files, QDir::Name)) {
-    QTest::newRow(qPrintable(f)) << dir.filePath(f) << false;
-    if (f == "quadruped.urdf" || f == "humanoid.urdf")
-      QTest::newRow(qPrintable(f + " floating")) << dir.filePath(f) << true;
-  }
-  for (unsigned seed = 1; seed <= 10; ++seed)
-    QTest::newRow(qPrintable(QString("random:%1:%2").arg(seed).arg(3 + seed)))
-        << QString("random:%1:%2").arg(seed).arg(3 + seed) << false;
-}
+using dyn::testing::modelFor;
+void addModelRows() { dyn::testing::addShippedRobotRows(10); }
 
 struct Case {
   VectorXd q, qd, qdd;

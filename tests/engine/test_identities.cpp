@@ -12,6 +12,7 @@
 
 #include "check_close.hpp"
 #include "dynscope/dynscope.hpp"
+#include "model_rows.hpp"
 #include "random_tree.hpp"
 
 using dyn::Data;
@@ -25,32 +26,8 @@ namespace {
 
 constexpr int kStates = 6;  // random states per robot and test
 
-// A row: a robot file (with floating base or not) or a random tree "random:<seed>:<links>".
-Model modelFor(const QString& source, bool floating) {
-  if (source.startsWith("random:")) {
-    const QStringList p = source.split(':');
-    return dyn::buildModel(dyn::testing::randomTree(p[1].toUInt(), p[2].toInt()), {.floatingBase = floating});
-  }
-  return dyn::loadModel(source.toStdString(), {.floatingBase = floating});
-}
-
-void addModelRows() {
-  QTest::addColumn<QString>("source");
-  QTest::addColumn<bool>("floating");
-  const QDir dir(DYNSCOPE_ROBOTS_DIR);
-  const QStringList files = dir.entryList({"*.urdf", "*.dh"}, QDir::Files, QDir::Name);
-  QVERIFY2(!files.isEmpty(), "no robots in " DYNSCOPE_ROBOTS_DIR);
-  for (const QString& f : files) {
-    QTest::newRow(qPrintable(f)) << dir.filePath(f) << false;
-    if (f == "quadruped.urdf" || f == "humanoid.urdf")
-      QTest::newRow(qPrintable(f + " floating")) << dir.filePath(f) << true;
-  }
-  for (unsigned seed = 1; seed <= 20; ++seed) {
-    const int links = 2 + int(seed * 5) % 14;  // 2..15
-    const QString src = QString("random:%1:%2").arg(seed).arg(links);
-    QTest::newRow(qPrintable(src)) << src << false;
-  }
-}
+using dyn::testing::modelFor;
+void addModelRows() { dyn::testing::addShippedRobotRows(20); }
 
 struct State {
   VectorXd q, qd, qdd, tau;

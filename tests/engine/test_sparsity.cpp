@@ -15,6 +15,7 @@
 #include "dynscope/algorithms/mass_matrix_spectrum.hpp"
 #include "dynscope/algorithms/sparsity.hpp"
 #include "dynscope/dynscope.hpp"
+#include "model_rows.hpp"
 #include "random_tree.hpp"
 
 using dyn::CholeskyForm;
@@ -26,13 +27,7 @@ using Eigen::VectorXd;
 
 namespace {
 
-Model modelFor(const QString& source, bool floating) {
-  if (source.startsWith("random:")) {
-    const QStringList p = source.split(':');
-    return dyn::buildModel(dyn::testing::randomTree(p[1].toUInt(), p[2].toInt()), {.floatingBase = floating});
-  }
-  return dyn::loadModel(source.toStdString(), {.floatingBase = floating});
-}
+using dyn::testing::modelFor;
 
 QString robot(const char* file) { return QDir(DYNSCOPE_ROBOTS_DIR).filePath(file); }
 
