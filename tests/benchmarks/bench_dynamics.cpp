@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dynscope/algorithms/external_wrench.hpp"
 #include "dynscope/dynscope.hpp"
 
 namespace {
@@ -27,6 +28,9 @@ struct Robot {
   // The classical formulations' workspaces (revolute/prismatic models only).
   std::unique_ptr<dyn::DenocWorkspace> denoc;
   std::unique_ptr<dyn::NewtonEuler3Workspace> ne3;
+  std::vector<dyn::ExternalWrench> wrenches;  // one on the end effector's body
+  std::vector<dyn::Force<double>> fext;
+  Eigen::VectorXd tauE;
 
   Robot(std::string l, const std::string& path, bool floating)
       : label(std::move(l)), model(dyn::loadModel(path, dyn::BuildOptions{.floatingBase = floating})), data(model),
@@ -40,6 +44,11 @@ struct Robot {
     frame = model.frameIndex(model.defaultEndEffector);
     if (frame < 0) frame = int(model.frames.size()) - 1;
     M = dyn::crba(model, data, q);
+    wrenches = {{model.frames[size_t(frame)].body, Eigen::Vector3d(0.02, 0.01, 0.05), Eigen::Vector3d(5, -3, -20),
+                 Eigen::Vector3d(0.1, 0.2, 0.0)}};
+    fext.resize(size_t(model.N + 1));
+    tauE.setZero(model.nv);
+    dyn::forwardKinematics(model, data, q);  // wrenchJointForces' benchmark reads these poses
     bool classical = true;
     for (int i = 1; i <= model.N; ++i)
       classical &= model.joints[i].type == dyn::JointType::Revolute || model.joints[i].type == dyn::JointType::Prismatic;
@@ -74,6 +83,20 @@ void registerAll(Robot* r) {
   add("RNEA", r, [](Robot& R) {
     const Eigen::VectorXd& tau = dyn::rnea(R.model, R.data, R.q, R.qd, R.qdd);
     benchmark::DoNotOptimize(tau.data());
+    benchmark::ClobberMemory();
+  });
+  // External wrenches (issue 25): one push on the end effector's body at a point of it; the forces in
+  // link coordinates need the bodies' world poses (FK), then RNEA takes them.
+  add("RNEA+wrench", r, [](Robot& R) {
+    dyn::forwardKinematics(R.model, R.data, R.q);
+    dyn::bodyForces(R.model, R.data, R.wrenches, R.fext);
+    const Eigen::VectorXd& tau = dyn::rnea(R.model, R.data, R.q, R.qd, R.qdd, &R.fext);
+    benchmark::DoNotOptimize(tau.data());
+    benchmark::ClobberMemory();
+  });
+  add("wrenchJointForces", r, [](Robot& R) {
+    dyn::wrenchJointForces(R.model, R.data, R.wrenches, R.tauE);
+    benchmark::DoNotOptimize(R.tauE.data());
     benchmark::ClobberMemory();
   });
   add("CRBA", r, [](Robot& R) {

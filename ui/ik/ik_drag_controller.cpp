@@ -461,9 +461,10 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
     return;
   }
   dyn::IkResult r = *result;
-  // The pose out of reach from here (the Panda upright with joint 4 on its limit and joint 6 next to
-  // its own: keeping the orientation on the way down needs joints 1 and 7 turned by 2.5 rad): let the
-  // position follow with the orientation free, and say which joints stand in the way.
+  // The pose out of reach from here (a joint at a limit, or locked joints, in the way of the
+  // orientation; the nearest configurations that keep it may be far off in joint space): let the
+  // position follow with the orientation free, rather than the whole arm standing still, and say
+  // which joints rest at a limit.
   bool freed = false;
   if (!posOnly && (r.positionError > kReachPosition || r.rotationError > kReachRotation)) {
     QStringList atLimit;
@@ -485,7 +486,7 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
                        "orientation is free")
                         .arg(atLimit.join(", ")));
       }
-    } catch (const std::exception&) {
+    } catch (const std::exception&) {  // not expected: the same q0 and frame were accepted just above
     }
   }
   freedReported_ = freed;
