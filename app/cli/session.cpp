@@ -235,8 +235,7 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
 std::vector<dyn::ExternalWrench> wrenchesOf(const Session& s, const std::vector<ExternalForce>& forces) {
   std::vector<dyn::ExternalWrench> out;
   for (const ExternalForce& f : forces)
-    if (f.world)  // placement = frame_X_body: the point from frame to body coordinates
-      out.push_back({f.body, s.model.frames[f.frame].placement.pointToA(f.point), f.force, f.moment});
+    if (f.world) out.push_back(dyn::wrenchOnFrame(s.model, f.frame, f.point, f.force, f.moment));
   return out;
 }
 

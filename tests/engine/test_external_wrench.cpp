@@ -199,6 +199,16 @@ class TestExternalWrench : public QObject {
 
   void refusesWhatCannotBeApplied() {
     const Model m = dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/ur5.urdf");
+    // On a link frame: the point in the link's coordinates lands where the link frame puts it.
+    const int tool = m.frameIndex("tool0");
+    const dyn::ExternalWrench w = dyn::wrenchOnFrame(m, tool, Vector3d(0.1, 0.2, 0.3), Vector3d(1, 0, 0));
+    QCOMPARE(w.body, m.frames[size_t(tool)].body);
+    dyn::Data d(m);
+    dyn::forwardKinematics(m, d, m.neutral());
+    dyn::updateFrames(m, d);
+    const Vector3d viaFrame = d.oMf[size_t(tool)].pointToA(Vector3d(0.1, 0.2, 0.3));  // frame to world
+    QVERIFY((d.X0[size_t(w.body)].pointToA(w.point) - viaFrame).norm() < 1e-12);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dyn::wrenchOnFrame(m, -1, Vector3d(0, 0, 0), Vector3d(0, 0, 0)));
     QVERIFY(dyn::wrenchProblem(m, dyn::ExternalWrench{1}).empty());
     QVERIFY(dyn::wrenchProblem(m, dyn::ExternalWrench{m.N + 1}).find("bodies 0..") != std::string::npos);
     dyn::ExternalWrench nan{1};

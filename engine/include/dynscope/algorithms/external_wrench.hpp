@@ -6,11 +6,12 @@
 //
 // A wrench is given as a user gives one: a force and a moment in world axes, the force acting at a
 // point fixed in the body (body coordinates: the engine's body frame has its joint axis along z; a
-// URDF link's frame is the model frame of that name, so a point p in the link's coordinates is
-// frames[k].placement.pointToA(p) in the body's). bodyForces turns the wrenches into the link-coordinate
+// URDF link's frame is the model frame of that name: wrenchOnFrame takes the point in a frame's
+// coordinates). bodyForces turns the wrenches into the link-coordinate
 // spatial forces rnea and aba take; it works in the body's own frame, so a robot far from the origin
 // loses no digits to the lever arm of the world origin (docs/external-forces.md).
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,18 @@ struct ExternalWrenchTpl {
   Vec3<S> moment = Vec3<S>::Zero();  // world axes (N m): a couple, besides the force's own moment
 };
 using ExternalWrench = ExternalWrenchTpl<double>;
+
+// A wrench given as a user gives one, on a model frame (a URDF link, a DH frame): the point in that
+// frame's coordinates, turned into its body's (frames[frame].placement = frame_X_body).
+template <class S>
+ExternalWrenchTpl<S> wrenchOnFrame(const ModelTpl<S>& model, int frame, const Vec3<S>& point, const Vec3<S>& force,
+                                   const Vec3<S>& moment = Vec3<S>::Zero()) {
+  if (frame < 0 || frame >= int(model.frames.size()))
+    throw std::invalid_argument("external wrench: frame index " + std::to_string(frame) + " is not a frame of " +
+                                model.name);
+  const Frame<S>& F = model.frames[size_t(frame)];
+  return {F.body, F.placement.pointToA(point), force, moment};
+}
 
 // "" when the wrench can be applied, else why not (a body out of range, a number that is not finite).
 template <class S>
