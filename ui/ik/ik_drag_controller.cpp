@@ -468,7 +468,10 @@ void IkDragController::solveFor(const Eigen::Matrix3d& R, const Eigen::Vector3d&
   bool freed = false;
   if (!posOnly && (r.positionError > kReachPosition || r.rotationError > kReachRotation)) {
     QStringList atLimit;
-    for (int v : r.limitedDofs) atLimit << QString::fromStdString(dyn::velocityNames(m)[size_t(v)]);
+    if (!r.limitedDofs.empty()) {
+      const std::vector<std::string> names = dyn::velocityNames(m);  // once, not per dof
+      for (int v : r.limitedDofs) atLimit << QString::fromStdString(names[size_t(v)]);
+    }
     try {
       solver_->setTarget(dyn::IkTask{frame_, dyn::Transform<double>::fromPose(R, p), 1.0, true});
       const dyn::IkResult& free = solver_->solve(q0);
