@@ -248,9 +248,10 @@ const std::vector<CommandSpec>& commands() {
         "--qd0",          "--tau",       "--trajectory",      "--torques",       "--kp",
         "--kd",           "--algorithm", "--loop-method",     "--baumgarte",     "--no-projection",
         "--compare",      "--tolerance", "--limit-stiffness", "--limit-damping", "--velocity-bound",
-        "--record-every", "--out",       "--progress"},
+        "--record-every", "--out",       "--progress",        "--wrench"},
        "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
-       "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers. Controllers: passive (tau = 0), gravity\n"
+       "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers (+ J^T f of each --wrench, held in world\n"
+       "axes while the robot moves). Controllers: passive (tau = 0), gravity\n"
        "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
        "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"
        "tau_ columns are the applied total; energy is kinetic + potential, energy_drift (E - E0) / |E0|.\n"

@@ -91,6 +91,7 @@ int runSimulation(const Session& s) {
   const Eigen::VectorXd qd0 = velocityInput(s, o.qd0, "--qd0");
   dyn::Simulator sim(s.model, settingsFrom(o), controllerFrom(s));
   sim.reset(q0, qd0);
+  sim.setWrenches(wrenchesOf(s, externalForceInputs(s)));  // --wrench: constant pushes, world axes
   const long steps = std::lround(*o.duration / sim.settings().dt);
   sim.record().reserve(int(std::min(steps / sim.settings().recordEvery + 2, 1'000'000L)));
 

@@ -198,6 +198,14 @@ void Simulator::setController(Controller controller) {
 
 // ---- The right-hand side: tau(t, q, qd) and qdd = FD(q, qd, tau) ---------------------------------
 
+void Simulator::setWrenches(const std::vector<ExternalWrench>& wrenches) {
+  for (const ExternalWrench& w : wrenches)
+    if (const std::string why = wrenchProblem(model_, w); !why.empty()) throw std::invalid_argument(why);
+  wrenches_ = wrenches;
+  tauWrench_.setZero(model_.nv);
+  if (status_ == SimulationStatus::Ok) rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());  // qdd at the state
+}
+
 void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
                               bool held) const {
   if (settings_.damping) tau -= model_.damping.cwiseProduct(qd);  // viscous: -b qd
@@ -283,6 +291,11 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
     controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_, &ld_);
   for (int v : model_.passiveDofs) tau[v] = 0;  // no actuator there
   passiveTorque(q, qd, tau, heldContacts);
+  if (!wrenches_.empty()) {  // tau += J^T f at this state's pose (their world axes stay put)
+    forwardKinematics(model_, data_, q);
+    wrenchJointForces(model_, data_, wrenches_, tauWrench_);
+    tau += tauWrench_;
+  }
   if (!cancel) {
     qdd = forwardDynamics(settings_.algorithm, q, qd, tau);
     return;

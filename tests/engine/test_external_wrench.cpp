@@ -7,7 +7,9 @@
 // - FD undoes ID with the same wrenches, by ABA and by CRBA + Cholesky: FD(ID(qdd, f), f) = qdd;
 // - the virtual power: tau_e . qd equals F . v_p + m . w, the point's velocity and the body's angular
 //   velocity taken by central differences of forward kinematics along qd (no Jacobian involved);
-// - far from the origin (a robot on a prismatic base 1e5 m out) the wrench acts as it does at home.
+// - far from the origin (a robot on a prismatic base 1e5 m out) the wrench acts as it does at home;
+// - a simulation with a constant push on a pendulum: the start acceleration, the balance angle and
+//   the damped rest there, in closed form.
 #include <QDir>
 #include <QtTest>
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "dynscope/algorithms/external_wrench.hpp"
 #include "dynscope/dynscope.hpp"
 #include "model_rows.hpp"
+#include "pendulum.hpp"
 
 using dyn::Model;
 using Eigen::Vector3d;
@@ -195,6 +198,51 @@ class TestExternalWrench : public QObject {
       const VectorXd a = dyn::rnea(g, dg, home, c.qd, c.qdd, &f0), b = dyn::rnea(g, dg, far, c.qd, c.qdd, &f1);
       CHECK_CLOSE(b, a, 1e-9, 1 + a.cwiseAbs().maxCoeff(), "tau at 1e5 m vs at home");
     }
+  }
+
+  // A simulation with a constant push (Simulator::setWrenches) against the pendulum in closed form
+  // (tests/support/pendulum.hpp: hinge about y, COM a distance c below it). A force F along +x at the
+  // COM gives the torque -c F cos q about y and gravity -m g c sin q: at q = 0 the rod starts with
+  // qdd = -c F / (Ic + m c^2); at tan q* = -F / (m g) the two balance (qdd = 0). With damping the
+  // pendulum comes to rest at q*. The same wrench by every integrator.
+  void simulationWithAPush() {
+    const dyn::testing::Pendulum p;
+    const Model m = dyn::buildModel(dyn::parseUrdfString(p.urdf()));
+    const int frame = m.frameIndex("rod");
+    const double F = 7.0;
+    // The COM in the rod's link frame is (0, 0, -c); the body frame has the hinge along z.
+    const dyn::ExternalWrench push{m.frames[size_t(frame)].body,
+                                   m.frames[size_t(frame)].placement.pointToA(Vector3d(0, 0, -p.c)),
+                                   Vector3d(F, 0, 0), Vector3d::Zero()};
+    dyn::SimulationSettings settings;
+    settings.damping = false;
+    dyn::Simulator sim(m, settings);
+    sim.setWrenches({push});
+    VectorXd q0 = VectorXd::Zero(1), qd0 = VectorXd::Zero(1);
+    sim.reset(q0, qd0);
+    const double qddStart = -p.c * F / (p.Ic + p.m * p.c * p.c);
+    QVERIFY2(std::abs(sim.qdd()[0] - qddStart) < 1e-12, qPrintable(QString::number(sim.qdd()[0] - qddStart)));
+    const double qStar = -std::atan(F / (p.m * p.g));
+    sim.reset(VectorXd::Constant(1, qStar), qd0);
+    QVERIFY2(std::abs(sim.qdd()[0]) < 1e-12, qPrintable(QString::number(sim.qdd()[0])));
+    // Damped (the model's damping given here), it settles at q*.
+    Model damped = m;
+    damped.damping[0] = 2.0;
+    for (const dyn::Integrator integrator :
+         {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45}) {
+      dyn::SimulationSettings s;
+      s.integrator = integrator;
+      dyn::Simulator settle(damped, s);
+      settle.setWrenches({push});
+      settle.reset(q0, qd0);
+      QCOMPARE(settle.advance(20.0), dyn::SimulationStatus::Ok);
+      QVERIFY2(std::abs(settle.q()[0] - qStar) < 1e-6 && std::abs(settle.qd()[0]) < 1e-6,
+               qPrintable(QString("%1: q %2, q* %3").arg(dyn::integratorName(integrator)).arg(settle.q()[0]).arg(qStar)));
+    }
+    // A wrench that cannot be applied is refused, naming it.
+    dyn::ExternalWrench bad = push;
+    bad.body = 5;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.setWrenches({bad}));
   }
 
   void refusesWhatCannotBeApplied() {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 
+#include "../algorithms/external_wrench.hpp"
 #include "../loops/loop_data.hpp"
 #include "../model/data.hpp"
 #include "../model/mimic_coupling.hpp"
@@ -65,6 +66,11 @@ class Simulator {
 
   void setSettings(const SimulationSettings& settings);  // validated; keeps the state and record
   void setController(Controller controller);             // validated; keeps the state and record
+  // External wrenches held constant in world axes while the robot moves (a push, a load: issue 25,
+  // dynscope/algorithms/external_wrench.hpp): each evaluation adds tau_e = J^T f at the state's pose
+  // to the joint forces. std::invalid_argument naming the wrench that cannot be applied.
+  void setWrenches(const std::vector<ExternalWrench>& wrenches);
+  const std::vector<ExternalWrench>& wrenches() const { return wrenches_; }
 
   const Model& model() const { return model_; }
   const SimulationSettings& settings() const { return settings_; }
@@ -165,6 +171,8 @@ class Simulator {
   // Workspace, sized once: trial state, stage derivatives (k: velocities and accelerations).
   Eigen::VectorXd qTrial_, qdTrial_, qNew_, qdNew_, dq_, dv_, tauStage_, qddStage_, qddOther_, scratch_;
   Eigen::VectorXd force_;
+  std::vector<ExternalWrench> wrenches_;
+  Eigen::VectorXd tauWrench_;  // J^T f of the wrenches at the evaluated state
   Eigen::MatrixXd massMatrix_, nextMassMatrix_, factor_;  // symplectic Euler: H(q_n), H(q_n+1), L^T L
   bool massValid_ = false, screwJoints_ = true;
   Eigen::MatrixXd kq_, kv_;              // nv x 7 stage velocities / accelerations
