@@ -27,8 +27,7 @@ dyn::ReferenceFrame referenceFrame(const std::string& name) {
 // --link, or the model's end effector for commands about a single frame.
 std::string linkOrEndEffector(const Session& s) {
   if (s.options.link) return *s.options.link;
-  if (s.model.defaultEndEffector.empty())
-    throw UsageError("the model names no end effector: give --link NAME");
+  if (s.model.defaultEndEffector.empty()) throw UsageError("the model names no end effector: give --link NAME");
   return s.model.defaultEndEffector;
 }
 

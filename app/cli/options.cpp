@@ -60,6 +60,9 @@ const OptionSpec kOptions[] = {
     {"--limit-stiffness", "K", "joint-limit spring, N m/rad or N/m (default 1e4)"},
     {"--limit-damping", "C", "joint-limit damper, N m s/rad or N s/m (default 100)"},
     {"--velocity-bound", "V", "stop as diverged when a joint velocity exceeds V (default 1000)"},
+    {"--ground", "H", "simulate: a ground plane z = H (m) the robot's collision geometry touches"},
+    {"--friction", "MU", "simulate --ground: Coulomb friction coefficient (default 0.8)"},
+    {"--contact-time", "T", "simulate --ground: contact time constant in s, MuJoCo's solref (default 0.01)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
@@ -244,14 +247,17 @@ const std::vector<CommandSpec>& commands() {
       {Command::Simulate,
        "simulate",
        "forward-dynamics simulation from (q0, qd0) to CSV: t, q, qd_, qdd_, tau_, energy",
-       {"--duration",     "--dt",        "--integrator",      "--controller",    "--q0",
-        "--qd0",          "--tau",       "--trajectory",      "--torques",       "--kp",
-        "--kd",           "--algorithm", "--loop-method",     "--baumgarte",     "--no-projection",
-        "--compare",      "--tolerance", "--limit-stiffness", "--limit-damping", "--velocity-bound",
-        "--record-every", "--out",       "--progress",        "--wrench"},
+       {"--duration",     "--dt",          "--integrator",      "--controller",    "--q0",
+        "--qd0",          "--tau",         "--trajectory",      "--torques",       "--kp",
+        "--kd",           "--algorithm",   "--loop-method",     "--baumgarte",     "--no-projection",
+        "--compare",      "--tolerance",   "--limit-stiffness", "--limit-damping", "--velocity-bound",
+        "--record-every", "--out",         "--progress",        "--wrench",        "--ground",
+        "--friction",     "--contact-time"},
        "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
        "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers (+ J^T f of each --wrench, held in world\n"
-       "axes while the robot moves). Controllers: passive (tau = 0), gravity\n"
+       "axes while the robot moves) (+ J^T f of the ground's contact forces with --ground H: soft contact at\n"
+       "the collision geometry's points, Coulomb friction --friction, time constant --contact-time; adds\n"
+       "contact_normal, contact_friction and penetration columns). Controllers: passive (tau = 0), gravity\n"
        "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
        "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"
        "tau_ columns are the applied total; energy is kinetic + potential, energy_drift (E - E0) / |E0|.\n"
@@ -434,6 +440,19 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     if (v != "saha-stanford" && v != "saha-planar3")
       throw UsageError("--demo must be saha-stanford or saha-planar3, not '" + std::string(v) + "'");
     setOnce(opts.demo, name, v);
+  } else if (name == "--ground" || name == "--friction" || name == "--contact-time") {
+    std::optional<double>& slot = name == "--ground"     ? opts.ground
+                                  : name == "--friction" ? opts.friction
+                                                         : opts.contactTime;
+    if (slot) throw UsageError(std::string(name) + " is given twice");
+    const std::vector<double> x = parseNumberList(v, name);
+    const bool anySign = name == "--ground", zeroOk = name == "--friction";
+    if (x.size() != 1 || (!anySign && (x[0] < 0 || (x[0] == 0 && !zeroOk))))
+      throw UsageError(std::string(name) + " needs one " +
+                       (anySign  ? "number"
+                        : zeroOk ? "non-negative number"
+                                 : "positive number"));
+    slot = x[0];
   } else if (name == "--duration" || name == "--dt" || name == "--tolerance" || name == "--limit-stiffness" ||
              name == "--limit-damping" || name == "--velocity-bound") {
     std::optional<double>& slot = name == "--duration"          ? opts.duration

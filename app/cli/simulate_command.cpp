@@ -43,6 +43,12 @@ dyn::SimulationSettings settingsFrom(const Options& o) {
     st.baumgarte = st.baumgarteAlpha > 0 || st.baumgarteBeta > 0;
   }
   st.projection = !o.noProjection;
+  if (o.ground) {
+    st.ground.enabled = true;
+    st.ground.height = *o.ground;
+  }
+  if (o.friction) st.ground.friction = *o.friction;
+  if (o.contactTime) st.ground.timeConstant = *o.contactTime;
   return st;
 }
 
@@ -89,9 +95,15 @@ int runSimulation(const Session& s) {
   warnUnusedOptions(s);
   const Eigen::VectorXd q0 = configurationInput(s, o.q0, "--q0");
   const Eigen::VectorXd qd0 = velocityInput(s, o.qd0, "--qd0");
+  if ((o.friction || o.contactTime) && !o.ground)
+    warn("--friction and --contact-time act on the ground: give --ground H");
   dyn::Simulator sim(s.model, settingsFrom(o), controllerFrom(s));
-  sim.reset(q0, qd0);
+  for (const std::string& n : sim.contactPoints().notes) warn(n);
+  if (o.ground)
+    note(std::to_string(sim.contactPoints().points.size()) +
+         " contact points on the ground z = " + dyn::formatCsvNumber(*o.ground));
   sim.setWrenches(wrenchesOf(s, externalForceInputs(s)));  // --wrench: constant pushes, world axes
+  sim.reset(q0, qd0);                                       // records the first state with them
   const long steps = std::lround(*o.duration / sim.settings().dt);
   sim.record().reserve(int(std::min(steps / sim.settings().recordEvery + 2, 1'000'000L)));
 
@@ -123,6 +135,8 @@ int runSimulation(const Session& s) {
   if (o.compare)
     note((s.model.hasLoops() ? "max |qdd difference| of two loop methods = " : "max |qdd_aba - qdd_crba| = ") +
          dyn::formatCsvNumber(sim.record().maxFdDifference()));
+  if (o.ground)
+    note("deepest penetration into the ground: " + dyn::formatCsvNumber(sim.record().maxPenetration()) + " m");
   if (s.model.hasLoops())
     note("max |phi| = " + dyn::formatCsvNumber(sim.record().maxConstraintError()) +
          ", max |phi' qd| = " + dyn::formatCsvNumber(sim.record().maxConstraintRateError()));

@@ -17,7 +17,9 @@ Eigen::MatrixXd asMatrix(const std::vector<double>& flat, int rows, int cols) {
 }  // namespace
 
 void SimulationRecord::clear() {
-  for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference, &constraintError, &constraintRateError}) v->clear();
+  for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference, &constraintError, &constraintRateError,
+                  &contactNormal, &contactFriction, &penetration})
+    v->clear();
   limitEvents.clear();
 }
 
@@ -29,6 +31,7 @@ void SimulationRecord::reserve(int samples) {
   fdDifference.reserve(samples);
   constraintError.reserve(samples);
   constraintRateError.reserve(samples);
+  for (auto* v : {&contactNormal, &contactFriction, &penetration}) v->reserve(samples);
   limitEvents.reserve(std::max<size_t>(limitEvents.capacity(), samples / 10));
 }
 
@@ -47,6 +50,7 @@ void SimulationRecord::dropEveryOther() {
   compact(fdDifference, 1);
   compact(constraintError, 1);
   compact(constraintRateError, 1);
+  for (auto* v : {&contactNormal, &contactFriction, &penetration}) compact(*v, 1);
 }
 
 SampledTrajectory SimulationRecord::trajectory() const {
@@ -91,6 +95,12 @@ double SimulationRecord::maxConstraintRateError() const {
   return m;
 }
 
+double SimulationRecord::maxPenetration() const {
+  double m = 0;
+  for (double d : penetration) m = std::max(m, d);
+  return m;
+}
+
 void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& r) {
   const int n = r.samples(), nq = model.nq, nv = model.nv;
   std::vector<std::string> header{"t"};
@@ -103,6 +113,9 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
   if (compare) header.push_back("fd_difference");
   const bool loops = int(r.constraintError.size()) == n && int(r.constraintRateError.size()) == n && n > 0;
   if (loops) header.insert(header.end(), {"phi_norm", "phi_dot_norm"});
+  const bool ground =
+      int(r.contactNormal.size()) == n && int(r.contactFriction.size()) == n && int(r.penetration.size()) == n && n > 0;
+  if (ground) header.insert(header.end(), {"contact_normal", "contact_friction", "penetration"});
   Eigen::MatrixXd values(header.size(), n);
   values.row(0) = Eigen::Map<const Eigen::VectorXd>(r.t.data(), n).transpose();
   values.middleRows(1, nq) = asMatrix(r.q, nq, n);
@@ -118,8 +131,14 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
     for (int k = 0; k < n; ++k) values(row, k) = r.fdDifference[k];
     ++row;
   }
-  if (loops)
+  if (loops) {
     for (int k = 0; k < n; ++k) values(row, k) = r.constraintError[k], values(row + 1, k) = r.constraintRateError[k];
+    row += 2;
+  }
+  if (ground)
+    for (int k = 0; k < n; ++k)
+      values(row, k) = r.contactNormal[k], values(row + 1, k) = r.contactFriction[k],
+                  values(row + 2, k) = r.penetration[k];
   writeCsv(out, header, values);
 }
 

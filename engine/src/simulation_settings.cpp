@@ -20,6 +20,22 @@ void requireNonNegative(const char* name, double x) {
 
 }  // namespace
 
+void validate(const GroundSettings& g) {
+  const auto require = [](bool ok, const char* name, double x, const char* what) {
+    if (!ok)
+      throw std::invalid_argument(std::string("ground setting ") + name + " must be " + what + ", not " +
+                                  std::to_string(x));
+  };
+  require(std::isfinite(g.height), "height", g.height, "a finite number");
+  require(std::isfinite(g.friction) && g.friction >= 0, "friction", g.friction, "a finite number >= 0");
+  require(std::isfinite(g.timeConstant) && g.timeConstant > 0, "timeConstant", g.timeConstant,
+          "a positive finite number");
+  require(std::isfinite(g.dampingRatio) && g.dampingRatio > 0, "dampingRatio", g.dampingRatio,
+          "a positive finite number");
+  require(std::isfinite(g.stiffness) && g.stiffness >= 0, "stiffness", g.stiffness, "a finite number >= 0");
+  require(std::isfinite(g.damping) && g.damping >= 0, "damping", g.damping, "a finite number >= 0");
+}
+
 void validate(const SimulationSettings& s) {
   requirePositive("dt", s.dt);
   requirePositive("tolerance", s.tolerance);
@@ -39,6 +55,7 @@ void validate(const SimulationSettings& s) {
                                 std::to_string(s.projectionIterations));
   if (s.recordEvery < 1)
     throw std::invalid_argument("simulation setting recordEvery must be >= 1, not " + std::to_string(s.recordEvery));
+  validate(s.ground);
 }
 
 std::optional<Integrator> integratorByName(std::string_view name) {

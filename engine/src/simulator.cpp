@@ -37,6 +37,23 @@ void normaliseQuaternions(const Model& model, Eigen::VectorXd& q, const char* wh
   }
 }
 
+// A contact point's place and motion at the current kinematics: pb its touching point in body
+// coordinates (a sphere's lowest), p in world, vp the world velocity of the body's material point there.
+struct PointState {
+  Vec3<double> pb, p, vp;
+};
+
+PointState pointState(const Data& data, const ContactPoint& c) {
+  const Transform<double>& X = data.X0[c.body];  // body_X_world: E maps world axes to body axes
+  PointState s;
+  s.pb = c.point;
+  if (c.radius > 0) s.pb -= c.radius * X.E.col(2);  // E (0, 0, -1): straight down, in body axes
+  s.p = X.pointToA(s.pb);
+  const Motion<double>& v = data.v[c.body];
+  s.vp = X.E.transpose() * (v.v + cross3(v.w, s.pb));  // v_O + w x p, to world axes
+  return s;
+}
+
 }  // namespace
 
 Simulator::Simulator(const Model& model, const SimulationSettings& settings, Controller controller)
@@ -50,6 +67,10 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
     v->setZero(nv);
   scratch_.setZero(nq + 3 * nv);
   force_.setZero(nv);
+  tauWrench_.setZero(nv);
+  for (int i = 1; i <= model_.N; ++i)
+    if (model_.joints[i].type == JointType::Floating)
+      for (int k = 0; k < 6; ++k) freeDofs_.push_back(model_.joints[i].idx_v + k);
   for (auto* m : {&massMatrix_, &nextMassMatrix_, &factor_}) m->setZero(nv, nv);
   screwJoints_ = true;
   for (int i = 1; i <= model_.N; ++i)
@@ -103,6 +124,7 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
       dofInertia_[size_t(i)] = 1.0 / dv_[i];
     }
   }
+  setUpContacts();
   stabilityCaps();
   record_.nq = nq;
   record_.nv = nv;
@@ -139,6 +161,9 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
   record_.clear();
   std::fill(inLimit_.begin(), inLimit_.end(), 0);
   std::fill(contact_.begin(), contact_.end(), 0);
+  std::fill(anchored_.begin(), anchored_.end(), 0);  // points in contact at q0 stick where they are
+  contactForces_.clear();
+  contactEnergy_ = 0;
   fdDifference_ = 0;
   qNew_ = q_;
   qdNew_ = qd_;
@@ -158,10 +183,10 @@ void Simulator::reset(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0) {
 // A stiff spring on a light joint has a natural frequency w = sqrt(k / m) that an explicit step
 // of h integrates only while w h stays small (symplectic Euler: < 2; RK4: < 2.8), and an explicit
 // damper only while c h / m stays small. Capping at w h = 1 and c h / m = 1 keeps every joint
-// stable at the chosen step; heavy joints keep the settings' values. Symplectic Euler takes the
-// damper implicitly, so only its spring is capped. The smoothed friction f tanh(qd / eps) is a
-// damper of slope f / eps near rest, explicit in every integrator: eps >= f h / m caps it the
-// same way (the gripper fingers: 1 N m s/rad on 1e-4 kg m^2 held RK45 to ~0.3 ms sub-steps).
+// stable at the chosen step; heavy joints keep the settings' values. Symplectic Euler in momentum
+// form takes the damper implicitly, so only its spring is capped (not in its velocity form). The smoothed friction f
+// tanh(qd / eps) is a damper of slope f / eps near rest, explicit in every integrator: eps >= f h / m caps it the same
+// way (the gripper fingers: 1 N m s/rad on 1e-4 kg m^2 held RK45 to ~0.3 ms sub-steps).
 void Simulator::stabilityCaps() {
   limitK_.assign(limitDofs_.size(), settings_.limitStiffness);
   limitC_.assign(limitDofs_.size(), settings_.limitDamping);
@@ -170,7 +195,34 @@ void Simulator::stabilityCaps() {
     const double m = dofInertia_[size_t(limitDofs_[j])];
     if (!(m > 0) || !std::isfinite(m)) continue;
     limitK_[j] = std::min(limitK_[j], m / (h * h));
-    if (settings_.integrator != Integrator::SemiImplicitEuler) limitC_[j] = std::min(limitC_[j], m / h);
+    // The momentum form takes the damper implicitly; its velocity form (quaternion joints) does not.
+    if (settings_.integrator != Integrator::SemiImplicitEuler || !screwJoints_)
+      limitC_[j] = std::min(limitC_[j], m / h);
+  }
+  // Contact points: K = m / (tau^2 zeta^2), C = 2 m / tau with tau no shorter than two steps (MuJoCo
+  // clamps its time constant the same way), or the settings' K and C; both capped as the limits are.
+  const GroundSettings& g = settings_.ground;
+  const double tc = std::max(g.timeConstant, 2 * h);
+  // A light link (a foot's corner, which the ankle turns easily) pressed by the rest of the robot would
+  // sink on a spring sized for its own mass: the rule takes at least the share of the robot's mass
+  // that one of eight supporting points carries (two feet's corners, four feet's rims).
+  const double share = model_.totalMass() / 8;
+  const auto spring = [&](double m, double n, double& K, double& C) {
+    K = C = 0;
+    if (!(m > 0) || !std::isfinite(m)) return;  // a point no joint can move takes no force
+    const double mr = std::max(m, share);
+    // The caps w h <= sqrt(2), c h / m <= 1 of the points of a shape that touch together (up to half of
+    // them: a box's face, a cylinder's side): K <= 2 m / (n h^2), C <= m / (n h), n = half the shape's points.
+    const double touching = std::max(1.0, n / 2);
+    K = std::min(g.stiffness > 0 ? g.stiffness : mr / (tc * tc * g.dampingRatio * g.dampingRatio),
+                 2 * m / (touching * h * h));
+    C = std::min(g.stiffness > 0 ? g.damping : 2 * mr / tc, m / (touching * h));
+  };
+  const size_t points = contactMass_.size();
+  for (auto* v : {&contactK_, &contactC_, &contactKt_, &contactCt_}) v->assign(points, 0.0);
+  for (size_t j = 0; j < points; ++j) {
+    spring(contactMass_[j], contactShare_[j], contactK_[j], contactC_[j]);     // normal
+    spring(contactMassT_[j], contactShare_[j], contactKt_[j], contactCt_[j]);  // tangential (sticking)
   }
   frictionEps_.setConstant(model_.nv, settings_.frictionVelocity);
   for (int i = 0; i < model_.nv; ++i) {
@@ -182,12 +234,19 @@ void Simulator::stabilityCaps() {
 void Simulator::setSettings(const SimulationSettings& settings) {
   validate(settings);
   settings_ = settings;
+  setUpContacts();
   stabilityCaps();
+  if (!groundActive()) {  // off: no anchors, no forces; on again: points in contact stick where they are
+    std::fill(anchored_.begin(), anchored_.end(), 0);
+    contactForces_.clear();
+    contactEnergy_ = 0;
+  }
   tBase_ = t_;
   baseStep_ = stepCount_;
   dpStep_ = std::min(dpStep_ > 0 ? dpStep_ : settings_.dt, settings_.dt);
   rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());  // the right-hand side depends on the passive effects
-  updateEnergy();                                           // energy may just have been switched on
+  if (groundActive()) contactReadouts();
+  updateEnergy();  // energy may just have been switched on
 }
 
 void Simulator::setController(Controller controller) {
@@ -284,18 +343,22 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
   qdd.resize(model_.nv);
   // Gravity compensation cancels gravity exactly: qdd = FD(q, qd, g(q) + p) is FD(q, qd, p) without
   // gravity, so a stage that needs qdd alone skips the RNEA for g(q).
-  const bool cancel = !applied && std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops();
+  const bool cancel = !applied && cancelsGravity();
   if (cancel)
     tau.setZero();
   else
     controlTorque(controller_, model_, data_, t, q, qd, tau, scratch_, &ld_);
   for (int v : model_.passiveDofs) tau[v] = 0;  // no actuator there
+  if (groundActive())  // standing on the ground a free-floating base carries itself: no motor drives it
+    for (int v : freeDofs_) tau[v] = 0;
   passiveTorque(q, qd, tau, heldContacts);
+  const bool ground = groundActive();
+  if (!wrenches_.empty() || ground) forwardKinematics(model_, data_, q, qd);
   if (!wrenches_.empty()) {  // tau += J^T f at this state's pose (their world axes stay put)
-    forwardKinematics(model_, data_, q);
     wrenchJointForces(model_, data_, wrenches_, tauWrench_);
     tau += tauWrench_;
   }
+  if (ground) groundForces(tau, false);
   if (!cancel) {
     qdd = forwardDynamics(settings_.algorithm, q, qd, tau);
     return;
@@ -304,6 +367,129 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
   model_.gravity.setZero();
   qdd = forwardDynamics(settings_.algorithm, q, qd, tau);  // does not throw: the sizes are checked
   model_.gravity = gravity;
+}
+
+// ---- Ground contact (ground_contact.hpp, docs/simulation.md) ----------------------------------------
+
+// The points and the mass each one pushes: m = 1 / (n^T J H^-1 J^T n) at the neutral pose, n the
+// ground normal (the point's inertia along it when the rest of the robot gives way; the largest
+// mobility of the three axes when the joints cannot move the point along the normal there).
+void Simulator::setUpContacts() {
+  if (contactsReady_ || !settings_.ground.enabled) return;
+  contactsReady_ = true;
+  contactSet_ = dyn::contactPoints(model_);
+  const size_t n = contactSet_.points.size();
+  contactMass_.assign(n, 0.0);
+  contactMassT_.assign(n, 0.0);
+  contactShare_.assign(n, 0.0);
+  for (size_t j = 0; j < n; ++j)
+    for (const ContactPoint& c : contactSet_.points) contactShare_[j] += c.geometry == contactSet_.points[j].geometry;
+  anchor_.assign(n, Vec3<double>::Zero());
+  anchored_.assign(n, 0);
+  contactWrenches_.reserve(n);
+  contactForces_.reserve(n);
+  if (n == 0 || model_.nv == 0) return;
+  const Eigen::VectorXd q0 = model_.neutral(), v0 = Eigen::VectorXd::Zero(model_.nv);
+  Eigen::MatrixXd L = crba(model_, data_, q0);
+  factorLTL(model_, L);  // positive definite there: the constructor factored it
+  forwardKinematics(model_, data_, q0, v0);
+  std::vector<ExternalWrench> unit(1);
+  Eigen::VectorXd tauUnit, x;
+  for (size_t j = 0; j < n; ++j) {
+    const ContactPoint& c = contactSet_.points[j];
+    double mobility[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      unit[0] = {c.body, pointState(data_, c).pb, Vec3<double>::Unit(axis), Vec3<double>::Zero()};
+      wrenchJointForces(model_, data_, unit, tauUnit);  // J^T e_axis
+      x = tauUnit;
+      solveLTL(model_, L, x);
+      mobility[axis] = tauUnit.dot(x);  // e^T J H^-1 J^T e
+    }
+    const double largest = std::max({mobility[0], mobility[1], mobility[2]});
+    const double w = mobility[2] > 1e-6 * largest ? mobility[2] : largest;
+    const double wt =
+        std::max(mobility[0], mobility[1]) > 1e-6 * largest ? std::max(mobility[0], mobility[1]) : largest;
+    contactMass_[j] = w > 0 ? 1 / w : 0;     // along the normal
+    contactMassT_[j] = wt > 0 ? 1 / wt : 0;  // along the ground, the lighter way
+  }
+}
+
+bool Simulator::groundActive() const { return settings_.ground.enabled && !contactSet_.points.empty(); }
+
+// Gravity compensation cancels gravity exactly, so a stage that needs qdd alone can drop both (not
+// when the ground takes the compensation of a free base away).
+bool Simulator::cancelsGravity() const {
+  return std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops() &&
+         !(groundActive() && !freeDofs_.empty());
+}
+
+// tau += J^T f over the points below the ground at the kinematics in data_ (forwardKinematics with
+// velocities first): F_n = max(0, K d - C v_n), F_t = -K (p - anchor) - C v_t kept inside mu F_n.
+void Simulator::groundForces(Eigen::VectorXd& tau, bool state) {
+  const GroundSettings& g = settings_.ground;
+  contactWrenches_.clear();
+  if (state) {
+    contactForces_.clear();
+    contactEnergy_ = 0;
+  }
+  for (size_t j = 0; j < contactSet_.points.size(); ++j) {
+    const ContactPoint& c = contactSet_.points[j];
+    const PointState s = pointState(data_, c);
+    const double d = g.height - s.p.z();  // penetration
+    if (!(d > 0)) continue;
+    const double K = contactK_[j], C = contactC_[j], Kt = contactKt_[j], Ct = contactCt_[j];
+    const double fn = std::max(0.0, K * d - C * s.vp.z());  // the spring-damper that only pushes
+    Vec3<double> stretch = Vec3<double>::Zero();            // from where the point stuck
+    if (anchored_[j]) stretch.head<2>() = s.p.head<2>() - anchor_[j].head<2>();
+    Vec3<double> f(-Kt * stretch.x() - Ct * s.vp.x(), -Kt * stretch.y() - Ct * s.vp.y(), 0);
+    const double limit = g.friction * fn, trial = f.norm();
+    const bool sliding = trial > limit;
+    if (sliding) f *= limit / trial;  // onto the cone's surface: Coulomb's sliding friction
+    f.z() = fn;
+    contactWrenches_.push_back({c.body, s.pb, f, Vec3<double>::Zero()});
+    if (!state) continue;
+    contactForces_.push_back({int(j), c.body, s.p, f, d, sliding});
+    contactEnergy_ += 0.5 * (K * d * d + Kt * stretch.squaredNorm());  // the springs' stored energy
+  }
+  if (contactWrenches_.empty()) return;
+  wrenchJointForces(model_, data_, contactWrenches_, tauWrench_);
+  tau += tauWrench_;
+}
+
+void Simulator::contactReadouts() {
+  forwardKinematics(model_, data_, q_, qd_);
+  force_.setZero();
+  groundForces(force_, true);
+}
+
+// After an accepted step: a point that touched down sticks where it is; a stuck point whose spring
+// would pull harder than mu F_n slips, its anchor moved so that the spring pulls mu F_n (the
+// reset integrator); a point that left the ground forgets its anchor.
+bool Simulator::slipAnchors() {
+  const GroundSettings& g = settings_.ground;
+  forwardKinematics(model_, data_, q_, qd_);
+  bool slipped = false;
+  for (size_t j = 0; j < contactSet_.points.size(); ++j) {
+    const PointState s = pointState(data_, contactSet_.points[j]);
+    const double d = g.height - s.p.z();
+    if (!(d > 0)) {
+      anchored_[j] = 0;
+      continue;
+    }
+    if (!anchored_[j]) {
+      anchored_[j] = 1;
+      anchor_[j] = s.p;
+      continue;
+    }
+    const double fn = std::max(0.0, contactK_[j] * d - contactC_[j] * s.vp.z()), Kt = contactKt_[j];
+    const Eigen::Vector2d stretch = s.p.head<2>() - anchor_[j].head<2>();
+    const double r = stretch.norm(), keep = Kt > 0 ? g.friction * fn / Kt : 0.0;
+    if (r > keep) {
+      anchor_[j].head<2>() = s.p.head<2>() - (r > 0 ? keep / r : 0.0) * stretch;
+      slipped = true;
+    }
+  }
+  return slipped;
 }
 
 // ---- Accepting a new state ------------------------------------------------------------------------
@@ -326,14 +512,14 @@ bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd
 }
 
 bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int contact) {
-  if (mimic_) enforceMimic(qNew_, qdNew_);  // removes round-off; the evaluation stays valid
+  if (mimic_) enforceMimic(qNew_, qdNew_);          // removes round-off; the evaluation stays valid
   if (model_.hasLoops() && settings_.projection) {  // back onto the constraints: the stage values no longer hold
     projectNewState();
     evaluated = false;
   }
   if (!evaluated)
     rightHandSide(tNew, qNew_, qdNew_, tauStage_, qddStage_, holdsContacts());
-  else if (std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops())  // from a stage: add g(q)
+  else if (cancelsGravity())  // from a stage: add g(q)
     tauStage_ += gravityVector(model_, data_, qNew_);
   // The message is only built on failure: the check itself does not allocate.
   if (!finiteAndBounded(qNew_, qdNew_, qddStage_, tNew)) return false;
@@ -348,12 +534,16 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
   // stage (FSAL) under the new ones.
   if (checkLimits(switchingLimit, contact) && settings_.integrator == Integrator::DormandPrince45)
     rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+  if (groundActive()) {  // anchors that slipped change the state's friction forces
+    if (slipAnchors()) rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+    contactReadouts();
+  }
   if (model_.hasLoops()) {  // the evaluation at (q_, qd_) left phi and phi' qd in ld_
     phiNorm_ = ld_.phi.norm();
     phiDotNorm_ = ld_.phiDot.norm();
   }
   if (settings_.compare && !mimic_) {  // the other algorithm on the same state and torques (mimic: one, CRBA-based)
-    if (model_.hasLoops()) {  // method 2 against method 1, other methods against method 2
+    if (model_.hasLoops()) {           // method 2 against method 1, other methods against method 2
       const LoopMethod other =
           settings_.loopMethod == LoopMethod::Multipliers ? LoopMethod::Augmented : LoopMethod::Multipliers;
       ++stats_.evaluations;
@@ -372,7 +562,7 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
 void Simulator::updateEnergy() {
   if (!settings_.energy) return;
   computeEnergy(model_, data_, q_, qd_);
-  energy_ = data_.kinetic + data_.potential;
+  energy_ = data_.kinetic + data_.potential + (groundActive() ? contactEnergy_ : 0.0);
 }
 
 bool Simulator::checkLimits(int switching, int contact) {
@@ -411,6 +601,17 @@ void Simulator::recordState() {
   if (model_.hasLoops() && r.constraintError.size() + 1 == r.t.size()) {
     r.constraintError.push_back(phiNorm_);
     r.constraintRateError.push_back(phiDotNorm_);
+  }
+  if (groundActive() && r.contactNormal.size() + 1 == r.t.size()) {
+    double normal = 0, friction = 0, depth = 0;
+    for (const ContactForce& c : contactForces_) {
+      normal += c.force.z();
+      friction += c.force.head<2>().norm();
+      depth = std::max(depth, c.penetration);
+    }
+    r.contactNormal.push_back(normal);
+    r.contactFriction.push_back(friction);
+    r.penetration.push_back(depth);
   }
   fdDifference_ = 0;
   recorded_ = true;

@@ -113,6 +113,41 @@ class TestSimulationAllocation : public QObject {
     QCOMPARE(n, 0L);
   }
 
+  // Through ground contact: the quadruped dropped onto the ground, its feet touching down, sticking
+  // and slipping (anchors moved), in every integrator.
+  void groundContactDoesNotAllocate_data() {
+    QTest::addColumn<int>("integrator");
+    for (auto integrator : {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45})
+      QTest::newRow(dyn::integratorName(integrator)) << int(integrator);
+  }
+  void groundContactDoesNotAllocate() {
+    QFETCH(int, integrator);
+    const dyn::Model model = robot("quadruped.urdf", true);
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator(integrator);
+    s.ground.enabled = true;
+    dyn::Simulator sim(model, s);
+    QVERIFY(!sim.contactPoints().points.empty());
+    dyn::Data d(model);  // the ground 5 mm above the lowest point at the neutral pose: landing at once
+    dyn::forwardKinematics(model, d, model.neutral());
+    s.ground.height = 1e9;
+    for (const dyn::ContactPoint& c : sim.contactPoints().points)
+      s.ground.height = std::min(s.ground.height, d.X0[c.body].pointToA(c.point).z() - c.radius + 0.005);
+    sim.setSettings(s);
+    Eigen::VectorXd qd0 = Eigen::VectorXd::Zero(model.nv);
+    qd0[0] = 0.5;  // sliding sideways as it lands
+    sim.reset(model.neutral(), qd0);
+    sim.record().reserve(2000);
+    sim.step();
+    dyn::SimulationStatus status = dyn::SimulationStatus::Ok;
+    const long n = countAllocations([&] {
+      for (int k = 0; k < 400 && status == dyn::SimulationStatus::Ok; ++k) status = sim.step();
+    });
+    QCOMPARE(status, dyn::SimulationStatus::Ok);
+    QVERIFY(!sim.contactForces().empty());  // it did land
+    QCOMPARE(n, 0L);
+  }
+
   // Through joint-limit contacts too (Dormand-Prince steps onto each located entry and release):
   // the humanoid thrown towards its upper limits.
   void limitContactsDoNotAllocate_data() {

@@ -91,16 +91,16 @@ class TestSimulationCli : public QObject {
   void pushedRunMatchesTheEngine() {
     QTemporaryDir dir;
     const std::string out = dir.filePath("run.csv").toStdString();
-    const Run run = runCli({"simulate", robot("panda.urdf"), "--duration", "0.1", "--dt", "0.002", "--controller",
-                            "gravity", "--wrench", "panda_link7:0,15,-5,0,0,0.5@0,0,0.1", "--out",
-                            QString::fromStdString(out)});
+    const Run run =
+        runCli({"simulate", robot("panda.urdf"), "--duration", "0.1", "--dt", "0.002", "--controller", "gravity",
+                "--wrench", "panda_link7:0,15,-5,0,0,0.5@0,0,0.1", "--out", QString::fromStdString(out)});
     QVERIFY2(run.status == 0 && !run.crashed, run.err.constData());
     const dyn::Model model = dyn::loadModel(robot("panda.urdf").toStdString());
     const int frame = model.frameIndex("panda_link7");
     dyn::Simulator sim(model, {}, dyn::GravityCompensation{});
-    sim.setWrenches({{model.frames[size_t(frame)].body,
-                      model.frames[size_t(frame)].placement.pointToA(Eigen::Vector3d(0, 0, 0.1)),
-                      Eigen::Vector3d(0, 15, -5), Eigen::Vector3d(0, 0, 0.5)}});
+    sim.setWrenches(
+        {{model.frames[size_t(frame)].body, model.frames[size_t(frame)].placement.pointToA(Eigen::Vector3d(0, 0, 0.1)),
+          Eigen::Vector3d(0, 15, -5), Eigen::Vector3d(0, 0, 0.5)}});
     dyn::SimulationSettings s;
     s.dt = 0.002;
     sim.setSettings(s);
@@ -109,6 +109,34 @@ class TestSimulationCli : public QObject {
     compareWithRecord(out, model, sim.record());
     // The push moved the arm (under gravity compensation alone it would stay).
     QVERIFY((sim.q() - model.home()).cwiseAbs().maxCoeff() > 1e-3);
+  }
+
+  // simulate --ground: the quadruped lands and stands; the CSV's contact columns show the ground
+  // carrying its weight at the end, and the run equals the engine's with the same settings.
+  void groundRunCarriesTheWeight() {
+    QTemporaryDir dir;
+    const std::string out = dir.filePath("run.csv").toStdString();
+    const Run run =
+        runCli({"simulate", robot("quadruped.urdf"), "--floating-base", "--duration", "1.5", "--ground", "-0.62",
+                "--friction", "0.6", "--contact-time", "0.02", "--out", QString::fromStdString(out)});
+    QVERIFY2(run.status == 0 && !run.crashed, run.err.constData());
+    QVERIFY2(run.err.contains("contact points on the ground"), run.err.constData());
+    const dyn::Model model = dyn::loadModel(robot("quadruped.urdf").toStdString(), {.floatingBase = true});
+    const dyn::CsvTable table = dyn::readCsv(out);
+    const Eigen::MatrixXd contact = columns(table, {"contact_normal", "contact_friction", "penetration"});
+    const int last = int(contact.cols()) - 1;
+    QVERIFY2(std::abs(contact(0, last) - model.totalMass() * 9.81) < 0.01 * model.totalMass() * 9.81,
+             qPrintable(QString("the ground carries %1 N").arg(contact(0, last))));
+    QVERIFY(contact.row(2).maxCoeff() > 0 && contact.row(2).maxCoeff() < 0.05);
+    dyn::SimulationSettings s;
+    s.ground = {.enabled = true, .height = -0.62, .friction = 0.6, .timeConstant = 0.02};
+    dyn::Simulator sim(model, s);
+    sim.reset();
+    sim.advance(1.5);
+    compareWithRecord(out, model, sim.record());
+    // Ground options without the ground: a warning, not silence.
+    const Run loose = runCli({"simulate", robot("planar3.dh"), "--duration", "0.01", "--friction", "0.5"});
+    QVERIFY(loose.status == 0 && loose.err.contains("--ground"));
   }
 
   // Torque replay from a CSV with the adaptive integrator, to stdout.

@@ -22,11 +22,14 @@ struct LimitEvent {
 
 struct SimulationRecord {
   int nq = 0, nv = 0;
-  std::vector<double> t, q, qd, qdd, tau;  // flat, one column (nq or nv values) per sample
-  std::vector<double> energy;              // kinetic + potential per sample (empty when not recorded)
-  std::vector<double> fdDifference;        // max |qdd_ABA - qdd_CRBA| per sample (compare only)
-  std::vector<double> constraintError;     // closed loops: |phi(q)| per sample (2-norm over all rows)
+  std::vector<double> t, q, qd, qdd, tau;   // flat, one column (nq or nv values) per sample
+  std::vector<double> energy;               // kinetic + potential per sample (empty when not recorded)
+  std::vector<double> fdDifference;         // max |qdd_ABA - qdd_CRBA| per sample (compare only)
+  std::vector<double> constraintError;      // closed loops: |phi(q)| per sample (2-norm over all rows)
   std::vector<double> constraintRateError;  // closed loops: |phi'(q) qd| per sample
+  // Ground contact (settings.ground on): per sample the sum of the normal forces (N), of the friction
+  // forces' magnitudes (N), and the deepest penetration (m).
+  std::vector<double> contactNormal, contactFriction, penetration;
   std::vector<LimitEvent> limitEvents;
 
   void clear();
@@ -43,10 +46,12 @@ struct SimulationRecord {
   double maxFdDifference() const;         // 0 when not compared
   double maxConstraintError() const;      // largest |phi| recorded (0 without loops)
   double maxConstraintRateError() const;  // largest |phi' qd| recorded
+  double maxPenetration() const;          // deepest ground penetration recorded (0 without ground)
 };
 
 // CSV of a record: t, q names, qd_, qdd_, tau_ (v names), and energy, energy_drift,
-// fd_difference, phi_norm, phi_dot_norm (closed loops) when recorded. Numbers with 17 significant digits.
+// fd_difference, phi_norm, phi_dot_norm (closed loops), contact_normal, contact_friction, penetration
+// (ground contact) when recorded. Numbers with 17 significant digits.
 void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& record);
 
 }  // namespace dyn

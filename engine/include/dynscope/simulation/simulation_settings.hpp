@@ -20,6 +20,17 @@ enum class ForwardAlgorithm {
   Crba,  // H(q) qdd = tau - C(q, qd) with the sparse L^T L factor
 };
 
+// The ground plane the robot can stand on (off by default); the contact model is in ground_contact.hpp.
+struct GroundSettings {
+  bool enabled = false;
+  double height = 0;           // the plane z = height (m, world); its normal is +z
+  double friction = 0.8;       // Coulomb coefficient mu (dimensionless, >= 0)
+  double timeConstant = 0.01;  // s: each point a spring-damper of this time constant for its effective mass
+  double dampingRatio = 1;     // zeta: 1 is critically damped (no bounce)
+  double stiffness = 0;        // N/m per point; > 0 replaces the time-constant rule, with `damping`
+  double damping = 0;          // N s/m per point (used with `stiffness`)
+};
+
 struct SimulationSettings {
   Integrator integrator = Integrator::SemiImplicitEuler;
   double dt = 1e-3;         // the step (Dormand-Prince: the interval of one step() and the largest sub-step)
@@ -51,10 +62,13 @@ struct SimulationSettings {
   bool projection = true;              // after each step: q onto phi(q) = 0, qd onto phi' qd = 0 (mass-weighted)
   double projectionTolerance = 1e-12;  // max |phi| (m, rad) the position projection goes down to
   int projectionIterations = 8;        // Newton steps at most per projection
+
+  GroundSettings ground;  // a ground plane with soft contact and Coulomb friction (off: the robot floats)
 };
 
 // Throws std::invalid_argument naming the setting that is out of range.
 void validate(const SimulationSettings& settings);
+void validate(const GroundSettings& ground);
 
 // "euler" (or "symplectic-euler"), "rk4", "rk45" (or "dopri5"); nullopt for anything else.
 std::optional<Integrator> integratorByName(std::string_view name);

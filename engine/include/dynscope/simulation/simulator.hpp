@@ -18,6 +18,7 @@
 #include "../model/data.hpp"
 #include "../model/mimic_coupling.hpp"
 #include "controller.hpp"
+#include "ground_contact.hpp"
 #include "simulation_record.hpp"
 #include "simulation_settings.hpp"
 
@@ -71,6 +72,18 @@ class Simulator {
   // to the joint forces. std::invalid_argument naming the wrench that cannot be applied.
   void setWrenches(const std::vector<ExternalWrench>& wrenches);
   const std::vector<ExternalWrench>& wrenches() const { return wrenches_; }
+
+  // Ground contact (settings().ground; ground_contact.hpp): the contact points (taken from the
+  // geometry when the ground is first switched on, with notes on geometry that gives none), the
+  // forces of the points in contact at the current state, and the energy stored in their springs
+  // (counted in energy(), so that contact can only take energy out).
+  const ContactPointSet& contactPoints() const { return contactSet_; }
+  const std::vector<ContactForce>& contactForces() const { return contactForces_; }
+  double contactEnergy() const { return contactEnergy_; }
+  // The spring and damper of contact point j (the time-constant rule, capped for the step as the
+  // limits are).
+  double contactStiffness(int j) const { return contactK_[size_t(j)]; }
+  double contactDamping(int j) const { return contactC_[size_t(j)]; }
 
   const Model& model() const { return model_; }
   const SimulationSettings& settings() const { return settings_; }
@@ -172,7 +185,7 @@ class Simulator {
   Eigen::VectorXd qTrial_, qdTrial_, qNew_, qdNew_, dq_, dv_, tauStage_, qddStage_, qddOther_, scratch_;
   Eigen::VectorXd force_;
   std::vector<ExternalWrench> wrenches_;
-  Eigen::VectorXd tauWrench_;  // J^T f of the wrenches at the evaluated state
+  Eigen::VectorXd tauWrench_;                             // J^T f of the wrenches at the evaluated state
   Eigen::MatrixXd massMatrix_, nextMassMatrix_, factor_;  // symplectic Euler: H(q_n), H(q_n+1), L^T L
   bool massValid_ = false, screwJoints_ = true;
   Eigen::MatrixXd kq_, kv_;              // nv x 7 stage velocities / accelerations
@@ -184,6 +197,28 @@ class Simulator {
   std::vector<double> limitK_, limitC_;  // the limit spring and damper per entry (capped, see stabilityCaps)
   Eigen::VectorXd frictionEps_;          // per dof: the friction's smoothing velocity (capped)
   void stabilityCaps();
+
+  // Ground contact: points and their effective masses (once, when the ground is first on), the
+  // forces at the kinematics in data_ with the anchors held (added to tau as J^T f; `state`: also the
+  // readouts), and
+  // the anchors moved after an accepted step (true when one slipped).
+  void setUpContacts();
+  bool groundActive() const;  // the ground on, and the robot has points to touch it with
+  bool cancelsGravity() const;
+  void groundForces(Eigen::VectorXd& tau, bool state);
+  void contactReadouts();  // contactForces_ and contactEnergy_ at the current state
+  bool slipAnchors();
+  bool contactsReady_ = false;
+  ContactPointSet contactSet_;
+  // Per point, along the normal and (T, t) along the ground: effective mass (kg), spring N/m, damper N s/m.
+  std::vector<double> contactMass_, contactK_, contactC_, contactMassT_, contactKt_, contactCt_;
+  std::vector<double> contactShare_;             // per point: the points of its shape
+  std::vector<int> freeDofs_;                    // the dofs of floating joints
+  std::vector<Vec3<double>> anchor_;             // per point: where it stuck (world, z unused)
+  std::vector<signed char> anchored_;            // per point: in contact at the last step's end
+  std::vector<ExternalWrench> contactWrenches_;  // the evaluation's contact forces as wrenches
+  std::vector<ContactForce> contactForces_;      // at the current state
+  double contactEnergy_ = 0;
 };
 
 }  // namespace dyn

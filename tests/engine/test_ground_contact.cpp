@@ -1,0 +1,295 @@
+// Ground contact in the simulation (dynscope/simulation/ground_contact.hpp; issue 25), against
+// closed forms that use no spatial algebra:
+// - contact points from the collision geometry: a box's 8 corners, a cylinder's rims, a sphere's
+//   centre and radius, a mesh's hull vertices (a tetrahedron written to an STL file here);
+// - a ball dropped on the ground: while it touches, its lowest point x follows the critically damped
+//   oscillator x'' + 2 w x' + w^2 x = -g (w = 1 / time constant), so it comes to rest at x = -g tau^2
+//   without bouncing, at the time the closed form gives;
+// - a block on an incline (gravity tilted by theta, the ground level): below the friction angle
+//   (tan theta < mu) it stays put; above it slides with a = g (sin theta - mu cos theta);
+// - the quadruped and the humanoid dropped from 0.3 m land, settle and do not sink beyond 2 cm;
+//   the energy (kinetic + potential + the contact springs') never increases at contact;
+// - settings out of range are refused, naming the setting.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "dynscope/dynscope.hpp"
+#include "dynscope/simulation/simulator.hpp"
+
+using Eigen::Vector3d;
+using Eigen::VectorXd;
+
+namespace {
+
+constexpr double g = 9.81;
+
+// A free body (floating joint from the world) with one collision shape and a diagonal inertia.
+dyn::Model freeBody(const std::string& shape, double mass, const Vector3d& inertia) {
+  std::ostringstream u;
+  u << "<robot name=\"free\"><link name=\"world\"/>"
+    << "<link name=\"body\"><inertial><mass value=\"" << mass << "\"/><inertia ixx=\"" << inertia.x() << "\" iyy=\""
+    << inertia.y() << "\" izz=\"" << inertia.z() << "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+    << "<collision><geometry>" << shape << "</geometry></collision></link>"
+    << "<joint name=\"free\" type=\"floating\"><parent link=\"world\"/><child link=\"body\"/></joint></robot>";
+  return dyn::buildModel(dyn::parseUrdfString(u.str()));
+}
+
+dyn::Model ball(double r, double m) {
+  return freeBody("<sphere radius=\"" + std::to_string(r) + "\"/>", m, Vector3d::Constant(0.4 * m * r * r));
+}
+
+// A box a x b x c of mass m.
+dyn::Model block(double a, double b, double c, double m) {
+  return freeBody("<box size=\"" + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(c) + "\"/>", m,
+                  Vector3d(m * (b * b + c * c), m * (a * a + c * c), m * (a * a + b * b)) / 12);
+}
+
+VectorXd freePose(const dyn::Model& m, double z) {
+  VectorXd q = m.neutral();
+  q[2] = z;
+  return q;
+}
+
+// The lowest point of the ball, x(t) from touchdown with speed v0: y = x - x_e, x_e = -g tau^2, is
+// (y0 + (y0' + w y0) t) e^{-w t} with y0 = g tau^2, y0' = -v0.
+struct DampedDrop {
+  double w, v0;
+  double x(double t) const {
+    const double y0 = g / (w * w), dy0 = -v0;
+    return (y0 + (dy0 + w * y0) * t) * std::exp(-w * t) - g / (w * w);
+  }
+  double accelerationPlusG(double t) const {  // x'' + g: the contact force per unit mass
+    const double h = 1e-6;
+    return (x(t + h) - 2 * x(t) + x(t - h)) / (h * h) + g;
+  }
+};
+
+dyn::Model floatingRobot(const std::string& file) {
+  return dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/" + file, {.floatingBase = true});
+}
+
+// The neutral pose lifted so that the lowest contact point is `height` above the ground.
+VectorXd dropPose(const dyn::Simulator& sim, double height) {
+  const dyn::Model& model = sim.model();
+  dyn::Data d(model);
+  dyn::forwardKinematics(model, d, model.neutral());
+  double lowest = 1e9;
+  for (const dyn::ContactPoint& c : sim.contactPoints().points)
+    lowest = std::min(lowest, d.X0[c.body].pointToA(c.point).z() - c.radius);
+  return freePose(model, height - lowest);
+}
+
+}  // namespace
+
+class TestGroundContact : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void pointsFromTheCollisionGeometry() {
+    QCOMPARE(dyn::contactPoints(block(0.4, 0.3, 0.2, 1)).points.size(), size_t(8));
+    const dyn::ContactPointSet cyl =
+        dyn::contactPoints(freeBody("<cylinder radius=\"0.1\" length=\"0.5\"/>", 1, Vector3d::Ones()));
+    QCOMPARE(cyl.points.size(), size_t(24));
+    for (const dyn::ContactPoint& p : cyl.points) {  // on the rims
+      QVERIFY(std::abs(p.point.head<2>().norm() - 0.1) < 1e-12);
+      QVERIFY(std::abs(std::abs(p.point.z()) - 0.25) < 1e-12);
+    }
+    const dyn::ContactPointSet sphere = dyn::contactPoints(ball(0.1, 1));
+    QCOMPARE(sphere.points.size(), size_t(1));
+    QCOMPARE(sphere.points[0].radius, 0.1);
+    // A mesh: a tetrahedron in an ASCII STL with a fifth vertex inside it; the hull's 4 corners come back.
+    QTemporaryDir dir;
+    const std::string stl = dir.filePath("tet.stl").toStdString();
+    {
+      const Vector3d v[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.1, 0.1, 0.1}};
+      const int faces[6][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}, {4, 0, 1}, {4, 1, 2}};
+      std::ofstream out(stl);
+      out << "solid t\n";
+      for (const auto& f : faces) {
+        out << "facet normal 0 0 0\nouter loop\n";
+        for (int k : f) out << "vertex " << v[k].x() << " " << v[k].y() << " " << v[k].z() << "\n";
+        out << "endloop\nendfacet\n";
+      }
+      out << "endsolid t\n";
+    }
+    const dyn::ContactPointSet mesh =
+        dyn::contactPoints(freeBody("<mesh filename=\"" + stl + "\" scale=\"2 2 2\"/>", 1, Vector3d::Ones()));
+    QCOMPARE(mesh.points.size(), size_t(4));
+    for (const dyn::ContactPoint& p : mesh.points) {  // a corner: the origin or 2 along an axis (scaled)
+      const double sum = p.point.sum();
+      QVERIFY(p.point.minCoeff() >= 0 && (std::abs(sum) < 1e-12 || std::abs(sum - 2) < 1e-12));
+    }
+    // A mesh that cannot be read gives a note naming it, not silence.
+    const dyn::ContactPointSet missing =
+        dyn::contactPoints(freeBody("<mesh filename=\"/nonexistent/part.stl\"/>", 1, Vector3d::Ones()));
+    QVERIFY(missing.points.empty());
+    QVERIFY(missing.notes.size() >= 1);
+    QVERIFY(QString::fromStdString(missing.notes[0]).contains("part.stl"));
+  }
+
+  void ballComesToRestWithoutBouncing() {
+    const double r = 0.1, m = 2, h0 = 0.05, tau = 0.01;
+    const dyn::Model model = ball(r, m);
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-4;
+    s.ground.enabled = true;
+    s.ground.timeConstant = tau;
+    dyn::Simulator sim(model, s);
+    sim.reset(freePose(model, r + h0), VectorXd::Zero(model.nv));
+    const double w = 1 / tau, tc = std::sqrt(2 * h0 / g);
+    const DampedDrop drop{w, g * tc};
+    for (double t = 0; t < 0.3; t += 1e-4)
+      QVERIFY(drop.x(t) < 1e-12 && drop.accelerationPlusG(t) > 0);  // never lets go
+    // The time to rest: the last time |x - x_e| >= 1e-5 m, by the closed form and by the simulation.
+    double restClosed = 0, lowestClosed = 0;
+    for (double t = 0; t < 0.5; t += 1e-5) {
+      if (std::abs(drop.x(t) + g * tau * tau) >= 1e-5) restClosed = tc + t;
+      lowestClosed = std::min(lowestClosed, drop.x(t));
+    }
+    double restSim = 0, lowest = 1;
+    while (sim.time() < 0.6) {
+      QCOMPARE(sim.step(), dyn::SimulationStatus::Ok);
+      const double x = sim.q()[2] - r;
+      lowest = std::min(lowest, x);
+      if (std::abs(x + g * tau * tau) >= 1e-5) restSim = sim.time();
+      if (sim.time() > tc + 0.005 && sim.time() < tc + 0.1)  // the closed form, after the touchdown's step
+        QVERIFY2(
+            std::abs(x - drop.x(sim.time() - tc)) < 2e-5,
+            qPrintable(QString("t = %1: x = %2, closed form %3").arg(sim.time()).arg(x).arg(drop.x(sim.time() - tc))));
+    }
+    QVERIFY2(std::abs(restSim - restClosed) < 2e-3,
+             qPrintable(QString("at rest at %1 s, closed form %2 s").arg(restSim).arg(restClosed)));
+    QVERIFY(std::abs(sim.q()[2] - r + g * tau * tau) < 1e-7);            // the static deflection m g / K = g tau^2
+    QVERIFY(std::abs(sim.contactForces()[0].force.z() - m * g) < 1e-6);  // carries its weight
+    QVERIFY2(std::abs(lowest - lowestClosed) < 2e-5,
+             qPrintable(QString("sank to %1 m, closed form %2 m").arg(lowest).arg(lowestClosed)));
+  }
+
+  void blockOnAnIncline_data() {
+    QTest::addColumn<double>("degrees");
+    QTest::newRow("20 deg, below the friction angle (26.6 deg)") << 20.0;
+    QTest::newRow("35 deg, above it") << 35.0;
+  }
+  void blockOnAnIncline() {
+    QFETCH(double, degrees);
+    const double mu = 0.5, theta = degrees * M_PI / 180;
+    dyn::Model model = block(0.4, 0.4, 0.1, 1.5);
+    model.gravity.v = Vector3d(g * std::sin(theta), 0, -g * std::cos(theta));  // the incline, tilted back level
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 2e-4;
+    s.ground.enabled = true;
+    s.ground.friction = mu;
+    dyn::Simulator sim(model, s);
+    sim.reset(freePose(model, 0.05), VectorXd::Zero(model.nv));
+    double x[3];  // q[0..2] is the position of the free joint: x at 0.5, 0.75 and 1 s
+    for (double& xk : x) {
+      QVERIFY(sim.advance(sim.time() < 0.1 ? 0.5 : 0.25) == dyn::SimulationStatus::Ok);  // first: settled in
+      xk = sim.q()[0];
+    }
+    const double x1 = x[0], x2 = x[2];
+    if (std::tan(theta) < mu) {
+      QVERIFY2(std::abs(x2 - x1) < 1e-6, qPrintable(QString("crept %1 m in 0.5 s").arg(x2 - x1)));
+      for (const dyn::ContactForce& c : sim.contactForces()) QVERIFY(!c.sliding);
+    } else {
+      const double a = g * (std::sin(theta) - mu * std::cos(theta));
+      const double measured = (x[2] - 2 * x[1] + x[0]) / (0.25 * 0.25);
+      QVERIFY2(std::abs(measured - a) < 0.01 * a, qPrintable(QString("a = %1, Coulomb %2").arg(measured).arg(a)));
+      QVERIFY(std::abs(sim.q()[2] - 0.05) < 0.01);  // slides flat, does not tip
+    }
+  }
+
+  void robotLandsAndSettles_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("integrator");
+    for (const char* file : {"quadruped.urdf", "humanoid.urdf"})
+      for (auto i : {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45})
+        QTest::newRow((std::string(file) + "/" + dyn::integratorName(i)).c_str()) << file << int(i);
+  }
+  // Passive (no controller, the joints' damping and limits): dropped from 0.3 m the robot lands,
+  // folds onto its limits and comes to rest on the ground, which carries its weight.
+  void robotLandsAndSettles() {
+    QFETCH(QString, file);
+    QFETCH(int, integrator);
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator(integrator);
+    s.ground.enabled = true;
+    const dyn::Model model = floatingRobot(file.toStdString());
+    dyn::Simulator sim(model, s);
+    sim.reset(dropPose(sim, 0.3), VectorXd::Zero(model.nv));
+    double deepest = 0;
+    bool landed = false;
+    while (sim.time() < 4.0) {
+      QCOMPARE(sim.step(), dyn::SimulationStatus::Ok);
+      landed = landed || !sim.contactForces().empty();
+      for (const dyn::ContactForce& c : sim.contactForces()) deepest = std::max(deepest, c.penetration);
+    }
+    QVERIFY(landed);
+    // A fall from standing height (the humanoid's torso lands at ~5 m/s) into springs of a 10 ms time
+    // constant: up to 3 cm at the impact.
+    QVERIFY2(deepest < 0.03, qPrintable(QString("sank %1 m into the ground").arg(deepest)));
+    // At rest: the kinetic energy a trace of the fall's (a free wrist may keep turning).
+    dyn::Data d(model);
+    dyn::computeEnergy(model, d, sim.q(), sim.qd());
+    QVERIFY2(d.kinetic < 1e-4 * model.totalMass() * g * 0.3,
+             qPrintable(QString("still moving: kinetic energy %1 J").arg(d.kinetic)));
+    double normal = 0;
+    for (const dyn::ContactForce& c : sim.contactForces()) normal += c.force.z();
+    QVERIFY2(std::abs(normal - model.totalMass() * g) < 0.01 * model.totalMass() * g,
+             qPrintable(QString("the ground carries %1 N of %2 N").arg(normal).arg(model.totalMass() * g)));
+  }
+
+  // Contact takes energy out and never puts it in: passive, joint limits off (their springs' energy is
+  // not counted), the energy (kinetic + potential + the contact springs') never rises by more than the
+  // integrator's error from one step to the next, through landing, folding and coming to rest.
+  void energyNeverRisesAtContact_data() { robotLandsAndSettles_data(); }
+  void energyNeverRisesAtContact() {
+    QFETCH(QString, file);
+    QFETCH(int, integrator);
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator(integrator);
+    s.limits = false;
+    s.ground.enabled = true;
+    const dyn::Model model = floatingRobot(file.toStdString());
+    dyn::Simulator sim(model, s);
+    sim.reset(dropPose(sim, 0.3), VectorXd::Zero(model.nv));
+    const double E = model.totalMass() * g * 0.3;  // the energy of the fall
+    const double E0 = sim.energy();
+    double previous = E0, worstRise = 0, worstGain = 0;
+    while (sim.time() < 2.0) {
+      QCOMPARE(sim.step(), dyn::SimulationStatus::Ok);
+      worstRise = std::max(worstRise, sim.energy() - previous);
+      worstGain = std::max(worstGain, sim.energy() - E0);
+      previous = sim.energy();
+    }
+    QVERIFY2(worstGain < 1e-3 * E, qPrintable(QString("the energy rose %1 J above the start").arg(worstGain)));
+    // Step to step: RK4 and RK45 follow the dissipation; symplectic Euler's energy error oscillates
+    // at a stiff contact (bounded, ~(w h)^2 of the springs' energy), so only the net gain is checked.
+    if (integrator != int(dyn::Integrator::SemiImplicitEuler))
+      QVERIFY2(worstRise < 1e-3 * E, qPrintable(QString("the energy rose by %1 J in one step").arg(worstRise)));
+    QVERIFY(sim.energy() < sim.record().energy.front() - 0.5 * E);  // the fall's energy went
+  }
+
+  void settingsOutOfRangeAreRefused() {
+    const dyn::Model model = ball(0.1, 1);
+    for (auto set :
+         {+[](dyn::GroundSettings& g) { g.friction = -1; }, +[](dyn::GroundSettings& g) { g.timeConstant = 0; },
+          +[](dyn::GroundSettings& g) { g.height = NAN; }}) {
+      dyn::SimulationSettings s;
+      s.ground.enabled = true;
+      set(s.ground);
+      try {
+        dyn::Simulator sim(model, s);
+        QFAIL("accepted");
+      } catch (const std::invalid_argument& e) {
+        QVERIFY(QString(e.what()).contains("ground setting"));
+      }
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestGroundContact)
+#include "test_ground_contact.moc"
