@@ -9,6 +9,7 @@
 #include <vtkNew.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderer.h>
 #include <vtkTextProperty.h>
 
 #include <QFile>
@@ -120,7 +121,8 @@ void ForceArrowLayer::setRobotSize(double metres) {
 }
 
 double ForceArrowLayer::metresPerNewton() const { return kWeightLength * size_ / weight_; }
-double ForceArrowLayer::metresPerNewtonMetre() const { return 1.0 / weight_; }  // M g size/4 -> size/4
+// A moment of M g x size / 10 (the weight at a tenth of the robot's size: a firm twist) -> size / 4.
+double ForceArrowLayer::metresPerNewtonMetre() const { return kWeightLength / (kMomentArm * weight_); }
 
 void ForceArrowLayer::show(bool on) {
   on_ = on;
@@ -197,8 +199,26 @@ void ForceArrowLayer::apply() {
     place(actor, a->point, dir, d.length, std::min(width, 2.0 * d.length));
     const Eigen::Vector3d c = colour(a->kind);
     actor->GetProperty()->SetColor(c.x(), c.y(), c.z());
-    const Eigen::Vector3d tip = a->point + d.length * dir;  // the magnitude beside the tip
-    d.text->GetPositionCoordinate()->SetValue(tip.x(), tip.y(), tip.z());
+    // The magnitude just beyond the tip, on the side the arrow points to on screen (not over it).
+    const Eigen::Vector3d tip = a->point + d.length * dir;
+    const Eigen::Vector3d at = tip + 0.02 * size_ * dir;
+    d.text->GetPositionCoordinate()->SetValue(at.x(), at.y(), at.z());
+    vtkTextProperty* tp = d.text->GetTextProperty();
+    if (vtkRenderer* r = stage_ ? stage_->renderer() : nullptr) {
+      const auto toDisplay = [r](const Eigen::Vector3d& p) {
+        r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+        r->WorldToDisplay();
+        return Eigen::Vector2d(r->GetDisplayPoint()[0], r->GetDisplayPoint()[1]);
+      };
+      const Eigen::Vector2d s = toDisplay(tip) - toDisplay(a->point);
+      if (std::abs(s.x()) >= std::abs(s.y())) {
+        s.x() >= 0 ? tp->SetJustificationToLeft() : tp->SetJustificationToRight();
+        tp->SetVerticalJustificationToCentered();
+      } else {
+        tp->SetJustificationToCentered();
+        s.y() >= 0 ? tp->SetVerticalJustificationToBottom() : tp->SetVerticalJustificationToTop();
+      }
+    }
     d.text->SetInput(magnitude(*a).c_str());
     const scene::Rgb t = scene::readableOn({c.x(), c.y(), c.z()}, {1.0, 1.0, 1.0}, 4.5);
     d.text->GetTextProperty()->SetColor(t[0], t[1], t[2]);

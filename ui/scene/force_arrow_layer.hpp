@@ -4,7 +4,7 @@
 //
 // Drawn over the robot (the scene's overlay: a push on a link's surface is not hidden inside it).
 // Length in proportion to the magnitude, at one scale per robot: its weight M g is drawn a quarter
-// of its size long (a moment of M g x size / 4 likewise), so a push that could lift the robot reads
+// of its size long (a moment of M g x size / 10 likewise: a firm twist), so a push that could lift the robot reads
 // as big and one that turns a finger as small; each arrow carries its magnitude as text at its tip.
 // Between kMinLength and kMaxLength of the robot's size whatever the magnitude: a push on a light
 // link still shows its direction, a large one stays in the picture. Forces have one head, moments
@@ -28,8 +28,9 @@ struct ForceArrow {
 
 class ForceArrowLayer : public SceneLayer {
  public:
-  static constexpr double kWeightLength = 0.25;                 // the robot's weight: this fraction of its size
-  static constexpr double kMinLength = 0.06, kMaxLength = 0.8;  // fractions of the robot's size
+  static constexpr double kWeightLength = 0.25;  // the robot's weight: this fraction of its size
+  static constexpr double kMomentArm = 0.1;      // moments: M g x this fraction of the size, drawn as the weight
+  static constexpr double kMinLength = 0.1, kMaxLength = 0.8;  // fractions of the robot's size
 
   // The scale from the model's weight and a size from its joint offsets (the scene gives the
   // geometry's size at the first pose, setRobotSize).

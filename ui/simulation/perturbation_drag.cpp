@@ -166,9 +166,9 @@ void PerturbationDrag::moveTo(const QPointF& pos) {
 void PerturbationDrag::end() {
   dragging_ = false;
   timer_->stop();
-  dock_->runner()->clearPerturbation();
-  if (started_) dock_->pause();
+  if (started_) dock_->pause();  // first: paused, the runner publishes the state without the push at once
   started_ = false;
+  dock_->runner()->clearPerturbation();
   scene_->setForceArrows({});
   emit statusText(QString());
 }
