@@ -148,6 +148,38 @@ class TestPerturbationSpring : public QObject {
     QVERIFY(runner.step());
     QVERIFY(runner.snapshot().wrenches.empty());
   }
+
+  // The floating humanoid held by gravity compensation, its head pulled 4 cm sideways: the gains of
+  // the head's subtree (light) still move it most of the way; the pelvis (the whole robot's subtree)
+  // pulled up 3 cm rises too.
+  void humanoidHeadAndPelvisFollow() {
+    dyn::BuildOptions floating;
+    floating.floatingBase = true;
+    const dyn::Model m = dyn::buildModel(dyn::parseUrdfFile(DYNSCOPE_ROBOTS_DIR "/humanoid.urdf"), floating);
+    QVERIFY(m.floatingBase);
+    for (const char* link : {"head", "pelvis"}) {
+      SimulationRunner runner;
+      const Eigen::VectorXd q0 = m.home();
+      QString error;
+      QVERIFY2(runner.configure(m, dyn::SimulationSettings{}, dyn::GravityCompensation{}, q0,
+                                Eigen::VectorXd::Zero(m.nv), &error),
+               qPrintable(error));
+      dyn::Data data(m);
+      dyn::forwardKinematics(m, data, q0);
+      perturb::Perturbation p;
+      p.body = m.bodyIndex(link);
+      QVERIFY(p.body > 0);
+      const Eigen::Vector3d start = data.X0[p.body].pointToA(p.point);
+      const Eigen::Vector3d d = std::string(link) == "head" ? Eigen::Vector3d(0, 0.04, 0) : Eigen::Vector3d(0, 0, 0.03);
+      p.target = start + d;
+      runner.setPerturbation(p);
+      QVERIFY(runner.advance(1.5));
+      const SimulationRunner::Snapshot s = runner.snapshot();
+      dyn::forwardKinematics(m, data, s.q);
+      const double along = (data.X0[p.body].pointToA(p.point) - start).dot(d.normalized());
+      QVERIFY2(along > 0.5 * d.norm(), qPrintable(QString("%1 moved %2 m of %3").arg(link).arg(along).arg(d.norm())));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestPerturbationSpring)

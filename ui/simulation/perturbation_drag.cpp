@@ -42,6 +42,10 @@ PerturbationDrag::PerturbationDrag(RobotDocument* robot, VtkViewport* viewport, 
   timer_->setInterval(16);
   connect(timer_, &QTimer::timeout, this, &PerturbationDrag::showArrows);
   viewport_->installEventFilter(this);
+  // Another robot (or an edit) mid-drag: the grabbed body may be gone; let go.
+  connect(robot_, &RobotDocument::modelChanged, this, [this] {
+    if (dragging_) end();
+  });
 }
 
 PerturbationDrag::~PerturbationDrag() {
