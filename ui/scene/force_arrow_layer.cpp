@@ -3,12 +3,15 @@
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
+#include <vtkCamera.h>
 #include <vtkConeSource.h>
 #include <vtkCoordinate.h>
+#include <vtkMath.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextProperty.h>
 
@@ -191,12 +194,16 @@ void ForceArrowLayer::apply() {
     d.text->SetVisibility(visible);
     if (!visible) continue;
     const double scale = two ? metresPerNewtonMetre() : metresPerNewton();
-    d.length = std::clamp(value * scale, kMinLength * size_, kMaxLength * size_);
+    // At least kMinPixels on screen too (a robot seen from afar, a presenter's small view).
+    const double ppm = pixelsPerMetre(a->point);
+    const double shortest = std::max(kMinLength * size_, ppm > 0 ? kMinPixels / ppm : 0.0);
+    d.length = std::clamp(value * scale, shortest, std::max(kMaxLength * size_, shortest));
     vtkActor* actor = two ? d.twin : d.single;
     // From the point where it acts, along the vector: a pull towards the cursor reads as one.
     const Eigen::Vector3d dir = a->vector / value;
     // Not wider than the arrow is long: a short arrow keeps a pointed head.
-    place(actor, a->point, dir, d.length, std::min(width, 2.0 * d.length));
+    const double thick = std::max(width, ppm > 0 ? kMinShaftPixels / ppm / kShaft : 0.0);
+    place(actor, a->point, dir, d.length, std::min(thick, 2.0 * d.length));
     const Eigen::Vector3d c = colour(a->kind);
     actor->GetProperty()->SetColor(c.x(), c.y(), c.z());
     // The magnitude just beyond the tip, on the side the arrow points to on screen (not over it).
@@ -224,6 +231,19 @@ void ForceArrowLayer::apply() {
     d.text->GetTextProperty()->SetColor(t[0], t[1], t[2]);
     d.text->GetTextProperty()->SetFrameColor(t[0], t[1], t[2]);
   }
+}
+
+double ForceArrowLayer::pixelsPerMetre(const Eigen::Vector3d& p) const {
+  vtkRenderer* r = stage_ ? stage_->renderer() : nullptr;
+  const int* size = r ? r->GetSize() : nullptr;
+  if (!size || size[1] <= 0 || !r->GetRenderWindow()) return 0;
+  vtkCamera* cam = r->GetActiveCamera();
+  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
+  Eigen::Vector3d eye, dop;
+  cam->GetPosition(eye.data());
+  cam->GetDirectionOfProjection(dop.data());
+  const double depth = std::max((p - eye).dot(dop), 1e-6);
+  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
 }
 
 int ForceArrowLayer::visibleCount() const {

@@ -6,8 +6,9 @@
 // Length in proportion to the magnitude, at one scale per robot: its weight M g is drawn a quarter
 // of its size long (a moment of M g x size / 10 likewise: a firm twist), so a push that could lift the robot reads
 // as big and one that turns a finger as small; each arrow carries its magnitude as text at its tip.
-// Between kMinLength and kMaxLength of the robot's size whatever the magnitude: a push on a light
-// link still shows its direction, a large one stays in the picture. Forces have one head, moments
+// Between kMinLength and kMaxLength of the robot's size whatever the magnitude, and at least
+// kMinPixels long on screen for the camera at the time they are set: a push on a light link or a
+// robot seen from afar still shows its direction, a large push stays in the picture. Forces have one head, moments
 // two (the screw convention of the lecture's arrows), contact forces their own colour. Each starts
 // at the point where it acts.
 #pragma once
@@ -30,7 +31,8 @@ class ForceArrowLayer : public SceneLayer {
  public:
   static constexpr double kWeightLength = 0.25;  // the robot's weight: this fraction of its size
   static constexpr double kMomentArm = 0.1;      // moments: M g x this fraction of the size, drawn as the weight
-  static constexpr double kMinLength = 0.1, kMaxLength = 0.8;  // fractions of the robot's size
+  static constexpr double kMinLength = 0.1, kMaxLength = 0.8;      // fractions of the robot's size
+  static constexpr double kMinPixels = 48, kMinShaftPixels = 2.5;  // and on screen (device pixels)
 
   // The scale from the model's weight and a size from its joint offsets (the scene gives the
   // geometry's size at the first pose, setRobotSize).
@@ -54,6 +56,7 @@ class ForceArrowLayer : public SceneLayer {
   vtkActor* actor(int k) const;
   double drawnLength(int k) const;
   std::string label(int k) const;
+  double pixelsPerMetre(const Eigen::Vector3d& p) const;  // at p's depth; 0 before the view has a size
 
  private:
   struct Drawn {

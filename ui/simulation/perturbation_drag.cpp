@@ -215,7 +215,17 @@ void PerturbationDrag::showArrows() {
     int joint = 1;
     for (int i = 1; i <= model.N; ++i)
       if (model.joints[i].idx_v <= k && k < model.joints[i].idx_v + model.joints[i].nv) joint = i;
-    text += tr(" · Jᵀf largest at %1: %2").arg(QString::fromStdString(model.jointNames[joint])).arg(tauE[k], 0, 'f', 2);
+    // A revolute joint takes a moment, a prismatic one a force (a free joint: moments, then forces).
+    const dyn::JointModel<double>& J = model.joints[joint];
+    const bool moment = J.type == dyn::JointType::Revolute || J.type == dyn::JointType::Spherical ||
+                        J.type == dyn::JointType::Helical || (J.type == dyn::JointType::Floating && k - J.idx_v < 3);
+    const bool linear = J.type == dyn::JointType::Prismatic || (J.type == dyn::JointType::Floating && k - J.idx_v >= 3);
+    text += tr(" · Jᵀf largest at %1: %2%3")
+                .arg(QString::fromStdString(model.jointNames[joint]))
+                .arg(tauE[k], 0, 'f', 2)
+                .arg(moment   ? tr(" N·m")
+                     : linear ? tr(" N")
+                              : QString());
   }
   emit statusText(text);
 }
