@@ -203,6 +203,36 @@ class TestPerturbationDrag : public QObject {
     QCOMPARE(w_->scene()->forceArrows().visibleCount(), 0);
   }
 
+  // Paused with another torque source (passive: the arm would fall), the drag shows the push's
+  // arrow at the pose shown, pointing at the cursor, and nothing moves.
+  void pausedPassiveShowsTheArrowOnly() {
+    backHome();
+    QComboBox* source = dock()->sourceBox();
+    source->setCurrentIndex(source->findData(int(SimulationDock::Source::Passive)));
+    const Eigen::VectorXd q = doc()->q();
+    const int body = doc()->model().bodyIndex("forearm_link");
+    const QPoint from = pixelOn("forearm_link");
+    QVERIFY(from.x() >= 0);
+    QTest::mousePress(view(), Qt::RightButton, Qt::ControlModifier, from);
+    QVERIFY(drag()->isDragging());
+    QVERIFY(!drag()->runsWhileDragging());
+    const Vec3 grab = worldOf(body, drag()->perturbation().point);
+    moveInSteps(from, from + QPoint(-60, 0), 4);  // to the left on screen
+    QTest::qWait(200);
+    QVERIFY(!dock()->isRunning());
+    QCOMPARE((doc()->q() - q).norm(), 0.0);
+    const ForceArrowLayer& arrows = w_->scene()->forceArrows();
+    QCOMPARE(arrows.visibleCount(), 1);
+    const ForceArrow a = arrows.arrows().front();
+    QCOMPARE_LE((a.point - grab).norm(), 1e-9);
+    const Vec3 towards = drag()->perturbation().target - grab;
+    QVERIFY(a.vector.normalized().dot(towards.normalized()) > 0.999);  // at rest: the spring alone
+    QVERIFY(project(grab + 0.05 * a.vector.normalized()).x() < project(grab).x());
+    QTest::mouseRelease(view(), Qt::RightButton, Qt::ControlModifier, from + QPoint(-60, 0));
+    QCOMPARE(arrows.visibleCount(), 0);
+    source->setCurrentIndex(source->findData(int(SimulationDock::Source::Gravity)));
+  }
+
   // The layer on its own: the robot's weight a quarter of its size long, a tiny force at the
   // shortest length (its direction still shown), a huge one at the longest; moments double-headed
   // at their own scale; every arrow labelled with its magnitude; an empty list removes them.
