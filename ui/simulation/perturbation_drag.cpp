@@ -3,9 +3,13 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellPicker.h>
+#include <vtkLineSource.h>
 #include <vtkNew.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkSphereSource.h>
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -174,6 +178,7 @@ void PerturbationDrag::end() {
   started_ = false;
   dock_->runner()->clearPerturbation();
   scene_->setForceArrows({});
+  showTether(false);
   emit statusText(QString());
 }
 
@@ -199,6 +204,8 @@ void PerturbationDrag::showArrows() {
     dyn::wrenchJointForces(model, data, {w}, tauE);
   }
   scene_->setForceArrows(arrowsOf(wrenches));
+  const bool pull = p_.kind == perturb::Perturbation::Kind::Force && !wrenches.empty();
+  showTether(pull, pull ? wrenches.front().point : Eigen::Vector3d::Zero(), p_.target);
   if (wrenches.empty() || p_.body < 1 || p_.body > model.N) return;
   // The push and the joint forces it makes, tau_e = J^T f (its largest entry), for the status bar.
   const auto& w = wrenches.front();
@@ -228,4 +235,35 @@ void PerturbationDrag::showArrows() {
                               : QString());
   }
   emit statusText(text);
+}
+
+void PerturbationDrag::showTether(bool on, const Eigen::Vector3d& from, const Eigen::Vector3d& to) {
+  if (!viewport_) return;
+  if (!tether_ && on) {
+    const Eigen::Vector3d c = ForceArrowLayer::colour(ForceArrow::Kind::Force);
+    line_ = vtkSmartPointer<vtkLineSource>::New();
+    dot_ = vtkSmartPointer<vtkSphereSource>::New();
+    dot_->SetThetaResolution(20);
+    dot_->SetPhiResolution(12);
+    for (auto* actor : {&tether_, &target_}) {
+      *actor = vtkSmartPointer<vtkActor>::New();
+      vtkNew<vtkPolyDataMapper> mapper;
+      mapper->SetInputConnection(actor == &tether_ ? line_->GetOutputPort() : dot_->GetOutputPort());
+      (*actor)->SetMapper(mapper);
+      (*actor)->PickableOff();
+      (*actor)->GetProperty()->SetColor(c.x(), c.y(), c.z());
+      viewport_->renderer()->AddActor(*actor);
+    }
+    tether_->GetProperty()->SetLineWidth(2.5);
+    tether_->GetProperty()->SetOpacity(0.8);
+    tether_->GetProperty()->LightingOff();
+  }
+  if (!tether_) return;
+  tether_->SetVisibility(on);
+  target_->SetVisibility(on);
+  if (!on) return;
+  line_->SetPoint1(from.data());
+  line_->SetPoint2(to.data());
+  dot_->SetCenter(to.data());
+  dot_->SetRadius(0.012 * scene_->forceArrows().robotSize());
 }

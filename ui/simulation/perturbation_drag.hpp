@@ -14,8 +14,10 @@
 // Paused: with gravity compensation as the torque source the simulation runs while the drag lasts
 // (the pose follows the push and settles where the spring balances it) and pauses again at release;
 // with another source (the robot would fall) the drag only shows the arrow of the push at the
-// pose shown. Running: the push acts on the run.
+// pose shown. Running: the push acts on the run. A pull also draws its spring, a thin line from the
+// point to the target with a dot there.
 #pragma once
+#include <vtkSmartPointer.h>
 #include <Eigen/Core>
 #include <QObject>
 #include <QPointF>
@@ -25,6 +27,9 @@
 #include "simulation/perturbation.hpp"
 
 class QTimer;
+class vtkActor;
+class vtkLineSource;
+class vtkSphereSource;
 class RobotDocument;
 class RobotScene;
 class SimulationDock;
@@ -56,6 +61,9 @@ class PerturbationDrag : public QObject {
   void moveTo(const QPointF& pos);
   void end();
   void showArrows();  // from the runner's snapshot, or at the pose shown when it has none
+  // The pull's spring: a thin line from the point to the target and a dot at the target (the
+  // cursor is in no exported picture or recording). Hidden for a twist and after the drag.
+  void showTether(bool on, const Eigen::Vector3d& from = {}, const Eigen::Vector3d& to = {});
   struct Ray {
     Eigen::Vector3d origin, dir;
   };
@@ -73,4 +81,7 @@ class PerturbationDrag : public QObject {
   QPointF pressPos_;
   Eigen::Vector3d grab_ = Eigen::Vector3d::Zero(), normal_ = Eigen::Vector3d::UnitX();
   Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity();
+  vtkSmartPointer<vtkLineSource> line_;
+  vtkSmartPointer<vtkSphereSource> dot_;
+  vtkSmartPointer<vtkActor> tether_, target_;
 };

@@ -68,7 +68,8 @@ class SimulationRunner : public QObject {
   // A push on a body (the mouse in the 3D view): a spring-damper whose wrench the worker computes
   // from the current state before every step (perturbation.hpp) and hands the simulator
   // (Simulator::setWrenches), so the spring never acts on a stale state; within a step it is held
-  // (1 ms by default, against the spring's 2 Hz). Thread-safe; the snapshot shows it at once when
+  // (1 ms by default, against the spring's 2 Hz); setWrenches evaluates the dynamics once, so a push
+  // costs one more evaluation per step. Thread-safe; the snapshot shows it at once when
   // paused, with the next pass when running. Kept across configure() until cleared.
   void setPerturbation(const perturb::Perturbation& p);
   void clearPerturbation();
