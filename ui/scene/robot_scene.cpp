@@ -14,6 +14,7 @@
 #include "dynscope/model/model.hpp"
 #include "scene/camera_rig.hpp"
 #include "scene/com_layer.hpp"
+#include "scene/force_arrow_layer.hpp"
 #include "scene/frame_layer.hpp"
 #include "scene/geometry_layer.hpp"
 #include "scene/inertia_layer.hpp"
@@ -40,8 +41,11 @@ struct RobotScene::Impl {
   InertiaLayer inertia;
   LoopLayer loops;
   LinkNameLayer names;
+  ForceArrowLayer forces;
   // In the order their actors go into the renderer.
-  std::array<SceneLayer*, 7> layers() { return {&geometry, &frames, &jointAxes, &coms, &inertia, &loops, &names}; }
+  std::array<SceneLayer*, 8> layers() {
+    return {&geometry, &frames, &jointAxes, &coms, &inertia, &loops, &names, &forces};
+  }
 
   int nBodies = 0;
   bool built = false, posed = false;
@@ -129,6 +133,7 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
       const double reach = std::max({std::abs(b[0]), std::abs(b[1]), std::abs(b[2]), std::abs(b[3]), b[5] - b[4]});
       d_->ground.setGrid(std::max(1.0, std::ceil(reach * 1.5 + 0.25)), groundZ_);
       d_->ground.setWorldAxesLength(std::clamp(0.15 * std::max(b[5] - b[4], reach), 0.1, 0.5));
+      d_->forces.setRobotSize(std::max({b[1] - b[0], b[3] - b[2], b[5] - b[4]}));  // its largest extent
     }
     pose.groundZ = groundZ_;
   }
@@ -149,6 +154,14 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
   }
   requestRender();
 }
+
+void RobotScene::setForceArrows(const std::vector<ForceArrow>& arrows) {
+  if (arrows.empty() && d_->forces.arrows().empty()) return;
+  d_->forces.setArrows(arrows);
+  requestRender();
+}
+
+const ForceArrowLayer& RobotScene::forceArrows() const { return d_->forces; }
 
 // ---- lookup -----------------------------------------------------------------------------------
 
@@ -173,6 +186,7 @@ void RobotScene::applyVisibility() {
   d_->inertia.show(posed && showInertia_);
   d_->names.show(posed && showNames_);
   d_->loops.show(posed && showLoops_);
+  d_->forces.show(posed);
   d_->ground.showGrid(showGrid_);
   d_->ground.showWorldAxes(showWorldAxes_);
 }

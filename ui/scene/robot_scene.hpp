@@ -22,6 +22,8 @@
 
 #include "scene/mesh_loader.hpp"
 
+class ForceArrowLayer;
+struct ForceArrow;
 class vtkActor;
 class vtkPolyData;
 class vtkRenderer;
@@ -61,6 +63,11 @@ class RobotScene : public QObject {
   // after setModel() also shows the actors, places the ground and (autoFit) fits the camera to the
   // robot's reach within its joint limits (scene/reach_envelope.hpp), seen from the iso direction.
   void updatePose(const dyn::Model& model, const dyn::Data& data);
+
+  // Forces and moments from outside (a push while simulating, contacts): drawn as given, world
+  // coordinates (scene/force_arrow_layer.hpp); an empty list removes them.
+  void setForceArrows(const std::vector<ForceArrow>& arrows);
+  const ForceArrowLayer& forceArrows() const;
 
   // Lookup (tests, selection).
   QList<vtkActor*> actorsOfLink(const QString& link) const;  // visual and collision actors

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "dynscope/algorithms/kinematics.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -33,6 +35,8 @@ bool SimulationRunner::configure(const dyn::Model& model, const dyn::SimulationS
     sim->reset(q0, qd0);
     const std::lock_guard<std::mutex> lock(m_simMutex);
     m_sim = std::move(sim);
+    m_data = std::make_unique<dyn::Data>(m_sim->model());
+    m_wrenchSet = false;
     m_ratio = 0;
     {
       const std::lock_guard<std::mutex> snapLock(m_snapMutex);
@@ -90,9 +94,72 @@ bool SimulationRunner::step() {
   pause();
   const std::lock_guard<std::mutex> lock(m_simMutex);
   if (!m_sim) return false;
-  const bool ok = m_sim->step() == dyn::SimulationStatus::Ok;
+  const bool ok = stepLocked();
   publish();
   return ok;
+}
+
+bool SimulationRunner::advance(double seconds) {
+  pause();
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (!m_sim) return false;
+  const long n = std::max(1L, std::lround(seconds / m_sim->settings().dt));
+  bool ok = true;
+  for (long k = 0; k < n && ok; ++k) ok = stepLocked();
+  publish();
+  return ok;
+}
+
+bool SimulationRunner::stepLocked() {
+  applyPerturbation();
+  return m_sim->step() == dyn::SimulationStatus::Ok;
+}
+
+void SimulationRunner::setPerturbation(const perturb::Perturbation& p) {
+  {
+    const std::lock_guard<std::mutex> lock(m_perturbMutex);
+    m_perturbation = p;
+  }
+  if (m_running) return;  // the worker publishes it with its next pass
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (m_sim) publish();
+}
+
+void SimulationRunner::clearPerturbation() {
+  {
+    const std::lock_guard<std::mutex> lock(m_perturbMutex);
+    m_perturbation.reset();
+  }
+  if (m_running) return;
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (m_sim) publish();
+}
+
+bool SimulationRunner::hasPerturbation() const {
+  const std::lock_guard<std::mutex> lock(m_perturbMutex);
+  return m_perturbation.has_value();
+}
+
+void SimulationRunner::applyPerturbation() {
+  std::optional<perturb::Perturbation> p;
+  {
+    const std::lock_guard<std::mutex> lock(m_perturbMutex);
+    p = m_perturbation;
+  }
+  const dyn::Model& model = m_sim->model();
+  if (!p || p->body < 1 || p->body > model.N) {
+    if (m_wrenchSet) {
+      m_wrench.clear();
+      m_sim->setWrenches(m_wrench);
+      m_wrenchSet = false;
+    }
+    return;
+  }
+  m_wrench.resize(1);
+  m_wrench[0] = perturb::perturbationWrench(model, *m_data, m_sim->q(), m_sim->qd(), *p);
+  if (!(m_wrench[0].force.allFinite() && m_wrench[0].moment.allFinite())) m_wrench.clear();  // a state gone bad
+  m_sim->setWrenches(m_wrench);
+  m_wrenchSet = true;
 }
 
 void SimulationRunner::setSpeed(double s) { m_speed = std::clamp(s, 0.01, 1000.0); }
@@ -118,6 +185,7 @@ dyn::SimulationRecord SimulationRunner::record() const {
 }
 
 void SimulationRunner::publish() {
+  applyPerturbation();  // the push as it acts from this state on
   Snapshot s;
   s.t = m_sim->time();
   s.q = m_sim->q();
@@ -136,6 +204,13 @@ void SimulationRunner::publish() {
   s.steps = m_sim->stats().steps;
   s.projectionFailures = m_sim->stats().projectionFailures;
   s.worstProjectionResidual = m_sim->stats().worstProjectionResidual;
+  if (!m_sim->wrenches().empty()) {
+    const dyn::Model& model = m_sim->model();
+    dyn::forwardKinematics(model, *m_data, m_sim->q());
+    for (const dyn::ExternalWrench& w : m_sim->wrenches())
+      s.wrenches.push_back({w.body, m_data->X0[w.body].pointToA(w.point), w.force, w.moment});
+    dyn::wrenchJointForces(model, *m_data, m_sim->wrenches(), s.tauExternal);
+  }
   const std::lock_guard<std::mutex> lock(m_snapMutex);
   m_snap = std::move(s);
   // The new recorded samples' energy, drift and FD difference; the new limit hits.
@@ -187,7 +262,7 @@ void SimulationRunner::workerLoop() {
         const double target = sim0 + seconds(Clock::now() - wall0) * speed;
         const Clock::time_point passStart = Clock::now();
         while (m_sim->time() + 0.5 * dt <= target && m_running) {
-          if (m_sim->step() != dyn::SimulationStatus::Ok) {
+          if (!stepLocked()) {
             diverged = true;
             reason = QString::fromStdString(m_sim->lastError());
             break;

@@ -10,10 +10,12 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "dynscope/simulation/simulator.hpp"
+#include "simulation/perturbation.hpp"
 
 class SimulationRunner : public QObject {
   Q_OBJECT
@@ -32,6 +34,14 @@ class SimulationRunner : public QObject {
     long steps = 0;
     long projectionFailures = 0;  // closed loops: steps whose projection onto phi = 0 fell short
     double worstProjectionResidual = 0;
+    // The wrenches acting at this state (the push of perturbation.hpp), world point and axes, and
+    // their joint forces tau_e = J^T f (empty without one).
+    struct Wrench {
+      int body = 0;
+      Eigen::Vector3d point, force, moment;
+    };
+    std::vector<Wrench> wrenches;
+    Eigen::VectorXd tauExternal;
   };
 
   explicit SimulationRunner(QObject* parent = nullptr);
@@ -54,6 +64,19 @@ class SimulationRunner : public QObject {
   double speed() const { return m_speed.load(); }
 
   Snapshot snapshot() const;
+
+  // A push on a body (the mouse in the 3D view): a spring-damper whose wrench the worker computes
+  // from the current state before every step (perturbation.hpp) and hands the simulator
+  // (Simulator::setWrenches), so the spring never acts on a stale state; within a step it is held
+  // (1 ms by default, against the spring's 2 Hz); setWrenches evaluates the dynamics once, so a push
+  // costs one more evaluation per step. Thread-safe; the snapshot shows it at once when
+  // paused, with the next pass when running. Kept across configure() until cleared.
+  void setPerturbation(const perturb::Perturbation& p);
+  void clearPerturbation();
+  bool hasPerturbation() const;
+  // While paused: `seconds` of simulation in whole steps (at least one), the push applied; false
+  // if the run diverged.
+  bool advance(double seconds);
   // The energy monitor's series so far (small: three numbers per recorded sample).
   struct History {
     std::vector<double> t, energy, drift, fdDifference;
@@ -72,7 +95,9 @@ class SimulationRunner : public QObject {
 
  private:
   void workerLoop();
-  void publish();  // with m_simMutex held
+  void publish();            // with m_simMutex held
+  bool stepLocked();         // applyPerturbation(), then one step; with m_simMutex held
+  void applyPerturbation();  // the push's wrench at the current state; with m_simMutex held
 
   std::unique_ptr<dyn::Simulator> m_sim;
   mutable std::mutex m_simMutex;  // the simulator: the worker while stepping, the GUI for commands
@@ -88,4 +113,9 @@ class SimulationRunner : public QObject {
   std::atomic<bool> m_running{false}, m_quit{false};
   std::atomic<double> m_speed{1.0};
   double m_ratio = 0;
+  mutable std::mutex m_perturbMutex;
+  std::optional<perturb::Perturbation> m_perturbation;
+  bool m_wrenchSet = false;  // the simulator holds the push's wrench
+  std::vector<dyn::ExternalWrench> m_wrench;
+  std::unique_ptr<dyn::Data> m_data;  // the push's kinematics
 };

@@ -33,6 +33,7 @@
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "session/workbench_session.hpp"
+#include "simulation/perturbation_drag.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/plots_dock.hpp"
@@ -105,6 +106,15 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   createLectureUi();
   createSafetyNet();
   createWorkspaceUi();
+  // Pushing a link while simulating: Ctrl+drags in the 3D view of the Simulate workspace.
+  m_perturbation = new PerturbationDrag(m_doc, m_viewport, m_scene, m_simulationDock, this);
+  m_perturbation->setEnabledWhen([this] { return m_workspace == QLatin1String("simulate"); });
+  connect(m_perturbation, &PerturbationDrag::statusText, this, [this](const QString& text) {
+    if (text.isEmpty())
+      statusBar()->clearMessage();
+    else
+      statusBar()->showMessage(text);
+  });
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -174,6 +184,7 @@ MainWindow::~MainWindow() {
   // session (with the documents) is the first. The docks and the IK controller hold and connect to
   // the documents; the viewport and scene only receive what the window hands them.
   m_session->disconnect(this);
+  delete m_perturbation;  // it drives the simulation dock
   for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) delete dock;
   delete m_ik;
 }

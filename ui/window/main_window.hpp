@@ -49,6 +49,7 @@ class QUndoStack;
 class RobotDocument;
 class RobotScene;
 class SimulationDock;
+class PerturbationDrag;
 class TimelineDock;
 class TraceArrowOverlay;
 class TrajectoryDock;
@@ -85,6 +86,7 @@ class MainWindow : public QMainWindow {
   ModelCheckDock* modelCheckDock() const { return m_checkDock; }
   QToolButton* modelCheckBadge() const { return m_checkBadge; }  // the status bar's count of warnings
   IkDragController* ikController() const { return m_ik; }
+  PerturbationDrag* perturbationDrag() const { return m_perturbation; }  // Ctrl+drags that push a link
   IkDock* ikDock() const { return m_ikDock; }
   QUndoStack* undoStack() const { return m_undo; }
   LectureDocument* lectureDocument() const { return m_lecture; }
@@ -237,6 +239,7 @@ class MainWindow : public QMainWindow {
   SimulationDock* m_simulationDock = nullptr;
   MassMatrixDock* m_massDock = nullptr;
   IkDragController* m_ik = nullptr;
+  PerturbationDrag* m_perturbation = nullptr;
   IkDock* m_ikDock = nullptr;
   ModelCheckDock* m_checkDock = nullptr;
   QToolButton* m_checkBadge = nullptr;

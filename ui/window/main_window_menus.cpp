@@ -222,6 +222,7 @@ void MainWindow::createMenus() {
     QMessageBox::about(this, tr("About Dynscope"),
                        tr("<b>Dynscope</b> — a robot-dynamics workbench.<br>"
                           "Mouse: left drag orbits, middle drag pans, wheel zooms; click a link to select it.<br>"
+                          "Simulate: Ctrl+right drag pulls a link towards the cursor, Ctrl+left drag twists it.<br>"
                           "Keys: 1/2/3/4 front/side/top/iso, 5 orthographic, F fit, F5 reload, F11 presentation."));
   });
 }
