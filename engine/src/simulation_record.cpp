@@ -18,7 +18,7 @@ Eigen::MatrixXd asMatrix(const std::vector<double>& flat, int rows, int cols) {
 
 void SimulationRecord::clear() {
   for (auto* v : {&t, &q, &qd, &qdd, &tau, &energy, &fdDifference, &constraintError, &constraintRateError,
-                  &contactNormal, &contactFriction, &penetration})
+                  &contactNormal, &contactFriction, &penetration, &tauExternal})
     v->clear();
   limitEvents.clear();
 }
@@ -32,6 +32,7 @@ void SimulationRecord::reserve(int samples) {
   constraintError.reserve(samples);
   constraintRateError.reserve(samples);
   for (auto* v : {&contactNormal, &contactFriction, &penetration}) v->reserve(samples);
+  tauExternal.reserve(size_t(samples) * nv);
   limitEvents.reserve(std::max<size_t>(limitEvents.capacity(), samples / 10));
 }
 
@@ -45,7 +46,7 @@ void SimulationRecord::dropEveryOther() {
   };
   compact(t, 1);
   compact(q, size_t(nq));
-  for (auto* v : {&qd, &qdd, &tau}) compact(*v, size_t(nv));
+  for (auto* v : {&qd, &qdd, &tau, &tauExternal}) compact(*v, size_t(nv));
   compact(energy, 1);
   compact(fdDifference, 1);
   compact(constraintError, 1);
@@ -64,6 +65,11 @@ SampledTrajectory SimulationRecord::trajectory() const {
 }
 
 Eigen::MatrixXd SimulationRecord::torques() const { return asMatrix(tau, nv, samples()); }
+
+Eigen::MatrixXd SimulationRecord::externalTorques() const {
+  if (tauExternal.size() != size_t(nv) * t.size()) return Eigen::MatrixXd::Zero(nv, samples());
+  return asMatrix(tauExternal, nv, samples());
+}
 
 double SimulationRecord::relativeEnergyDrift(int k) const {
   if (energy.empty()) return 0;
@@ -108,6 +114,9 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
   const std::vector<std::string> vNames = velocityNames(model);
   for (const char* prefix : {"qd_", "qdd_", "tau_"})
     for (const auto& name : vNames) header.push_back(prefix + name);
+  const bool external = n > 0 && r.tauExternal.size() == size_t(n) * size_t(nv);
+  if (external)
+    for (const auto& name : vNames) header.push_back("tau_ext_" + name);
   const bool energy = int(r.energy.size()) == n, compare = int(r.fdDifference.size()) == n;
   if (energy) header.insert(header.end(), {"energy", "energy_drift"});
   if (compare) header.push_back("fd_difference");
@@ -123,6 +132,10 @@ void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationR
   values.middleRows(1 + nq + nv, nv) = asMatrix(r.qdd, nv, n);
   values.middleRows(1 + nq + 2 * nv, nv) = asMatrix(r.tau, nv, n);
   int row = 1 + nq + 3 * nv;
+  if (external) {
+    values.middleRows(row, nv) = asMatrix(r.tauExternal, nv, n);
+    row += nv;
+  }
   if (energy) {
     for (int k = 0; k < n; ++k) values(row, k) = r.energy[k], values(row + 1, k) = r.relativeEnergyDrift(k);
     row += 2;

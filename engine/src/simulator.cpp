@@ -68,6 +68,7 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   scratch_.setZero(nq + 3 * nv);
   force_.setZero(nv);
   tauWrench_.setZero(nv);
+  tauExternal_.setZero(nv);
   for (int i = 1; i <= model_.N; ++i)
     if (model_.joints[i].type == JointType::Floating)
       for (int k = 0; k < 6; ++k) freeDofs_.push_back(model_.joints[i].idx_v + k);
@@ -245,7 +246,7 @@ void Simulator::setSettings(const SimulationSettings& settings) {
   baseStep_ = stepCount_;
   dpStep_ = std::min(dpStep_ > 0 ? dpStep_ : settings_.dt, settings_.dt);
   rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());  // the right-hand side depends on the passive effects
-  if (groundActive()) contactReadouts();
+  stateReadouts();
   updateEnergy();  // energy may just have been switched on
 }
 
@@ -263,6 +264,7 @@ void Simulator::setWrenches(const std::vector<ExternalWrench>& wrenches) {
   wrenches_ = wrenches;
   tauWrench_.setZero(model_.nv);
   if (status_ == SimulationStatus::Ok) rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());  // qdd at the state
+  stateReadouts();
 }
 
 void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
@@ -456,10 +458,19 @@ void Simulator::groundForces(Eigen::VectorXd& tau, bool state) {
   tau += tauWrench_;
 }
 
-void Simulator::contactReadouts() {
+void Simulator::stateReadouts() {
+  tauExternal_.setZero();
+  if (wrenches_.empty() && !groundActive()) return;
   forwardKinematics(model_, data_, q_, qd_);
-  force_.setZero();
-  groundForces(force_, true);
+  if (!wrenches_.empty()) {
+    wrenchJointForces(model_, data_, wrenches_, tauWrench_);
+    tauExternal_ += tauWrench_;
+  }
+  if (groundActive()) {
+    force_.setZero();
+    groundForces(force_, true);  // also contactForces_, contactEnergy_
+    tauExternal_ += force_;
+  }
 }
 
 // After an accepted step: a point that touched down sticks where it is; a stuck point whose spring
@@ -534,10 +545,9 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
   // stage (FSAL) under the new ones.
   if (checkLimits(switchingLimit, contact) && settings_.integrator == Integrator::DormandPrince45)
     rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
-  if (groundActive()) {  // anchors that slipped change the state's friction forces
-    if (slipAnchors()) rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
-    contactReadouts();
-  }
+  // Anchors that slipped change the state's friction forces.
+  if (groundActive() && slipAnchors()) rightHandSide(t_, q_, qd_, tau_, qdd_, holdsContacts());
+  stateReadouts();
   if (model_.hasLoops()) {  // the evaluation at (q_, qd_) left phi and phi' qd in ld_
     phiNorm_ = ld_.phi.norm();
     phiDotNorm_ = ld_.phiDot.norm();
@@ -602,7 +612,13 @@ void Simulator::recordState() {
     r.constraintError.push_back(phiNorm_);
     r.constraintRateError.push_back(phiDotNorm_);
   }
-  if (groundActive() && r.contactNormal.size() + 1 == r.t.size()) {
+  if ((groundActive() || !wrenches_.empty()) && r.tauExternal.size() < r.t.size() * size_t(model_.nv)) {
+    r.tauExternal.resize((r.t.size() - 1) * size_t(model_.nv), 0.0);  // none before they were set
+    r.tauExternal.insert(r.tauExternal.end(), tauExternal_.data(), tauExternal_.data() + tauExternal_.size());
+  }
+  if (groundActive() && r.contactNormal.size() < r.t.size()) {
+    for (auto* v : {&r.contactNormal, &r.contactFriction, &r.penetration})  // switched on mid-run: none before
+      v->resize(r.t.size() - 1, 0.0);
     double normal = 0, friction = 0, depth = 0;
     for (const ContactForce& c : contactForces_) {
       normal += c.force.z();

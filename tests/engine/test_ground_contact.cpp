@@ -273,6 +273,40 @@ class TestGroundContact : public QObject {
     QVERIFY(sim.energy() < sim.record().energy.front() - 0.5 * E);  // the fall's energy went
   }
 
+  // The joint forces from outside: externalTau() is J^T f of the contact forces the simulator reports
+  // (each at its point), part of tau() (the applied total: H qdd + C = tau), and in the record.
+  void externalTauIsTheContactsJacobianTranspose() {
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.ground.enabled = true;
+    const dyn::Model model = floatingRobot("quadruped.urdf");
+    dyn::Simulator sim(model, s);
+    sim.reset(dropPose(sim, 0.05), VectorXd::Zero(model.nv));
+    sim.record().reserve(2000);
+    dyn::Data d(model);
+    int checked = 0;
+    while (sim.time() < 0.5) {
+      QCOMPARE(sim.step(), dyn::SimulationStatus::Ok);
+      if (sim.contactForces().empty()) continue;
+      dyn::forwardKinematics(model, d, sim.q());
+      std::vector<dyn::ExternalWrench> w;
+      for (const dyn::ContactForce& c : sim.contactForces())
+        w.push_back({c.body, d.X0[c.body].pointToB(c.position), c.force, Vector3d::Zero()});
+      VectorXd tauE;
+      dyn::wrenchJointForces(model, d, w, tauE);
+      const double scale = 1 + tauE.cwiseAbs().maxCoeff();
+      QVERIFY2((tauE - sim.externalTau()).cwiseAbs().maxCoeff() < 1e-9 * scale,
+               qPrintable(QString("t = %1").arg(sim.time())));
+      const VectorXd qdd = dyn::aba(model, d, sim.q(), sim.qd(), sim.tau());
+      QVERIFY((qdd - sim.qdd()).cwiseAbs().maxCoeff() < 1e-9 * (1 + sim.qdd().cwiseAbs().maxCoeff()));
+      ++checked;
+    }
+    QVERIFY(checked > 100);
+    const Eigen::MatrixXd recorded = sim.record().externalTorques();
+    QCOMPARE(recorded.cols(), Eigen::Index(sim.record().samples()));
+    QVERIFY((recorded.col(recorded.cols() - 1) - sim.externalTau()).cwiseAbs().maxCoeff() == 0);
+  }
+
   void settingsOutOfRangeAreRefused() {
     const dyn::Model model = ball(0.1, 1);
     for (auto set :

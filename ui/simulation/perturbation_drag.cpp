@@ -38,6 +38,16 @@ std::vector<ForceArrow> arrowsOf(const std::vector<SimulationRunner::Snapshot::W
   return out;
 }
 
+// The ground's push on each body that touches it, when the run's state is the pose shown.
+std::vector<ForceArrow> contactArrows(const SimulationRunner* runner, const SimulationRunner::Snapshot& s,
+                                      const Eigen::VectorXd& shown) {
+  std::vector<ForceArrow> out;
+  if (!runner->isConfigured() || s.q.size() != shown.size() || (s.q - shown).cwiseAbs().maxCoeff() > 1e-9) return out;
+  for (const auto& c : s.contacts)
+    if (c.force.norm() > 0) out.push_back({c.point, c.force, ForceArrow::Kind::Contact});
+  return out;
+}
+
 }  // namespace
 
 PerturbationDrag::PerturbationDrag(RobotDocument* robot, VtkViewport* viewport, RobotScene* scene, SimulationDock* dock,
@@ -50,6 +60,19 @@ PerturbationDrag::PerturbationDrag(RobotDocument* robot, VtkViewport* viewport, 
   connect(robot_, &RobotDocument::modelChanged, this, [this] {
     if (dragging_) end();
   });
+  // The contact arrows belong to the run's state: gone when the pose is moved away from it.
+  connect(robot_, &RobotDocument::poseChanged, this, [this] {
+    if (!dragging_) showForces();
+  });
+}
+
+void PerturbationDrag::showForces() {
+  if (dragging_) return showArrows();  // the push, and the contacts with it
+  if (!robot_ || !robot_->hasModel()) return;
+  SimulationRunner* runner = dock_->runner();
+  const std::vector<ForceArrow> contacts = contactArrows(runner, runner->snapshot(), robot_->q());
+  if (contacts.empty() && scene_->forceArrows().arrows().empty()) return;  // nothing shown, nothing to show
+  scene_->setForceArrows(contacts);
 }
 
 PerturbationDrag::~PerturbationDrag() {
@@ -177,8 +200,8 @@ void PerturbationDrag::end() {
   if (started_) dock_->pause();  // first: paused, the runner publishes the state without the push at once
   started_ = false;
   dock_->runner()->clearPerturbation();
-  scene_->setForceArrows({});
   showTether(false);
+  showForces();  // the contacts stay
   emit statusText(QString());
 }
 
@@ -203,7 +226,9 @@ void PerturbationDrag::showArrows() {
     wrenches.push_back({w.body, data.X0[w.body].pointToA(w.point), w.force, w.moment});
     dyn::wrenchJointForces(model, data, {w}, tauE);
   }
-  scene_->setForceArrows(arrowsOf(wrenches));
+  std::vector<ForceArrow> arrows = arrowsOf(wrenches);
+  for (const ForceArrow& a : contactArrows(runner, s, robot_->q())) arrows.push_back(a);
+  scene_->setForceArrows(arrows);
   const bool pull = p_.kind == perturb::Perturbation::Kind::Force && !wrenches.empty();
   showTether(pull, pull ? wrenches.front().point : Eigen::Vector3d::Zero(), p_.target);
   if (wrenches.empty() || p_.body < 1 || p_.body > model.N) return;

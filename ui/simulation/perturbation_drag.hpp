@@ -47,6 +47,9 @@ class PerturbationDrag : public QObject {
   void setEnabledWhen(std::function<bool()> enabled) { enabled_ = std::move(enabled); }
 
   bool isDragging() const { return dragging_; }
+  // The forces on the robot now: the push while dragging, and the ground's contact forces (per body,
+  // at its centre of pressure) whenever the run's state is the pose shown. At the display rate.
+  void showForces();
   const perturb::Perturbation& perturbation() const { return p_; }  // the push in progress
   bool runsWhileDragging() const { return started_; }               // paused, gravity compensation
 

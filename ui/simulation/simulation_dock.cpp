@@ -22,6 +22,7 @@
 #include "document/robot_document.hpp"
 #include "dynscope/model/names.hpp"
 #include "plots/time_series_plot.hpp"
+#include "simulation/ground_box.hpp"
 #include "simulation/simulation_runner.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "widgets/vertical_scroll_area.hpp"
@@ -179,7 +180,9 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_limitStiffness->setToolTip(tr("Stiffness of the limit springs (damping: 1 % of it, in N·m·s/rad)"));
   pform->addRow(tr("Limit stiffness"), m_limitStiffness);
   col->addWidget(passive);
-  m_deskOnly = {integration, passive};
+  m_ground = new GroundBox(body);
+  col->addWidget(m_ground);
+  m_deskOnly = {integration, passive, m_ground};
 
   // Closed loops: method and stabilization (review §3.4).
   m_loopGroup = new QGroupBox(tr("Closed loops"), body);
@@ -231,6 +234,10 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_constraintPlot->setObjectName("simulationConstraintPlot");
   m_plots->addTab(m_constraintPlot, tr("constraints"));
   m_plots->setTabToolTip(3, tr("Closed loops: log₁₀ of the constraint violation |φ(q)| (m, rad) and of |φ'(q) q̇|"));
+  m_contactPlot = new TimeSeriesPlot(m_plots);
+  m_contactPlot->setObjectName("simulationContactPlot");
+  m_plots->addTab(m_contactPlot, tr("contact"));
+  m_plots->setTabToolTip(4, tr("The ground's push: normal and friction forces summed over the points that touch"));
   m_plots->setTabToolTip(0, tr("Total energy, kinetic + potential"));
   m_plots->setTabToolTip(1, tr("Relative energy drift (E − E₀)/|E₀|: bounded for the symplectic integrator"));
   m_plots->setTabToolTip(2, tr("Largest difference of the joint accelerations between ABA and CRBA (with Compare)"));
@@ -253,6 +260,11 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   for (QCheckBox* c : {m_compare, m_damping, m_friction, m_limits, m_baumgarte, m_projection})
     connect(c, &QCheckBox::toggled, this, &SimulationDock::applySettings);
   connect(m_loopMethod, &QComboBox::currentIndexChanged, this, &SimulationDock::applySettings);
+  connect(m_ground, &GroundBox::changed, this, [this] {
+    applySettings();
+    m_plots->setTabVisible(4, m_ground->isChecked());
+    emit groundChanged(m_ground->isChecked(), m_ground->settings().height);
+  });
   connect(m_baumgarte, &QCheckBox::toggled, this, [this](bool on) {
     m_alpha->setEnabled(on);
     m_beta->setEnabled(on);
@@ -269,9 +281,22 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
     m_status->setText(tr("Not started: Run simulates %1 from the current pose.")
                           .arg(m_robot->hasModel() ? QString::fromStdString(m_robot->model().name) : tr("the robot")));
     updateLoopControls();
+    updateGroundDefaults();
   });
   updateSourceControls();
   updateLoopControls();
+  m_plots->setTabVisible(4, false);
+  updateGroundDefaults();
+}
+
+// A robot from another file gets the ground that suits it (ground_box.hpp); an edit keeps the user's.
+void SimulationDock::updateGroundDefaults() {
+  if (!m_robot->hasModel()) return;
+  const dyn::Model& m = m_robot->model();
+  const std::string id = m.sourceFile + "\n" + m.name + (m.floatingBase ? " floating" : "");
+  if (id == m_groundModel) return;
+  m_groundModel = id;
+  m_ground->setDefaultsFor(m);
 }
 
 void SimulationDock::updateLoopControls() {
@@ -319,6 +344,7 @@ dyn::SimulationSettings SimulationDock::settings() const {
   s.baumgarteAlpha = m_alpha->value();
   s.baumgarteBeta = m_beta->value();
   s.projection = m_projection->isChecked();
+  s.ground = m_ground->settings();
   return s;
 }
 
@@ -481,6 +507,7 @@ void SimulationDock::onTick() {
   if (!m_runner->isConfigured()) return;
   const SimulationRunner::Snapshot s = m_runner->snapshot();
   if (s.q.size() == m_robot->model().nq) m_robot->setQ(s.q);
+  emit stateShown();
   const dyn::Model* model = m_runner->model();
   for (const dyn::LimitEvent& e : m_runner->takeLimitEvents())
     emit message(
@@ -531,6 +558,14 @@ void SimulationDock::updateStatus() {
   if (m_compare->isChecked()) text += tr(" · max |Δ acceleration| %1").arg(s.fdDifference, 0, 'e', 1);
   if (m_robot->hasModel() && m_robot->model().hasLoops())
     text += tr(" · |φ| %1 · |φ'q̇| %2").arg(s.constraintError, 0, 'e', 1).arg(s.constraintRateError, 0, 'e', 1);
+  if (m_ground->isChecked() && !s.contacts.empty()) {
+    double normal = 0;
+    int points = 0;
+    for (const auto& c : s.contacts) normal += c.force.z(), points += c.points;
+    text += tr(" · ground %1 N on %n point(s), %2 mm deep", nullptr, points)
+                .arg(normal, 0, 'f', 1)
+                .arg(s.penetration * 1e3, 0, 'f', 1);
+  }
   text += tr(" · %n step(s)", nullptr, int(s.steps));
   if (s.projectionFailures > 0)  // the projection stopped short: say so rather than hide it
     text += tr("\nProjection onto φ = 0 fell short in %n step(s) (|φ| left up to %1): try a smaller step", nullptr,
@@ -543,7 +578,7 @@ void SimulationDock::updateStatus() {
 void SimulationDock::updatePlots() {
   const SimulationRunner::History h = m_runner->history();
   if (h.t.size() < 2) {
-    for (TimeSeriesPlot* p : {m_energyPlot, m_driftPlot, m_diffPlot, m_constraintPlot}) p->clear();
+    for (TimeSeriesPlot* p : {m_energyPlot, m_driftPlot, m_diffPlot, m_constraintPlot, m_contactPlot}) p->clear();
     return;
   }
   const Eigen::Index n = Eigen::Index(h.t.size());
@@ -567,6 +602,12 @@ void SimulationDock::updatePlots() {
       if (!std::isfinite(m(1, k))) m(1, k) = 0;
     }
     m_constraintPlot->setData(toStd(h.t), m, {tr("log₁₀ |φ(q)|"), tr("log₁₀ |φ'(q) q̇|")}, tr("log₁₀ violation"));
+  }
+  if (h.contactNormal.size() == h.t.size() && h.contactFriction.size() == h.t.size()) {
+    Eigen::MatrixXd m(2, n);
+    m.row(0) = row(h.contactNormal);
+    m.row(1) = row(h.contactFriction);
+    m_contactPlot->setData(toStd(h.t), m, {tr("normal Σ F_n"), tr("friction Σ |F_t|")}, tr("F [N]"));
   }
 }
 

@@ -8,6 +8,8 @@
 // A closed-loop mechanism (docs/loops.md) gets the loop group: the solution method of the review's
 // §3.4 (1 augmented, 2 multipliers, 3 null space), Baumgarte's stabilization with its gains and the
 // projection onto the constraints; and a plot of the constraint violation |φ| and |φ'q̇|.
+// The Ground box (ground_box.hpp) puts a ground plane under the robot, with the contact forces
+// plotted (normal and friction, summed over the points that touch).
 #pragma once
 #include <QDockWidget>
 #include <functional>
@@ -25,6 +27,7 @@ class QLabel;
 class QPushButton;
 class QTabWidget;
 class QTimer;
+class GroundBox;
 class RobotDocument;
 class SimulationRunner;
 class TimeSeriesPlot;
@@ -70,6 +73,8 @@ class SimulationDock : public QDockWidget {
   QDoubleSpinBox* baumgarteBetaBox() const { return m_beta; }
   QCheckBox* projectionBox() const { return m_projection; }
   TimeSeriesPlot* constraintPlot() const { return m_constraintPlot; }
+  GroundBox* groundBox() const { return m_ground; }
+  TimeSeriesPlot* contactPlot() const { return m_contactPlot; }
   QTabWidget* plotTabs() const { return m_plots; }
   void setReplayFile(const QString& path);
 
@@ -87,7 +92,9 @@ class SimulationDock : public QDockWidget {
   void message(const QString& text, bool warning);
   void runningChanged(bool running);
   void torqueSourceChanged(SimulationDock::Source source);
-  void jointTorquesRequested();  // "Set them in the Joints dock": show that dock
+  void jointTorquesRequested();                // "Set them in the Joints dock": show that dock
+  void groundChanged(bool on, double height);  // the Ground box (the 3D view puts its grid there)
+  void stateShown();                           // the robot was set to the run's state (display rate)
 
  private:
   bool configureFromRobot(const Eigen::VectorXd& q0);
@@ -100,6 +107,7 @@ class SimulationDock : public QDockWidget {
   void updateTorqueHint();
   void updateSourceControls();
   void updateLoopControls();  // the loop group and plot for the model shown
+  void updateGroundDefaults();
 
   RobotDocument* m_robot;
   std::function<bool()> m_newRunGuard;
@@ -147,4 +155,7 @@ class SimulationDock : public QDockWidget {
   QDoubleSpinBox* m_beta;
   QCheckBox* m_projection;
   TimeSeriesPlot* m_constraintPlot;
+  TimeSeriesPlot* m_contactPlot;
+  GroundBox* m_ground;
+  std::string m_groundModel;  // the robot the ground's defaults were set for (file and name)
 };

@@ -211,6 +211,16 @@ void SimulationRunner::publish() {
       s.wrenches.push_back({w.body, m_data->X0[w.body].pointToA(w.point), w.force, w.moment});
     dyn::wrenchJointForces(model, *m_data, m_sim->wrenches(), s.tauExternal);
   }
+  for (const dyn::ContactForce& c : m_sim->contactForces()) {  // per body, at the centre of pressure
+    auto it = std::find_if(s.contacts.begin(), s.contacts.end(), [&](const auto& x) { return x.body == c.body; });
+    if (it == s.contacts.end())
+      it = s.contacts.insert(s.contacts.end(), {c.body, 0, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()});
+    it->points += 1;
+    it->point += c.force.z() * c.position;  // weighted by the normal force, divided below
+    it->force += c.force;
+    s.penetration = std::max(s.penetration, c.penetration);
+  }
+  for (auto& c : s.contacts) c.point = c.force.z() > 0 ? Eigen::Vector3d(c.point / c.force.z()) : c.point;
   const std::lock_guard<std::mutex> lock(m_snapMutex);
   m_snap = std::move(s);
   // The new recorded samples' energy, drift and FD difference; the new limit hits.
@@ -226,6 +236,8 @@ void SimulationRunner::publish() {
     m_history.fdDifference.push_back(k < int(r.fdDifference.size()) ? r.fdDifference[k] : NAN);
     if (k < int(r.constraintError.size())) m_history.constraintError.push_back(r.constraintError[k]);
     if (k < int(r.constraintRateError.size())) m_history.constraintRateError.push_back(r.constraintRateError[k]);
+    if (k < int(r.contactNormal.size())) m_history.contactNormal.push_back(r.contactNormal[k]);
+    if (k < int(r.contactFriction.size())) m_history.contactFriction.push_back(r.contactFriction[k]);
   }
   if (m_eventsSeen > r.limitEvents.size()) m_eventsSeen = 0;
   for (; m_eventsSeen < r.limitEvents.size(); ++m_eventsSeen) m_newEvents.push_back(r.limitEvents[m_eventsSeen]);

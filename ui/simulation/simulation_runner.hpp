@@ -42,6 +42,15 @@ class SimulationRunner : public QObject {
     };
     std::vector<Wrench> wrenches;
     Eigen::VectorXd tauExternal;
+    // The ground's push per body that touches it (the ground on): the sum of its points' forces at
+    // their centre of pressure (world), and how many of its points touch; their total penetration's
+    // deepest point.
+    struct Contact {
+      int body = 0, points = 0;
+      Eigen::Vector3d point, force;
+    };
+    std::vector<Contact> contacts;
+    double penetration = 0;
   };
 
   explicit SimulationRunner(QObject* parent = nullptr);
@@ -81,6 +90,7 @@ class SimulationRunner : public QObject {
   struct History {
     std::vector<double> t, energy, drift, fdDifference;
     std::vector<double> constraintError, constraintRateError;  // closed loops: |phi|, |phi' qd| (else empty)
+    std::vector<double> contactNormal, contactFriction;        // the ground on: N per sample (else empty)
   };
   History history() const;
   // Limit hits since the last call.

@@ -33,6 +33,7 @@
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "session/workbench_session.hpp"
+#include "simulation/ground_box.hpp"
 #include "simulation/perturbation_drag.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "timeline/timeline_dock.hpp"
@@ -109,6 +110,12 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   // Pushing a link while simulating: Ctrl+drags in the 3D view of the Simulate workspace.
   m_perturbation = new PerturbationDrag(m_doc, m_viewport, m_scene, m_simulationDock, this);
   m_perturbation->setEnabledWhen([this] { return m_workspace == QLatin1String("simulate"); });
+  connect(m_simulationDock, &SimulationDock::stateShown, m_perturbation, &PerturbationDrag::showForces);
+  connect(m_simulationDock, &SimulationDock::groundChanged, this, [this](bool on, double height) {
+    if (on) m_scene->setGroundHeight(height);  // the grid where the robot stands
+  });
+  if (m_simulationDock->groundBox()->isChecked())
+    m_scene->setGroundHeight(m_simulationDock->groundBox()->settings().height);
   connect(m_perturbation, &PerturbationDrag::statusText, this, [this](const QString& text) {
     if (text.isEmpty())
       statusBar()->clearMessage();

@@ -30,6 +30,9 @@ struct SimulationRecord {
   // Ground contact (settings.ground on): per sample the sum of the normal forces (N), of the friction
   // forces' magnitudes (N), and the deepest penetration (m).
   std::vector<double> contactNormal, contactFriction, penetration;
+  // External wrenches or the ground: J^T f per sample (nv values, flat; zeros before they acted; empty
+  // when nothing from outside acted), the part of tau that came from outside.
+  std::vector<double> tauExternal;
   std::vector<LimitEvent> limitEvents;
 
   void clear();
@@ -38,8 +41,9 @@ struct SimulationRecord {
   // Keeps samples 0, 2, 4, ... (in place, no allocation); limit events are kept.
   void dropEveryOther();
 
-  SampledTrajectory trajectory() const;  // t, q, qd, qdd as matrices
-  Eigen::MatrixXd torques() const;       // nv x n
+  SampledTrajectory trajectory() const;     // t, q, qd, qdd as matrices
+  Eigen::MatrixXd torques() const;          // nv x n
+  Eigen::MatrixXd externalTorques() const;  // nv x n: tauExternal (zeros when it is empty)
   // (E_k - E_0) / |E_0| (or E_k - E_0 when |E_0| < 1e-12): the energy monitor's drift.
   double relativeEnergyDrift(int sample) const;
   double maxRelativeEnergyDrift() const;  // max over samples of |drift|
@@ -49,7 +53,8 @@ struct SimulationRecord {
   double maxPenetration() const;          // deepest ground penetration recorded (0 without ground)
 };
 
-// CSV of a record: t, q names, qd_, qdd_, tau_ (v names), and energy, energy_drift,
+// CSV of a record: t, q names, qd_, qdd_, tau_ (v names), tau_ext_ (v names: J^T f from outside, when
+// recorded), and energy, energy_drift,
 // fd_difference, phi_norm, phi_dot_norm (closed loops), contact_normal, contact_friction, penetration
 // (ground contact) when recorded. Numbers with 17 significant digits.
 void writeSimulationCsv(std::ostream& out, const Model& model, const SimulationRecord& record);

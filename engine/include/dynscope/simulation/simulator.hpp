@@ -80,6 +80,10 @@ class Simulator {
   const ContactPointSet& contactPoints() const { return contactSet_; }
   const std::vector<ContactForce>& contactForces() const { return contactForces_; }
   double contactEnergy() const { return contactEnergy_; }
+  // tau_e = J^T f of the wrenches and the ground's contact forces at the current state: the joint forces
+  // from outside, part of tau() (also recorded, SimulationRecord::tauExternal); the joints' own share
+  // (actuators, damping, friction, limits) is tau() - externalTau().
+  const Eigen::VectorXd& externalTau() const { return tauExternal_; }
   // The spring and damper of contact point j (the time-constant rule, capped for the step as the
   // limits are).
   double contactStiffness(int j) const { return contactK_[size_t(j)]; }
@@ -92,7 +96,7 @@ class Simulator {
   const Eigen::VectorXd& q() const { return q_; }
   const Eigen::VectorXd& qd() const { return qd_; }
   const Eigen::VectorXd& qdd() const { return qdd_; }  // at the current state
-  const Eigen::VectorXd& tau() const { return tau_; }  // applied at the current state
+  const Eigen::VectorXd& tau() const { return tau_; }  // all joint forces at the current state: H qdd + C = tau
   double energy() const { return energy_; }            // kinetic + potential at the current state
   // Closed loops: |phi(q)| and |phi'(q) qd| at the current state (0 for trees), and the constraint
   // terms of the last forward-dynamics evaluation (phi, phi', the multipliers lambda of its rows).
@@ -186,6 +190,7 @@ class Simulator {
   Eigen::VectorXd force_;
   std::vector<ExternalWrench> wrenches_;
   Eigen::VectorXd tauWrench_;                             // J^T f of the wrenches at the evaluated state
+  Eigen::VectorXd tauExternal_;                           // J^T f of the wrenches and the ground at the state
   Eigen::MatrixXd massMatrix_, nextMassMatrix_, factor_;  // symplectic Euler: H(q_n), H(q_n+1), L^T L
   bool massValid_ = false, screwJoints_ = true;
   Eigen::MatrixXd kq_, kv_;              // nv x 7 stage velocities / accelerations
@@ -206,7 +211,7 @@ class Simulator {
   bool groundActive() const;  // the ground on, and the robot has points to touch it with
   bool cancelsGravity() const;
   void groundForces(Eigen::VectorXd& tau, bool state);
-  void contactReadouts();  // contactForces_ and contactEnergy_ at the current state
+  void stateReadouts();  // tauExternal_, contactForces_ and contactEnergy_ at the current state
   bool slipAnchors();
   bool contactsReady_ = false;
   ContactPointSet contactSet_;
