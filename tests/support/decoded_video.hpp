@@ -73,17 +73,19 @@ inline DecodedVideo decodeVideo(const QString& path, const std::set<int>& keep =
       if (pts != AV_NOPTS_VALUE)
         out.streamEndSeconds = std::max(out.streamEndSeconds, (pts + std::max<int64_t>(0, frame->pkt_duration)) * tick);
       if (keep.count(out.frames)) {
-        QImage image(frame->width, frame->height, QImage::Format_RGB32);
+        // swscale's SIMD writes whole blocks of pixels: a destination wider than the frame (a multiple
+        // of 64 pixels, a spare row) takes them, then the picture is cut out of it.
+        QImage padded((frame->width + 63) / 64 * 64, frame->height + 1, QImage::Format_RGB32);
         scale = sws_getCachedContext(scale, frame->width, frame->height, AVPixelFormat(frame->format), frame->width,
                                      frame->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
         if (frame->colorspace == AVCOL_SPC_BT709) {  // as tagged (swscale assumes BT.601 otherwise)
           const int* table = sws_getCoefficients(SWS_CS_ITU709);
           sws_setColorspaceDetails(scale, table, frame->color_range == AVCOL_RANGE_JPEG, table, 1, 0, 1 << 16, 1 << 16);
         }
-        uint8_t* planes[1] = {image.bits()};
-        const int strides[1] = {int(image.bytesPerLine())};
+        uint8_t* planes[1] = {padded.bits()};
+        const int strides[1] = {int(padded.bytesPerLine())};
         sws_scale(scale, frame->data, frame->linesize, 0, frame->height, planes, strides);
-        out.images[out.frames] = image;
+        out.images[out.frames] = padded.copy(0, 0, frame->width, frame->height);
       }
       ++out.frames;
     }

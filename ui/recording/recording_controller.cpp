@@ -28,6 +28,7 @@ class RecordingIndicator : public QWidget {
   void show(const QString& text, double fraction) {
     m_text = text;
     m_fraction = fraction;
+    setAccessibleName(text);
     updateGeometry();
     update();
     setVisible(true);

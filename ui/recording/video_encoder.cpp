@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <cstdio>
+#include <cstring>
 
 #include "recording/gif_palette.hpp"
 
@@ -55,6 +56,8 @@ struct VideoEncoder::Av {
   SwsContext* scale = nullptr;
   AVFrame* frame = nullptr;
   AVPacket* packet = nullptr;
+  uint8_t* rgb[4] = {};  // the picture in swscale's aligned buffer (av_image_alloc)
+  int rgbStride[4] = {};
   bool headerWritten = false;
   bool gif = false;
   GifPalette palette;
@@ -113,6 +116,7 @@ void VideoEncoder::release() {
   sws_freeContext(m_av->scale);
   av_frame_free(&m_av->frame);
   av_packet_free(&m_av->packet);
+  av_freep(&m_av->rgb[0]);
   m_av.reset();
 }
 
@@ -229,6 +233,9 @@ bool VideoEncoder::open(const QString& path, const QSize& size, int fps, Format 
     av.scale = sws_getContext(c->width, c->height, source, c->width, c->height, c->pix_fmt,
                               SWS_BICUBIC | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
     if (!av.scale) return fail("swscale: no conversion to YUV 4:2:0");
+    // Rows aligned to 64 bytes and a spare row below: the SIMD loads stay inside the buffer.
+    if (av_image_alloc(av.rgb, av.rgbStride, (c->width + 63) / 64 * 64, c->height + 1, source, 64) < 0)
+      return fail("out of memory");
     const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
     sws_setColorspaceDetails(av.scale, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);  // full-range RGB in, limited out
   }
@@ -252,10 +259,13 @@ bool VideoEncoder::addFrame(const QImage& image) {
     auto* palette = reinterpret_cast<uint32_t*>(av.frame->data[1]);
     std::copy(av.palette.colours().begin(), av.palette.colours().end(), palette);
   } else {
-    // The even frame reads the top-left part of the picture: an odd last column or row is left out.
-    const uint8_t* planes[1] = {rgb.constBits()};
-    const int strides[1] = {int(rgb.bytesPerLine())};
-    sws_scale(av.scale, planes, strides, 0, av.codec->height, av.frame->data, av.frame->linesize);
+    // swscale's SIMD reads whole blocks of pixels: the rows are copied into its own padded and
+    // aligned buffer first. The even frame takes the top-left part of the picture: an odd last
+    // column or row is left out.
+    const int bytes = av.codec->width * 4;
+    for (int y = 0; y < av.codec->height; ++y)
+      std::memcpy(av.rgb[0] + std::ptrdiff_t(y) * av.rgbStride[0], rgb.constScanLine(y), size_t(bytes));
+    sws_scale(av.scale, av.rgb, av.rgbStride, 0, av.codec->height, av.frame->data, av.frame->linesize);
   }
   av.frame->pts = m_frames;
   int sent = avcodec_send_frame(av.codec, av.frame);
