@@ -8,6 +8,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
 #include <QLineEdit>
 #include <QMenu>
 #include <QRegularExpression>
@@ -107,6 +111,38 @@ class TestRecordingWindow : public QObject {
     QVERIFY2(found, "the Record action is not in the menu of Export image");
   }
 
+  void dialogOffersTheSourcesAndNamesTheCodec() {
+    recordAction()->trigger();
+    RecordDialog* dialog = controller()->dialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QTest::qWait(100);
+    dialog->grab().save(dyn::testing::screenshotDirectory(m_tmp) + "/recording-dialog.png");
+    // Fits the laptop's screen.
+    QVERIFY(dialog->width() <= 1366 && dialog->height() <= 768);
+    // A default file in the user's Videos (or Pictures) folder named after the robot, as MP4.
+    const QString path = dialog->pathEdit()->text();
+    QVERIFY2(path.startsWith(RecordDialog::defaultFolder()) && QFileInfo(path).fileName().startsWith("ur5") &&
+                 path.endsWith(".mp4"),
+             qPrintable(path));
+    QCOMPARE(dialog->fpsBox()->value(), 30);
+    const auto settings = dialog->settings();
+    QCOMPARE(settings.source, RecordingSettings::Source::Timeline);  // there is a trajectory
+    QCOMPARE(settings.capture, RecordingSettings::Capture::View3D);
+    auto* label = dialog->findChild<QLabel*>("formatLabel");
+    QVERIFY(label->text().contains("H.264"));
+    dialog->pathEdit()->setText(m_tmp.filePath("x.webm"));
+    QVERIFY(label->text().contains("VP9"));
+    dialog->pathEdit()->setText(m_tmp.filePath("x.avi"));
+    QVERIFY(label->text().contains("Unknown format"));
+    QVERIFY(!dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+    // No simulation was set up: that source is offered disabled.
+    QVERIFY(!dialog->findChild<QRadioButton*>("sourceSimulation")->isEnabled());
+    dialog->reject();
+    settle();
+    QVERIFY(!controller()->dialog());
+    QVERIFY(!controller()->session()->isRecording());
+  }
+
   void timelineToMp4() {
     const QString path = m_tmp.filePath("timeline.mp4");
     const int fps = 10;
@@ -162,7 +198,9 @@ class TestRecordingWindow : public QObject {
     const QSize window = m_window->size() * m_window->devicePixelRatioF();
     QCOMPARE(QSize(video.width, video.height), window);  // a GIF keeps odd sizes
     // The REC indicator paints nothing into the frames: the lecturer's video shows the status bar.
-    const QRgb inVideo = dyn::testing::decodeVideo(path, {3}).images.at(3).pixel(pillPoint);
+    const QImage frame = dyn::testing::decodeVideo(path, {3}).images.at(3);
+    frame.save(dyn::testing::screenshotDirectory(m_tmp) + "/recording-window-gif-frame3.png");
+    const QRgb inVideo = frame.pixel(pillPoint);
     QVERIFY2(!(qRed(inVideo) > 150 && qGreen(inVideo) < 60), qPrintable(QString::number(inVideo, 16)));
   }
 
