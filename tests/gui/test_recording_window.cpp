@@ -10,10 +10,10 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
-#include <QPushButton>
-#include <QRadioButton>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPushButton>
+#include <QRadioButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -26,6 +26,8 @@
 #include "lecture_hall_sizes.hpp"
 #include "recording/record_dialog.hpp"
 #include "recording/recording_controller.hpp"
+#include "simulation/simulation_dock.hpp"
+#include "simulation/simulation_runner.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "viewport/vtk_viewport.hpp"
@@ -307,6 +309,35 @@ class TestRecordingWindow : public QObject {
     QCOMPARE(runRecord(options, dyn::testing::robotFile("ur5.urdf"), &error), 1);
     QVERIFY2(error.contains("neither a demonstration"), qPrintable(error));
     QVERIFY(!QFileInfo::exists(m_tmp.filePath("none.mp4")));
+  }
+
+  // Last: pausing a run makes it the trajectory.
+  void simulationTimeSource() {
+    SimulationDock* sim = m_window->simulationDock();
+    sim->start();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->runner()->snapshot().t > 0, 5000);
+    const QString path = m_tmp.filePath("simulation.mp4");
+    const int fps = 20;
+    const double t0 = sim->runner()->snapshot().t;
+    QVERIFY(startFromDialog(path, RecordingSettings::Source::SimulationTime, RecordingSettings::Capture::View3D, fps));
+    QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join('\n')));
+    QVERIFY(controller()->session()->isRecording());
+    QTest::qWait(1500);
+    sim->pause();
+    const double simulated = sim->runner()->snapshot().t - t0;
+    QTest::qWait(200);
+    // A paused simulation's clock stands still: no more frames.
+    const int frames = controller()->session()->framesWritten();
+    QTest::qWait(400);
+    QCOMPARE(controller()->session()->framesWritten(), frames);
+    recordAction()->trigger();
+    QVERIFY(!controller()->session()->isRecording());
+    const auto video = dyn::testing::decodeVideo(path);
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QCOMPARE(video.frames, frames);
+    // One frame per 1/fps of simulated time (the start read a moment before the recording's).
+    QVERIFY2(std::abs(video.frames - (std::floor(simulated * fps) + 1)) <= 2,
+             qPrintable(QString("%1 frames for %2 simulated s").arg(video.frames).arg(simulated)));
   }
 
   void cleanupTestCase() { m_window.reset(); }
