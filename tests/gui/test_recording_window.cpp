@@ -154,6 +154,11 @@ class TestRecordingWindow : public QObject {
     QVERIFY(controller()->session()->isRecording());
     QVERIFY(controller()->indicator()->isVisible());
     QVERIFY(recordAction()->text().contains("Stop"));
+    // Half-way: the indicator counts the frames of the render.
+    QTRY_VERIFY_WITH_TIMEOUT(controller()->session()->framesWritten() >= 10, 60000);
+    QVERIFY2(controller()->indicator()->accessibleName().contains(" / 21"),
+             qPrintable(controller()->indicator()->accessibleName()));
+    m_window->grab().save(dyn::testing::screenshotDirectory(m_tmp) + "/recording-timeline-progress.png");
     QVERIFY(waitUntilFinished());
     QVERIFY(!controller()->indicator()->isVisible());
     QVERIFY(!recordAction()->text().contains("Stop"));
