@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
@@ -294,6 +295,33 @@ class TestRecordingWindow : public QObject {
     QCOMPARE(video.frames, 18);  // 12 fps x 1.5 s
     QCOMPARE(QSize(video.width, video.height), QSize(320, 240));
     QVERIFY(std::abs(video.streamEndSeconds - 1.5) < 0.05);
+  }
+
+  void dynscopeRecordsFromTheCommandLine() {
+    // The program itself, through main(): listed in --help, and a demonstration to a GIF.
+    QProcess help;
+    help.start(DYNSCOPE_GUI, {"--help"});
+    QVERIFY(help.waitForFinished(30000));
+    const QString text = QString::fromUtf8(help.readAllStandardOutput());
+    for (const char* option : {"--record", "--trajectory", "--fps", "--duration"})
+      QVERIFY2(text.contains(option), option);
+    const QString path = m_tmp.filePath("stanford.gif");
+    QProcess run;
+    run.start(DYNSCOPE_GUI, {dyn::testing::robotFile("stanford_arm.dh"), "--record", path, "--trajectory",
+                             "saha-stanford", "--fps", "5", "--size", "160x120", "--duration", "1"});
+    QVERIFY(run.waitForFinished(120000));
+    QVERIFY2(run.exitCode() == 0, run.readAllStandardError().constData());
+    QVERIFY2(run.readAllStandardOutput().contains("5 frames"), "the summary line names the frames");
+    const auto video = dyn::testing::decodeVideo(path);
+    QCOMPARE(video.codec, QString("gif"));
+    QCOMPARE(video.frames, 5);
+    QCOMPARE(QSize(video.width, video.height), QSize(160, 120));
+    // A failure: exit code 1 and the reason.
+    QProcess bad;
+    bad.start(DYNSCOPE_GUI, {dyn::testing::robotFile("ur5.urdf"), "--record", m_tmp.filePath("x.mp4")});
+    QVERIFY(bad.waitForFinished(120000));
+    QCOMPARE(bad.exitCode(), 1);
+    QVERIFY(bad.readAllStandardError().contains("no trajectory"));
   }
 
   void recordCommandErrors() {
