@@ -129,7 +129,7 @@ void RecordingController::trigger() {
     m_session->stop();
     return;
   }
-  if (m_dialog) {
+  if (m_dialog && m_dialog->isVisible()) {
     m_dialog->raise();
     return;
   }

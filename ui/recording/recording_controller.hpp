@@ -23,7 +23,7 @@ class RecordingController : public QObject {
 
   QAction* action() const { return m_action; }
   RecordingSession* session() const { return m_session; }
-  RecordDialog* dialog() const;  // while it is open (tests fill it in)
+  RecordDialog* dialog() const;  // the last one opened, until it is deleted (tests fill it in)
   QWidget* indicator() const;    // the status bar's REC
 
  signals:
