@@ -232,11 +232,37 @@ class TestRecordingWindow : public QObject {
     QCOMPARE(video.codec, QString("vp9"));
     // Ctrl+R at once again opens a new dialog (the last one may not be deleted yet).
     recordAction()->trigger();
-    QVERIFY(controller()->dialog() && controller()->dialog()->isVisible());
-    controller()->dialog()->reject();
+    RecordDialog* again = controller()->dialog();
+    QVERIFY(again && again->isVisible());
+    // ... offering the last choices again under a new name in the same folder and format.
+    const QString proposed = again->pathEdit()->text();
+    QVERIFY2(proposed != path && QFileInfo(proposed).absolutePath() == QFileInfo(path).absolutePath() &&
+                 proposed.endsWith(".webm"),
+             qPrintable(proposed));
+    QCOMPARE(again->settings().source, RecordingSettings::Source::RealTime);
+    QCOMPARE(again->fpsBox()->value(), 10);
+    again->reject();
     // Real time: the video lasts as long as the recording (a slow frame is repeated, never skipped).
     QVERIFY2(std::abs(video.frames / 10.0 - seconds) < 0.35,
              qPrintable(QString("%1 frames for %2 s").arg(video.frames).arg(seconds)));
+  }
+
+  void closingTheWindowKeepsTheRecording() {
+    // The window's session goes with the window: a recording still running is finished, not lost.
+    const QString path = m_tmp.filePath("closed.mp4");
+    auto session = std::make_unique<RecordingSession>(RecordingSession::Targets{m_window.get(), m_window->viewport()});
+    RecordingSettings settings;
+    settings.path = path;
+    settings.source = RecordingSettings::Source::RealTime;
+    settings.fps = 10;
+    QString error;
+    QVERIFY2(session->start(settings, &error), qPrintable(error));
+    QTest::qWait(500);
+    session.reset();
+    const auto video = dyn::testing::decodeVideo(path);
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QVERIFY(video.frames >= 3);
+    QVERIFY(!QFileInfo::exists(path + ".part"));
   }
 
   void indicatorIsReadableInTheLectureHall_data() { dyn::testing::addLectureHallRows(true); }

@@ -104,6 +104,14 @@ RecordDialog::RecordDialog(const Offer& offer, QWidget* parent) : QDialog(parent
   layout->addLayout(form);
   layout->addWidget(m_buttons);
   connect(m_path, &QLineEdit::textChanged, this, &RecordDialog::updateFormat);
+  if (offer.last) {  // the same choices as the last time (the file name is new)
+    setCapture(offer.last->capture);
+    if (offer.last->source != RecordingSettings::Source::Timeline || offer.hasTrajectory)
+      if (offer.last->source != RecordingSettings::Source::SimulationTime || offer.hasSimulation)
+        setSource(offer.last->source);
+    m_fps->setValue(offer.last->fps);
+    if (const int i = m_size->findData(offer.last->size); i >= 0) m_size->setCurrentIndex(i);
+  }
   updateFormat();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <QDialog>
 #include <QSize>
+#include <optional>
 
 #include "recording/recording_session.hpp"
 
@@ -19,10 +20,11 @@ class RecordDialog : public QDialog {
 
  public:
   struct Offer {
-    QSize viewportSize;          // in pixels, for the "as shown" size
-    QString defaultPath;         // the file proposed
-    bool hasTrajectory = false;  // else the timeline source is disabled
-    bool hasSimulation = false;  // else the simulation-time source is disabled
+    QSize viewportSize;                     // in pixels, for the "as shown" size
+    QString defaultPath;                    // the file proposed
+    bool hasTrajectory = false;             // else the timeline source is disabled
+    bool hasSimulation = false;             // else the simulation-time source is disabled
+    std::optional<RecordingSettings> last;  // the previous recording's choices, offered again
   };
   explicit RecordDialog(const Offer& offer, QWidget* parent = nullptr);
 

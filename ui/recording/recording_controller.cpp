@@ -141,8 +141,12 @@ void RecordingController::trigger() {
   QString base = m_baseName ? m_baseName() : QString();
   base.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "_");
   if (base.isEmpty()) base = "dynscope";
-  offer.defaultPath = QDir(RecordDialog::defaultFolder())
-                          .filePath(base + QDateTime::currentDateTime().toString("-yyyyMMdd-HHmmss") + ".mp4");
+  // A new name in the last recording's folder and format, else in the Videos folder as MP4.
+  const QFileInfo last(m_last ? m_last->path : QString());
+  const QString folder = m_last && last.absoluteDir().exists() ? last.absolutePath() : RecordDialog::defaultFolder();
+  const QString suffix = m_last && VideoEncoder::formatForPath(last.filePath()) ? last.suffix() : QString("mp4");
+  offer.defaultPath = QDir(folder).filePath(base + QDateTime::currentDateTime().toString("-yyyyMMdd-HHmmss.") + suffix);
+  offer.last = m_last;
   // Window-modal but not exec(): no nested event loop while the window renders.
   m_dialog = new RecordDialog(offer, m_window);
   m_dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -153,6 +157,7 @@ void RecordingController::trigger() {
 void RecordingController::startFromDialog() {
   if (!m_dialog) return;
   const RecordingSettings settings = m_dialog->settings();
+  m_last = settings;
   QString why;
   if (!m_session->start(settings, &why)) {
     emit error(tr("Record video"), why);

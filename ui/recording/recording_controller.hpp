@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <optional>
 
 #include "recording/recording_session.hpp"
 
@@ -44,4 +45,5 @@ class RecordingController : public QObject {
   RecordingIndicator* m_indicator;
   QTimer* m_tick;
   QPointer<RecordDialog> m_dialog;
+  std::optional<RecordingSettings> m_last;  // offered again by the next dialog
 };

@@ -26,7 +26,10 @@ RecordingSession::RecordingSession(Targets targets, QObject* parent)
   });
 }
 
-RecordingSession::~RecordingSession() = default;  // an unfinished file is removed by the encoder
+// A recording still running when the window closes is finished: the lecturer keeps the file.
+RecordingSession::~RecordingSession() {
+  if (m_encoder) m_encoder->close();
+}
 
 int RecordingSession::framesWritten() const { return m_encoder ? m_encoder->framesWritten() : m_lastFrames; }
 double RecordingSession::recordedSeconds() const { return m_encoder ? m_encoder->durationSeconds() : m_lastSeconds; }
