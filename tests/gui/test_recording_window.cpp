@@ -298,12 +298,14 @@ class TestRecordingWindow : public QObject {
   }
 
   void unwritableFileIsAnError() {
+    m_window->timelineDock()->setTime(1.3);
     QVERIFY(startFromDialog("/proc/dynscope-no.mp4", RecordingSettings::Source::Timeline,
                             RecordingSettings::Capture::View3D, 10));
     QVERIFY(!controller()->session()->isRecording());
     QCOMPARE(m_errors.size(), 1);
     QVERIFY2(m_errors.first().contains("cannot write /proc/dynscope-no.mp4"), qPrintable(m_errors.first()));
     QVERIFY(!QFileInfo::exists("/proc/dynscope-no.mp4"));
+    QCOMPARE(m_window->timelineDock()->time(), 1.3);  // put back
   }
 
   void recordCommand() {

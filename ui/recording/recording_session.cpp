@@ -78,10 +78,13 @@ bool RecordingSession::start(const RecordingSettings& settings, QString* error) 
     m_simStart = *t;
   }
   const QImage first = grab();
-  if (first.isNull()) return fail(tr("the view could not be rendered (no OpenGL context?)"));
+  if (first.isNull()) {
+    restoreTimeline();
+    return fail(tr("the view could not be rendered (no OpenGL context?)"));
+  }
   auto encoder = std::make_unique<VideoEncoder>();
   if (!encoder->open(settings.path, first.size(), settings.fps)) {
-    if (settings.source == Source::Timeline && m_timeline) m_timeline->setTime(m_timeBefore);
+    restoreTimeline();
     return fail(encoder->error());
   }
   m_encoder = std::move(encoder);
@@ -160,9 +163,12 @@ void RecordingSession::finish(bool ok, QString message) {
   if (!ok && message.isEmpty()) message = encoder->error();
   encoder.reset();  // a failed file's partial copy is removed here
   m_lastError = ok ? QString() : message;
-  if (m_settings.source == RecordingSettings::Source::Timeline && m_timeline) {
-    m_timeline->setTime(m_timeBefore);
-    if (m_wasPlaying) m_timeline->play();
-  }
+  restoreTimeline();
   if (!m_starting) emit finished(ok, m_settings.path, message);
+}
+
+void RecordingSession::restoreTimeline() {
+  if (m_settings.source != RecordingSettings::Source::Timeline || !m_timeline) return;
+  m_timeline->setTime(m_timeBefore);
+  if (m_wasPlaying) m_timeline->play();
 }

@@ -78,6 +78,7 @@ class RecordingSession : public QObject {
   void timelineStep();
   void liveTick();
   void finish(bool ok, QString message);
+  void restoreTimeline();  // the time (and playing) as before a timeline render
 
   Targets m_targets;
   RecordingSettings m_settings;
