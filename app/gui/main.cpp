@@ -1,5 +1,6 @@
 // dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--workspace ID] [--present]`, or headless pictures:
-// `--screenshot out.png` (the 3D view) and `--window-screenshot out.png` (the whole window); `dynscope --help`.
+// `--screenshot out.png` (the 3D view) and `--window-screenshot out.png` (the whole window); a video of the
+// trajectory: `--record out.mp4`; `dynscope --help`.
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
@@ -15,6 +16,7 @@
 #include "viewport/vtk_viewport.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
+#include "window/record_command.hpp"
 #include "window/screenshot_command.hpp"
 #include "window/window_screenshot_command.hpp"
 #include "window/workspaces.hpp"
@@ -67,6 +69,11 @@ int main(int argc, char** argv) {
   if (!options.screenshot.isEmpty() || !options.windowScreenshot.isEmpty()) {
     const int code = options.screenshot.isEmpty() ? runWindowScreenshot(options, model, &error)
                                                   : runScreenshot(options, model, &error);
+    if (code != 0) err << "dynscope: " << error << "\n";
+    return code;
+  }
+  if (!options.record.isEmpty()) {  // the trajectory's timeline to a video, offscreen
+    const int code = runRecord(options, model, &error);
     if (code != 0) err << "dynscope: " << error << "\n";
     return code;
   }

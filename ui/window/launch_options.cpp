@@ -13,7 +13,7 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   const QCommandLineOption screenshot("screenshot", "Render MODEL to a PNG and exit (works under Xvfb).", "out.png");
   const QCommandLineOption q("q", "Joint configuration, nq comma-separated values (rad, m).", "a,b,...");
   const QCommandLineOption size(
-      "size", "Image size for --screenshot, window size for --window-screenshot, e.g. 1920x1080.", "WxH");
+      "size", "Image size for --screenshot and --record, window size for --window-screenshot, e.g. 1920x1080.", "WxH");
   const QCommandLineOption windowShot(
       "window-screenshot", "Render the whole window (docks, equations, plots) to a PNG and exit (Xvfb).", "out.png");
   const QCommandLineOption workspace(
@@ -27,7 +27,17 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
       "demo", "--window-screenshot: play a built-in demonstration (saha-stanford, saha-planar3).", "NAME");
   const QCommandLineOption time("time", "--window-screenshot: the trajectory's time shown, s (default: its middle).",
                                 "T");
-  parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time});
+  const QCommandLineOption record(
+      "record", "Render the trajectory's timeline to a video (.mp4 H.264, .webm VP9, .gif) and exit (Xvfb).",
+      "out.mp4");
+  const QCommandLineOption trajectory(
+      "trajectory", "The trajectory to load: a demonstration's name (as --demo) or a CSV file (t, q columns).",
+      "NAME|FILE");
+  const QCommandLineOption fps("fps", "--record: frames per second (default 30); frame k shows time k/fps.", "N");
+  const QCommandLineOption duration("duration",
+                                    "--record: seconds of video (default: the whole trajectory, start to end).", "S");
+  parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time, record,
+                     trajectory, fps, duration});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -49,6 +59,23 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   if (parser.isSet(windowShot) && out->windowScreenshot.isEmpty()) return fail("--window-screenshot needs a file name");
   if (parser.isSet(screenshot) && parser.isSet(windowShot))
     return fail("--screenshot (the 3D view) and --window-screenshot (the window) exclude each other");
+  out->record = parser.value(record);
+  if (parser.isSet(record) && out->record.isEmpty()) return fail("--record needs a file name");
+  if (parser.isSet(record) && (parser.isSet(screenshot) || parser.isSet(windowShot)))
+    return fail("--record and the screenshot options exclude each other");
+  out->trajectory = parser.value(trajectory);
+  if (parser.isSet(fps)) {
+    bool ok = false;
+    out->fps = parser.value(fps).toInt(&ok);
+    if (!ok || out->fps < 1 || out->fps > 120)
+      return fail("--fps: expected 1 to 120 frames per second, got '" + parser.value(fps) + "'");
+  }
+  if (parser.isSet(duration)) {
+    bool ok = false;
+    out->duration = parser.value(duration).toDouble(&ok);
+    if (!ok || !(out->duration > 0) || out->duration > 3600)
+      return fail("--duration: expected seconds > 0 (at most 3600), got '" + parser.value(duration) + "'");
+  }
   out->workspace = parser.value(workspace);
   out->algorithm = parser.value(algorithm);
   out->present = parser.isSet(present);

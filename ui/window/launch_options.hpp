@@ -1,5 +1,6 @@
 // The command line of `dynscope`: [MODEL] [--screenshot out.png | --window-screenshot out.png]
-// [--q a,b,...] [--size WxH] [--workspace ID] [--algorithm NAME] [--step N] [--present].
+// [--q a,b,...] [--size WxH] [--workspace ID] [--algorithm NAME] [--step N] [--present]
+// [--record out.mp4 [--trajectory NAME|FILE] [--fps N] [--duration S]].
 #pragma once
 #include <QSize>
 #include <QString>
@@ -19,6 +20,10 @@ struct LaunchOptions {
   bool present = false;      // --present: presentation mode (F11)
   QString demo;              // --demo: a built-in demonstration trajectory (saha-stanford, saha-planar3)
   double time = -1;          // --time: the trajectory's time shown [s]; -1: its middle
+  QString record;            // --record: the trajectory's timeline to this video (.mp4, .webm, .gif), then exit
+  QString trajectory;        // --trajectory: a demonstration's name or a CSV file (for --record)
+  int fps = 30;              // --fps: frames per second of --record
+  double duration = -1;      // --duration: seconds of video; -1: the whole trajectory
   bool showHelp = false, showVersion = false;
   QString helpText;
 };

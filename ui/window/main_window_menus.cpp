@@ -18,7 +18,10 @@
 #include <tuple>
 
 #include "document/robot_document.hpp"
+#include "recording/recording_controller.hpp"
 #include "scene/robot_scene.hpp"
+#include "simulation/simulation_dock.hpp"
+#include "simulation/simulation_runner.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/app_settings.hpp"
 #include "window/dock_list.hpp"
@@ -121,6 +124,18 @@ void MainWindow::createActions() {
   setToolTipWithShortcut(m_exportAction, tr("Save the 3D view as a PNG image"));
   connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportWithDialog);
 
+  // Record video (Ctrl+R; again to stop): ui/recording/. The docks exist later: looked up when used.
+  RecordingSession::Targets recordingTargets{this, m_viewport, [this] { return m_timelineDock; },
+                                             [this]() -> std::optional<double> {
+                                               if (!m_simulationDock || !m_simulationDock->runner()->isConfigured())
+                                                 return std::nullopt;
+                                               return m_simulationDock->runner()->snapshot().t;
+                                             }};
+  auto* recorder = new RecordingController(this, std::move(recordingTargets),
+                                           [this] { return m_doc->hasModel() ? m_doc->robotName() : QString(); });
+  connect(recorder, &RecordingController::message, this, [this](const QString& text) { m_logDock->append(text); });
+  connect(recorder, &RecordingController::error, this, &MainWindow::showError);
+
   m_orthoAction = new QAction(dynscopeIcon("orthographic"), tr("&Orthographic"), this);
   m_orthoAction->setObjectName("orthographicAction");
   m_orthoAction->setCheckable(true);
@@ -150,6 +165,7 @@ void MainWindow::createMenus() {
   file->addAction(m_floatingBaseAction);
   file->addSeparator();
   file->addAction(m_exportAction);
+  file->addAction(findChild<QAction*>("recordAction"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -235,6 +251,7 @@ void MainWindow::createToolBar() {
   m_fileToolBar->addAction(m_openAction);
   m_fileToolBar->addAction(m_reloadAction);
   m_fileToolBar->addAction(m_exportAction);
+  m_fileToolBar->addAction(findChild<QAction*>("recordAction"));
 
   m_viewToolBar = addToolBar(tr("View"));
   m_viewToolBar->setObjectName("viewToolBar");
