@@ -100,6 +100,17 @@ class TestSimulationGround : public QObject {
       dock()->plotTabs()->setCurrentIndex(4);
       QTest::qWait(200);
       m_window->grab().save(dir + "/ground-quadruped-1920.png");
+      m_window->setPresentationMode(true);
+      QTest::qWait(300);
+      m_window->grab().save(dir + "/ground-quadruped-1920-present.png");
+      m_window->setPresentationMode(false);
+      m_window->resize(1366, 768);
+      QTest::qWait(300);
+      m_window->grab().save(dir + "/ground-quadruped-1366.png");
+      m_window->setPresentationMode(true);
+      QTest::qWait(300);
+      m_window->grab().save(dir + "/ground-quadruped-1366-present.png");
+      m_window->setPresentationMode(false);
     }
     // The pose moved away from the run's state: the arrows go (they belong to that state).
     Eigen::VectorXd q = doc()->q();
