@@ -134,19 +134,24 @@ class TestDecompositionExternal : public QObject {
     QVERIFY(largestExternal > 1.0);
 
     if (const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
-      for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)})
-        for (bool present : {false, true}) {
-          m_window->setPresentationMode(present);
-          m_window->setGeometry(QRect(QPoint(0, 0), size));  // the "screen" of the picture
-          QTest::qWait(500);
-          if (m_window->geometry() != QRect(QPoint(0, 0), size)) {
-            m_window->setGeometry(QRect(QPoint(0, 0), size));
-            QTest::qWait(300);
+      for (const QString workspace : {"simulate", "trajectory"})
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)})
+          for (bool present : {false, true}) {
+            m_window->setWorkspace(workspace);
+            plots->showTab(PlotsDock::Decomposition);
+            m_window->setPresentationMode(present);
+            m_window->setGeometry(QRect(QPoint(0, 0), size));  // the "screen" of the picture
+            QTest::qWait(500);
+            if (m_window->geometry() != QRect(QPoint(0, 0), size)) {
+              m_window->setGeometry(QRect(QPoint(0, 0), size));
+              QTest::qWait(300);
+            }
+            const QString name = QString("%1/decomposition-external-%2-%3%4.png")
+                                     .arg(dir, workspace)
+                                     .arg(size.width())
+                                     .arg(present ? "-present" : "");
+            m_window->grab().save(name);
           }
-          const QString name =
-              QString("%1/decomposition-external-%2%3.png").arg(dir).arg(size.width()).arg(present ? "-present" : "");
-          m_window->grab().save(name);
-        }
       m_window->setPresentationMode(false);
     }
 
@@ -162,6 +167,14 @@ class TestDecompositionExternal : public QObject {
     QVERIFY(!plot->hasExternal());
     QCOMPARE(plot->canvas()->plotLegend()->entries().size(), 4);
     QVERIFY(!plot->band(StackedDecompositionPlot::External, true)->isVisible());
+    if (const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+      m_window->setWorkspace("simulate");  // the same view with three terms, for comparison
+      plots->showTab(PlotsDock::Decomposition);
+      m_window->setPresentationMode(true);
+      m_window->setGeometry(QRect(0, 0, 1366, 768));
+      QTest::qWait(500);
+      m_window->grab().save(dir + "/decomposition-three-terms-simulate-1366-present.png");
+    }
   }
 };
 
