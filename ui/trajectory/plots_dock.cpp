@@ -104,6 +104,10 @@ void PlotsDock::fill(int tab) {
   switch (tab) {
     case Torque: {
       m_series[Torque]->setData(t, d.tau, v, tr("τ [N·m | N]"));
+      m_tabs->setTabToolTip(Torque, m_doc->hasExternalForces()
+                                        ? tr("What the joints give, τ = RNEA(q, dq/dt, d²q/dt²) − Jᵀf: the run had "
+                                             "forces from outside (Jᵀf)")
+                                        : tr("Joint torques and forces τ = RNEA(q, dq/dt, d²q/dt²)"));
       std::vector<double> lo(m.nv), hi(m.nv);
       for (int k = 0; k < m.nv; ++k) {
         const double e = m.effortLimit[k];

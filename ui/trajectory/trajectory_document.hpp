@@ -9,6 +9,10 @@
 // the full layout: a master's row holds Gᵀτ (its own torque plus its followers' times their
 // multipliers), a follower's row 0 (it has no actuator; the coupling carries its load). The live
 // forward-dynamics check is the reduced one, ÿ = H_y⁻¹ Gᵀ(τ − C).
+//
+// A simulation run with forces from outside (a push, the ground) brings its Jᵀf per sample: τ along
+// the samples (plots, power, effort limits) is then the joints' share, ID − Jᵀf, with −Jᵀf a fourth
+// term of the decomposition. The values at time() (tauAtTime, the live ID/FD check) stay ID's total.
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
