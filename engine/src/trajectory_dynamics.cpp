@@ -45,6 +45,16 @@ void processSamples(const Model& model, const SampledTrajectory& traj, const Tra
       } else if (!options.tauGiven) {
         out.tau.col(k) = loopInverseDynamics(model, data, *ld, q, qd, qdd, options.fext);
       }
+    } else if (options.tauExternal) {  // outside forces: tau is the joints' share, ID - J^T f
+      const auto ext = options.tauExternal->col(k);
+      if (!options.tauGiven) out.tau.col(k) = rnea(model, data, q, qd, qdd) - ext;
+      if (options.decompose) {
+        out.gravity.col(k) = rnea(model, data, q, zero, zero);             // g(q)
+        out.coriolis.col(k) = rnea(model, data, q, qd, zero);              // c + g for now
+        out.external.col(k) = -ext;                                        // -J^T f
+        out.inertial.col(k) = out.tau.col(k) + ext - out.coriolis.col(k);  // M q̈ = ID - (c + g)
+        out.coriolis.col(k) -= out.gravity.col(k);                         // c = (c + g) - g
+      }
     } else if (options.decompose) {
       out.gravity.col(k) = rnea(model, data, q, zero, zero);                  // g(q)
       out.coriolis.col(k) = rnea(model, data, q, qd, zero);                   // c + g for now
@@ -84,6 +94,15 @@ void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& traj
   if (options.fext && options.decompose)
     throw std::invalid_argument("trajectory dynamics: the decomposition is defined without external forces");
 
+  if (options.tauExternal) {
+    check("tauExternal", *options.tauExternal, model.nv);
+    if (options.fext)
+      throw std::invalid_argument(
+          "trajectory dynamics: give the forces from outside as fext or as tauExternal, not both");
+    if (model.hasLoops())
+      throw std::invalid_argument("trajectory dynamics: tauExternal is not defined for closed loops");
+  }
+
   if (options.tauGiven && (out.tau.rows() != model.nv || out.tau.cols() != n))
     throw std::invalid_argument("trajectory dynamics: tauGiven, but tau is " + std::to_string(out.tau.rows()) + "x" +
                                 std::to_string(out.tau.cols()) + ", not " + std::to_string(model.nv) + "x" +
@@ -93,6 +112,7 @@ void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& traj
   shape(out.inertial, model.nv, n, options.decompose);
   shape(out.coriolis, model.nv, n, options.decompose);
   shape(out.gravity, model.nv, n, options.decompose);
+  shape(out.external, model.nv, n, options.decompose && options.tauExternal);
   shape(out.kinetic, n, options.energy);
   shape(out.potential, n, options.energy);
   shape(out.total, n, options.energy);

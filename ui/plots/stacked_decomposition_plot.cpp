@@ -30,13 +30,13 @@ enum { kLower = 0, kUpper = 1, kPositive = 0, kNegative = 1 };
 }  // namespace
 
 QColor StackedDecompositionPlot::termColor(int term) {
-  return term == Total ? QColor(20, 20, 20) : plots::seriesColor(term);
+  return term == Total ? QColor(20, 20, 20) : plots::seriesColor(term == External ? 3 : term);
 }
 
 StackedDecompositionPlot::StackedDecompositionPlot(QWidget* parent) : PlotWidget(parent) {
   setObjectName("stackedDecompositionPlot");
   // Plain names: a combining diaeresis (q̈) renders detached in common fonts.
-  m_termNames = {tr("inertial"), tr("Coriolis/centrifugal"), tr("gravity"), tr("total τ")};
+  m_termNames = {tr("inertial"), tr("Coriolis/centrifugal"), tr("gravity"), tr("total τ"), tr("−Jᵀf (from outside)")};
 
   m_jointBox = new QComboBox(this);
   m_jointBox->setObjectName("decompositionJoint");
@@ -71,7 +71,7 @@ StackedDecompositionPlot::StackedDecompositionPlot(QWidget* parent) : PlotWidget
   layout->addWidget(m_canvas, 1);
 
   // Bands first so that the lines are drawn over them.
-  for (int k = 0; k < kTerms; ++k)
+  for (int k : kStacked)
     for (int p : {kPositive, kNegative}) {
       auto* area = new QAreaSeries(new QLineSeries(this), new QLineSeries(this));
       area->setParent(this);
@@ -82,7 +82,7 @@ StackedDecompositionPlot::StackedDecompositionPlot(QWidget* parent) : PlotWidget
       m_canvas->addSeries(area);
       m_bands[k][p] = area;
     }
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < kSeries; ++k) {
     m_lines[k] = new QLineSeries(this);
     m_lines[k]->setPen(QPen(termColor(k), k == Total ? 2.2 : 1.8));
     m_canvas->addSeries(m_lines[k]);
@@ -106,16 +106,26 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
                                        const Eigen::MatrixXd& coriolis, const Eigen::MatrixXd& gravity,
                                        const Eigen::MatrixXd& total, QStringList jointNames, QString yLabel,
                                        QString xLabel, QString* error) {
-  const std::array<const Eigen::MatrixXd*, 4> inputs{&inertial, &coriolis, &gravity, &total};
-  const char* what[] = {"inertial", "coriolis", "gravity", "total"};
-  for (int k = 0; k < 4; ++k)
-    if (inputs[k]->rows() != jointNames.size() || inputs[k]->cols() != Eigen::Index(t.size()))
+  return setData(t, inertial, coriolis, gravity, Eigen::MatrixXd(), total, std::move(jointNames), std::move(yLabel),
+                 std::move(xLabel), error);
+}
+
+bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd& inertial,
+                                       const Eigen::MatrixXd& coriolis, const Eigen::MatrixXd& gravity,
+                                       const Eigen::MatrixXd& external, const Eigen::MatrixXd& total,
+                                       QStringList jointNames, QString yLabel, QString xLabel, QString* error) {
+  const std::array<const Eigen::MatrixXd*, kSeries> inputs{&inertial, &coriolis, &gravity, &total, &external};
+  const char* what[] = {"inertial", "coriolis", "gravity", "total", "external"};
+  for (int k = 0; k < kSeries; ++k) {
+    const bool absent = k == External && external.size() == 0;  // no forces from outside
+    if (!absent && (inputs[k]->rows() != jointNames.size() || inputs[k]->cols() != Eigen::Index(t.size())))
       return fail(error, tr("Decomposition data: %1 is %2 x %3, expected %4 x %5 (joints x samples)")
                              .arg(what[k])
                              .arg(inputs[k]->rows())
                              .arg(inputs[k]->cols())
                              .arg(jointNames.size())
                              .arg(t.size()));
+  }
   for (std::size_t k = 0; k < t.size(); ++k) {
     if (!std::isfinite(t[k])) return fail(error, tr("Decomposition data: t[%1] is not finite").arg(k));
     if (k > 0 && t[k] < t[k - 1])
@@ -123,7 +133,8 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
   }
   QScopedValueRollback batch(m_batch, true);
   m_t = t;
-  for (int k = 0; k < 4; ++k) m_data[k] = *inputs[k];
+  const bool hadExternal = hasExternal();
+  for (int k = 0; k < kSeries; ++k) m_data[k] = *inputs[k];
   const bool sameJoints = jointNames == m_names;
   m_names = std::move(jointNames);
   if (!sameJoints) {
@@ -134,6 +145,7 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
   m_xLabel = xLabel;
   m_yLabel = yLabel;
   m_batch = false;
+  if (hasExternal() != hadExternal) applyMode();  // the fourth term came or went: its series and legend entry
   const int old = m_joint;
   showJoint(std::clamp(m_joint, 0, std::max(0, jointCount() - 1)));
   if (m_joint != old) emit currentJointChanged(m_joint);
@@ -168,25 +180,32 @@ void StackedDecompositionPlot::setMode(Mode mode) {
 }
 
 void StackedDecompositionPlot::setTermNames(const QStringList& names) {
-  if (names.size() != 4) return;
-  m_termNames = names;
+  if (names.size() != 4 && names.size() != kSeries) return;
+  for (int k = 0; k < names.size(); ++k) m_termNames[k] = names[k];
   updateLegend();
 }
 
 void StackedDecompositionPlot::setTermVisible(Term term, bool visible) {
-  if (term < 0 || term > Total || m_visible[term] == visible) return;
+  if (term < 0 || term >= kSeries || m_visible[term] == visible) return;
   m_visible[term] = visible;
-  m_canvas->plotLegend()->setEntryShown(term, visible);
+  if (const int entry = int(legendTerms().indexOf(term)); entry >= 0)
+    m_canvas->plotLegend()->setEntryShown(entry, visible);
   applyMode();
   emit termVisibilityChanged(term, visible);
 }
 
 void StackedDecompositionPlot::setAllSeriesVisible(bool visible) {
-  for (int k = 0; k < 4; ++k) setTermVisible(Term(k), visible);
+  for (int k = 0; k < kSeries; ++k) setTermVisible(Term(k), visible);
 }
 
 void StackedDecompositionPlot::legendEntryClicked(int entry) {
-  if (entry >= 0 && entry < 4) setTermVisible(Term(entry), !m_visible[entry]);
+  const QList<int> terms = legendTerms();
+  if (entry >= 0 && entry < terms.size()) setTermVisible(Term(terms[entry]), !m_visible[terms[entry]]);
+}
+
+QList<int> StackedDecompositionPlot::legendTerms() const {
+  if (hasExternal()) return {Inertial, Coriolis, Gravity, External, Total};
+  return {Inertial, Coriolis, Gravity, Total};
 }
 
 void StackedDecompositionPlot::applyMode() {
@@ -196,9 +215,9 @@ void StackedDecompositionPlot::applyMode() {
     m_sideButton->setChecked(m_mode == Mode::SideBySide);
   }
   const bool stacked = m_mode == Mode::Stacked;
-  for (int k = 0; k < kTerms; ++k) {
-    m_lines[k]->setVisible(!stacked && m_visible[k]);
-    for (QAreaSeries* band : m_bands[k]) band->setVisible(stacked && m_visible[k]);
+  for (int k : kStacked) {
+    m_lines[k]->setVisible(!stacked && shown(k));
+    for (QAreaSeries* band : m_bands[k]) band->setVisible(stacked && shown(k));
   }
   m_lines[Total]->setVisible(m_visible[Total]);
   updateLegend();
@@ -210,7 +229,7 @@ void StackedDecompositionPlot::applyMode() {
 
 void StackedDecompositionPlot::updateLegend() {
   QList<PlotLegend::Entry> entries;
-  for (int k = 0; k < 4; ++k) {
+  for (int k : legendTerms()) {
     const bool area = k != Total && m_mode == Mode::Stacked;
     entries.append(
         {m_termNames[k], termColor(k), area ? PlotLegend::Swatch::Area : PlotLegend::Swatch::Line, m_visible[k]});
@@ -220,7 +239,7 @@ void StackedDecompositionPlot::updateLegend() {
 }
 
 std::span<const double> StackedDecompositionPlot::term(int k) const {
-  if (m_joint < 0 || m_joint >= jointCount()) return {};
+  if (m_joint < 0 || m_joint >= jointCount() || m_joint >= m_data[k].rows()) return {};  // (External: maybe none)
   return {m_data[k].row(m_joint).data(), std::size_t(m_data[k].cols())};
 }
 
@@ -231,11 +250,11 @@ std::span<const double> StackedDecompositionPlot::term(int k) const {
 void StackedDecompositionPlot::restack() {
   const std::size_t n = m_t.size();
   std::vector<double> up(n, 0.0), down(n, 0.0);  // current top of the positive and negative stacks
-  for (int k = 0; k < kTerms; ++k) {
+  for (int k : kStacked) {
     auto& pos = m_stack[k][kPositive];
     auto& neg = m_stack[k][kNegative];
     const std::span<const double> v = term(k);
-    const bool use = m_visible[k] && v.size() == n;
+    const bool use = shown(k) && v.size() == n;
     for (auto* b : {&pos[kLower], &pos[kUpper], &neg[kLower], &neg[kUpper]}) b->resize(use ? n : 0);
     if (!use) continue;
     for (std::size_t i = 0; i < n; ++i) {
@@ -250,8 +269,8 @@ void StackedDecompositionPlot::restack() {
 
 void StackedDecompositionPlot::viewAboutToChange() {
   for (QLineSeries* line : m_lines) line->clear();
-  for (const auto& pair : m_bands)
-    for (QAreaSeries* band : pair) band->upperSeries()->clear(), band->lowerSeries()->clear();
+  for (int k : kStacked)
+    for (QAreaSeries* band : m_bands[k]) band->upperSeries()->clear(), band->lowerSeries()->clear();
 }
 
 void StackedDecompositionPlot::viewChanged() {
@@ -263,11 +282,11 @@ void StackedDecompositionPlot::viewChanged() {
     series->replace(plots::decimateMinMax(m_t, y, x0, x1, buckets));
   };
   const bool stacked = m_mode == Mode::Stacked;
-  for (int k = 0; k < kTerms; ++k) {
-    const bool shownLine = !stacked && m_visible[k];
+  for (int k : kStacked) {
+    const bool shownLine = !stacked && shown(k);
     fill(m_lines[k], shownLine ? term(k) : std::span<const double>());
     for (int p : {kPositive, kNegative}) {
-      const bool shownBand = stacked && m_visible[k];
+      const bool shownBand = stacked && shown(k);
       fill(m_bands[k][p]->upperSeries(),
            shownBand ? std::span<const double>(m_stack[k][p][kUpper]) : std::span<const double>());
       fill(m_bands[k][p]->lowerSeries(),
@@ -283,8 +302,8 @@ PlotBounds StackedDecompositionPlot::dataBounds() const {
   if (n == 0 || m_joint < 0 || m_joint >= jointCount()) return b;
   const bool stacked = m_mode == Mode::Stacked;
   for (std::size_t i = 0; i < n; ++i) {
-    for (int k = 0; k < kTerms; ++k) {
-      if (!m_visible[k]) continue;
+    for (int k : kStacked) {
+      if (!shown(k)) continue;
       if (stacked) {
         b.include(m_t[i], m_stack[k][kPositive][kUpper][i]);
         b.include(m_t[i], m_stack[k][kNegative][kLower][i]);
@@ -302,7 +321,7 @@ bool StackedDecompositionPlot::readout(double t, double* sampleTime, QList<Reado
   const int i = plots::nearestSample(m_t, t);
   if (i < 0 || m_joint < 0 || m_joint >= jointCount()) return false;
   *sampleTime = m_t[std::size_t(i)];
-  for (int k = 0; k < 4; ++k)
+  for (int k : legendTerms())
     if (m_visible[k]) rows->append({m_termNames[k], termColor(k), term(k)[std::size_t(i)]});
   return true;
 }
@@ -311,7 +330,7 @@ bool StackedDecompositionPlot::exportCsv(const QString& path, QString* error) co
   if (m_joint < 0 || m_joint >= jointCount()) return plots::writeCsv(path, QStringLiteral("t"), m_t, {}, {}, error);
   QStringList names;
   std::vector<std::span<const double>> columns;
-  for (int k = 0; k < 4; ++k) {
+  for (int k : legendTerms()) {
     names << m_names[m_joint] + " " + m_termNames[k];
     columns.push_back(term(k));
   }

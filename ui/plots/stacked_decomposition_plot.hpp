@@ -1,6 +1,8 @@
 // The lecture view: for one joint, τ = inertial + Coriolis/centrifugal + gravity over time,
 // either stacked (the signed terms stacked away from zero: positive parts upwards, negative
-// parts downwards, with the total τ drawn over them) or side by side (three lines and τ).
+// parts downwards, with the total τ drawn over them) or side by side (three lines and τ). A run
+// with forces from outside has a fourth term, −Jᵀf (τ = M q̈ + c + g − Jᵀf: the joints' share),
+// stacked after gravity and listed before τ; without it the plot shows the three terms only.
 // Same cursor, hover, zoom and export behaviour as TimeSeriesPlot (shared PlotCanvas).
 #pragma once
 #include <Eigen/Core>
@@ -21,8 +23,10 @@ class StackedDecompositionPlot : public PlotWidget {
 
  public:
   enum class Mode { Stacked, SideBySide };
-  enum Term { Inertial = 0, Coriolis = 1, Gravity = 2, Total = 3 };
-  static constexpr int kTerms = 3;  // stacked terms; Total is drawn as a line in both modes
+  // External (−Jᵀf) comes after Total so that the three-term indices stay as they were.
+  enum Term { Inertial = 0, Coriolis = 1, Gravity = 2, Total = 3, External = 4 };
+  static constexpr int kSeries = 5;  // all terms; Total is drawn as a line in both modes
+  static constexpr std::array<Term, 4> kStacked{Inertial, Coriolis, Gravity, External};  // stacking order
 
   explicit StackedDecompositionPlot(QWidget* parent = nullptr);
 
@@ -32,6 +36,12 @@ class StackedDecompositionPlot : public PlotWidget {
                const Eigen::MatrixXd& gravity, const Eigen::MatrixXd& total, QStringList jointNames,
                QString yLabel = QStringLiteral("τ [N·m]"), QString xLabel = QStringLiteral("t [s]"),
                QString* error = nullptr);
+  // With the fourth term −Jᵀf (`external`, joints x samples; empty: none, as above).
+  bool setData(const std::vector<double>& t, const Eigen::MatrixXd& inertial, const Eigen::MatrixXd& coriolis,
+               const Eigen::MatrixXd& gravity, const Eigen::MatrixXd& external, const Eigen::MatrixXd& total,
+               QStringList jointNames, QString yLabel = QStringLiteral("τ [N·m]"),
+               QString xLabel = QStringLiteral("t [s]"), QString* error = nullptr);
+  bool hasExternal() const { return m_data[External].size() > 0; }
 
   int jointCount() const { return int(m_names.size()); }
   int sampleCount() const { return int(m_t.size()); }
@@ -40,7 +50,7 @@ class StackedDecompositionPlot : public PlotWidget {
   Mode mode() const { return m_mode; }
   void setMode(Mode mode);
 
-  // Legend labels of inertial, Coriolis/centrifugal, gravity and total.
+  // Legend labels of inertial, Coriolis/centrifugal, gravity and total (and −Jᵀf: a fifth name).
   void setTermNames(const QStringList& names);
   QStringList termNames() const { return m_termNames; }
   void setTermVisible(Term term, bool visible);
@@ -48,10 +58,10 @@ class StackedDecompositionPlot : public PlotWidget {
 
   bool exportCsv(const QString& path, QString* error = nullptr) const override;  // the selected joint
 
-  // What is drawn, for tests. Lines: the three terms (side by side) and Total (both modes).
+  // What is drawn, for tests. Lines: the stacked terms (side by side) and Total (both modes).
   // Bands (stacked): positive part of a term above the stack so far, negative part below it.
   QLineSeries* termLine(Term term) const { return m_lines[term]; }
-  QAreaSeries* band(Term term, bool positivePart) const { return m_bands[term][positivePart ? 0 : 1]; }
+  QAreaSeries* band(Term term, bool positivePart) const { return m_bands[term][positivePart ? 0 : 1]; }  // not Total
   QComboBox* jointSelector() const { return m_jointBox; }
 
  signals:
@@ -75,20 +85,22 @@ class StackedDecompositionPlot : public PlotWidget {
   void restack();
   void applyMode();
   void updateLegend();
+  QList<int> legendTerms() const;  // the terms in legend order (External only with its data)
+  bool shown(int term) const { return m_visible[term] && (term != External || hasExternal()); }
   static QColor termColor(int term);
 
   std::vector<double> m_t;
-  std::array<RowMajor, 4> m_data;  // Inertial, Coriolis, Gravity, Total: joints x samples
+  std::array<RowMajor, kSeries> m_data;  // by Term: joints x samples (External empty without it)
   QStringList m_names;
   QStringList m_termNames;
   QString m_xLabel = QStringLiteral("t [s]"), m_yLabel = QStringLiteral("τ [N·m]");
   int m_joint = 0;
   Mode m_mode = Mode::Stacked;
-  std::array<bool, 4> m_visible{true, true, true, true};
+  std::array<bool, kSeries> m_visible{true, true, true, true, true};
   // Stack boundaries at full resolution for the current joint: [term][pos/neg][lower/upper].
-  std::array<std::array<std::array<std::vector<double>, 2>, 2>, kTerms> m_stack;
-  std::array<QLineSeries*, 4> m_lines{};
-  std::array<std::array<QAreaSeries*, 2>, kTerms> m_bands{};
+  std::array<std::array<std::array<std::vector<double>, 2>, 2>, kSeries> m_stack;
+  std::array<QLineSeries*, kSeries> m_lines{};
+  std::array<std::array<QAreaSeries*, 2>, kSeries> m_bands{};  // none for Total
   QComboBox* m_jointBox;
   QToolButton* m_stackedButton;
   QToolButton* m_sideButton;

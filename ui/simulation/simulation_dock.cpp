@@ -541,7 +541,8 @@ void SimulationDock::publishRecord() {
                             .arg(s.dt * 1e3)
                             .arg(record.t.back(), 0, 'f', 3);
   QString error;
-  if (m_traj->setRecorded(record.trajectory(), label, &error))
+  if (m_traj->setRecorded(record.trajectory(), label, &error,
+                          record.tauExternal.empty() ? Eigen::MatrixXd() : record.externalTorques()))
     m_published = true;
   else
     emit message(tr("Simulation: %1").arg(error), true);

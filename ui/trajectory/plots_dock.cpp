@@ -43,8 +43,8 @@ PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
   }
   m_decomposition = new StackedDecompositionPlot(m_tabs);
   m_decomposition->setObjectName("plot_decomposition");
-  m_decomposition->setTermNames(
-      {tr("inertial M(q)·d²q/dt²"), tr("Coriolis/centrifugal c(q, dq/dt)"), tr("gravity g(q)"), tr("τ")});
+  m_decomposition->setTermNames({tr("inertial M(q)·d²q/dt²"), tr("Coriolis/centrifugal c(q, dq/dt)"),
+                                 tr("gravity g(q)"), tr("τ"), tr("external −Jᵀf")});
   m_tabs->addTab(m_decomposition, tr("τ decomposition"));
   m_tabs->setTabToolTip(Decomposition, tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q), for one joint"));
   connect(m_decomposition, &PlotWidget::cursorTimeRequested, this, &PlotsDock::timeRequested);
@@ -104,6 +104,10 @@ void PlotsDock::fill(int tab) {
   switch (tab) {
     case Torque: {
       m_series[Torque]->setData(t, d.tau, v, tr("τ [N·m | N]"));
+      m_tabs->setTabToolTip(Torque, m_doc->hasExternalForces()
+                                        ? tr("What the joints give, τ = RNEA(q, dq/dt, d²q/dt²) − Jᵀf: the run had "
+                                             "forces from outside (Jᵀf)")
+                                        : tr("Joint torques and forces τ = RNEA(q, dq/dt, d²q/dt²)"));
       std::vector<double> lo(m.nv), hi(m.nv);
       for (int k = 0; k < m.nv; ++k) {
         const double e = m.effortLimit[k];
@@ -148,7 +152,12 @@ void PlotsDock::fill(int tab) {
       break;
     }
     case Decomposition:
-      m_decomposition->setData(t, d.inertial, d.coriolis, d.gravity, d.tau, v, tr("τ [N·m | N]"));
+      // A run with forces from outside: τ is the joints' share and −Jᵀf the fourth term.
+      m_decomposition->setData(t, d.inertial, d.coriolis, d.gravity, d.external, d.tau, v, tr("τ [N·m | N]"));
+      m_tabs->setTabToolTip(Decomposition, d.external.size() > 0
+                                               ? tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q) − Jᵀf: what the joints "
+                                                    "give, for one joint (Jᵀf: the forces from outside)")
+                                               : tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q), for one joint"));
       break;
   }
   const double now = m_doc->time();

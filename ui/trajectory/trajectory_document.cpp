@@ -88,6 +88,7 @@ std::vector<double> TrajectoryDocument::sampleTimes() const {
 void TrajectoryDocument::setWaypoints(std::vector<dyn::Waypoint> waypoints) {
   m_waypoints = std::move(waypoints);
   m_source = Source::Waypoints;
+  m_importedExternal.resize(0, 0);
   m_csvFile.clear();
   m_demo.reset();
   scheduleRecompute();
@@ -120,6 +121,7 @@ bool TrajectoryDocument::importCsv(const QString& path, QString* error) {
   try {
     dyn::TrajectoryCsv csv = dyn::readTrajectoryCsv(m_robot->model(), path.toStdString());
     m_imported = std::move(csv.trajectory);
+    m_importedExternal.resize(0, 0);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return false;
@@ -165,6 +167,7 @@ bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) 
   addBlock("inertial_", m_dynamics.inertial);
   addBlock("coriolis_", m_dynamics.coriolis);
   addBlock("gravity_", m_dynamics.gravity);
+  addBlock("external_", m_dynamics.external);  // −Jᵀf, a run with forces from outside only
   addBlock("power_", m_dynamics.power);
   const bool energy = m_dynamics.total.size() == m_samples.samples();
   if (energy) header.insert(header.end(), {"kinetic", "potential", "total_energy"});
@@ -185,6 +188,7 @@ bool TrajectoryDocument::exportDynamicsCsv(const QString& path, QString* error) 
 bool TrajectoryDocument::loadDemo(dyn::DemoTrajectory demo, QString* error) {
   try {
     m_imported = dyn::demoTrajectory(m_robot->model(), demo, 100.0);
+    m_importedExternal.resize(0, 0);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return false;
@@ -197,14 +201,25 @@ bool TrajectoryDocument::loadDemo(dyn::DemoTrajectory demo, QString* error) {
   return true;
 }
 
-bool TrajectoryDocument::setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error) {
+bool TrajectoryDocument::setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error,
+                                     Eigen::MatrixXd external) {
   try {
     run.validate(m_robot->model());
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return false;
   }
+  if (external.size() > 0 && (external.rows() != m_robot->model().nv || external.cols() != run.samples())) {
+    if (error)
+      *error = tr("the forces from outside are %1 x %2, expected %3 x %4 (dofs x samples)")
+                   .arg(external.rows())
+                   .arg(external.cols())
+                   .arg(m_robot->model().nv)
+                   .arg(run.samples());
+    return false;
+  }
   m_imported = std::move(run);
+  m_importedExternal = std::move(external);
   m_source = Source::Simulation;
   m_recordLabel = label;
   m_csvFile.clear();
@@ -220,6 +235,7 @@ void TrajectoryDocument::clear() {
   m_source = Source::None;
   m_waypoints.clear();
   m_imported = {};
+  m_importedExternal.resize(0, 0);
   m_csvFile.clear();
   m_demo.reset();
   recomputeNow();
@@ -261,6 +277,7 @@ void TrajectoryDocument::onModelChanged() {
     m_source = Source::None;
     m_waypoints.clear();
     m_imported = {};
+    m_importedExternal.resize(0, 0);
     m_csvFile.clear();
     m_demo.reset();
     markSaved();  // a fresh start (the window asked before dropping anything)
@@ -327,6 +344,7 @@ void TrajectoryDocument::resample() {
   const QString before = m_problem;
   m_problem.clear();
   m_samples = {};
+  m_external.resize(0, 0);
   try {
     if (m_source == Source::Waypoints) {
       if (m_waypoints.size() >= 2)
@@ -349,6 +367,12 @@ void TrajectoryDocument::resample() {
     }
     // Mimic joints: every sample on the relations (a CSV's own follower values are replaced).
     if (m_mimic && m_samples.samples() > 0) dyn::enforceMimic(*m_mimic, m_samples);
+    // A run's forces from outside go with its samples, which are kept one for one (no time
+    // resampling of a recorded run). Not for closed loops: their τ is the actuators' of the
+    // closed-loop inverse dynamics, which J^T f on all dofs does not split.
+    if (m_source == Source::Simulation && m_samples.samples() > 0 && !m_robot->model().hasLoops() &&
+        m_importedExternal.rows() == m_robot->model().nv && m_importedExternal.cols() == m_samples.samples())
+      m_external = m_importedExternal;
   } catch (const std::exception& e) {
     m_problem = QString::fromUtf8(e.what());
     m_samples = {};
@@ -368,6 +392,7 @@ void TrajectoryDocument::recomputeDynamics() {
   dyn::TrajectoryDynamicsOptions options;  // τ and power: what every edit must refresh at once
   options.decompose = false;
   options.energy = false;
+  if (hasExternalForces()) options.tauExternal = &m_external;  // τ: the joints' share, ID − Jᵀf
   if (m_idName != QLatin1String("rnea")) {
     // τ by the chosen formulation, sample by sample on its one bound workspace; the power (and
     // later the decomposition) are computed for that τ.
@@ -377,6 +402,7 @@ void TrajectoryDocument::recomputeDynamics() {
     for (int k = 0; k < n; ++k) {
       q = m_samples.q.col(k), qd = m_samples.qd.col(k), qdd = m_samples.qdd.col(k);
       m_dynamics.tau.col(k) = m_id.inverseDynamics(q, qd, qdd);
+      if (hasExternalForces()) m_dynamics.tau.col(k) -= m_external.col(k);
     }
     options.tauGiven = true;
   }
@@ -395,11 +421,16 @@ void TrajectoryDocument::ensureDetails() {
   options.decompose = true;
   options.energy = true;
   options.tauGiven = true;
+  if (hasExternalForces()) options.tauExternal = &m_external;  // and the fourth term, −Jᵀf
   dyn::computeTrajectoryDynamics(*m_dynModel, m_samples, options, m_dynamics);
-  if (m_mimic) {  // c and g on the independent coordinates too; M q̈ the rest of the (reduced) τ
+  if (m_mimic) {  // c, g (and −Jᵀf) on the independent coordinates too; M q̈ the rest of the (reduced) τ
     dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.coriolis);
     dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.gravity);
     m_dynamics.inertial = m_dynamics.tau - m_dynamics.coriolis - m_dynamics.gravity;
+    if (hasExternalForces()) {
+      dyn::forcesOnIndependentDofs(*m_mimic, m_dynamics.external);
+      m_dynamics.inertial -= m_dynamics.external;
+    }
   }
   m_detailsReady = true;
 }

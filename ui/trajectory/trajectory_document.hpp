@@ -9,6 +9,10 @@
 // the full layout: a master's row holds Gᵀτ (its own torque plus its followers' times their
 // multipliers), a follower's row 0 (it has no actuator; the coupling carries its load). The live
 // forward-dynamics check is the reduced one, ÿ = H_y⁻¹ Gᵀ(τ − C).
+//
+// A simulation run with forces from outside (a push, the ground) brings its Jᵀf per sample: τ along
+// the samples (plots, power, effort limits) is then the joints' share, ID − Jᵀf, with −Jᵀf a fourth
+// term of the decomposition. The values at time() (tauAtTime, the live ID/FD check) stay ID's total.
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
@@ -82,8 +86,16 @@ class TrajectoryDocument : public QObject {
   bool exportDynamicsCsv(const QString& path, QString* error = nullptr);  // t, tau_, the terms, energies
   bool loadDemo(dyn::DemoTrajectory demo, QString* error = nullptr);
   // A recorded simulation run (scrubbed, plotted and exported like any other); the time moves
-  // to its end, the state the simulation stopped in.
-  bool setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error = nullptr);
+  // to its end, the state the simulation stopped in. `external`: the joint forces from outside,
+  // J^T f per sample (nv x samples: SimulationRecord::externalTorques()), or empty when nothing from
+  // outside acted. With it, τ, the power and the effort-limit check are the joints' share
+  // τ = M q̈ + c + g − Jᵀf, and the decomposition has the fourth term −Jᵀf (dynamics().external).
+  bool setRecorded(dyn::SampledTrajectory run, const QString& label, QString* error = nullptr,
+                   Eigen::MatrixXd external = {});
+  // J^T f along the samples (nv x samples) of a recorded run with forces from outside; else empty
+  // (another source, or a closed-loop mechanism, whose actuator torques do not take it).
+  const Eigen::MatrixXd& externalTorques() const { return m_external; }
+  bool hasExternalForces() const { return m_external.size() > 0; }
   void clear();
 
   // Payload on a link and gravity (the model's own unless overridden).
@@ -162,7 +174,8 @@ class TrajectoryDocument : public QObject {
   std::vector<dyn::Waypoint> m_waypoints;
   dyn::Interpolation m_interpolation = dyn::Interpolation::Quintic;
   double m_rate = 100.0;
-  dyn::SampledTrajectory m_imported;  // Csv / Demo samples as read
+  dyn::SampledTrajectory m_imported;   // Csv / Demo samples as read
+  Eigen::MatrixXd m_importedExternal;  // Simulation: J^T f per sample of m_imported (or empty)
   QString m_csvFile;
   QString m_recordLabel;
   std::optional<dyn::DemoTrajectory> m_demo;
@@ -171,6 +184,7 @@ class TrajectoryDocument : public QObject {
 
   std::shared_ptr<const dyn::Model> m_dynModel;  // robot + payload + gravity
   dyn::SampledTrajectory m_samples;
+  Eigen::MatrixXd m_external;  // J^T f per sample of m_samples (or empty)
   dyn::TrajectoryDynamics m_dynamics;
   bool m_detailsReady = false;
   dyn::EffortLimitViolations m_violations;

@@ -8,6 +8,11 @@
 // Closed-loop mechanisms (model.hasLoops()): tau is the actuator torque of the closed-loop inverse
 // dynamics (dynscope/loops/loop_inverse_dynamics.hpp; zero on passive dofs) and the three terms are
 // its parts, taken the same way; the trajectory must be consistent (closeTrajectory).
+//
+// Forces from outside (a recorded simulation with a push or ground contact, options.tauExternal =
+// J^T f per sample): RNEA(q, q̇, q̈) is then what the joints and the outside give together, so the
+// joints give tau = M q̈ + c + g - J^T f, and the decomposition has a fourth term, external = -J^T f.
+// Without tauExternal the results are exactly those of the three-term decomposition.
 #pragma once
 #include <atomic>
 #include <functional>
@@ -25,6 +30,10 @@ struct TrajectoryDynamicsOptions {
   // Optional external force on each body (N + 1 entries, link coordinates), the same at every
   // sample; enters tau only, so it cannot be combined with decompose.
   const std::vector<Force<double>>* fext = nullptr;
+  // Optional joint forces from outside, nv x n (J^T f per sample, e.g. SimulationRecord::externalTorques()):
+  // tau is the joints' share RNEA - J^T f, and with decompose `external` = -J^T f is filled. Not for
+  // closed loops, nor together with fext. With tauGiven, out.tau must already be the joints' share.
+  const Eigen::MatrixXd* tauExternal = nullptr;
   // Called on the calling thread with the fraction of samples done (0..1], after each chunk.
   std::function<void(double)> progress = nullptr;
   // Checked before each chunk; when it becomes true the run stops early and `cancelled` is set.
@@ -38,13 +47,14 @@ struct TrajectoryDynamics {
   Eigen::MatrixXd tau;                          // nv x n
   Eigen::MatrixXd power;                        // nv x n: tau_i q̇_i, the power delivered by each joint
   Eigen::MatrixXd inertial, coriolis, gravity;  // nv x n with decompose (else empty): M q̈, c, g
+  Eigen::MatrixXd external;                     // nv x n with decompose and tauExternal (else empty): -J^T f
   Eigen::VectorXd kinetic, potential, total;    // n with energy (else empty)
   bool cancelled = false;                       // the run was cancelled: the results are incomplete
 };
 
 // Throws std::invalid_argument when the trajectory does not fit the model (sizes), decompose is
-// combined with fext, or tauGiven with an out.tau of the wrong size. Reuses the storage of `out` when the sizes are
-// unchanged.
+// combined with fext, tauExternal has the wrong size or comes with fext or closed loops, or tauGiven with an out.tau of
+// the wrong size. Reuses the storage of `out` when the sizes are unchanged.
 void computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
                                const TrajectoryDynamicsOptions& options, TrajectoryDynamics& out);
 TrajectoryDynamics computeTrajectoryDynamics(const Model& model, const SampledTrajectory& trajectory,
