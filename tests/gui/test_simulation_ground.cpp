@@ -7,6 +7,7 @@
 
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QScreen>
 #include <QTabWidget>
 #include <memory>
 
@@ -34,7 +35,8 @@ class TestSimulationGround : public QObject {
  private slots:
   void init() {
     m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ephemeral);
-    m_window->resize(1920, 1080);
+    const QSize screen = QGuiApplication::primaryScreen()->size();  // 1920x1080, or the laptop's 1366x768
+    m_window->resize(std::min(screen.width(), 1920), std::min(screen.height(), 1080));
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->setWorkspace("simulate");
@@ -99,17 +101,11 @@ class TestSimulationGround : public QObject {
     if (const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
       dock()->plotTabs()->setCurrentIndex(4);
       QTest::qWait(200);
-      m_window->grab().save(dir + "/ground-quadruped-1920.png");
+      const QString size = QString::number(m_window->width());
+      m_window->grab().save(dir + "/ground-quadruped-" + size + ".png");
       m_window->setPresentationMode(true);
       QTest::qWait(300);
-      m_window->grab().save(dir + "/ground-quadruped-1920-present.png");
-      m_window->setPresentationMode(false);
-      m_window->resize(1366, 768);
-      QTest::qWait(300);
-      m_window->grab().save(dir + "/ground-quadruped-1366.png");
-      m_window->setPresentationMode(true);
-      QTest::qWait(300);
-      m_window->grab().save(dir + "/ground-quadruped-1366-present.png");
+      m_window->grab().save(dir + "/ground-quadruped-" + size + "-present.png");
       m_window->setPresentationMode(false);
     }
     // The pose moved away from the run's state: the arrows go (they belong to that state).

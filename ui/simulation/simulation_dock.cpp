@@ -563,7 +563,7 @@ void SimulationDock::updateStatus() {
     double normal = 0;
     int points = 0;
     for (const auto& c : s.contacts) normal += c.force.z(), points += c.points;
-    text += tr(" · ground %1 N on %n point(s), %2 mm deep", nullptr, points)
+    text += tr(" · ground %1 N on %n point(s), %2 mm deep", nullptr, points)
                 .arg(normal, 0, 'f', 1)
                 .arg(s.penetration * 1e3, 0, 'f', 1);
   }
