@@ -21,54 +21,13 @@
 #include <cstdio>
 
 #include "dynscope/model/model.hpp"
+#include "scene/arrow_glyph.hpp"
 #include "scene/scene_colours.hpp"
 
 namespace {
 
-constexpr double kShaft = 0.03;          // vtkArrowSource's shaft radius for unit length
 constexpr double kShaftPerSize = 0.006;  // the drawn shaft radius, a fraction of the robot's size
 const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";  // the middle dot of "N·m"
-
-vtkSmartPointer<vtkPolyDataMapper> arrowMapper(bool twoHeads) {
-  vtkNew<vtkArrowSource> arrow;  // unit length along +x
-  arrow->SetShaftRadius(kShaft);
-  arrow->SetTipRadius(0.09);
-  arrow->SetTipLength(0.22);
-  arrow->SetShaftResolution(16);
-  arrow->SetTipResolution(24);
-  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  if (!twoHeads) {
-    mapper->SetInputConnection(arrow->GetOutputPort());
-    return mapper;
-  }
-  vtkNew<vtkConeSource> cone;  // the second head of a moment
-  cone->SetHeight(0.22);
-  cone->SetRadius(0.09);
-  cone->SetResolution(24);
-  cone->SetCenter(0.67, 0, 0);
-  cone->SetDirection(1, 0, 0);
-  vtkNew<vtkAppendPolyData> both;
-  both->AddInputConnection(arrow->GetOutputPort());
-  both->AddInputConnection(cone->GetOutputPort());
-  mapper->SetInputConnection(both->GetOutputPort());
-  return mapper;
-}
-
-// The unit arrow along +x turned onto `direction`, `length` long, `width` times as thick.
-void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction, double length,
-           double width) {
-  const Eigen::Vector3d d = direction.normalized();
-  const Eigen::Vector3d helper = std::abs(d.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  const Eigen::Vector3d e1 = d.cross(helper).normalized(), e2 = d.cross(e1);
-  vtkNew<vtkMatrix4x4> m;
-  for (int r = 0; r < 3; ++r) {
-    m->SetElement(r, 0, d[r] * length);
-    m->SetElement(r, 1, e1[r] * width);
-    m->SetElement(r, 2, e2[r] * width);
-    m->SetElement(r, 3, origin[r]);
-  }
-  actor->SetUserMatrix(m);
-}
 
 std::string magnitude(const ForceArrow& a) {
   const double v = a.vector.norm();
@@ -148,7 +107,7 @@ void ForceArrowLayer::ensure(size_t n) {
     Drawn d;
     for (bool two : {false, true}) {
       auto a = vtkSmartPointer<vtkActor>::New();
-      a->SetMapper(arrowMapper(two));
+      a->SetMapper(unitArrowMapper(two, 16, 24));
       a->PickableOff();
       a->VisibilityOff();
       a->GetProperty()->SetAmbient(0.35);
@@ -180,7 +139,7 @@ void ForceArrowLayer::ensure(size_t n) {
 
 void ForceArrowLayer::apply() {
   ensure(arrows_.size());
-  const double width = kShaftPerSize * size_ / kShaft;
+  const double width = kShaftPerSize * size_ / kArrowShaft;
   for (size_t k = 0; k < drawn_.size(); ++k) {
     Drawn& d = drawn_[k];
     d.length = 0;
@@ -202,8 +161,8 @@ void ForceArrowLayer::apply() {
     // From the point where it acts, along the vector: a pull towards the cursor reads as one.
     const Eigen::Vector3d dir = a->vector / value;
     // Not wider than the arrow is long: a short arrow keeps a pointed head.
-    const double thick = std::max(width, ppm > 0 ? kMinShaftPixels / ppm / kShaft : 0.0);
-    place(actor, a->point, dir, d.length, std::min(thick, 2.0 * d.length));
+    const double thick = std::max(width, ppm > 0 ? kMinShaftPixels / ppm / kArrowShaft : 0.0);
+    placeArrow(actor, a->point, dir, d.length, std::min(thick, 2.0 * d.length));
     const Eigen::Vector3d c = colour(a->kind);
     actor->GetProperty()->SetColor(c.x(), c.y(), c.z());
     // The magnitude just beyond the tip, on the side the arrow points to on screen (not over it).

@@ -1,5 +1,6 @@
 #include "scene/trace_arrow_overlay.hpp"
 
+#include "scene/arrow_glyph.hpp"
 #include "scene/scene_colours.hpp"
 
 #include <vtkAppendPolyData.h>
@@ -20,50 +21,7 @@
 
 namespace {
 
-constexpr double kShaft = 0.03;  // vtkArrowSource's shaft radius for unit length
-
 const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";  // Greek letters for the legend
-
-vtkSmartPointer<vtkPolyDataMapper> arrowMapper(bool doubleHead) {
-  vtkNew<vtkArrowSource> arrow;  // unit length along +x
-  arrow->SetShaftRadius(kShaft);
-  arrow->SetTipRadius(0.09);
-  arrow->SetTipLength(0.22);
-  arrow->SetShaftResolution(12);
-  arrow->SetTipResolution(20);
-  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  if (!doubleHead) {
-    mapper->SetInputConnection(arrow->GetOutputPort());
-    return mapper;
-  }
-  vtkNew<vtkConeSource> cone;  // the second head of an angular quantity (the screw convention)
-  cone->SetHeight(0.22);
-  cone->SetRadius(0.09);
-  cone->SetResolution(20);
-  cone->SetCenter(0.67, 0, 0);
-  cone->SetDirection(1, 0, 0);
-  vtkNew<vtkAppendPolyData> both;
-  both->AddInputConnection(arrow->GetOutputPort());
-  both->AddInputConnection(cone->GetOutputPort());
-  mapper->SetInputConnection(both->GetOutputPort());
-  return mapper;
-}
-
-// Unit-length geometry along +x turned onto `vector`, `length` long, `width` times as thick.
-void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction, double length,
-           double width) {
-  const Eigen::Vector3d d = direction.normalized();
-  const Eigen::Vector3d helper = std::abs(d.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  const Eigen::Vector3d e1 = d.cross(helper).normalized(), e2 = d.cross(e1);
-  vtkNew<vtkMatrix4x4> m;
-  for (int r = 0; r < 3; ++r) {
-    m->SetElement(r, 0, d[r] * length);
-    m->SetElement(r, 1, e1[r] * width);
-    m->SetElement(r, 2, e2[r] * width);
-    m->SetElement(r, 3, origin[r]);
-  }
-  actor->SetUserMatrix(m);
-}
 
 // Magnitudes below this (in SI units) are round-off, not motion or force.
 constexpr double kNegligible = 1e-9;
@@ -121,7 +79,7 @@ TraceArrowOverlay::TraceArrowOverlay(vtkRenderer* scene) : scene_(scene) {
   kindOn_.fill(true);
   base_.fill(0.1);
   applied_.fill(0.1);
-  pass_->SetMapper(arrowMapper(false));
+  pass_->SetMapper(unitArrowMapper(false, 12, 20));
   pass_->GetProperty()->SetColor(0.98, 0.78, 0.10);
   pass_->GetProperty()->SetOpacity(0.85);
   pass_->GetProperty()->SetAmbient(0.4);
@@ -223,7 +181,7 @@ vtkActor* TraceArrowOverlay::actorAt(size_t k, bool angular) {
     actorAngular_.push_back(!angular);  // forces a mapper below
   }
   if (actorAngular_[k] != angular) {
-    actors_[k]->SetMapper(arrowMapper(angular));
+    actors_[k]->SetMapper(unitArrowMapper(angular, 12, 20));
     actorAngular_[k] = angular;
   }
   return actors_[k];
@@ -368,7 +326,8 @@ void TraceArrowOverlay::layout() {
   for (size_t k = 0; k < arrows_.size(); ++k) {
     vtkActor* actor = actors_[k];
     actor->SetVisibility(drawn_[k] > 0);
-    if (drawn_[k] > 0) place(actor, arrows_[k].arrow.origin, arrows_[k].arrow.vector, drawn_[k], thickness_ / kShaft);
+    if (drawn_[k] > 0)
+      placeArrow(actor, arrows_[k].arrow.origin, arrows_[k].arrow.vector, drawn_[k], thickness_ / kArrowShaft);
   }
   updateLegend();
 }
@@ -425,7 +384,7 @@ void TraceArrowOverlay::setPassArrow(bool on, const Eigen::Vector3d& from, const
   const Eigen::Vector3d d = to - from;
   const bool show = on && visible_ && d.norm() > 1e-3;
   pass_->SetVisibility(show);
-  if (show) place(pass_, from, d, d.norm(), 2.2 * thickness_ / kShaft);
+  if (show) placeArrow(pass_, from, d, d.norm(), 2.2 * thickness_ / kArrowShaft);
 }
 
 void TraceArrowOverlay::setPresentation(bool on) {
