@@ -19,6 +19,7 @@
 #include <random>
 
 #include "dynscope/dynscope.hpp"
+#include "ur5_on_a_rail.hpp"
 
 using dyn::Model;
 using Eigen::Vector3d;
@@ -28,25 +29,7 @@ namespace {
 
 const double kDistances[] = {0.0, 1e2, 1e3, 1e4, 1e5};
 
-// The UR5 on a rail along x: a prismatic joint between a massless root and the arm's base.
-Model ur5OnARail() {
-  dyn::RobotDescription d = dyn::loadDescription(std::string(DYNSCOPE_ROBOTS_DIR) + "/ur5.urdf");
-  std::string root;  // the link no joint moves
-  for (const dyn::LinkDesc& l : d.links)
-    if (std::none_of(d.joints.begin(), d.joints.end(), [&](const dyn::JointDesc& j) { return j.child == l.name; }))
-      root = l.name;
-  dyn::LinkDesc rail;
-  rail.name = "rail";
-  d.links.insert(d.links.begin(), rail);
-  dyn::JointDesc slide;
-  slide.name = "slide";
-  slide.kind = dyn::JointKind::Prismatic;
-  slide.parent = "rail";
-  slide.child = root;
-  slide.axis = Vector3d::UnitX();
-  d.joints.insert(d.joints.begin(), slide);
-  return dyn::buildModel(d);
-}
+using dyn::testing::ur5OnARail;
 
 Model floatingQuadruped() {
   dyn::BuildOptions o;

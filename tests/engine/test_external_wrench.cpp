@@ -20,6 +20,7 @@
 #include "dynscope/dynscope.hpp"
 #include "model_rows.hpp"
 #include "pendulum.hpp"
+#include "ur5_on_a_rail.hpp"
 
 using dyn::Model;
 using Eigen::Vector3d;
@@ -158,23 +159,7 @@ class TestExternalWrench : public QObject {
   // link, in world axes) gives the same joint forces as the same robot at home, to the rounding of
   // the joint values (bodyForces works in the body's frame, not about the distant world origin).
   void farFromTheOrigin() {
-    const std::string arm = std::string(DYNSCOPE_ROBOTS_DIR) + "/ur5.urdf";
-    dyn::RobotDescription d = dyn::loadDescription(arm);
-    std::string root;  // the link no joint moves
-    for (const dyn::LinkDesc& l : d.links)
-      if (std::none_of(d.joints.begin(), d.joints.end(), [&](const dyn::JointDesc& j) { return j.child == l.name; }))
-        root = l.name;
-    dyn::LinkDesc rail;
-    rail.name = "rail";
-    d.links.insert(d.links.begin(), rail);
-    dyn::JointDesc slide;
-    slide.name = "slide";
-    slide.kind = dyn::JointKind::Prismatic;
-    slide.parent = "rail";
-    slide.child = root;
-    slide.axis = Vector3d::UnitX();
-    d.joints.insert(d.joints.begin(), slide);
-    const Model m = dyn::buildModel(d);
+    const Model m = dyn::testing::ur5OnARail();
     dyn::Data d0(m), d1(m);
     std::vector<dyn::Force<double>> f0, f1;
     for (unsigned s = 31; s <= 34; ++s) {
@@ -212,8 +197,8 @@ class TestExternalWrench : public QObject {
     const double F = 7.0;
     // The COM in the rod's link frame is (0, 0, -c); the body frame has the hinge along z.
     const dyn::ExternalWrench push{m.frames[size_t(frame)].body,
-                                   m.frames[size_t(frame)].placement.pointToA(Vector3d(0, 0, -p.c)),
-                                   Vector3d(F, 0, 0), Vector3d::Zero()};
+                                   m.frames[size_t(frame)].placement.pointToA(Vector3d(0, 0, -p.c)), Vector3d(F, 0, 0),
+                                   Vector3d::Zero()};
     dyn::SimulationSettings settings;
     settings.damping = false;
     dyn::Simulator sim(m, settings);
@@ -236,8 +221,9 @@ class TestExternalWrench : public QObject {
       settle.setWrenches({push});
       settle.reset(q0, qd0);
       QCOMPARE(settle.advance(20.0), dyn::SimulationStatus::Ok);
-      QVERIFY2(std::abs(settle.q()[0] - qStar) < 1e-6 && std::abs(settle.qd()[0]) < 1e-6,
-               qPrintable(QString("%1: q %2, q* %3").arg(dyn::integratorName(integrator)).arg(settle.q()[0]).arg(qStar)));
+      QVERIFY2(
+          std::abs(settle.q()[0] - qStar) < 1e-6 && std::abs(settle.qd()[0]) < 1e-6,
+          qPrintable(QString("%1: q %2, q* %3").arg(dyn::integratorName(integrator)).arg(settle.q()[0]).arg(qStar)));
     }
     // A wrench that cannot be applied is refused, naming it.
     dyn::ExternalWrench bad = push;

@@ -3,12 +3,17 @@
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
+#include <vtkCamera.h>
 #include <vtkConeSource.h>
+#include <vtkMath.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 
 vtkSmartPointer<vtkPolyDataMapper> unitArrowMapper(bool twoHeads, int shaftResolution, int tipResolution) {
@@ -49,4 +54,16 @@ void placeArrow(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vec
     m->SetElement(r, 3, origin[r]);
   }
   actor->SetUserMatrix(m);
+}
+
+double pixelsPerMetreAt(vtkRenderer* renderer, const Eigen::Vector3d& p) {
+  const int* size = renderer ? renderer->GetSize() : nullptr;
+  if (!size || size[1] <= 0 || !renderer->GetRenderWindow()) return 0;
+  vtkCamera* cam = renderer->GetActiveCamera();
+  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
+  Eigen::Vector3d eye, dop;
+  cam->GetPosition(eye.data());
+  cam->GetDirectionOfProjection(dop.data());
+  const double depth = std::max((p - eye).dot(dop), 1e-6);
+  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
 }

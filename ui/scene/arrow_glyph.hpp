@@ -8,6 +8,7 @@
 
 class vtkActor;
 class vtkPolyDataMapper;
+class vtkRenderer;
 
 constexpr double kArrowShaft = 0.03;  // the unit arrow's shaft radius
 
@@ -16,3 +17,7 @@ vtkSmartPointer<vtkPolyDataMapper> unitArrowMapper(bool twoHeads, int shaftResol
 // The unit arrow from `origin` along `direction`, `length` long, `width` times as thick.
 void placeArrow(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction, double length,
                 double width);
+
+// Screen pixels per metre at p's depth in the renderer's camera (0 before the view has a size): how
+// long an arrow at p looks.
+double pixelsPerMetreAt(vtkRenderer* renderer, const Eigen::Vector3d& p);

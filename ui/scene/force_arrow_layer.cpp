@@ -193,16 +193,7 @@ void ForceArrowLayer::apply() {
 }
 
 double ForceArrowLayer::pixelsPerMetre(const Eigen::Vector3d& p) const {
-  vtkRenderer* r = stage_ ? stage_->renderer() : nullptr;
-  const int* size = r ? r->GetSize() : nullptr;
-  if (!size || size[1] <= 0 || !r->GetRenderWindow()) return 0;
-  vtkCamera* cam = r->GetActiveCamera();
-  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
-  Eigen::Vector3d eye, dop;
-  cam->GetPosition(eye.data());
-  cam->GetDirectionOfProjection(dop.data());
-  const double depth = std::max((p - eye).dot(dop), 1e-6);
-  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
+  return pixelsPerMetreAt(stage_ ? stage_->renderer() : nullptr, p);
 }
 
 int ForceArrowLayer::visibleCount() const {

@@ -211,17 +211,7 @@ void TraceArrowOverlay::apply() {
   layout();
 }
 
-double TraceArrowOverlay::pixelsPerMetre(const Eigen::Vector3d& p) const {
-  const int* size = scene_->GetSize();
-  if (!size || size[1] <= 0 || !scene_->GetRenderWindow()) return 0;
-  vtkCamera* cam = scene_->GetActiveCamera();
-  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
-  Eigen::Vector3d eye, dop;
-  cam->GetPosition(eye.data());
-  cam->GetDirectionOfProjection(dop.data());
-  const double depth = std::max((p - eye).dot(dop), 1e-6);
-  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
-}
+double TraceArrowOverlay::pixelsPerMetre(const Eigen::Vector3d& p) const { return pixelsPerMetreAt(scene_, p); }
 
 namespace {
 
