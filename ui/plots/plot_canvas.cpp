@@ -265,9 +265,18 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   const QFontMetricsF fm(font());
   plots::AxisTicks ticks = plots::axisTicks(lo, hi, std::max(1, int(pixels / (x ? 6.0 : 2.6) / fm.height())));
   if (x) {
-    const double label = std::max(fm.horizontalAdvance(QString::asprintf(qPrintable(ticks.format), lo)),
-                                  fm.horizontalAdvance(QString::asprintf(qPrintable(ticks.format), hi)));
-    ticks = plots::axisTicks(lo, hi, std::max(1, int(pixels / (label + 2.5 * fm.height()))));
+    // The widest label of a spacing (its own decimals: a finer step may need more, "0.025" not "0.4").
+    const auto widest = [&](const plots::AxisTicks& t) {
+      double w = 0;
+      for (double v : {lo, hi, lo + t.step, hi - t.step})
+        w = std::max(w, fm.horizontalAdvance(QString::asprintf(qPrintable(t.format), v)));
+      return w;
+    };
+    const plots::AxisTicks first =
+        plots::axisTicks(lo, hi, std::max(1, int(pixels / (widest(ticks) + 2.5 * fm.height()))));
+    // Finer than the first guess only when its own, longer labels still fit side by side.
+    const double count = (hi - lo) / first.step + 1;
+    if (first.step >= ticks.step || count * (widest(first) + 1.0 * fm.height()) <= pixels) ticks = first;
   }
   const double step = ticks.step;
   const QString& format = ticks.format;
