@@ -372,8 +372,8 @@ std::vector<Formulation> makeTable() {
       .name = "aba",
       .title = "Articulated-body algorithm",
       .description = "qdd = FD(q, qd, tau) in O(n): velocities, articulated inertias inwards, accelerations "
-                     "outwards (world coordinates)",
-      .reference = "Featherstone Part 2, Fig. 9, eqs. 49-68; Orin and Featherstone review, eqs. 3-4, 12-14",
+                     "outwards (link coordinates, a free joint as one 6-dof block)",
+      .reference = "Featherstone Part 2, Fig. 9, eqs. 49-68",
       .header = "algorithms/aba.hpp",
       .degree = 1,
       .paperCounts = {{.source = "Saha (1999), Table 2, 'Featherstone (1983)' (the link-coordinate ABA of 1983)",

@@ -1,5 +1,5 @@
-// What a lecture shows of each ABA step: the three passes in world coordinates, as aba.hpp runs
-// them (Orin & Featherstone review eqs. 3-4, 12-14; Featherstone Part 2, Fig. 9, eqs. 54-68).
+// What a lecture shows of each ABA step: the three passes in link coordinates, as aba.hpp runs
+// them (Featherstone Part 2, Fig. 9, eqs. 54-68).
 #include "trace_captures.hpp"
 
 namespace dyn::trace_capture {
@@ -15,9 +15,18 @@ std::string sup(const char* name, const char* upper, int i) {
 Force<double> forceOf(const TraceTerm* t) { return t ? Force<double>::fromVector(t->value) : Force<double>::Zero(); }
 Mat6<double> matrixOf(const TraceTerm* t) { return t ? Mat6<double>(t->value) : Mat6<double>::Zero(); }
 
+// D_i^-1 as aba.hpp has it: stored, except for a free joint (S = 1), which keeps its Cholesky factor.
+Eigen::MatrixXd dInverse(const Model& m, const Data& d, int i) {
+  const JointModel<double>& J = m.joints[i];
+  if (J.type != JointType::Floating) return d.Dinv[i];
+  const Mat6<double>& L = d.Lfree[i];
+  const Mat6<double> Ll = L.triangularView<Eigen::Lower>();
+  return (Ll * Ll.transpose()).inverse();
+}
+
 }  // namespace
 
-// Pass 1 for body i: world transform, S in world coordinates, v_i, c_i, IA_i = I_i, pA_i.
+// Pass 1 for body i: jcalc, v_i, c_i, IA_i = I_i, pA_i (link coordinates).
 void abaVelocities(TraceRecorder& rec, StepBuilder& b, int i) {
   const Model& m = rec.model();
   const Data& d = rec.data();
@@ -25,28 +34,29 @@ void abaVelocities(TraceRecorder& rec, StepBuilder& b, int i) {
   const JointModel<double>& J = m.joints[i];
   const int iv = J.idx_v, nv = J.nv;
   const Eigen::VectorXd qd = rec.qd().segment(iv, nv);
-  const int tX0 = b.show(transformTerm(transformSymbol(i, 0), d.X0[i]));
-  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.oS[iv], nv, F::World));
-  b.line("^{i}**X**_{0} = ^{i}**X**_{λ(i)} ^{λ(i)}**X**_{0},   **S**_{i} = ^{0}**X**_{i} **S**_{i}",
-         "Featherstone Part 2, eq. 14; the review's absolute coordinates (§3.3): S in world coordinates", {tX0, tS});
+  const Transform<double>& X = d.Xup[i];
+  const std::string Xs = transformSymbol(i, lambda);
+  const int tX = b.show(transformTerm(Xs, X));
+  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.S[iv], nv, F::Link));
+  b.line("[**X**_{J}, **S**_{i}] = jcalc(jtype(i), q_{i}),   ^{i}**X**_{λ(i)} = **X**_{J} **X**_{T}(i)",
+         "Featherstone Part 2, Fig. 9 (jcalc, eq. 14); link coordinates: S is e_{z} for revolute joints", {tX, tS});
 
-  const int tvl = b.show(motionTerm(indexed("**v**", lambda), d.ov[lambda], F::World));
+  const int tXv = b.show(motionTerm(Xs + " " + indexed("**v**", lambda), X.apply(d.v[lambda]), F::Link));
   const int tqd = b.show(vectorTerm(indexed("q̇", i), qd));
-  const int tv = b.write(motionTerm(indexed("**v**", i), d.ov[i], F::World, R::Velocity, "v", i));
-  b.line("**v**_{i} = **v**_{λ(i)} + **S**_{i} q̇_{i}", "Orin & Featherstone review, eq. 3 (Part 2 eq. 9)",
-         {tv, "=", tvl, "+", tS, tqd});
+  const int tv = b.write(motionTerm(indexed("**v**", i), d.v[i], F::Link, R::Velocity, "v", i));
+  b.line("**v**_{i} = ^{i}**X**_{λ(i)} **v**_{λ(i)} + **S**_{i} q̇_{i}", "Featherstone Part 2, eq. 9 (Fig. 9)",
+         {tv, "=", tXv, "+", tS, tqd});
 
-  const int tSqd = b.show(motionTerm(indexed("**S**", i) + " " + indexed("q̇", i), combine(&d.oS[iv], qd), F::World));
-  const int tc = b.write(motionTerm(indexed("**c**", i), d.oc[i], F::World, R::BiasAcceleration, "c", i));
-  b.line("**c**_{i} = **v**_{i} × **S**_{i} q̇_{i}", "Featherstone Part 2, eq. 55 (review eq. 4: ḣ_{i} q̇_{i})",
+  const int tSqd = b.show(motionTerm(indexed("**S**", i) + " " + indexed("q̇", i), combine(&d.S[iv], qd), F::Link));
+  const int tc = b.write(motionTerm(indexed("**c**", i), d.c[i], F::Link, R::BiasAcceleration, "c", i));
+  b.line("**c**_{i} = **v**_{i} × **S**_{i} q̇_{i}", "Featherstone Part 2, eq. 55 (plus **c**_{J} where S depends on q)",
          {tc, "=", tv, "×", tSqd});
 
-  const int tIA = b.write(inertiaTerm(sup("I", "A", i), d.IA[i], F::World, "IA", i));
-  b.line("**I**^{A}_{i} = **I**_{i}  (= ^{0}**X**_{i}^{*} **I**_{i} ^{i}**X**_{0}, the body in world coordinates)",
-         "Featherstone Part 2, Fig. 9 (pass 2 starts from the rigid body: eq. 64)", {tIA});
-  const int tpA = b.write(forceTerm(sup("p", "A", i), d.pA[i], F::World, R::BiasForce, "pA", i));
+  const int tIA = b.write(inertiaTerm(sup("I", "A", i), d.IA[i], F::Link, "IA", i));
+  b.line("**I**^{A}_{i} = **I**_{i}", "Featherstone Part 2, Fig. 9 (pass 2 starts from the rigid body: eq. 64)", {tIA});
+  const int tpA = b.write(forceTerm(sup("p", "A", i), d.pA[i], F::Link, R::BiasForce, "pA", i));
   b.line("**p**^{A}_{i} = **p**_{i} = **v**_{i} ×^{*} **I**_{i} **v**_{i}" +
-             std::string(rec.externalForces() ? " − ^{0}**X**_{i}^{*} **f**^{x}_{i}" : ""),
+             std::string(rec.externalForces() ? " − **f**^{x}_{i}" : ""),
          "Featherstone Part 2, eq. 54 (and eq. 65 starts from it)", {tpA});
 }
 
@@ -59,13 +69,13 @@ void abaInertias(TraceRecorder& rec, StepBuilder& b, int i) {
   const int iv = J.idx_v, nv = J.nv;
   const Mat6<double> IA = matrixOf(rec.previous("IA", i));  // complete: every child has added to it
   const Force<double> pA = forceOf(rec.previous("pA", i));
-  const Eigen::MatrixXd S = columns(&d.oS[iv], nv), U = columns(&d.U[iv], nv);
+  const Eigen::MatrixXd S = columns(&d.S[iv], nv), U = columns(&d.U[iv], nv);
   const Eigen::MatrixXd D = S.transpose() * U;
   const Eigen::VectorXd tau = rec.accelerationsOrForces().segment(iv, nv);
 
-  const int tIA = b.show(inertiaTerm(sup("I", "A", i), IA, F::World));
-  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.oS[iv], nv, F::World));
-  const int tU = nv == 1 ? b.write(forceTerm(indexed("**U**", i), d.U[iv], F::World, R::None, "U", i))
+  const int tIA = b.show(inertiaTerm(sup("I", "A", i), IA, F::Link));
+  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.S[iv], nv, F::Link));
+  const int tU = nv == 1 ? b.write(forceTerm(indexed("**U**", i), d.U[iv], F::Link, R::None, "U", i))
                          : b.write(matrixTerm(indexed("**U**", i), U, "U", i));
   b.line("**U**_{i} = **I**^{A}_{i} **S**_{i}", "Featherstone Part 2, Fig. 9 (there **h**_{i})", {tU, "=", tIA, tS});
   const int tD =
@@ -73,7 +83,7 @@ void abaInertias(TraceRecorder& rec, StepBuilder& b, int i) {
   b.line("D_{i} = **S**_{i}^{T} **U**_{i}", "Featherstone Part 2, Fig. 9 (there d_{i}); eq. 56's denominator",
          {tD, "=", tS, "ᵀ", tU});
   const int ttau = b.show(vectorTerm(indexed("τ", i), tau));
-  const int tpA = b.show(forceTerm(sup("p", "A", i), pA, F::World, R::BiasForce));
+  const int tpA = b.show(forceTerm(sup("p", "A", i), pA, F::Link, R::BiasForce));
   const int tu = b.write(vectorTerm(indexed("u", i), d.u.segment(iv, nv), "u", i));
   b.line("u_{i} = τ_{i} − **S**_{i}^{T} **p**^{A}_{i}", "Featherstone Part 2, eq. 57",
          {tu, "=", ttau, "−", tS, "ᵀ", tpA});
@@ -82,31 +92,34 @@ void abaInertias(TraceRecorder& rec, StepBuilder& b, int i) {
     return;
   }
   const Mat6<double> Ia = d.IA[i];  // the same storage, after Ia = IA - U D^-1 U^T
-  const Eigen::MatrixXd Dinv = d.Dinv[i];
+  const Eigen::MatrixXd Dinv = dInverse(m, d, i);
   const int tUDU =
       b.show(inertiaTerm(indexed("**U**", i) + " " + indexed("D", i) + "^{−1} " + indexed("**U**", i) + "^{T}",
-                         Mat6<double>(U * Dinv * U.transpose()), F::World));
-  const int tIa = b.write(inertiaTerm(sup("I", "a", i), Ia, F::World, "Ia", i));
+                         Mat6<double>(U * Dinv * U.transpose()), F::Link));
+  const int tIa = b.write(inertiaTerm(sup("I", "a", i), Ia, F::Link, "Ia", i));
   b.line("**I**^{a}_{i} = **I**^{A}_{i} − **U**_{i} D_{i}^{−1} **U**_{i}^{T}", "Featherstone Part 2, eq. 62",
          {tIa, "=", tIA, "\n", "−", tUDU});
   const TraceTerm* paLocal = nullptr;
   for (const TraceTerm& t : rec.locals())
     if (t.quantity == "pa") paLocal = &t;
   const Force<double> pa = forceOf(paLocal);
-  const int tIac = b.show(forceTerm(sup("I", "a", i) + " " + indexed("**c**", i), Ia * d.oc[i], F::World));
+  const int tIac = b.show(forceTerm(sup("I", "a", i) + " " + indexed("**c**", i), Ia * d.c[i], F::Link));
   const Eigen::VectorXd UDu = U * (Dinv * d.u.segment(iv, nv));
   const int tUDu = b.show(forceTerm(indexed("**U**", i) + " " + indexed("D", i) + "^{−1} " + indexed("u", i),
-                                    Force<double>::fromVector(UDu), F::World));
-  const int tpa = b.write(forceTerm(sup("p", "a", i), pa, F::World, R::BiasForce, "pa", i));
+                                    Force<double>::fromVector(UDu), F::Link));
+  const int tpa = b.write(forceTerm(sup("p", "a", i), pa, F::Link, R::BiasForce, "pa", i));
   b.line("**p**^{a}_{i} = **p**^{A}_{i} + **I**^{a}_{i} **c**_{i} + **U**_{i} D_{i}^{−1} u_{i}",
          "Featherstone Part 2, eq. 63", {tpa, "=", tpA, "+", tIac, "+", tUDu});
+  const std::string Xs = transformSymbol(lambda, i, true);
+  const int tXpa = b.show(forceTerm(Xs + " " + sup("p", "a", i), d.Xup[i].applyTranspose(pa), F::Link));
   const int tpAlBefore =
-      b.show(forceTerm(sup("p", "A", lambda) + " (before)", forceOf(rec.previous("pA", lambda)), F::World));
-  const int tpAl = b.write(forceTerm(sup("p", "A", lambda), d.pA[lambda], F::World, R::BiasForce, "pA", lambda));
-  const int tIAl = b.write(inertiaTerm(sup("I", "A", lambda), d.IA[lambda], F::World, "IA", lambda));
-  b.line("**I**^{A}_{λ(i)} = **I**^{A}_{λ(i)} + **I**^{a}_{i},   **p**^{A}_{λ(i)} = **p**^{A}_{λ(i)} + **p**^{a}_{i}",
-         "Featherstone Part 2, eqs. 64–65; in world coordinates no transform (review eqs. 12–13)",
-         {tpAl, "=", tpAlBefore, "+", tpa, "\n", tIAl});
+      b.show(forceTerm(sup("p", "A", lambda) + " (before)", forceOf(rec.previous("pA", lambda)), F::Link));
+  const int tpAl = b.write(forceTerm(sup("p", "A", lambda), d.pA[lambda], F::Link, R::BiasForce, "pA", lambda));
+  b.line("**p**^{A}_{λ(i)} = **p**^{A}_{λ(i)} + ^{λ(i)}**X**_{i}^{*} **p**^{a}_{i}", "Featherstone Part 2, eq. 65 (Fig. 9)",
+         {tpAl, "=", tpAlBefore, "+", tXpa});
+  const int tIAl = b.write(inertiaTerm(sup("I", "A", lambda), d.IA[lambda], F::Link, "IA", lambda));
+  b.line("**I**^{A}_{λ(i)} = **I**^{A}_{λ(i)} + ^{λ(i)}**X**_{i}^{*} **I**^{a}_{i} ^{i}**X**_{λ(i)}",
+         "Featherstone Part 2, eq. 64 (Fig. 9)", {tIAl});
 }
 
 // Pass 3 for body i: a'_i, qdd_i, a_i.
@@ -119,21 +132,22 @@ void abaAccelerations(TraceRecorder& rec, StepBuilder& b, int i) {
   Motion<double> ap;
   for (const TraceTerm& t : rec.locals())
     if (t.quantity == "a'") ap = Motion<double>::fromVector(t.value);
-  const int tal = b.show(motionTerm(indexed("**a**", lambda), d.oa[lambda], F::World, R::Acceleration));
-  const int tc = b.show(motionTerm(indexed("**c**", i), d.oc[i], F::World, R::BiasAcceleration));
-  const int tap = b.show(motionTerm("**a**'_{" + std::to_string(i) + "}", ap, F::World));
-  b.line("**a**'_{i} = **a**_{λ(i)} + **c**_{i}   (**a**_{0} = −**a**_{g})", "Featherstone Part 2, eq. 66",
-         {tap, "=", tal, "+", tc});
+  const std::string Xs = transformSymbol(i, lambda);
+  const int tXa = b.show(motionTerm(Xs + " " + indexed("**a**", lambda), d.Xup[i].apply(d.a[lambda]), F::Link, R::Acceleration));
+  const int tc = b.show(motionTerm(indexed("**c**", i), d.c[i], F::Link, R::BiasAcceleration));
+  const int tap = b.show(motionTerm("**a**'_{" + std::to_string(i) + "}", ap, F::Link));
+  b.line("**a**'_{i} = ^{i}**X**_{λ(i)} **a**_{λ(i)} + **c**_{i}   (**a**_{0} = −**a**_{g})", "Featherstone Part 2, eq. 66 (Fig. 9)",
+         {tap, "=", tXa, "+", tc});
   const int tDinv = b.show(nv == 1 ? scalarTerm(indexed("D", i) + "^{−1}", d.Dinv[i](0, 0))
-                                   : matrixTerm(indexed("D", i) + "^{−1}", d.Dinv[i]));
+                                   : matrixTerm(indexed("D", i) + "^{−1}", dInverse(m, d, i)));
   const int tu = b.show(vectorTerm(indexed("u", i), d.u.segment(iv, nv)));
-  const int tU = nv == 1 ? b.show(forceTerm(indexed("**U**", i), d.U[iv], F::World))
+  const int tU = nv == 1 ? b.show(forceTerm(indexed("**U**", i), d.U[iv], F::Link))
                          : b.show(matrixTerm(indexed("**U**", i), columns(&d.U[iv], nv)));
   const int tqdd = b.write(vectorTerm(indexed("q̈", i), d.qdd.segment(iv, nv), "qdd", i));
   b.line("q̈_{i} = D_{i}^{−1} (u_{i} − **U**_{i}^{T} **a**'_{i})", "Featherstone Part 2, eq. 67 (review eq. 14)",
          {tqdd, "=", tDinv, "(", tu, "−", tU, "ᵀ", tap, ")"});
-  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.oS[iv], nv, F::World));
-  const int ta = b.write(motionTerm(indexed("**a**", i), d.oa[i], F::World, R::Acceleration, "a", i));
+  const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.S[iv], nv, F::Link));
+  const int ta = b.write(motionTerm(indexed("**a**", i), d.a[i], F::Link, R::Acceleration, "a", i));
   b.line("**a**_{i} = **a**'_{i} + **S**_{i} q̈_{i}", "Featherstone Part 2, eq. 68", {ta, "=", tap, "+", tS, tqdd});
 }
 

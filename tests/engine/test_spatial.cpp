@@ -247,6 +247,13 @@ class TestSpatial : public QObject {
       const Inertia I = R.inertia();
       EXPECT_NEAR_TOL(maxAbs(Mat6(dyn::congruenceToA(X, denseI(I)) - denseI(I.transformToA(X)))),
                       "congruenceToA = transformToA");
+      // ABA's revolute case: row and column 2 zero, added in place to what is there
+      Mat6 Z = A;
+      Z.row(2).setZero();
+      Z.col(2).setZero();
+      Mat6 acc = A;
+      dyn::addCongruenceToAFreeZ(X, Z, acc);
+      EXPECT_NEAR_TOL(maxAbs(Mat6(acc - A - D.transpose() * Z * D)), "addCongruenceToAFreeZ");
     }
   }
 

@@ -150,7 +150,7 @@ void TestTrace::finalStateIsTheResult() {
   for (int i = 1; i <= model.N; ++i) {
     const auto& J = model.joints[i];
     QVERIFY(bitEqual(s.find("qdd", i)->value, d.qdd.segment(J.idx_v, J.nv)));
-    QVERIFY(bitEqual(s.find("a", i)->value, d.oa[i].toVector()));
+    QVERIFY(bitEqual(s.find("a", i)->value, d.a[i].toVector()));
   }
 
   const AlgorithmTrace crba = dyn::traceAlgorithm(model, "crba", in);
@@ -384,7 +384,7 @@ void TestTrace::pendulumArrows() {
     if (a.kind == dyn::ArrowKind::Velocity) QVERIFY(a.vector.norm() < 1e-12 && a.origin.norm() < 1e-12);
 }
 
-// ABA works in world coordinates: its arrows at the end agree with RNEA's for the same motion.
+// ABA (link coordinates) and RNEA: their arrows at the end, carried to world coordinates, agree.
 void TestTrace::pendulumArrowsWorldCoordinatesAgree() {
   const Model model = dyn::loadModel(DYNSCOPE_ROBOTS_DIR "/ur5.urdf");
   TraceInput in = randomInput(model, 12);

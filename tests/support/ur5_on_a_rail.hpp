@@ -27,4 +27,34 @@ inline Model ur5OnARail() {
   return buildModel(d);
 }
 
+// The same arm on an x-y gantry (a mobile manipulator's base): the rail along x, then a 20 kg
+// carriage moving along y carries the arm. Joints 1 and 2 are the gantry's.
+inline Model ur5OnAGantry() {
+  RobotDescription d = loadDescription(std::string(DYNSCOPE_ROBOTS_DIR) + "/ur5.urdf");
+  std::string root;
+  for (const LinkDesc& l : d.links)
+    if (std::none_of(d.joints.begin(), d.joints.end(), [&](const JointDesc& j) { return j.child == l.name; }))
+      root = l.name;
+  LinkDesc rail, carriage;
+  rail.name = "rail";
+  carriage.name = "carriage";
+  InertialDesc in;
+  in.mass = 20;
+  in.ixx = in.iyy = 0.4;
+  in.izz = 0.6;
+  carriage.inertial = in;
+  d.links.insert(d.links.begin(), {rail, carriage});
+  JointDesc x, y;
+  x.name = "gantry_x";
+  x.kind = y.kind = JointKind::Prismatic;
+  x.parent = "rail";
+  x.child = y.parent = "carriage";
+  y.name = "gantry_y";
+  y.child = root;
+  x.axis = Eigen::Vector3d::UnitX();
+  y.axis = Eigen::Vector3d::UnitY();
+  d.joints.insert(d.joints.begin(), {x, y});
+  return buildModel(d);
+}
+
 }  // namespace dyn::testing

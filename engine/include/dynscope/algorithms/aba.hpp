@@ -1,17 +1,66 @@
 // Articulated-body algorithm (Featherstone Part 2, Fig. 9, eqs. 49-68): forward dynamics
-// qdd = FD(q, qd, tau) in O(N), three passes. Written in world (absolute) coordinates, as the
-// review gives it (Featherstone and Orin 2000, eqs. 3, 4, 12-14) and as
-// Pinocchio does: spatial vectors are coordinate-free, so the equations hold unchanged in frame 0;
-// then i_X_lambda(i) is the identity, and IA and pA pass to the parent by plain addition instead
-// of the congruence X^T Ia X (the cost of the link-coordinate version).
+// qdd = FD(q, qd, tau) in O(N), three passes, in link coordinates as Fig. 9 writes it. Each body's
+// quantities are expressed in its own frame, where the joint axis is z: S_i selects a column
+// (U_i = IA_i S_i is a column of IA_i, D_i one entry, S_i^T pA_i one component), and the numbers
+// stay the size of the body, wherever it is. (The world-coordinate form of the Orin-Featherstone
+// review, eqs. 12-14, saves the congruence X^T Ia X but carries every inertia to frame 0: a body
+// 1e5 m out has entries m |p|^2 = 1e10 m, and q̈ lost up to ten digits there; docs/benchmarks.md.)
+// A free joint (S = 1) is one 6-dof block: U = IA, D = IA, solved with its 6x6 Cholesky factor.
 #pragma once
-#include <Eigen/LU>
-
 #include "../trace/trace_policy.hpp"
 #include "kinematics.hpp"
 #include "pivot_check.hpp"
 
 namespace dyn {
+
+// The Cholesky factor D = L L^T of a free joint's D_i (6x6, S = 1), refused as H singular at the first
+// pivot not above the rounding floor (pivotFloorFromTrace; S's columns are unit vectors). Written out for
+// the fixed size: Eigen's LLT with a matrix right-hand side took the blocked path, a third of the
+// quadruped's ABA. A NaN pivot passes (the inputs are at fault, pivot_check.hpp).
+template <class S>
+void factorFreeJointInertia(const ModelTpl<S>& model, int i, const Mat6<S>& D, Mat6<S>& L) {
+  using std::sqrt;
+  const S floor = pivotFloorFromTrace(D);
+  for (int j = 0; j < 6; ++j) {
+    S pivot = D(j, j);  // the Schur complement's diagonal: firstNonPositivePivot's pivot
+    for (int k = 0; k < j; ++k) pivot -= L(j, k) * L(j, k);
+    if (pivot <= floor) refuseNonPositivePivot(model, i, pivotUpToRounding(pivot, floor), PivotSource::Aba, j);
+    L(j, j) = sqrt(pivot);
+    const S inv = S(1) / L(j, j);
+    for (int r = j + 1; r < 6; ++r) {
+      S x = D(r, j);
+      for (int k = 0; k < j; ++k) x -= L(r, k) * L(j, k);
+      L(r, j) = x * inv;
+    }
+  }
+}
+
+// x = D^-1 b with D = L L^T: forward then back substitution.
+template <class S>
+Vec6<S> solveFreeJoint(const Mat6<S>& L, Vec6<S> b) {
+  for (int j = 0; j < 6; ++j) {
+    for (int k = 0; k < j; ++k) b[j] -= L(j, k) * b[k];
+    b[j] /= L(j, j);
+  }
+  for (int j = 5; j >= 0; --j) {
+    for (int k = j + 1; k < 6; ++k) b[j] -= L(k, j) * b[k];
+    b[j] /= L(j, j);
+  }
+  return b;
+}
+
+// Ia c_i. For a revolute joint c_i = v_i x e_z qd_i has no z components (angular or linear), and Ia's
+// column 2 is zero: four columns of Ia instead of six.
+template <class S>
+DYN_INLINE Force<S> articulatedTimesBias(const JointModel<S>& J, const Mat6<S>& Ia, const Motion<S>& c) {
+  if (J.type != JointType::Revolute) return Ia * c;
+  Vec6<S> x;
+  x.noalias() = Ia.col(0) * c.w.x();
+  x.noalias() += Ia.col(1) * c.w.y();
+  x.noalias() += Ia.col(3) * c.v.x();
+  x.noalias() += Ia.col(4) * c.v.y();
+  return Force<S>::fromVector(x);
+}
 
 // trace: see trace/trace_policy.hpp (one step per body in each of the three passes).
 template <class S, class Q, class V, class T, class Trace = NoTrace>
@@ -22,72 +71,75 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
   checkSize("qd", qd.size(), model.nv);
   checkSize("tau", tau.size(), model.nv);
   trace.begin(TraceAlgorithm::Aba, q, qd, tau, fext);
-  data.X0[0] = Transform<S>::Identity();
-  data.ov[0].setZero();
-  for (int i = 1; i <= model.N; ++i) {  // pass 1: kinematics and rigid-body terms, world coordinates
+  data.v[0].setZero();
+  for (int i = 1; i <= model.N; ++i) {  // pass 1: velocities, bias accelerations, rigid-body terms
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v, lambda = model.parent[i];
     {
       const OpCountScope<S> jointWork(OpCategory::JointTransforms);
       jcalcPosition(J, q, model.Xtree[i], data.Xup[i], &data.S[iv]);  // i_X_l = XJ X_T (eq. 14)
     }
-    const Transform<S>& X0 = data.X0[i] = data.Xup[i] * data.X0[lambda];  // i_X_0 = i_X_l l_X_0
-    Motion<S> vJ;                                                         // S_i qd_i, with S_i = 0_X_i S_i(link)
-    if (J.type == JointType::Revolute) {  // 0_X_i [e_z; 0] = [z; r x z], z = the axis in world
-      const Vec3<S> z = X0.E.row(2).transpose();
-      data.oS[iv] = Motion<S>(z, cross3(X0.r, z));
-      vJ = data.oS[iv] * S(qd[iv]);
-    } else {
-      for (int k = 0; k < J.nv; ++k) data.oS[iv + k] = X0.applyInverse(data.S[iv + k]);
-      vJ = data.oS[iv] * S(qd[iv]);
-      for (int k = 1; k < J.nv; ++k) vJ += data.oS[iv + k] * S(qd[iv + k]);
-    }
-    data.ov[i] = data.ov[lambda] + vJ;  // v_i = v_l + S_i qd_i   (review eq. 3)
-    data.oc[i] = data.ov[i].cross(vJ);  // c_i = Sdot_i qd_i = v_i x S_i qd_i   (review eq. 4)
-    if (J.type == JointType::Planar) {  // plus the apparent derivative cJ of a q-dependent S
-      jcalcVelocity(J, &data.S[iv], qd, data.vJ[i], data.cJ[i]);
-      data.oc[i] += X0.applyInverse(data.cJ[i]);
-    }
-    const Inertia<S> I0 = model.I[i].transformToA(X0);      // I_i in world: 0_X_i^* I_i i_X_0
-    data.IA[i] = I0.toMatrix();                             // IA_i = I_i
-    data.pA[i] = data.ov[i].crossForce(I0 * data.ov[i]);    // pA_i = v_i x* I_i v_i
-    if (fext) data.pA[i] -= X0.applyTranspose((*fext)[i]);  // - 0_X_i^* f_ext,i
+    jcalcVelocity(J, &data.S[iv], qd, data.vJ[i], data.cJ[i]);  // vJ = S_i qd_i, cJ = Sdot_i qd_i
+    if (lambda > 0)
+      data.v[i] = data.Xup[i].apply(data.v[lambda]) + data.vJ[i];  // v_i = i_X_l v_l + vJ   (eq. 9)
+    else
+      data.v[i] = data.vJ[i];
+    data.c[i] = data.cJ[i] + crossJointVelocity(J, data.v[i], data.vJ[i]);  // c_i = cJ + v_i x vJ   (eq. 55)
+    const Inertia<S>& I = model.I[i];
+    data.IA[i] = I.toMatrix();                                // IA_i = I_i
+    data.pA[i] = data.v[i].crossForce(I * data.v[i]);         // pA_i = v_i x* I_i v_i   (eq. 54)
+    if (fext) data.pA[i] -= (*fext)[i];                       //        - f_ext,i
     trace.step(StepKind::AbaVelocities, i);
   }
-  for (int i = model.N; i >= 1; --i) {  // pass 2: articulated inertias and bias forces (review eqs. 12-13)
+  for (int i = model.N; i >= 1; --i) {  // pass 2: articulated inertias and bias forces
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v, lambda = model.parent[i];
     Mat6<S>& Ia = data.IA[i];  // IA_i, then Ia_i in place
     Force<S> pa;
     if (J.nv == 1) {
-      const Force<S> U = data.U[iv] = Ia * data.oS[iv];  // U_i = IA_i S_i
-      S D = data.oS[iv].dot(U);                          // D_i = S_i^T U_i (+ the rotor's armature)
+      const Force<S> U = data.U[iv] = inertiaTimesS(J, Ia, data.S[iv]);  // U_i = IA_i S_i   (a column)
+      S D = projectForce(J, data.S[iv], U);                               // D_i = S_i^T U_i (+ armature)
       if (model.armature.size()) D += model.armature[iv];
-      if (D <= S(0))  // H(q) singular or indefinite (rare: the floor is computed only then)
-        refuseNonPositivePivot(model, i, pivotUpToRounding(D, pivotFloor(Ia, data.oS[iv])), PivotSource::Aba);
-      const S dinv = data.Dinv[i](0, 0) = S(1) / D;                       // D_i^-1
-      const S u = data.u[iv] = S(tau[iv]) - data.oS[iv].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
+      const bool unit = J.type == JointType::Revolute || J.type == JointType::Prismatic;  // |S| = 1
+      if (const S floor = unit ? pivotFloorFromTrace(Ia) : pivotFloorFromTrace(Ia, data.S[iv]); D <= floor)
+        refuseNonPositivePivot(model, i, pivotUpToRounding(D, floor), PivotSource::Aba);
+      const S dinv = data.Dinv[i](0, 0) = S(1) / D;                                  // D_i^-1
+      const S u = data.u[iv] = S(tau[iv]) - projectForce(J, data.S[iv], data.pA[i]);  // u_i = tau_i - S_i^T pA_i
       if (lambda == 0) {
         trace.step(StepKind::AbaInertias, i);
         continue;
       }
       const Vec6<S> Uv = U.toVector();
-      Ia.noalias() -= (Uv * dinv) * Uv.transpose();        // Ia = IA - U D^-1 U^T
-      pa = data.pA[i] + Ia * data.oc[i] + U * (u * dinv);  // pa = pA + Ia c + U D^-1 u
-    } else {
+      Ia.noalias() -= (Uv * dinv) * Uv.transpose();        // Ia = IA - U D^-1 U^T   (eq. 62)
+      pa = data.pA[i] + articulatedTimesBias(J, Ia, data.c[i]) + U * (u * dinv);  // pa = pA + Ia c + U D^-1 u (eq. 63)
+    } else if (J.type == JointType::Floating) {  // S = 1: U_i = IA_i, D_i = IA_i (+ armature)
+      Mat6<S> D = Ia;
+      if (model.armature.size()) D.diagonal() += model.armature.template segment<6>(iv);
+      factorFreeJointInertia(model, i, D, data.Lfree[i]);  // D_i = L L^T
+      for (int k = 0; k < 6; ++k) data.U[iv + k] = Force<S>::fromVector(Ia.col(k));
+      data.u.template segment<6>(iv) = tau.template segment<6>(iv) - data.pA[i].toVector();  // u_i = tau_i - pA_i
+      if (lambda == 0) {
+        trace.step(StepKind::AbaInertias, i);
+        continue;
+      }
+      Mat6<S> UD;  // U D^-1 = (D^-1 U^T)^T, D and U^T = IA symmetric
+      for (int k = 0; k < 6; ++k) UD.row(k) = solveFreeJoint(data.Lfree[i], Vec6<S>(Ia.col(k))).transpose();
+      Ia -= UD * Ia;  // Ia = IA - U D^-1 U^T (0 without armature: a free joint transmits no inertia)
+      pa = data.pA[i] + Ia * data.c[i] + Force<S>::fromVector(UD * data.u.template segment<6>(iv));
+    } else {  // planar, spherical, helical: the columns of S as they are
       Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> Um(6, J.nv);
       SmallMat<S> D(J.nv, J.nv);
       for (int k = 0; k < J.nv; ++k) {
-        data.U[iv + k] = Ia * data.oS[iv + k];  // U_i = IA_i S_i
+        data.U[iv + k] = Ia * data.S[iv + k];  // U_i = IA_i S_i
         Um.col(k) = data.U[iv + k].toVector();
-        data.u[iv + k] = S(tau[iv + k]) - data.oS[iv + k].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
+        data.u[iv + k] = S(tau[iv + k]) - data.S[iv + k].dot(data.pA[i]);  // u_i = tau_i - S_i^T pA_i
       }
       for (int k = 0; k < J.nv; ++k)
-        for (int l = 0; l < J.nv; ++l) D(k, l) = data.oS[iv + k].dot(data.U[iv + l]);  // D_i = S_i^T U_i
+        for (int l = 0; l < J.nv; ++l) D(k, l) = data.S[iv + k].dot(data.U[iv + l]);  // D_i = S_i^T U_i
       if (model.armature.size())
         for (int k = 0; k < J.nv; ++k) D(k, k) += model.armature[iv + k];
       SmallVec<S> floor(J.nv);
-      for (int k = 0; k < J.nv; ++k) floor[k] = pivotFloor(Ia, data.oS[iv + k]);
+      for (int k = 0; k < J.nv; ++k) floor[k] = pivotFloor(Ia, data.S[iv + k]);
       S pivot;
       if (const int k = firstNonPositivePivot(D, floor, &pivot); k >= 0)  // D_i singular or not positive definite
         refuseNonPositivePivot(model, i, pivotUpToRounding(pivot, floor[k]), PivotSource::Aba, k);
@@ -98,28 +150,41 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       }
       const Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> UD = Um * data.Dinv[i];
       Ia -= UD * Um.transpose();  // Ia = IA - U D^-1 U^T
-      pa = data.pA[i] + Ia * data.oc[i] + Force<S>::fromVector(UD * data.u.segment(iv, J.nv));
+      pa = data.pA[i] + Ia * data.c[i] + Force<S>::fromVector(UD * data.u.segment(iv, J.nv));
     }
     trace.local("pa", i, pa);
-    data.IA[lambda] += Ia;  // IA_l += Ia_i   (the same coordinates: no transform)
-    data.pA[lambda] += pa;  // pA_l += pa_i
+    if (J.type == JointType::Revolute)  // IA_l += l_X_i^* Ia_i i_X_l   (eq. 64; Ia e_z = 0 skipped)
+      addCongruenceToAFreeZ(data.Xup[i], Ia, data.IA[lambda]);
+    else
+      data.IA[lambda] += congruenceToA(data.Xup[i], Ia);
+    data.pA[lambda] += data.Xup[i].applyTranspose(pa);  // pA_l += l_X_i^* pa_i   (eq. 65)
     trace.step(StepKind::AbaInertias, i);
   }
-  data.oa[0] = -model.gravity;  // pass 3: a_0 = -a_g
+  data.a[0] = -model.gravity;  // pass 3: a_0 = -a_g
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
     const int iv = J.idx_v;
-    const Motion<S> ap = data.oa[model.parent[i]] + data.oc[i];  // a'_i = a_l + c_i
+    const Motion<S> ap = data.Xup[i].apply(data.a[model.parent[i]]) + data.c[i];  // a'_i = i_X_l a_l + c_i (eq. 66)
     trace.local("a'", i, ap);
+    Motion<S>& a = data.a[i] = ap;
     if (J.nv == 1) {
-      data.qdd[iv] = (data.u[iv] - data.U[iv].dot(ap)) * data.Dinv[i](0, 0);  // qdd_i = D^-1 (u_i - U_i^T a'_i)
-      data.oa[i] = ap + data.oS[iv] * data.qdd[iv];                           // a_i = a'_i + S_i qdd_i
+      const S qdd = data.qdd[iv] = (data.u[iv] - data.U[iv].dot(ap)) * data.Dinv[i](0, 0);  // eq. 67
+      if (J.type == JointType::Revolute)  // a_i = a'_i + S_i qdd_i   (eq. 68)
+        a.w.z() += qdd;
+      else if (J.type == JointType::Prismatic)
+        a.v.z() += qdd;
+      else
+        a += data.S[iv] * qdd;
+    } else if (J.type == JointType::Floating) {
+      Vec6<S> r;
+      for (int k = 0; k < 6; ++k) r[k] = data.u[iv + k] - data.U[iv + k].dot(ap);
+      data.qdd.template segment<6>(iv) = solveFreeJoint(data.Lfree[i], r);  // eq. 67, D_i = L L^T
+      a += Motion<S>::fromVector(data.qdd.template segment<6>(iv));          // S = 1
     } else {
       SmallVec<S> r(J.nv);
       for (int k = 0; k < J.nv; ++k) r[k] = data.u[iv + k] - data.U[iv + k].dot(ap);
-      data.qdd.segment(iv, J.nv) = data.Dinv[i] * r;
-      data.oa[i] = ap;
-      for (int k = 0; k < J.nv; ++k) data.oa[i] += data.oS[iv + k] * data.qdd[iv + k];
+      data.qdd.segment(iv, J.nv) = data.Dinv[i] * r;  // eq. 67
+      for (int k = 0; k < J.nv; ++k) a += data.S[iv + k] * data.qdd[iv + k];
     }
     trace.step(StepKind::AbaAccelerations, i);
   }

@@ -7,6 +7,16 @@
 
 namespace dyn {
 
+// H_ij = H_ji = f^T S_j for the six columns of a free joint's S = 1 (j its first dof): f itself.
+// Out of line, f by value: in the column walk's loop anything else made GCC keep f in memory.
+template <class S>
+[[gnu::noinline]] void storeFreeJointRow(MatX<S>& M, int row, int j, Force<S> f) {
+  for (int l = 0; l < 3; ++l) {
+    M(row, j + l) = M(j + l, row) = f.n[l];
+    M(row, j + 3 + l) = M(j + 3 + l, row) = f.f[l];
+  }
+}
+
 // trace: see trace/trace_policy.hpp (a composite-inertia step and a column walk per body).
 template <class S, class Q, class Trace = NoTrace>
 const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
@@ -32,6 +42,10 @@ const MatX<S>& crba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
         j = model.parent[j];
         trace.local("f", j, F);
         const JointModel<S>& Jj = model.joints[j];
+        if (Jj.type == JointType::Floating) {  // S_j = 1: H_ij = f (a free-flyer root: every walk ends here)
+          storeFreeJointRow(data.M, row, Jj.idx_v, F);
+          continue;
+        }
         for (int l = 0; l < Jj.nv; ++l) {
           const S Hij = projectForce(Jj, data.S[Jj.idx_v + l], F);  // H_ij = f^T S_j, H_ji = H_ij (eq. 48)
           data.M(row, Jj.idx_v + l) = Hij;

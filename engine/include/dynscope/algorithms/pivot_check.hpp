@@ -5,11 +5,12 @@
 // accelerate at this configuration (a link without mass on a prismatic joint, a massless subtree): H(q)
 // is singular. A negative one means that inconsistent inertias make H(q) indefinite. Either way the
 // accelerations would be NaN or meaningless, so the algorithms compare each pivot with zero (one
-// comparison per joint, no allocation) and refuse right there, naming the joint and its link. ABA's
-// multi-dof joints (a floating base) compare with a rounding floor instead (pivotFloor below): there a
-// singular H has been seen to leave its zero pivot a few ulps above zero, and the NaN followed.
+// comparison per joint, no allocation) and refuse right there, naming the joint and its link. ABA
+// compares with a rounding floor instead (pivotFloor below): there a singular H has been seen to leave
+// its zero pivot a few ulps above zero, and the NaN or a q̈ of 1e18 followed.
 // A NaN pivot (from NaN inputs) passes: the inputs, not the joint, are at fault.
 #pragma once
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -73,14 +74,35 @@ template <class S>
 // a body p metres from the origin), so a pivot that should be 0 comes out a few ulps of those
 // entries above or below zero (a free rod without inertia about its axis, 5 m out: 1e-16 and
 // -2e-15 against entries of 50). A pivot at or below this floor is taken as zero.
+// Computed on the plain values (pivotValue): a threshold, not part of the result (an autodiff scalar
+// would carry derivatives of it, and mixing its constant, derivative-free S columns crashed).
 template <class S>
 S pivotFloor(const Mat6<S>& IA, const Motion<S>& s) {
   using std::abs;
-  S big = abs(IA(0, 0));
+  double big = 0, s2 = 0;
   for (int r = 0; r < 6; ++r)
-    for (int c = r; c < 6; ++c)
-      if (abs(IA(r, c)) > big) big = abs(IA(r, c));
-  return S(64 * std::numeric_limits<double>::epsilon()) * big * (s.w.squaredNorm() + s.v.squaredNorm());
+    for (int c = r; c < 6; ++c) big = std::max(big, abs(pivotValue(IA(r, c))));
+  for (int k = 0; k < 3; ++k) s2 += pivotValue(s.w[k]) * pivotValue(s.w[k]) + pivotValue(s.v[k]) * pivotValue(s.v[k]);
+  return S(64 * std::numeric_limits<double>::epsilon() * big * s2);
+}
+
+// The same floor from IA's diagonal, for the 1-dof joints in link coordinates (one per joint and
+// call, so 6 additions, not 21 comparisons): for a positive semi-definite IA no entry exceeds the
+// largest diagonal one, which the trace bounds. Without it a zero pivot left a few ulps above zero
+// (two coaxial joints with a massless link between) came out as q̈ ~ 1e18.
+// (ABA's and DeNOC's 1-dof joints.) For a unit column of S (revolute, prismatic):
+template <class S>
+S pivotFloorFromTrace(const Mat6<S>& IA) {
+  using std::abs;
+  double trace = 0;
+  for (int k = 0; k < 6; ++k) trace += pivotValue(IA(k, k));
+  return S(64 * std::numeric_limits<double>::epsilon() * abs(trace));
+}
+template <class S>
+S pivotFloorFromTrace(const Mat6<S>& IA, const Motion<S>& s) {
+  double s2 = 0;
+  for (int k = 0; k < 3; ++k) s2 += pivotValue(s.w[k]) * pivotValue(s.w[k]) + pivotValue(s.v[k]) * pivotValue(s.v[k]);
+  return pivotFloorFromTrace(IA) * S(s2);
 }
 
 // The first pivot of the symmetric D = L diag(p) L^T (no pivoting) that is not above its floor (see

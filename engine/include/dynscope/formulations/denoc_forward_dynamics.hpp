@@ -84,7 +84,8 @@ const VecX<S>& denocForwardDynamics(const ModelTpl<S>& model, DenocWorkspaceTpl<
     const Mat6<S>& Mh = ws.Mhat[i];
     const Vec6<S> psi = Mh.col(J.type == JointType::Revolute ? 2 : 5);         // psi_i = M^_i p_i   (eq. 47)
     const S mh = ws.mhat[k] = psi[J.type == JointType::Revolute ? 2 : 5];      // m^_i = p_i^T psi_i   (eq. 47)
-    if (mh <= S(0)) refuseNonPositivePivot(model, i, mh, PivotSource::Denoc);  // GIM singular or indefinite
+    if (const S floor = pivotFloorFromTrace(Mh); mh <= floor)  // GIM singular (up to rounding) or indefinite
+      refuseNonPositivePivot(model, i, pivotUpToRounding(mh, floor), PivotSource::Denoc);
     const Vec6<S> psiHat = psi / mh;                                           // psi^_i = psi_i / m^_i   (eq. 48)
     ws.psiHat[i] = Force<S>::fromVector(psiHat);
     const S th = ws.tauHat[k] =

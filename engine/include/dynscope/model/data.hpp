@@ -18,15 +18,16 @@ struct DataTpl {
   std::vector<Motion<Scalar>> v, a, vJ, cJ, avp;
   std::vector<Force<Scalar>> f;
   std::vector<Inertia<Scalar>> IC;         // composite rigid-body inertias (CRBA)
-  std::vector<Mat6<Scalar>> IA;            // articulated-body inertias (ABA, world coordinates)
-  std::vector<Force<Scalar>> pA;           // articulated bias forces (ABA, world coordinates)
+  std::vector<Mat6<Scalar>> IA;            // articulated-body inertias (ABA, link coordinates)
+  std::vector<Force<Scalar>> pA;           // articulated bias forces (ABA, link coordinates)
   std::vector<Force<Scalar>> fext;         // optional external forces on each body, link-i coordinates
-  std::vector<Motion<Scalar>> ov, oa, oc;  // ABA: velocity, acceleration, bias v x S qd in world coordinates
+  std::vector<Motion<Scalar>> c;           // ABA: bias accelerations c_i = cJ + v_i x vJ (link coordinates)
   // Per dof 0..nv-1.
   std::vector<Motion<Scalar>> S;       // columns of the motion subspaces, link coordinates of their body
-  std::vector<Motion<Scalar>> oS;      // ABA: the columns of S in world coordinates, 0_X_i S_i
+  std::vector<Motion<Scalar>> oS;      // the columns of S in world coordinates, 0_X_i S_i (worldJointTransforms)
   std::vector<Force<Scalar>> U;        // ABA: U = IA S
-  std::vector<SmallMat<Scalar>> Dinv;  // ABA: (S^T IA S)^-1 per body
+  std::vector<SmallMat<Scalar>> Dinv;  // ABA: (S^T IA S)^-1 per body (not for free joints: Lfree)
+  std::vector<Mat6<Scalar>> Lfree;     // ABA: a free joint's D_i = L L^T (Cholesky factor, lower)
   VecX<Scalar> u;                      // ABA: tau - S^T pA
   VecX<Scalar> tau, qdd, nle, g;       // results
   MatX<Scalar> M;                      // joint-space inertia matrix H (empty until reserveMassMatrix)
@@ -52,13 +53,12 @@ struct DataTpl {
     IA.resize(n1, Mat6<Scalar>::Zero());
     pA.resize(n1);
     fext.resize(n1);
-    ov.resize(n1);
-    oa.resize(n1);
-    oc.resize(n1);
+    c.resize(n1);
     this->S.resize(nv);
     oS.resize(nv);
     U.resize(nv);
     Dinv.resize(n1);
+    Lfree.resize(n1, Mat6<Scalar>::Zero());
     for (int i = 1; i < n1; ++i) Dinv[i] = SmallMat<Scalar>::Zero(model.joints[i].nv, model.joints[i].nv);
     u = VecX<Scalar>::Zero(nv);
     tau = VecX<Scalar>::Zero(nv);

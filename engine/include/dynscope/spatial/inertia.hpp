@@ -47,13 +47,18 @@ struct Inertia {
 
   // The congruence X^T I X with X = B_X_A: this inertia (in B) expressed in A coordinates.
   Inertia transformToA(const Transform<S>& X) const {
-    const Vec3<S> hA = X.E.transpose() * h;           // first moment, rotated to A axes
-    const Mat3<S> IA = X.E.transpose() * Ibar * X.E;  // about B's origin, A axes
+    const Mat3<S>& E = X.E;
+    const Vec3<S> hA = E.transpose() * h;  // first moment, rotated to A axes
+    Mat3<S> IE;
+    IE.noalias() = Ibar * E;  // E^T Ibar E (about B's origin, A axes) is symmetric: E_i . (Ibar E)_j, i <= j
     // Shift the origin by r: Ibar - [r]x[hA]x - [hA]x[r]x - m [r]x[r]x, with [a]x[b]x = b a^T - (a.b) 1.
     const Vec3<S>& r = X.r;
     const Vec3<S> c = hA + S(0.5) * m * r;  // so the shift is -(r c^T + c r^T) + 2 (r.c) 1
-    Mat3<S> out = IA - r * c.transpose() - c * r.transpose();
-    out.diagonal().array() += S(2) * r.dot(c);
+    const S diagonal = S(2) * r.dot(c);
+    Mat3<S> out;
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i <= j; ++i) out(i, j) = out(j, i) = E.col(i).dot(IE.col(j)) - r[i] * c[j] - c[i] * r[j];
+    out.diagonal().array() += diagonal;
     return Inertia(m, hA + m * r, out);
   }
   // X* I X^-1: an inertia given in A coordinates expressed in B coordinates.
@@ -104,6 +109,55 @@ Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
   const Mat3<S> B = Et * I.template topRightCorner<3, 3>() * X.E;
   const Mat3<S> C = Et * I.template bottomRightCorner<3, 3>() * X.E;
   return shiftedBlocksToA(X.r, A, B, C);
+}
+
+// out += X^T IA X for an IA whose row and column 2 are zero: the articulated inertia a revolute joint
+// passes to its parent (Ia S = 0 with S = e_z, ABA). The blocks [A B; B^T C] are rotated to A's axes
+// (the zero rows skipped: a third of the products of A and B), shifted by r as in shiftedBlocksToA
+// (only the upper triangle of the symmetric corners) and added in place. Not inlined: inside ABA's
+// loop it was slower.
+template <class S>
+[[gnu::noinline]] void addCongruenceToAFreeZ(const Transform<S>& X, const Mat6<S>& I, Mat6<S>& out) {
+  const Eigen::Matrix<S, 2, 3> E2 = X.E.template topRows<2>();
+  Eigen::Matrix<S, 2, 3> T2;
+  T2.noalias() = I.template topLeftCorner<2, 2>() * E2;
+  Mat3<S> A;
+  A.noalias() = E2.transpose() * T2;  // E^T A E
+  T2.noalias() = I.template block<2, 3>(0, 3) * X.E;
+  Mat3<S> B;
+  B.noalias() = E2.transpose() * T2;  // E^T B E
+  Mat3<S> T;
+  T.noalias() = I.template bottomRightCorner<3, 3>() * X.E;
+  Mat3<S> C;
+  C.noalias() = X.E.transpose() * T;  // E^T C E
+  const S rx = X.r.x(), ry = X.r.y(), rz = X.r.z();
+  Mat3<S> BR;  // B + [r]x C, column by column
+  for (int j = 0; j < 3; ++j) {
+    BR(0, j) = B(0, j) + ry * C(2, j) - rz * C(1, j);
+    BR(1, j) = B(1, j) + rz * C(0, j) - rx * C(2, j);
+    BR(2, j) = B(2, j) + rx * C(1, j) - ry * C(0, j);
+  }
+  for (int i = 0; i < 3; ++i)  // A + [r]x B^T - BR [r]x, upper triangle, mirrored
+    for (int j = i; j < 3; ++j) {
+      const S rBt = i == 0   ? ry * B(j, 2) - rz * B(j, 1)
+                    : i == 1 ? rz * B(j, 0) - rx * B(j, 2)
+                             : rx * B(j, 1) - ry * B(j, 0);  // ([r]x B^T)(i, j) = (r x B.row(j))_i
+      const S BRr = j == 0   ? BR(i, 1) * rz - BR(i, 2) * ry
+                    : j == 1 ? BR(i, 2) * rx - BR(i, 0) * rz
+                             : BR(i, 0) * ry - BR(i, 1) * rx;  // (BR [r]x)(i, j)
+      const S tl = A(i, j) + rBt - BRr;
+      out(i, j) += tl;
+      out(3 + i, 3 + j) += C(i, j);
+      if (i != j) {
+        out(j, i) += tl;
+        out(3 + j, 3 + i) += C(i, j);
+      }
+    }
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      out(i, 3 + j) += BR(i, j);
+      out(3 + j, i) += BR(i, j);
+    }
 }
 
 template <class S>

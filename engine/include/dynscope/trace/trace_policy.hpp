@@ -45,9 +45,9 @@ enum class StepKind : std::uint8_t {
   RneaInward,         // Fig. 5 lines 10-15 (eqs. 12-13): tau_i, f_lambda(i) += X* f_i
   CrbaComposite,      // Fig. 7 line 7 (eq. 46): IC_lambda(i) += X* IC_i X
   CrbaColumn,         // Fig. 7 lines 9-17 (eqs. 47-48): f = IC_i S_i, the walk up the tree, H_ij
-  AbaVelocities,      // ABA pass 1 (world coordinates; review eqs. 3-4, Part 2 eqs. 54-55)
-  AbaInertias,        // ABA pass 2 (Fig. 9; eqs. 57, 62-65; review eqs. 12-13)
-  AbaAccelerations,   // ABA pass 3 (eqs. 66-68; review eq. 14)
+  AbaVelocities,      // ABA pass 1 (link coordinates; Part 2, Fig. 9, eqs. 54-55)
+  AbaInertias,        // ABA pass 2 (Fig. 9; eqs. 57, 62-65)
+  AbaAccelerations,   // ABA pass 3 (eqs. 66-68)
   FdRightHandSide,    // CRBA forward dynamics: tau - C (Part 2, eqs. 36-37), once
   LtlFactor,          // H = L^T L, one dof k (tips first)
   LtlSolveTranspose,  // L^T y = b, one dof (tips first)
