@@ -49,12 +49,12 @@ PassInfo passInfo(StepKind k) {
               "Featherstone Part 2, Fig. 7 lines 5–18, eqs. 46–48", D::Inward};
     case StepKind::AbaVelocities:
       return {"ABA pass 1 (outward): velocities, bias terms, rigid-body inertias",
-              "Featherstone Part 2, Fig. 9 pass 1; review eqs. 3–4 (world coordinates)", D::Outward};
+              "Featherstone Part 2, Fig. 9 pass 1, eqs. 9, 54–55 (link coordinates)", D::Outward};
     case StepKind::AbaInertias:
       return {"ABA pass 2 (inward): articulated-body inertias and bias forces",
-              "Featherstone Part 2, Fig. 9 pass 2, eqs. 57, 62–65; review eqs. 12–13", D::Inward};
+              "Featherstone Part 2, Fig. 9 pass 2, eqs. 57, 62–65", D::Inward};
     case StepKind::AbaAccelerations:
-      return {"ABA pass 3 (outward): accelerations", "Featherstone Part 2, Fig. 9 pass 3, eqs. 66–68; review eq. 14",
+      return {"ABA pass 3 (outward): accelerations", "Featherstone Part 2, Fig. 9 pass 3, eqs. 66–68",
               D::Outward};
     case StepKind::FdRightHandSide:
       return {"right-hand side τ − C", "Featherstone Part 2, eqs. 36–37", D::None};
@@ -326,7 +326,7 @@ const std::vector<TraceableAlgorithm>& traceableAlgorithms() {
        "Featherstone Part 2, Fig. 7, eqs. 44–48", "link coordinates", N::Positions, "mass_matrix", runCrba, "crba",
        P::MassMatrix},
       {"aba", "ABA (forward dynamics)", "Articulated-body algorithm (ABA): forward dynamics",
-       "Featherstone Part 2, Fig. 9, eqs. 49–68; Orin & Featherstone review, eqs. 3–4, 12–14", "world coordinates",
+       "Featherstone Part 2, Fig. 9, eqs. 49–68", "link coordinates",
        N::Forces, "qdd", runAba, "aba", P::ForwardDynamics},
       {"crba-ltl", "CRBA + LᵀL (forward dynamics)", "CRBA + LᵀL: forward dynamics by H q̈ = τ − C",
        "Featherstone Part 2, eqs. 35–37 and Fig. 7; sparse LᵀL (Featherstone 2005)", "link coordinates", N::Forces,

@@ -144,7 +144,7 @@ void abaAccelerations(TraceRecorder& rec, StepBuilder& b, int i) {
   const int tU = nv == 1 ? b.show(forceTerm(indexed("**U**", i), d.U[iv], F::Link))
                          : b.show(matrixTerm(indexed("**U**", i), columns(&d.U[iv], nv)));
   const int tqdd = b.write(vectorTerm(indexed("q̈", i), d.qdd.segment(iv, nv), "qdd", i));
-  b.line("q̈_{i} = D_{i}^{−1} (u_{i} − **U**_{i}^{T} **a**'_{i})", "Featherstone Part 2, eq. 67 (review eq. 14)",
+  b.line("q̈_{i} = D_{i}^{−1} (u_{i} − **U**_{i}^{T} **a**'_{i})", "Featherstone Part 2, eq. 67",
          {tqdd, "=", tDinv, "(", tu, "−", tU, "ᵀ", tap, ")"});
   const int tS = b.show(subspaceTerm(indexed("**S**", i), &d.S[iv], nv, F::Link));
   const int ta = b.write(motionTerm(indexed("**a**", i), d.a[i], F::Link, R::Acceleration, "a", i));
