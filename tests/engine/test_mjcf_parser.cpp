@@ -289,6 +289,15 @@ class TestMjcfParser : public QObject {
     QVERIFY((tau - tau0 - model.armature.cwiseProduct(qdd)).norm() < 1e-12);
     const Eigen::VectorXd back = dyn::aba(model, data, q, qd, tau);
     QVERIFY2((back - qdd).norm() < 1e-10, "ABA inverts RNEA with armature");
+    // General axes and frames: a hinge with armature passes on Ia with Ia e_z = U a / (D + a), not 0.
+    {
+      const dyn::Model general = dyn::loadModel(dataFile("armature_general.xml"));
+      QVERIFY(general.armature.size() == 3 && general.armature.minCoeff() > 0);
+      dyn::Data g(general);
+      const Eigen::VectorXd t = dyn::rnea(general, g, q, qd, qdd);
+      QVERIFY2((dyn::aba(general, g, q, qd, t) - qdd).norm() < 1e-12, "ABA inverts RNEA with armature, general axes");
+      QVERIFY2((dyn::forwardDynamicsCrba(general, g, q, qd, t) - qdd).norm() < 1e-12, "CRBA + LTL, the same");
+    }
     // The teaching formulations have no rotor inertia: each refuses the model, naming a joint with
     // armature, rather than compute an H without it; the same model without armature binds.
     int refused = 0;

@@ -49,8 +49,8 @@ Vec6<S> solveFreeJoint(const Mat6<S>& L, Vec6<S> b) {
   return b;
 }
 
-// Ia c_i. For a revolute joint c_i = v_i x e_z qd_i has no z components (angular or linear), and Ia's
-// column 2 is zero: four columns of Ia instead of six.
+// Ia c_i. For a revolute joint c_i = v_i x e_z qd_i has no z components (angular or linear): four
+// columns of Ia instead of six.
 template <class S>
 DYN_INLINE Force<S> articulatedTimesBias(const JointModel<S>& J, const Mat6<S>& Ia, const Motion<S>& c) {
   if (J.type != JointType::Revolute) return Ia * c;
@@ -153,7 +153,9 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
       pa = data.pA[i] + Ia * data.c[i] + Force<S>::fromVector(UD * data.u.segment(iv, J.nv));
     }
     trace.local("pa", i, pa);
-    if (J.type == JointType::Revolute)  // IA_l += l_X_i^* Ia_i i_X_l   (eq. 64; Ia e_z = 0 skipped)
+    // IA_l += l_X_i^* Ia_i i_X_l (eq. 64); for a revolute joint Ia e_z = 0 is skipped (not so with armature:
+    // then Ia e_z = U a / (D + a))
+    if (J.type == JointType::Revolute && !(model.armature.size() && model.armature[iv] != 0))
       addCongruenceToAFreeZ(data.Xup[i], Ia, data.IA[lambda]);
     else
       data.IA[lambda] += congruenceToA(data.Xup[i], Ia);
