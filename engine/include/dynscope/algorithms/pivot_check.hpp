@@ -5,9 +5,9 @@
 // accelerate at this configuration (a link without mass on a prismatic joint, a massless subtree): H(q)
 // is singular. A negative one means that inconsistent inertias make H(q) indefinite. Either way the
 // accelerations would be NaN or meaningless, so the algorithms compare each pivot with zero (one
-// comparison per joint, no allocation) and refuse right there, naming the joint and its link. ABA
-// compares with a rounding floor instead (pivotFloor below): there a singular H has been seen to leave
-// its zero pivot a few ulps above zero, and the NaN or a q̈ of 1e18 followed.
+// comparison per joint, no allocation) and refuse right there, naming the joint and its link. ABA and
+// DeNOC compare with a rounding floor instead (pivotFloor, pivotFloorFromTrace below): there a singular
+// H has been seen to leave its zero pivot a few ulps above zero, and the NaN or a q̈ of 1e18 followed.
 // A NaN pivot (from NaN inputs) passes: the inputs, not the joint, are at fault.
 #pragma once
 #include <algorithm>
@@ -86,11 +86,11 @@ S pivotFloor(const Mat6<S>& IA, const Motion<S>& s) {
   return S(64 * std::numeric_limits<double>::epsilon() * big * s2);
 }
 
-// The same floor from IA's diagonal, for the 1-dof joints in link coordinates (one per joint and
-// call, so 6 additions, not 21 comparisons): for a positive semi-definite IA no entry exceeds the
-// largest diagonal one, which the trace bounds. Without it a zero pivot left a few ulps above zero
-// (two coaxial joints with a massless link between) came out as q̈ ~ 1e18.
-// (ABA's and DeNOC's 1-dof joints.) For a unit column of S (revolute, prismatic):
+// The same floor from IA's diagonal, for ABA's and DeNOC's 1-dof joints and free joints in link
+// coordinates (one per joint and call, so 6 additions, not 21 comparisons): for a positive
+// semi-definite IA no entry exceeds the largest diagonal one, which the trace bounds. Without it a
+// zero pivot left a few ulps above zero (two coaxial joints with a massless link between) came out as
+// q̈ ~ 1e18. This form is for a unit column of S (revolute, prismatic, free); the next for any column.
 template <class S>
 S pivotFloorFromTrace(const Mat6<S>& IA) {
   using std::abs;
