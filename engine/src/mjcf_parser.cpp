@@ -374,7 +374,12 @@ class Parser {
                const std::string& cc) {
     const char* l = r.get(el, flag, tag, cc);
     const bool hasRange = r.get(el, range, tag, cc) != nullptr;
-    if (l && !std::strcmp(l, "true")) return true;
+    if (l && !std::strcmp(l, "true")) {
+      // MuJoCo's default range is "0 0", which its compiler refuses for a limited element.
+      if (!hasRange)
+        r.fail(el, "<" + std::string(el->Name()) + ">", std::string(flag) + "=\"true\" without a " + range);
+      return true;
+    }
     if (l && !std::strcmp(l, "false")) return false;
     if (hasRange && !r.compiler.autolimits) {
       r.note(
@@ -513,7 +518,6 @@ class Parser {
       const bool lim = limited(el, "limited", "range", "joint", cc);
       if (lim) {
         const char* rg = r.get(el, "range", "joint", cc);
-        if (!rg) r.fail(el, ctx, "limited=\"true\" without a range");
         const std::vector<double> v = r.numbers(el, "range", rg, 2);
         if (v[0] < v[1]) {
           jd.hasLimits = true;

@@ -49,6 +49,7 @@ const char* Reader::get(const XMLElement* el, const char* name, const std::strin
 std::vector<double> Reader::numbers(const XMLElement* el, const char* name, const char* value, size_t count,
                                     size_t max) const {
   const std::string where = "<" + std::string(el->Name()) + ">";
+  if (!value) fail(el, where, std::string(name) + " is missing");
   std::vector<double> out;
   const char* end = value + std::strlen(value);
   for (const char* p = value;;) {

@@ -473,6 +473,19 @@ class TestMjcfParser : public QObject {
         << 4 << "free joint";
     QTest::newRow("bad number") << "<mujoco><worldbody>\n<body pos=\"0 x 0\"/></worldbody></mujoco>" << 2
                                 << "not a finite number";
+    // Found by fuzz_mjcf: a limited actuator or joint with no range anywhere (own attribute or class).
+    QTest::newRow("forcelimited without forcerange")
+        << "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\"1\"/></body></worldbody>\n<actuator>\n"
+           "<motor joint=\"j\" forcelimited=\"true\"/></actuator></mujoco>"
+        << 3 << "forcelimited=\"true\" without a forcerange";
+    QTest::newRow("ctrllimited in a class without ctrlrange")
+        << "<mujoco><default><motor ctrllimited=\"true\"/></default>\n<worldbody><body><joint name=\"j\"/>"
+           "<geom size=\"1\"/></body></worldbody><actuator>\n<motor joint=\"j\"/></actuator></mujoco>"
+        << 3 << "ctrllimited=\"true\" without a ctrlrange";
+    QTest::newRow("limited joint without range")
+        << "<mujoco><worldbody><body>\n<joint name=\"j\" limited=\"true\"/><geom size=\"1\"/></body>"
+           "</worldbody></mujoco>"
+        << 2 << "limited=\"true\" without a range";
     QTest::newRow("no bodies") << "<mujoco>\n<worldbody/></mujoco>" << 1 << "no bodies";
     QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 2 << "malformed XML";
   }
