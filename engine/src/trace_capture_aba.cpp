@@ -91,8 +91,9 @@ void abaInertias(TraceRecorder& rec, StepBuilder& b, int i) {
     b.line("λ(i) = 0: nothing is passed on (the base does not move)", "Featherstone Part 2, Fig. 9", {});
     return;
   }
-  const Mat6<double> Ia = d.IA[i];  // the same storage, after Ia = IA - U D^-1 U^T
   const Eigen::MatrixXd Dinv = dInverse(m, d, i);
+  // eq. 62 from its terms (aba() keeps D Ia for a revolute joint without armature, so not d.IA[i])
+  const Mat6<double> Ia = IA - U * Dinv * U.transpose();
   const int tUDU =
       b.show(inertiaTerm(indexed("**U**", i) + " " + indexed("D", i) + "^{−1} " + indexed("**U**", i) + "^{T}",
                          Mat6<double>(U * Dinv * U.transpose()), F::Link));
@@ -115,8 +116,8 @@ void abaInertias(TraceRecorder& rec, StepBuilder& b, int i) {
   const int tpAlBefore =
       b.show(forceTerm(sup("p", "A", lambda) + " (before)", forceOf(rec.previous("pA", lambda)), F::Link));
   const int tpAl = b.write(forceTerm(sup("p", "A", lambda), d.pA[lambda], F::Link, R::BiasForce, "pA", lambda));
-  b.line("**p**^{A}_{λ(i)} = **p**^{A}_{λ(i)} + ^{λ(i)}**X**_{i}^{*} **p**^{a}_{i}", "Featherstone Part 2, eq. 65 (Fig. 9)",
-         {tpAl, "=", tpAlBefore, "+", tXpa});
+  b.line("**p**^{A}_{λ(i)} = **p**^{A}_{λ(i)} + ^{λ(i)}**X**_{i}^{*} **p**^{a}_{i}",
+         "Featherstone Part 2, eq. 65 (Fig. 9)", {tpAl, "=", tpAlBefore, "+", tXpa});
   const int tIAl = b.write(inertiaTerm(sup("I", "A", lambda), d.IA[lambda], F::Link, "IA", lambda));
   b.line("**I**^{A}_{λ(i)} = **I**^{A}_{λ(i)} + ^{λ(i)}**X**_{i}^{*} **I**^{a}_{i} ^{i}**X**_{λ(i)}",
          "Featherstone Part 2, eq. 64 (Fig. 9)", {tIAl});
@@ -133,11 +134,12 @@ void abaAccelerations(TraceRecorder& rec, StepBuilder& b, int i) {
   for (const TraceTerm& t : rec.locals())
     if (t.quantity == "a'") ap = Motion<double>::fromVector(t.value);
   const std::string Xs = transformSymbol(i, lambda);
-  const int tXa = b.show(motionTerm(Xs + " " + indexed("**a**", lambda), d.Xup[i].apply(d.a[lambda]), F::Link, R::Acceleration));
+  const int tXa =
+      b.show(motionTerm(Xs + " " + indexed("**a**", lambda), d.Xup[i].apply(d.a[lambda]), F::Link, R::Acceleration));
   const int tc = b.show(motionTerm(indexed("**c**", i), d.c[i], F::Link, R::BiasAcceleration));
   const int tap = b.show(motionTerm("**a**'_{" + std::to_string(i) + "}", ap, F::Link));
-  b.line("**a**'_{i} = ^{i}**X**_{λ(i)} **a**_{λ(i)} + **c**_{i}   (**a**_{0} = −**a**_{g})", "Featherstone Part 2, eq. 66 (Fig. 9)",
-         {tap, "=", tXa, "+", tc});
+  b.line("**a**'_{i} = ^{i}**X**_{λ(i)} **a**_{λ(i)} + **c**_{i}   (**a**_{0} = −**a**_{g})",
+         "Featherstone Part 2, eq. 66 (Fig. 9)", {tap, "=", tXa, "+", tc});
   const int tDinv = b.show(nv == 1 ? scalarTerm(indexed("D", i) + "^{−1}", d.Dinv[i](0, 0))
                                    : matrixTerm(indexed("D", i) + "^{−1}", dInverse(m, d, i)));
   const int tu = b.show(vectorTerm(indexed("u", i), d.u.segment(iv, nv)));

@@ -96,12 +96,15 @@ struct Rand {
   Inertia inertia() { return Inertia::mcI(1.0 + std::abs(u()), v3(), inertiaAboutCom()); }
 };
 
-template <class D> double maxAbs(const Eigen::MatrixBase<D>& a) { return a.cwiseAbs().maxCoeff(); }
+template <class D>
+double maxAbs(const Eigen::MatrixBase<D>& a) {
+  return a.cwiseAbs().maxCoeff();
+}
 
-#define EXPECT_NEAR_TOL(err, what)                                                                     \
-  do {                                                                                                 \
-    const double e_ = (err);                                                                           \
-    if (!(e_ <= kTol)) QFAIL(qPrintable(QString("%1: error %2 > %3").arg(what).arg(e_).arg(kTol)));    \
+#define EXPECT_NEAR_TOL(err, what)                                                                  \
+  do {                                                                                              \
+    const double e_ = (err);                                                                        \
+    if (!(e_ <= kTol)) QFAIL(qPrintable(QString("%1: error %2 > %3").arg(what).arg(e_).arg(kTol))); \
   } while (false)
 
 }  // namespace
@@ -198,8 +201,8 @@ class TestSpatial : public QObject {
       const Mat6 D = denseX(X);
       EXPECT_NEAR_TOL(maxAbs(Mat6(denseI(I.transformToA(X)) - D.transpose() * denseI(I) * D)), "X^T I X");
       // transformToB is X* I X^-1
-      EXPECT_NEAR_TOL(
-          maxAbs(Mat6(denseI(I.transformToB(X)) - denseXstar(X.E, X.r) * denseI(I) * D.inverse())), "X* I X^-1");
+      EXPECT_NEAR_TOL(maxAbs(Mat6(denseI(I.transformToB(X)) - denseXstar(X.E, X.r) * denseI(I) * D.inverse())),
+                      "X* I X^-1");
     }
   }
 
@@ -252,8 +255,14 @@ class TestSpatial : public QObject {
       Z.row(2).setZero();
       Z.col(2).setZero();
       Mat6 acc = A;
-      dyn::addCongruenceToAFreeZ(X, Z, acc);
-      EXPECT_NEAR_TOL(maxAbs(Mat6(acc - A - D.transpose() * Z * D)), "addCongruenceToAFreeZ");
+      const double k = 0.5 + R.u() * R.u();
+      dyn::addCongruenceToAFreeZ(X, Z, k, acc);
+      EXPECT_NEAR_TOL(maxAbs(Mat6(acc - A - k * D.transpose() * Z * D)), "addCongruenceToAFreeZ");
+      // and Inertia::addTransformedToA adds transformToA in place
+      Inertia acc2 = R.inertia();
+      const Inertia before = acc2;
+      I.addTransformedToA(X, acc2);
+      EXPECT_NEAR_TOL(maxAbs(Mat6(denseI(acc2) - denseI(before) - denseI(I.transformToA(X)))), "addTransformedToA");
     }
   }
 
@@ -287,8 +296,7 @@ class TestSpatial : public QObject {
       EXPECT_NEAR_TOL(std::abs(X.apply(m).dot(X.apply(f)) - m.dot(f)), "(X m).(X* f) = m.f");
       // the transpose carries a force back so that power is preserved the other way too
       const Motion mB = R.motion();
-      EXPECT_NEAR_TOL(std::abs(X.applyInverse(mB).dot(X.applyTranspose(f)) - mB.dot(f)),
-                      "(X^-1 m).(X^T f) = m.f");
+      EXPECT_NEAR_TOL(std::abs(X.applyInverse(mB).dot(X.applyTranspose(f)) - mB.dot(f)), "(X^-1 m).(X^T f) = m.f");
     }
   }
 
@@ -316,8 +324,8 @@ class TestSpatial : public QObject {
         prevErr = err;
       }
       // invariance X v = v for small and large transforms
-      for (const Transform& X : {Transform::fromPose(Eigen::AngleAxisd(1e-3, u).toRotationMatrix(), 1e-3 * p),
-                                 R.transform()}) {
+      for (const Transform& X :
+           {Transform::fromPose(Eigen::AngleAxisd(1e-3, u).toRotationMatrix(), 1e-3 * p), R.transform()}) {
         const Motion v = dyn::XtoV(X);
         EXPECT_NEAR_TOL(maxAbs(Vec6(X.apply(v).toVector() - v.toVector())), "XtoV invariance X v = v");
       }

@@ -17,15 +17,20 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
   checkSize("qdd", qdd.size(), model.nv);  // qd and q: in jointTransformsAndVelocities
   trace.begin(TraceAlgorithm::Rnea, q, qd, qdd, fext);
   jointTransformsAndVelocities(model, data, q, qd, trace);  // Xup, S, v, vJ, cJ (Fig. 5 lines 4-6, eq. 9)
-  data.a[0] = -model.gravity;                        // a_0 = -a_g
+  data.a[0] = -model.gravity;                               // a_0 = -a_g
   // Outward pass: accelerations and body forces.
   for (int i = 1; i <= model.N; ++i) {
     const JointModel<S>& J = model.joints[i];
-    Motion<S> Sqdd = data.S[J.idx_v] * S(qdd[J.idx_v]);
-    for (int k = 1; k < J.nv; ++k) Sqdd += data.S[J.idx_v + k] * S(qdd[J.idx_v + k]);
-    // a_i = i_X_lambda(i) a_lambda(i) + S_i qdd_i + cJ + v_i x vJ   (eq. 10)
-    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + Sqdd + data.cJ[i] +
-                crossJointVelocity(J, data.v[i], data.vJ[i]);
+    // c = S_i qdd_i + cJ + v_i x vJ, the terms that do not depend on a_lambda(i) (summed first: one addition,
+    // not three, on the chain from body to body)
+    Motion<S> c = crossJointVelocity(J, data.v[i], data.vJ[i]);
+    if (J.type == JointType::Revolute) {  // S = e_z, cJ = 0, and v x vJ has no z component
+      c.w.z() = S(qdd[J.idx_v]);
+    } else {
+      for (int k = 0; k < J.nv; ++k) c += data.S[J.idx_v + k] * S(qdd[J.idx_v + k]);
+      c += data.cJ[i];
+    }
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + c;  // a_i = i_X_l a_l + S_i qdd_i + cJ + v_i x vJ (eq. 10)
     // f_i = I_i a_i + v_i x* I_i v_i   (eq. 11)
     data.f[i] = model.I[i] * data.a[i] + data.v[i].crossForce(model.I[i] * data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];

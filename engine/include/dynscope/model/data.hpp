@@ -17,11 +17,12 @@ struct DataTpl {
   std::vector<Transform<Scalar>> X0;   // i_X_0: world to link-i coordinates
   std::vector<Motion<Scalar>> v, a, vJ, cJ, avp;
   std::vector<Force<Scalar>> f;
-  std::vector<Inertia<Scalar>> IC;         // composite rigid-body inertias (CRBA)
-  std::vector<Mat6<Scalar>> IA;            // articulated-body inertias (ABA, link coordinates)
-  std::vector<Force<Scalar>> pA;           // articulated bias forces (ABA, link coordinates)
-  std::vector<Force<Scalar>> fext;         // optional external forces on each body, link-i coordinates
-  std::vector<Motion<Scalar>> c;           // ABA: bias accelerations c_i = cJ + v_i x vJ (link coordinates)
+  std::vector<Inertia<Scalar>> IC;  // composite rigid-body inertias (CRBA)
+  std::vector<Mat6<Scalar>> IA;     // articulated-body inertias (ABA, link coordinates; after pass 2
+                                    // D_i Ia_i for a revolute joint without armature, aba.hpp)
+  std::vector<Force<Scalar>> pA;    // articulated bias forces (ABA, link coordinates)
+  std::vector<Force<Scalar>> fext;  // optional external forces on each body, link-i coordinates
+  std::vector<Motion<Scalar>> c;    // ABA: bias accelerations c_i = cJ + v_i x vJ (link coordinates)
   // Per dof 0..nv-1.
   std::vector<Motion<Scalar>> S;       // columns of the motion subspaces, link coordinates of their body
   std::vector<Motion<Scalar>> oS;      // the columns of S in world coordinates, 0_X_i S_i (worldJointTransforms)
@@ -29,6 +30,8 @@ struct DataTpl {
   std::vector<SmallMat<Scalar>> Dinv;  // ABA: (S^T IA S)^-1 per body (not for free joints: Lfree)
   std::vector<Mat6<Scalar>> Lfree;     // ABA: a free joint's D_i = L L^T (Cholesky factor, lower)
   VecX<Scalar> u;                      // ABA: tau - S^T pA
+  std::vector<Force<Scalar>> UDl;      // ABA, 1-dof joints: l_X_i^* U_i D_i^-1 (U_i D_i^-1 in the parent's coordinates)
+  VecX<Scalar> qdd0;                   // ABA, 1-dof joints: D_i^-1 (u_i - U_i^T c_i), qdd_i when a_lambda(i) = 0
   VecX<Scalar> tau, qdd, nle, g;       // results
   MatX<Scalar> M;                      // joint-space inertia matrix H (empty until reserveMassMatrix)
   MatX<Scalar> L;                      // factor workspace, CRBA + L^T L (empty until reserveFactor)
@@ -61,6 +64,8 @@ struct DataTpl {
     Lfree.resize(n1, Mat6<Scalar>::Zero());
     for (int i = 1; i < n1; ++i) Dinv[i] = SmallMat<Scalar>::Zero(model.joints[i].nv, model.joints[i].nv);
     u = VecX<Scalar>::Zero(nv);
+    UDl.resize(nv);
+    qdd0 = VecX<Scalar>::Zero(nv);
     tau = VecX<Scalar>::Zero(nv);
     qdd = VecX<Scalar>::Zero(nv);
     nle = VecX<Scalar>::Zero(nv);

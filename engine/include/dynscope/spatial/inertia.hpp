@@ -28,8 +28,8 @@ struct Inertia {
     return Ibar + m * C * C;
   }
 
-  // I v = [Ibar w + h x v; m v - h x w]
-  Force<S> operator*(const Motion<S>& v) const {
+  // I v = [Ibar w + h x v; m v - h x w] (always inlined, as Transform's applications)
+  DYN_INLINE Force<S> operator*(const Motion<S>& v) const {
     return Force<S>(Ibar * v.w + cross3(h, v.v), m * v.v - cross3(h, v.w));
   }
   Inertia operator+(const Inertia& o) const { return Inertia(m + o.m, h + o.h, Ibar + o.Ibar); }
@@ -47,27 +47,21 @@ struct Inertia {
 
   // The congruence X^T I X with X = B_X_A: this inertia (in B) expressed in A coordinates.
   Inertia transformToA(const Transform<S>& X) const {
-    const Mat3<S>& E = X.E;
-    const Vec3<S> hA = E.transpose() * h;  // first moment, rotated to A axes
-    Mat3<S> IE;
-    IE.noalias() = Ibar * E;  // E^T Ibar E (about B's origin, A axes) is symmetric: E_i . (Ibar E)_j, i <= j
-    // Shift the origin by r: Ibar - [r]x[hA]x - [hA]x[r]x - m [r]x[r]x, with [a]x[b]x = b a^T - (a.b) 1.
-    const Vec3<S>& r = X.r;
-    const Vec3<S> c = hA + S(0.5) * m * r;  // so the shift is -(r c^T + c r^T) + 2 (r.c) 1
-    const S diagonal = S(2) * r.dot(c);
-    Mat3<S> out;
-    for (int j = 0; j < 3; ++j)
-      for (int i = 0; i <= j; ++i) out(i, j) = out(j, i) = E.col(i).dot(IE.col(j)) - r[i] * c[j] - c[i] * r[j];
-    out.diagonal().array() += diagonal;
-    return Inertia(m, hA + m * r, out);
+    Inertia out;
+    transformInto<false>(X, out);
+    return out;
   }
+  // acc += X^T I X, in place (CRBA's eq. 46): returned by value and then added, the result went through
+  // memory written with scalar stores and read back with wide loads, a store-forwarding stall on every
+  // link of the chain of composite inertias (CRBA -3 to -8 %, docs/benchmarks.md). Not inlined: faster.
+  [[gnu::noinline]] void addTransformedToA(const Transform<S>& X, Inertia& acc) const { transformInto<true>(X, acc); }
   // X* I X^-1: an inertia given in A coordinates expressed in B coordinates.
   Inertia transformToB(const Transform<S>& X) const { return transformToA(X.inverse()); }
 
   // Kinetic energy 1/2 v.I v.
   S kineticEnergy(const Motion<S>& v) const { return S(0.5) * v.dot((*this) * v); }
 
-  Mat6<S> toMatrix() const {
+  DYN_INLINE Mat6<S> toMatrix() const {
     Mat6<S> I;
     I.template topLeftCorner<3, 3>() = Ibar;
     I.template topRightCorner<3, 3>() << S(0), -h.z(), h.y(), h.z(), S(0), -h.x(), -h.y(), h.x(), S(0);  // [h]x
@@ -78,6 +72,35 @@ struct Inertia {
   template <class T>
   Inertia<T> cast() const {
     return Inertia<T>(T(m), h.template cast<T>(), Ibar.template cast<T>());
+  }
+
+ private:
+  // out = X^T I X (Add: out += X^T I X), written entry by entry.
+  template <bool Add>
+  DYN_INLINE void transformInto(const Transform<S>& X, Inertia& out) const {
+    const Mat3<S>& E = X.E;
+    const Vec3<S> hA = E.transpose() * h;  // first moment, rotated to A axes
+    Mat3<S> IE;
+    IE.noalias() = Ibar * E;  // E^T Ibar E (about B's origin, A axes) is symmetric: E_i . (Ibar E)_j, i <= j
+    // Shift the origin by r: Ibar - [r]x[hA]x - [hA]x[r]x - m [r]x[r]x, with [a]x[b]x = b a^T - (a.b) 1.
+    const Vec3<S>& r = X.r;
+    const Vec3<S> c = hA + S(0.5) * m * r;  // so the shift is -(r c^T + c r^T) + 2 (r.c) 1
+    const S diagonal = S(2) * r.dot(c);
+    const auto put = [](S& to, const S& x) {
+      if constexpr (Add)
+        to += x;
+      else
+        to = x;
+    };
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i <= j; ++i) {
+        S x = E.col(i).dot(IE.col(j)) - r[i] * c[j] - c[i] * r[j];
+        if (i == j) x += diagonal;
+        put(out.Ibar(i, j), x);
+        if (i != j) put(out.Ibar(j, i), x);
+      }
+    put(out.m, m);
+    for (int k = 0; k < 3; ++k) put(out.h[k], hA[k] + m * r[k]);
   }
 };
 
@@ -111,13 +134,12 @@ Mat6<S> congruenceToA(const Transform<S>& X, const Mat6<S>& I) {
   return shiftedBlocksToA(X.r, A, B, C);
 }
 
-// out += X^T IA X for an IA whose row and column 2 are zero: the articulated inertia a revolute joint
-// passes to its parent (Ia S = 0 with S = e_z, ABA). The blocks [A B; B^T C] are rotated to A's axes
-// (the zero rows skipped: a third of the products of A and B), shifted by r as in shiftedBlocksToA
-// (only the upper triangle of the symmetric corners) and added in place. Not inlined: inside ABA's
-// loop it was slower.
+// out += k X^T IA X for an IA whose row and column 2 are zero: the articulated inertia a revolute joint
+// passes to its parent (Ia S = 0 with S = e_z, ABA; there IA = D Ia and k = 1/D). The blocks [A B; B^T C] are rotated
+// to A's axes (the zero rows skipped: a third of the products of A and B), shifted by r as in shiftedBlocksToA (only
+// the upper triangle of the symmetric corners) and added in place. Not inlined: inside ABA's loop it was slower.
 template <class S>
-[[gnu::noinline]] void addCongruenceToAFreeZ(const Transform<S>& X, const Mat6<S>& I, Mat6<S>& out) {
+[[gnu::noinline]] void addCongruenceToAFreeZ(const Transform<S>& X, const Mat6<S>& I, const S& k, Mat6<S>& out) {
   const Eigen::Matrix<S, 2, 3> E2 = X.E.template topRows<2>();
   Eigen::Matrix<S, 2, 3> T2;
   T2.noalias() = I.template topLeftCorner<2, 2>() * E2;
@@ -146,17 +168,17 @@ template <class S>
                     : j == 1 ? BR(i, 2) * rx - BR(i, 0) * rz
                              : BR(i, 0) * ry - BR(i, 1) * rx;  // (BR [r]x)(i, j)
       const S tl = A(i, j) + rBt - BRr;
-      out(i, j) += tl;
-      out(3 + i, 3 + j) += C(i, j);
+      out(i, j) += k * tl;
+      out(3 + i, 3 + j) += k * C(i, j);
       if (i != j) {
-        out(j, i) += tl;
-        out(3 + j, 3 + i) += C(i, j);
+        out(j, i) += k * tl;
+        out(3 + j, 3 + i) += k * C(i, j);
       }
     }
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) {
-      out(i, 3 + j) += BR(i, j);
-      out(3 + j, i) += BR(i, j);
+      out(i, 3 + j) += k * BR(i, j);
+      out(3 + j, i) += k * BR(i, j);
     }
 }
 

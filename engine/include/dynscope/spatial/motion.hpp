@@ -23,16 +23,18 @@ struct Motion {
     return x;
   }
 
-  Motion operator+(const Motion& o) const { return Motion(w + o.w, v + o.v); }
-  Motion operator-(const Motion& o) const { return Motion(w - o.w, v - o.v); }
-  Motion operator-() const { return Motion(-w, -v); }
-  Motion operator*(const S& s) const { return Motion(w * s, v * s); }
-  Motion& operator+=(const Motion& o) {
+  // The arithmetic is always inlined: out of line (GCC's choice in long loops) a result came back through
+  // memory, and whether a product fused into a following addition then depended on the caller.
+  DYN_INLINE Motion operator+(const Motion& o) const { return Motion(w + o.w, v + o.v); }
+  DYN_INLINE Motion operator-(const Motion& o) const { return Motion(w - o.w, v - o.v); }
+  DYN_INLINE Motion operator-() const { return Motion(-w, -v); }
+  DYN_INLINE Motion operator*(const S& s) const { return Motion(w * s, v * s); }
+  DYN_INLINE Motion& operator+=(const Motion& o) {
     w += o.w;
     v += o.v;
     return *this;
   }
-  Motion& operator-=(const Motion& o) {
+  DYN_INLINE Motion& operator-=(const Motion& o) {
     w -= o.w;
     v -= o.v;
     return *this;
@@ -43,7 +45,7 @@ struct Motion {
   }
 
   // crm: m x m2 = [w x w2; w x v2 + v x w2]
-  Motion cross(const Motion& m2) const { return Motion(cross3(w, m2.w), cross3(w, m2.v) + cross3(v, m2.w)); }
+  DYN_INLINE Motion cross(const Motion& m2) const { return Motion(cross3(w, m2.w), cross3(w, m2.v) + cross3(v, m2.w)); }
   // crf: m x* f = [w x n + v x f; w x f]
   Force<S> crossForce(const Force<S>& f) const;
   // Scalar product with a force (power).
@@ -70,16 +72,16 @@ struct Force {
     return x;
   }
 
-  Force operator+(const Force& o) const { return Force(n + o.n, f + o.f); }
-  Force operator-(const Force& o) const { return Force(n - o.n, f - o.f); }
-  Force operator-() const { return Force(-n, -f); }
-  Force operator*(const S& s) const { return Force(n * s, f * s); }
-  Force& operator+=(const Force& o) {
+  DYN_INLINE Force operator+(const Force& o) const { return Force(n + o.n, f + o.f); }
+  DYN_INLINE Force operator-(const Force& o) const { return Force(n - o.n, f - o.f); }
+  DYN_INLINE Force operator-() const { return Force(-n, -f); }
+  DYN_INLINE Force operator*(const S& s) const { return Force(n * s, f * s); }
+  DYN_INLINE Force& operator+=(const Force& o) {
     n += o.n;
     f += o.f;
     return *this;
   }
-  Force& operator-=(const Force& o) {
+  DYN_INLINE Force& operator-=(const Force& o) {
     n -= o.n;
     f -= o.f;
     return *this;
@@ -89,7 +91,7 @@ struct Force {
     f.setZero();
   }
 
-  S dot(const Motion<S>& m) const { return n.dot(m.w) + f.dot(m.v); }
+  DYN_INLINE S dot(const Motion<S>& m) const { return n.dot(m.w) + f.dot(m.v); }
   template <class T>
   Force<T> cast() const {
     return Force<T>(n.template cast<T>(), f.template cast<T>());
@@ -101,7 +103,7 @@ DYN_INLINE Force<S> Motion<S>::crossForce(const Force<S>& F) const {
   return Force<S>(cross3(w, F.n) + cross3(v, F.f), cross3(w, F.f));
 }
 template <class S>
-S Motion<S>::dot(const Force<S>& F) const {
+DYN_INLINE S Motion<S>::dot(const Force<S>& F) const {
   return F.dot(*this);
 }
 

@@ -23,17 +23,19 @@ struct Transform {
   Mat3<S> rotation() const { return E.transpose(); }
   const Vec3<S>& translation() const { return r; }
 
+  // The applications are always inlined: called out of line from a long loop (GCC's choice in ABA), their
+  // results came back through memory, written in halves and read whole: a store-forwarding stall each.
   // X m = [E w; E (v - r x w)]
-  Motion<S> apply(const Motion<S>& m) const { return Motion<S>(E * m.w, E * (m.v - cross3(r, m.w))); }
+  DYN_INLINE Motion<S> apply(const Motion<S>& m) const { return Motion<S>(E * m.w, E * (m.v - cross3(r, m.w))); }
   // X* f = [E (n - r x f); E f]
-  Force<S> apply(const Force<S>& f) const { return Force<S>(E * (f.n - cross3(r, f.f)), E * f.f); }
+  DYN_INLINE Force<S> apply(const Force<S>& f) const { return Force<S>(E * (f.n - cross3(r, f.f)), E * f.f); }
   // X^-1 m = [E^T w; E^T v + r x E^T w]
-  Motion<S> applyInverse(const Motion<S>& m) const {
+  DYN_INLINE Motion<S> applyInverse(const Motion<S>& m) const {
     const Vec3<S> w = E.transpose() * m.w;
     return Motion<S>(w, E.transpose() * m.v + cross3(r, w));
   }
   // X^T f = (X*)^-1 f = [E^T n + r x E^T f; E^T f]: carries a force from B back to A.
-  Force<S> applyTranspose(const Force<S>& f) const {
+  DYN_INLINE Force<S> applyTranspose(const Force<S>& f) const {
     const Vec3<S> ff = E.transpose() * f.f;
     return Force<S>(E.transpose() * f.n + cross3(r, ff), ff);
   }
