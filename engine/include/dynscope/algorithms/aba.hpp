@@ -161,8 +161,9 @@ template <class S, class T, class Trace>
         refuseNonPositivePivot(model, i, pivotUpToRounding(D, floor), PivotSource::Aba);
       const S dinv = data.Dinv[i](0, 0) = S(1) / D;                                   // D_i^-1
       const S u = data.u[iv] = S(tau[iv]) - projectForce(J, data.S[iv], data.pA[i]);  // u_i = tau_i - S_i^T pA_i
-      // Pass 3's eq. 67 with a'_i = i_X_l a_l + c_i expanded: qdd_i = D^-1 (u_i - U_i^T c_i) - (l_X_i^* U_i D^-1)^T
-      // a_l. Both parts are ready here, so pass 3's chain from a_l to a_i loses the dot product and the division.
+      // Pass 3's eq. 67 with a'_i = i_X_l a_l + c_i expanded, from two parts ready here:
+      // qdd_i = D^-1 (u_i - U_i^T c_i) - UDl_i^T a_l, UDl_i = l_X_i^* U_i D^-1
+      // (pass 3's chain from a_l to a_i then has no dot product with a'_i and no multiplication by D^-1).
       data.qdd0[iv] = (u - U.dot(data.c[i])) * dinv;
       data.UDl[iv] = data.Xup[i].applyTranspose(U * dinv);
       if (lambda == 0) {
@@ -171,8 +172,8 @@ template <class S, class T, class Trace>
       }
       const Vec6<S> Uv = U.toVector();
       if (J.type == JointType::Revolute && !(model.armature.size() && model.armature[iv] != 0)) {
-        // Eqs. 62-64 scaled by D: D Ia = D IA - U U^T, pa = pA + D^-1 (D Ia c + U u), IA_l += D^-1 l_X_i^* (D Ia)
-        // i_X_l. The division is then off the chain from IA_i to IA_l (it runs beside the congruence).
+        // Eqs. 62-64 scaled by D: D Ia = D IA - U U^T, pa = pA + D^-1 (D Ia c + U u),
+        // IA_l += D^-1 l_X_i^* (D Ia) i_X_l: the division runs beside the congruence, not before it.
         for (int k = 0; k < 6; ++k) Ia.col(k) = D * Ia.col(k) - Uv * Uv[k];  // D Ia (row and column 2 zero)
         pa = data.pA[i] + (articulatedTimesBias(J, Ia, data.c[i]) + U * u) * dinv;
         trace.local("pa", i, pa);
