@@ -238,6 +238,7 @@ const VecX<S>& aba(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
   checkSize("q", q.size(), model.nq);
   checkSize("qd", qd.size(), model.nv);
   checkSize("tau", tau.size(), model.nv);
+  prefetchInputs(q, qd, tau);  // tau is first read in pass 2
   trace.begin(TraceAlgorithm::Aba, q, qd, tau, fext);
   abaPass1(model, data, q, qd, fext, trace);
   abaPass2(model, data, tau, trace);

@@ -10,6 +10,19 @@ namespace dyn {
 
 // Joint transforms only: Xup and the motion subspaces S (what the dynamics algorithms need).
 // trace: the work for body i is done ahead of the algorithm's step for it (trace_policy.hpp).
+// The first cache line of each input requested at entry: the passes read q, qd and qdd one after another,
+// and when the inputs are not in cache (samples streamed from a trajectory, a caller that has just run
+// something larger) their misses would otherwise come one at a time (docs/benchmarks.md).
+template <class V>
+DYN_INLINE void prefetchVector(const Eigen::MatrixBase<V>& v) {
+  if constexpr (bool(Eigen::internal::traits<V>::Flags & Eigen::DirectAccessBit))
+    if (v.size() > 0) __builtin_prefetch(v.derived().data());
+}
+template <class... V>
+DYN_INLINE void prefetchInputs(const Eigen::MatrixBase<V>&... v) {
+  (prefetchVector(v), ...);
+}
+
 template <class S, class Q, class Trace = NoTrace>
 void jointTransforms(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::MatrixBase<Q>& q,
                      Trace&& trace = Trace{}) {

@@ -15,6 +15,7 @@ const VecX<S>& rnea(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Mat
                     const Eigen::MatrixBase<V>& qd, const Eigen::MatrixBase<A>& qdd,
                     const std::vector<Force<S>>* fext = nullptr, Trace&& trace = Trace{}) {
   checkSize("qdd", qdd.size(), model.nv);  // qd and q: in jointTransformsAndVelocities
+  prefetchInputs(q, qd, qdd);
   trace.begin(TraceAlgorithm::Rnea, q, qd, qdd, fext);
   jointTransformsAndVelocities(model, data, q, qd, trace);  // Xup, S, v, vJ, cJ (Fig. 5 lines 4-6, eq. 9)
   data.a[0] = -model.gravity;                               // a_0 = -a_g
