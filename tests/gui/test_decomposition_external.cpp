@@ -170,8 +170,7 @@ class TestDecompositionExternal : public QObject {
     if (const QString dir = qEnvironmentVariable("DYNSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
       m_window->setWorkspace("simulate");  // the same view with three terms, for comparison
       plots->showTab(PlotsDock::Decomposition);
-      m_window->setPresentationMode(true);
-      m_window->setGeometry(QRect(0, 0, 1366, 768));
+      m_window->presentOnScreenOfSize(QSize(1366, 768));
       QTest::qWait(500);
       m_window->grab().save(dir + "/decomposition-three-terms-simulate-1366-present.png");
     }

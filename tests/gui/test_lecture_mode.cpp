@@ -394,7 +394,7 @@ class TestLectureMode : public QObject {
     key(Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(lecture()->position(), m.N);
     QVERIFY(dock()->equationHtml().contains("Part 2, eq. 9 (Fig. 9)"));  // v_i, link coordinates
-    key(Qt::Key_Right);  // pass 2, the last body first
+    key(Qt::Key_Right);                                                  // pass 2, the last body first
     QCOMPARE(w->document()->selectedBody(), m.N);
     QVERIFY(dock()->equationHtml().contains("eq. 62"));
     QVERIFY(w->arrowOverlay()->actorFor(m.N, dyn::ArrowKind::BiasForce));
@@ -609,6 +609,13 @@ class TestLectureMode : public QObject {
         lecture()->setPosition(p);
         QTRY_VERIFY_WITH_TIMEOUT(dock()->equationsRendered(), 60000);
         QVERIFY2(dock()->refusedFormulas() == 0, qPrintable(QString("%1, step %2").arg(name).arg(p)));
+        // A possessive ("eq. 56's denominator", "joint i's axis") is not typeset as a prime: outside
+        // \text{…} no formula holds "'s".
+        static const QRegularExpression span("<span class=\"tex\">([^<]*)</span>"), text("\\\\text\\{[^}]*\\}");
+        for (auto m = span.globalMatch(dock()->equationHtml()); m.hasNext();) {
+          const QString math = m.next().captured(1).remove(text);
+          QVERIFY2(!math.contains("'s"), qPrintable(QString("%1, step %2: %3").arg(name).arg(p).arg(math)));
+        }
       }
       key(Qt::Key_End);
       QCOMPARE(lecture()->position(), lecture()->stepCount());

@@ -3,7 +3,8 @@
 // demonstration trajectory loaded. In every table, tree and header on screen, each cell whose
 // text holds a number fits its column (its text's advance plus the delegate's margins, every line
 // of it), and each header section holding a number fits its section; every label on screen that
-// shows a number is at least as wide as its text. DYNSCOPE_GRAB_DIR keeps a picture of each layout.
+// shows a number is at least as wide as its text; every chart on screen is readable (no "too
+// small" hint). DYNSCOPE_GRAB_DIR keeps a picture of each layout.
 #include <QtTest>
 
 #include <QAbstractItemView>
@@ -22,6 +23,7 @@
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture_hall_sizes.hpp"
+#include "plots/plot_canvas.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
@@ -187,6 +189,15 @@ QStringList problemsIn(MainWindow& w, const QString& where) {
       checkSpinBox(box, where, &problems);
       checkClipped(box, box->text(), where, &problems);
     }
+  // Every chart on screen drawn, not the "too small to read" hint in its place.
+  // (isVisible: its tab and dock in front. Its visibleRegion is empty: the chart's viewport covers it.)
+  for (PlotCanvas* plot : w.findChildren<PlotCanvas*>())
+    if (plot->isVisible() && !plot->isReadable())
+      problems << QString("%1: a chart %2x%3 shows 'too small to read' (%4 in %5)")
+                      .arg(where)
+                      .arg(plot->width())
+                      .arg(plot->height())
+                      .arg(plot->objectName(), plot->parentWidget() ? plot->parentWidget()->objectName() : QString());
   problems.removeDuplicates();
   return problems;
 }
@@ -216,8 +227,7 @@ class TestNoCutNumbers : public QObject {
     QVERIFY2(w.trajectory()->loadDemo(*demo, &error), qPrintable(error));
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
     if (present) {
-      w.setPresentationMode(true);
-      w.setGeometry(QRect(QPoint(0, 0), size));
+      w.presentOnScreenOfSize(size);  // this test's "screen"
     }
     QStringList problems;
     g_checked = 0;

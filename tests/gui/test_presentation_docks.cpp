@@ -5,6 +5,7 @@
 // The lecture workspace presenting CRBA at step 4: at 1920x1080 H is readable below the 3D view;
 // at 1366x768, where the window cannot give it that height, it is a tab behind the inspector; the
 // step's pass is named in the equation panel. Simulate presenting shows its energy chart whole.
+// Presentation sizes follow the projected screen's height.
 // DYNSCOPE_GRAB_DIR=/some/dir keeps the pictures.
 #include <QtTest>
 
@@ -12,12 +13,14 @@
 #include <QStyle>
 #include <QStyleOptionDockWidget>
 #include <QTabBar>
+#include <QTableView>
 
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture_hall_sizes.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
+#include "plots/time_series_plot.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
@@ -152,9 +155,8 @@ class TestPresentationDocks : public QObject {
     w.lectureDocument()->setAlgorithm("crba");
     w.inspectorDock()->show();
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
-    w.setPresentationMode(true);
-    w.setGeometry(QRect(QPoint(0, 0), size));  // this test's "screen"
-    dyn::testing::settle(700);                 // the presenting layout's later passes (150, 400 ms)
+    w.presentOnScreenOfSize(size);  // this test's "screen"
+    dyn::testing::settle(700);      // the presenting layout's later passes (150, 400 ms)
     w.lectureDocument()->setPosition(4);
     dyn::testing::settle(300);
     const QString where = QString("%1x%2").arg(size.width()).arg(size.height());
@@ -182,6 +184,39 @@ class TestPresentationDocks : public QObject {
     QVERIFY2(w.inspectorDock()->equationHtml().contains(pass.toHtmlEscaped()), qPrintable(pass));
   }
 
+  // The sizes follow the screen that is projected (a laptop's 768 lines fill the same wall as 1080):
+  // the application font x 1.5 at 1920x1080 and x 1.25 at 1366x768, the equations 30 pt x
+  // height / 1080; a step's equations together above their numbers; the step's body row in view.
+  void lectureSizesFollowTheScreen_data() { dyn::testing::addLectureHallRows(false); }
+  void lectureSizesFollowTheScreen() {
+    QFETCH(QSize, size);
+    DYNSCOPE_SKIP_UNLESS_SCREEN_HOLDS(size);
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    QVERIFY(dyn::testing::showWithRobot(w, size, "ur5.urdf"));
+    QVERIFY(w.setWorkspace("lecture"));
+    w.lectureDocument()->setAlgorithm("rnea");
+    w.inspectorDock()->show();
+    const double normalPt = QApplication::font().pointSizeF();
+    const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
+    w.presentOnScreenOfSize(size);
+    dyn::testing::settle(700);
+    const double scale = std::min(1.0, size.height() / 1080.0);
+    QVERIFY2(std::abs(QApplication::font().pointSizeF() - normalPt * std::max(1.25, 1.5 * scale)) < 0.01,
+             qPrintable(QString::number(QApplication::font().pointSizeF())));
+    w.lectureDocument()->setPosition(5);  // RNEA's outward pass at body 5: four equations
+    dyn::testing::settle(300);
+    const QString html = w.inspectorDock()->equationHtml();
+    QVERIFY2(html.contains(QString("font-size:%1pt").arg(30 * scale, 0, 'f', 1)), qPrintable(html.left(800)));
+    const int lastEquation = int(html.lastIndexOf("class=\"eq\"")), firstNumbers = int(html.indexOf("class=\"sub\""));
+    QVERIFY2(lastEquation > 0 && firstNumbers > lastEquation, "the equations first, then their numbers");
+    auto* table = w.inspectorDock()->findChild<QTableView*>("lectureTable");
+    QVERIFY(table);
+    const int body = w.lectureDocument()->currentBody();
+    QVERIFY(body >= 1);
+    QTRY_VERIFY2(table->viewport()->rect().intersects(table->visualRect(table->model()->index(body - 1, 0))),
+                 "the step's body row in view");
+  }
+
   // Simulate presenting: the settings made at the desk go, so the run controls and the energy chart
   // are on screen whole, without scrolling; at the desk again the settings are back.
   void simulateShowsItsChartWhole_data() { dyn::testing::addLectureHallRows(false); }
@@ -195,8 +230,7 @@ class TestPresentationDocks : public QObject {
     auto* integrator = w.simulationDock()->findChild<QWidget*>("simulationIntegrator");
     QVERIFY(plots && integrator);
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
-    w.setPresentationMode(true);
-    w.setGeometry(QRect(QPoint(0, 0), size));
+    w.presentOnScreenOfSize(size);  // this test's "screen"
     dyn::testing::settle(700);
     const QString where = QString("%1x%2").arg(size.width()).arg(size.height());
     if (const QString dir = qEnvironmentVariable("DYNSCOPE_GRAB_DIR"); !dir.isEmpty())
@@ -213,6 +247,13 @@ class TestPresentationDocks : public QObject {
                             .arg(plots->width())
                             .arg(plots->height())));
     QVERIFY2(plots->height() >= 150, qPrintable(QString("%1: chart %2 px high").arg(where).arg(plots->height())));
+    // Readable, not the "too small" hint: the dock is as wide as its plots need.
+    QVERIFY2(w.simulationDock()->energyPlot()->canvas()->isReadable(),
+             qPrintable(QString("%1: energy chart %2x%3, the dock wants %4 px")
+                            .arg(where)
+                            .arg(w.simulationDock()->energyPlot()->width())
+                            .arg(w.simulationDock()->energyPlot()->height())
+                            .arg(w.simulationDock()->readableSize().width())));
     w.setPresentationMode(false);
     dyn::testing::settle(300);
     QVERIFY(integrator->isVisible());

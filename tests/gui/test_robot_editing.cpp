@@ -159,8 +159,7 @@ class TestRobotEditing : public QObject {
       m_window->setPresentationMode(false);
       m_window->resize(1600, 1000);
     });
-    m_window->setPresentationMode(true);
-    m_window->setGeometry(QRect(0, 0, 1366, 768));
+    m_window->presentOnScreenOfSize(QSize(1366, 768));
     m_window->propertiesDock()->show();
     m_window->propertiesDock()->raise();
     m_window->propertiesDock()->tabs()->setCurrentIndex(1);

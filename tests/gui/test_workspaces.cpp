@@ -115,8 +115,7 @@ class TestWorkspaces : public QObject {
     // Presentation mode ends with the test, also when a check fails (the application font is global).
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
     if (present) {
-      w.setPresentationMode(true);
-      w.setGeometry(QRect(QPoint(0, 0), size));  // this test's "screen"
+      w.presentOnScreenOfSize(size);  // this test's "screen"
     }
     for (const workspaces::Workspace& ws : workspaces::all()) {
       const QString id = QString::fromLatin1(ws.id);
@@ -225,8 +224,7 @@ class TestWorkspaces : public QObject {
     settle(200);
     QVERIFY(onScreen(dh));  // its tab in front
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
-    w.setPresentationMode(true);
-    w.setGeometry(QRect(0, 0, 1366, 768));
+    w.presentOnScreenOfSize(QSize(1366, 768));
     settle(600);
     QVERIFY(onScreen(dh));
     QCOMPARE(w.dockWidgetArea(dh), Qt::BottomDockWidgetArea);
@@ -265,8 +263,7 @@ class TestWorkspaces : public QObject {
     };
     QVERIFY(inView());
     const auto leave = qScopeGuard([&w] { w.setPresentationMode(false); });
-    w.setPresentationMode(true);
-    w.setGeometry(QRect(0, 0, 1366, 768));
+    w.presentOnScreenOfSize(QSize(1366, 768));
     settle(600);
     QVERIFY(w.viewport()->width() < 700);  // much narrower than at the desk
     QVERIFY(inView());

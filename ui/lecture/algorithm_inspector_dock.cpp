@@ -335,7 +335,7 @@ QString AlgorithmInspectorDock::countsText() const { return m_counts->text(); }
 void AlgorithmInspectorDock::refresh() {
   updateEnabled();
   const lecture_html::Style style =
-      m_presentation ? lecture_html::Style::presentation() : lecture_html::Style::normal();
+      m_presentation ? lecture_html::Style::presentation(m_presentationScale) : lecture_html::Style::normal();
   if (!m_lecture->hasTrace()) {
     m_position->setText(tr("—"));
     m_pass->clear();
@@ -355,6 +355,12 @@ void AlgorithmInspectorDock::refresh() {
   m_pass->setText(pass && p > 0 ? QString::fromStdString(pass->name) + " — " + QString::fromStdString(pass->reference)
                                 : QString());
   m_counts->setText(lecture_html::countsLine(t, p));
+  // The step's body row in view: the table may have room for only a few rows (a laptop presenting).
+  // (Queued: the table's model takes the same step after this.)
+  if (const int body = p > 0 ? t.steps[size_t(p - 1)].body : 0; body >= 1)
+    QTimer::singleShot(0, this, [this, body] {
+      if (body <= m_model->rowCount()) m_table->scrollTo(m_model->index(body - 1, 0), QAbstractItemView::EnsureVisible);
+    });
   QString body = lecture_html::stepBody(m_lecture->model(), t, p, style);
   const Eigen::MatrixXd& reference = m_lecture->referenceResult();
   if (p == int(t.steps.size()) && reference.size() == t.result.size() && reference.size() > 0)
@@ -421,7 +427,7 @@ void AlgorithmInspectorDock::showPage() {
   if (!m_view || !m_shellLoaded || !isVisible()) return;
   m_resend->start();
   const lecture_html::Style style =
-      m_presentation ? lecture_html::Style::presentation() : lecture_html::Style::normal();
+      m_presentation ? lecture_html::Style::presentation(m_presentationScale) : lecture_html::Style::normal();
   const QString html = m_html;
   const QString args =
       QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style)}).toJson(QJsonDocument::Compact));
@@ -470,8 +476,9 @@ void AlgorithmInspectorDock::updateEnabled() {
   m_handout->setEnabled(on);
 }
 
-void AlgorithmInspectorDock::setPresentationMode(bool on) {
+void AlgorithmInspectorDock::setPresentationMode(bool on, double scale) {
   m_presentation = on;
+  m_presentationScale = scale;
   refresh();  // the page's stylesheet has the sizes
   // The pass is in the panel's heading; in presentation mode the equations get most of the dock
   // and the table the rest. Again once the window's new font and geometry have settled.

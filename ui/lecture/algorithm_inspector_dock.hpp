@@ -61,7 +61,8 @@ class AlgorithmInspectorDock : public QDockWidget {
   int refusedFormulas() const { return m_refused; }
 
   // Presentation mode: the equation panel at projector size (≥ 24 pt).
-  void setPresentationMode(bool on);
+  // `scale`: presentation mode's sizes for the screen (widgets/presentation_scale.hpp).
+  void setPresentationMode(bool on, double scale = 1);
   bool presentationMode() const { return m_presentation; }
 
  signals:
@@ -119,5 +120,6 @@ class AlgorithmInspectorDock : public QDockWidget {
   QPushButton* m_handout;
   QString m_html;
   bool m_presentation = false;
+  double m_presentationScale = 1;
   bool m_updatingInputs = false;
 };

@@ -94,8 +94,12 @@ bool plainWord(const QString& w) {
 // symbols typeset.
 QString prose(const std::string& markup) {
   QStringList out;
-  for (const QString& w : QString::fromStdString(markup).split(' '))
-    out << (plainWord(w) ? w.toHtmlEscaped() : math(w.toStdString()));
+  for (const QString& w : QString::fromStdString(markup).split(' ')) {
+    // A possessive ("eq. 56's", "joint i's") is the word's and an apostrophe, not a prime.
+    const bool possessive = w.size() > 2 && w.endsWith(QLatin1String("'s"));
+    const QString stem = possessive ? w.chopped(2) : w;
+    out << (plainWord(stem) ? stem.toHtmlEscaped() : math(stem.toStdString())) + (possessive ? "’s" : "");
+  }
   // A word joiner after the dash of a range ("lines 9–10", "eqs. 46–48"): a narrow panel wraps the
   // reference between words, never inside a range.
   static const QRegularExpression range("(\\d)\u2013(\\d)");
@@ -103,13 +107,16 @@ QString prose(const std::string& markup) {
 }
 
 // An equation line: its formulas (separated in the markup by wide gaps) may wrap between them.
-QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line) {
+// An equation, its reference below it or (`beside`) at the right of it where the line has room, as
+// a paper numbers its equations; then its numbers when `step` is given.
+QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line, bool beside = false) {
   static const QRegularExpression gap(" {2,}");
-  QString h = "<div class=\"eq\">";
+  QString h = beside ? "<div class=\"eqr\"><div class=\"eq\">" : "<div class=\"eq\">";
   for (const QString& part : QString::fromStdString(line.equation).split(gap, Qt::SkipEmptyParts))
     h += math(part.toStdString(), true);
   h += "</div>";
   if (!line.reference.empty()) h += "<div class=\"ref\">" + prose(line.reference) + "</div>";
+  if (beside) h += "</div>";
   if (step) h += substituted(*step, line);
   return h;
 }
@@ -216,7 +223,16 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
     heading(QObject::tr("Step %1 of %2 · %3").arg(std::min(position, n)).arg(n).arg(QString::fromStdString(pass.name)));
     h += QString("<div class=\"who\">%1 &nbsp;·&nbsp; <i>%2</i></div>").arg(who, direction(pass.direction));
   }
-  for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l);
+  if (style.equationsFirst && step.lines.size() > 1) {
+    QString numbers;
+    for (const dyn::TraceLine& l : step.lines) {
+      h += lineHtml(nullptr, l, true);
+      if (const QString s = substituted(step, l); !s.isEmpty()) numbers += "<div class=\"sub\">" + s + "</div>";
+    }
+    if (!numbers.isEmpty()) h += "<div class=\"nums\">" + QObject::tr("With this step's numbers") + "</div>" + numbers;
+  } else {
+    for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l);
+  }
   if (position >= n && a) {
     QStringList parts;
     const Eigen::MatrixXd& r = trace.result;
@@ -241,6 +257,11 @@ QString css(const Style& s) {
              ".eq .tex{margin-right:1.2em;}"
              ".ref{font-size:%4;color:#5a6270;margin:0 0 6px 0;}"
              ".pass{font-size:%4;color:#303848;font-style:italic;margin:-2px 0 2px 0;}"
+             ".nums{font-size:%4;color:#303848;border-top:1px solid #c8ccd4;margin:10px 0 2px 0;padding-top:4px;}"
+             ".sub{margin:0 0 10px 0;}"
+             ".eqr{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;column-gap:1em;"
+             "margin:6px 0 0 0;}"
+             ".eqr .eq{margin:0;}.eqr .ref{margin:0 0 2px auto;}"
              ".row{display:flex;flex-wrap:wrap;align-items:center;column-gap:0.35em;row-gap:0.4em;margin:4px 0;}"
              ".term{display:flex;flex-direction:column;align-items:center;flex:none;}"
              ".op{font-size:%3;flex:none;white-space:nowrap;}"

@@ -17,8 +17,13 @@ struct Style {
   // Step, body and direction on one line, the pass's name on a shorter line below: the equations
   // get the room.
   bool compactHeading = false;
+  // A step's equations together at the top, their numbers below them (each substitution shows its
+  // symbols under the values): the board's content stays on screen while the numbers may scroll.
+  bool equationsFirst = false;
   static Style normal() { return {}; }
-  static Style presentation() { return {30, 24, 24, 24, true}; }  // read from the back of a lecture hall
+  // Read from the back of a lecture hall: at 1920x1080 (scale 1), and the same size on the wall from a
+  // smaller screen (scale = its height / 1080: widgets/presentation_scale.hpp).
+  static Style presentation(double scale = 1) { return {30 * scale, 24 * scale, 24 * scale, 24 * scale, true, true}; }
   static Style handout() { return {12, 9, 8, 13}; }
 };
 

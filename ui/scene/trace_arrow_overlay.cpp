@@ -132,8 +132,21 @@ void TraceArrowOverlay::syncCamera() {
 void TraceArrowOverlay::placeLegend() {
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
-  const int font = presentation_ ? std::clamp(int(height / (3 * std::max(legendLines(), 1) * 1.45)), 14, 24) : 14;
+  int font = presentation_ ? std::clamp(int(height / (3 * std::max(legendLines(), 1) * 1.45)), 14, 24) : 14;
   for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
+  // Nor wider than the view: the longest line whole (a narrow view beside the equations, presenting).
+  const double width = size && size[0] > 0 ? size[0] : 800;
+  double widest = 0;
+  for (const auto& t : legend_)
+    if (t->GetVisibility() && overlay_->GetRenderWindow()) {
+      double box[4];
+      t->GetBoundingBox(overlay_, box);
+      widest = std::max(widest, box[1] - box[0]);
+    }
+  if (widest > 0.97 * width) {
+    font = std::max(10, int(font * 0.97 * width / widest));
+    for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
+  }
   const double step = font * 1.45 / height;
   int line = 0;
   for (int k = 0; k <= kKinds; ++k)  // the header and the scales from the top

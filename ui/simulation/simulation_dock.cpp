@@ -612,6 +612,23 @@ void SimulationDock::updatePlots() {
   }
 }
 
+QSize SimulationDock::readableSize() const {
+  // The widest of the plots at the height they have (the legend beside or below), plus the dock's
+  // frame, the column's margins and the scroll bar around them.
+  const auto* current = qobject_cast<const PlotWidget*>(m_plots->currentWidget());
+  const int height = current && current->canvas()->height() > 0 ? current->canvas()->height() : 0;
+  int plots = 0;
+  for (int i = 0; i < m_plots->count(); ++i) {
+    const auto* p = qobject_cast<const PlotWidget*>(m_plots->widget(i));
+    if (!p || !m_plots->isTabVisible(i)) continue;
+    const int atHeight = height > 0 ? p->canvas()->readableWidthAtHeight(height) : 1 << 20;
+    const int around = p->minimumSizeHint().width() - p->canvas()->minimumSizeHint().width();
+    plots = std::max(plots, (atHeight < (1 << 20) ? atHeight : p->canvas()->minimumSizeHint().width()) + around);
+  }
+  const int around = isVisible() && m_plots->width() > 0 ? width() - m_plots->width() : 40;
+  return {plots + around, 0};
+}
+
 void SimulationDock::setPresentationMode(bool on) {
   if (on == m_presentation) return;
   m_presentation = on;

@@ -35,6 +35,8 @@ class TrajectoryDocument;
 
 class SimulationDock : public QDockWidget {
   Q_OBJECT
+  // The width at which its plots are readable at their height, for the workspaces' layouts.
+  Q_PROPERTY(QSize readableSize READ readableSize)
 
  public:
   enum class Source { Passive, Gravity, Constant, Pd, ComputedTorque, Replay };
@@ -67,6 +69,7 @@ class SimulationDock : public QDockWidget {
   // Presentation mode (F11): the settings made at the desk (integration, the file's joint effects)
   // are hidden, so the run controls, the torques and the energy chart fit without scrolling.
   void setPresentationMode(bool on);
+  QSize readableSize() const;
   QComboBox* loopMethodBox() const { return m_loopMethod; }
   QCheckBox* baumgarteBox() const { return m_baumgarte; }
   QDoubleSpinBox* baumgarteAlphaBox() const { return m_alpha; }

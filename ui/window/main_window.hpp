@@ -139,9 +139,13 @@ class MainWindow : public QMainWindow {
   // render + Qt's composition of the window; the mean of the last frames of the current drag.
   double lastFrameMs() const { return m_lastFrameMs; }
   bool presentationMode() const { return m_presentation; }
-  // Presentation mode (F11): full screen, fonts x1.5, the workspace's presentation layout; off again,
-  // the exact layout and geometry of before (main_window_workspaces.cpp).
+  // Presentation mode (F11): full screen, fonts x1.5 at 1080 lines (scaled to the screen:
+  // widgets/presentation_scale.hpp), the workspace's presentation layout; off again, the exact
+  // layout and geometry of before (main_window_workspaces.cpp).
   void setPresentationMode(bool on);
+  // Presentation mode as on a screen of `screen` pixels at the screen's corner (the suites: a
+  // 1366x768 laptop on their 1920x1080 display).
+  void presentOnScreenOfSize(QSize screen);
 
   // Workspaces (window/workspaces.hpp): "explore", "trajectory", "simulate", "massmatrix", "lecture".
   // Each keeps the user's changes to its layout; resetLayout() lays it out as designed again.
@@ -288,6 +292,7 @@ class MainWindow : public QMainWindow {
     QElapsedTimer labelShown;
   } m_clock;
   bool m_presentation = false;
+  QSize m_presentScreen;       // presentOnScreenOfSize's, else empty: the window's screen
   int m_shownBodies = -1;      // bodies of the robot the scene shows (a change refits the camera)
   double m_shownExtent = 0;    // and its size (the sum of its joint offsets; a large change refits too)
   bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there

@@ -21,6 +21,7 @@
 #include "scene/trace_arrow_overlay.hpp"
 #include "simulation/simulation_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
+#include "widgets/presentation_scale.hpp"
 #include "window/app_settings.hpp"
 #include "window/dock_title_style.hpp"
 #include "window/icons.hpp"
@@ -135,30 +136,43 @@ void MainWindow::saveWorkspaceSettings() const {
   s.setValue("workspace/state/" + m_workspace, saveState());
 }
 
+void MainWindow::presentOnScreenOfSize(QSize screen) {
+  if (m_presentation) return;
+  m_presentScreen = screen;
+  setPresentationMode(true);
+}
+
 void MainWindow::setPresentationMode(bool on) {
   if (on == m_presentation) return;
   m_presentation = on;
   if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
   if (on) {
     m_beforePresenting = {saveState(), geometry(), isMaximized(), m_workspace};
+    // The sizes for the screen that is projected (a laptop's 768 lines fill the same wall as 1080).
+    const QSize screenSize = m_presentScreen.isValid() ? m_presentScreen
+                             : screen()                ? screen()->geometry().size()
+                                                       : QSize(1920, 1080);
+    const double scale = presentationScale(screenSize.height());
+    const double factor = presentationFontFactor(scale);
     m_normalFont = QApplication::font();
     QFont big = m_normalFont;
     if (big.pointSizeF() > 0)
-      big.setPointSizeF(big.pointSizeF() * 1.5);
+      big.setPointSizeF(big.pointSizeF() * factor);
     else
-      big.setPixelSize(big.pixelSize() * 3 / 2);
+      big.setPixelSize(int(big.pixelSize() * factor));
     QApplication::setFont(big);
     DockTitleStyle::setFollowFont(this, true);  // the dock titles in the larger font too
-    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(36, 36));
-    m_presentationStyle.apply(m_viewport->renderer());
-    m_inspectorDock->setPresentationMode(true);
+    const int icon = int(24 * factor);
+    for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(icon, icon));
+    m_presentationStyle.apply(m_viewport->renderer(), scale);
+    m_inspectorDock->setPresentationMode(true, scale);
     if (m_massDock) m_massDock->setPresentationMode(true);
     m_simulationDock->setPresentationMode(true);
     m_arrows->setPresentation(true);
     showFullScreen();
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
     // full-screen request: cover the screen ourselves. Harmless when a window manager did it.
-    if (QScreen* s = screen()) setGeometry(s->geometry());
+    if (QScreen* s = screen()) setGeometry(QRect(s->geometry().topLeft(), screenSize));
     layOut(currentWorkspace().presenting);
     // The joint rows in full at the larger font, once the font change has reached them.
     QMetaObject::invokeMethod(
@@ -169,6 +183,7 @@ void MainWindow::setPresentationMode(bool on) {
         },
         Qt::QueuedConnection);
   } else {
+    m_presentScreen = QSize();
     QApplication::setFont(m_normalFont);
     DockTitleStyle::setFollowFont(this, false);
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));

@@ -13,10 +13,11 @@
 
 namespace {
 constexpr float kLineFactor = 2.5f;
-constexpr double kFontFactor = 1.6;
+constexpr double kFontFactor = 1.6;  // at 1080 lines
 }  // namespace
 
-void PresentationStyle::apply(vtkRenderer* renderer) {
+void PresentationStyle::apply(vtkRenderer* renderer, double scale) {
+  const double fontFactor = std::max(1.2, kFontFactor * scale);
   if (!renderer) return;
   const auto seen = [](const auto& list, const auto* p) {
     return std::any_of(list.begin(), list.end(), [p](const auto& e) { return e.property.GetPointer() == p; });
@@ -36,7 +37,7 @@ void PresentationStyle::apply(vtkRenderer* renderer) {
     if (auto* t = vtkBillboardTextActor3D::SafeDownCast(prop)) text = t->GetTextProperty();
     if (text && !seen(m_fonts, text)) {
       m_fonts.push_back({text, text->GetFontSize()});
-      text->SetFontSize(int(text->GetFontSize() * kFontFactor));
+      text->SetFontSize(int(text->GetFontSize() * fontFactor));
     }
   }
 }

@@ -10,7 +10,8 @@ class vtkTextProperty;
 
 class PresentationStyle {
  public:
-  void apply(vtkRenderer* renderer);  // idempotent: props already scaled are left alone
+  // Idempotent: props already scaled are left alone. `scale`: the screen's (widgets/presentation_scale.hpp).
+  void apply(vtkRenderer* renderer, double scale = 1);
   void restore();
 
  private:

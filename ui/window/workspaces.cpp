@@ -35,7 +35,8 @@ const std::vector<Workspace> kWorkspaces = {
      {{{R, {"trajectoryDock", "jointsDock"}, 26},
        {B, {"plotsDock", "logDock"}, 42, 86},
        {B, {"timelineDock"}, 42, 14, true}}},
-     {{{B, {"plotsDock"}, 36, 86}, {B, {"timelineDock"}, 36, 14, true}}}},
+     // (Half the height if the plots need it: a laptop's 768 lines in the larger font.)
+     {{{B, {"plotsDock"}, 36, 86}, {B, {"timelineDock"}, 36, 14, true}}, 50}},
     {"simulate",
      "Simulate",
      "Run forward dynamics: the simulation's settings, the 3D view and its plots",
@@ -71,12 +72,11 @@ Qt::DockWidgetArea homeArea(const QString& name) {
 }
 
 // The size a dock says it is readable at (its Q_PROPERTY readableSize; plots, matrices, figures), or
-// empty. A layout gives a dock at least that, up to kMostForReadable of the window.
+// empty. A layout gives a dock at least that, up to its mostForReadable share of the window.
 QSize readableSize(const QDockWidget* d) {
   const QVariant v = d->property("readableSize");
   return v.isValid() ? v.toSize() : QSize();
 }
-constexpr int kMostForReadable = 40;  // % of the window's width or height
 
 // A squeezable group's front dock and the size it must be given to be readable, in px across its
 // area (height at the bottom, width at the sides); 0 when it has no readable size.
@@ -86,9 +86,9 @@ int readableDepth(QDockWidget* d, const Group& g) {
   return g.area == Qt::BottomDockWidgetArea ? r.height() : r.width();
 }
 
-bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g) {
+bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g, int mostForReadable) {
   const int extent = g.area == Qt::BottomDockWidgetArea ? window->height() : window->width();
-  if (readableDepth(d, g) > extent * std::max(g.across, kMostForReadable) / 100) return false;
+  if (readableDepth(d, g) > extent * std::max(g.across, mostForReadable) / 100) return false;
   if (g.area == Qt::BottomDockWidgetArea) return true;
   // Stacked at a side: its share of the side's height (below the toolbars, above the status bar).
   const QSize r = readableSize(d);
@@ -96,7 +96,7 @@ bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g) {
   const QStatusBar* status = window->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly);
   const int side =
       window->height() - (central ? central->y() : 0) - (status && status->isVisible() ? status->height() : 0);
-  return !r.isValid() || r.height() <= side * std::max(g.along, kMostForReadable) / 100;
+  return !r.isValid() || r.height() <= side * std::max(g.along, mostForReadable) / 100;
 }
 
 Qt::Orientation stacking(const Group& g) {
@@ -210,7 +210,7 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
     QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
     if (!g.tabWhenSqueezed || !d) continue;
     const bool tabbed = isSqueezedIntoTabs(window, layout_, k);
-    const bool room = roomFor(window, d, g);
+    const bool room = roomFor(window, d, g, layout.mostForReadable);
     if (!room && !tabbed) {
       for (const char* name : g.docks)
         if (QDockWidget* t = dockNamed(window, name)) window->tabifyDockWidget(first, t);
@@ -242,7 +242,7 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
     if (const QSize r = readableSize(d); r.isValid()) {
       const bool stacked = isBottom && (g.under || (k + 1 < groups.size() && groups[k + 1].under));
       const int need = isBottom ? (stacked ? r.height() * 100 / std::max(1, g.along) : r.height()) : r.width();
-      wanted = std::max(wanted, std::min(need, extent * std::max(g.across, kMostForReadable) / 100));
+      wanted = std::max(wanted, std::min(need, extent * std::max(g.across, layout.mostForReadable) / 100));
     }
     depth[g.area] = std::max(depth[g.area], wanted);
   }
@@ -264,7 +264,7 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
       (isBottom ? horizontal : vertical) << d;
       int share = (isBottom ? W : H) * g.along / 100;
       if (const QSize r = readableSize(d); r.isValid() && !isBottom)  // stacked at the side: its height
-        share = std::max(share, std::min(r.height(), H * std::max(g.along, kMostForReadable) / 100));
+        share = std::max(share, std::min(r.height(), H * std::max(g.along, layout.mostForReadable) / 100));
       (isBottom ? hSizes : vSizes) << share;
     }
   }

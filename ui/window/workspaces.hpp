@@ -20,7 +20,7 @@ namespace workspaces {
 // the sides, side by side at the bottom). `under`: at the bottom, below the previous group instead
 // of beside it (the timeline under the plots); then `along` of both is their share of the area's
 // height. The first dock of a group is the tab in front. `tabWhenSqueezed`: when the window cannot
-// give the group its readable size (a dock's readableSize, within kMostForReadable), its docks
+// give the group its readable size (a dock's readableSize, within the layout's mostForReadable), its docks
 // become tabs behind the layout's first group instead of a view too small to read (the lecture's
 // H on a 1366x768 laptop in presentation mode); back in place when the window has the room.
 // `onlyWith`: the group is laid out only while its front dock's bool property of that name is true
@@ -36,6 +36,9 @@ struct Group {
 
 struct Layout {
   std::vector<Group> groups;
+  // The most a group may take, in % of the window's width or height, to reach its docks' readable
+  // size (more than its `across` share); the rest stays for the 3D view.
+  int mostForReadable = 40;
 };
 
 struct Workspace {
