@@ -100,6 +100,7 @@ const Scenario kUr5{"ur5.urdf", false, nullptr, {}};
 const Scenario kPanda{"panda.urdf", false, nullptr, {}};
 const Scenario kStanford{"stanford_arm.dh", false, nullptr, {}};
 const Scenario kPuma{"puma560.dh", false, nullptr, {}};
+const Scenario kIiwa{"lbr_iiwa7.dh", false, nullptr, {}};
 const Scenario kHumanoid{"humanoid.urdf", false, "left_hand_frame", {"left_sole_link", "right_sole_link"}};
 const Scenario kHumanoidFloating{"humanoid.urdf", true, "left_hand_frame", {"left_sole_link", "right_sole_link"}};
 
@@ -111,8 +112,8 @@ class TestIk : public QObject {
  private slots:
   // From nearby (a drag: no restarts) and from the zero pose, the arms' default (a one-shot solve: up
   // to 20 random restarts when an attempt ends at a local minimum; see docs/ik.md for the rates
-  // without). The arms (UR5, Panda, and our own 6-dof Stanford arm and PUMA 560) reach >= 99 % of
-  // random reachable targets either way (issue 25).
+  // without). The arms (UR5, Panda, our own 6-dof Stanford arm and PUMA 560 and our own 7-dof LBR
+  // iiwa 7) reach >= 99 % of random reachable targets either way (issue 25).
   // The humanoid from the zero pose runs 200 cases to keep the suite within its time budget.
   void reachableTargets_data() {
     QTest::addColumn<int>("scenario");
@@ -128,6 +129,8 @@ class TestIk : public QObject {
     QTest::newRow("stanford zero") << 2 << false << n << 0.99;
     QTest::newRow("puma560 nearby") << 5 << true << n << 0.99;
     QTest::newRow("puma560 zero") << 5 << false << n << 0.99;
+    QTest::newRow("lbr_iiwa7 nearby") << 6 << true << n << 0.99;
+    QTest::newRow("lbr_iiwa7 zero") << 6 << false << n << 0.99;
     QTest::newRow("humanoid feet pinned nearby") << 3 << true << n << 0.99;
     QTest::newRow("humanoid feet pinned zero") << 3 << false << 200 << 0.90;
     QTest::newRow("floating humanoid feet pinned nearby") << 4 << true << n << 0.99;
@@ -138,7 +141,7 @@ class TestIk : public QObject {
     QFETCH(bool, nearby);
     QFETCH(int, cases);
     QFETCH(double, rate);
-    const Scenario* all[] = {&kUr5, &kPanda, &kStanford, &kHumanoid, &kHumanoidFloating, &kPuma};
+    const Scenario* all[] = {&kUr5, &kPanda, &kStanford, &kHumanoid, &kHumanoidFloating, &kPuma, &kIiwa};
     QElapsedTimer timer;
     timer.start();
     const double r = successRate(*all[scenario], cases, nearby, nearby ? 0 : 20, 1234u + scenario);

@@ -43,7 +43,7 @@ class TestIkDragStart : public QObject {
   void dragReachesTheTarget_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<bool>("positionOnly");
-    for (const char* f : {"panda.urdf", "ur5.urdf", "stanford_arm.dh", "puma560.dh"})
+    for (const char* f : {"panda.urdf", "ur5.urdf", "stanford_arm.dh", "puma560.dh", "lbr_iiwa7.dh"})
       for (const bool p : {true, false})
         QTest::newRow(qPrintable(QString("%1 %2").arg(f, p ? "position" : "pose"))) << QString(f) << p;
   }
