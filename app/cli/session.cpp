@@ -229,6 +229,15 @@ std::vector<ExternalForce> externalForceInputs(const Session& s) {
     }
     forces.push_back(resolved(s, f, v, "--wrench"));
   }
+  if (s.project && s.project->wrench) {  // the project's steady wrench acts like a --wrench
+    const dyn::LinkWrench& w = *s.project->wrench;
+    ExternalForce f;
+    f.world = true;
+    f.link = w.link;
+    f.point = w.point;
+    forces.push_back(resolved(s, f, {w.force.x(), w.force.y(), w.force.z(), w.moment.x(), w.moment.y(), w.moment.z()},
+                              "the project's wrench"));
+  }
   return forces;
 }
 

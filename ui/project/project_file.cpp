@@ -201,7 +201,7 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
     r.fail("version", QString("version %1 was written by a newer Dynscope; this one reads version %2")
                           .arg(version.toInt())
                           .arg(kProjectVersion));
-  r.allowOnly(root, "", {"format", "version", "robot", "gravity", "payload", "trajectory", "view"});
+  r.allowOnly(root, "", {"format", "version", "robot", "gravity", "payload", "wrench", "trajectory", "view"});
 
   ProjectFile p;
   p.file = path.toStdString();
@@ -260,6 +260,16 @@ ProjectFile parseProject(const QByteArray& json, const QString& path) {
     if (o.contains("com")) pl.com = r.vector3(o["com"], "payload.com");
     p.payload = pl;
   }
+  if (root.contains("wrench")) {
+    const QJsonObject o = r.object(root["wrench"], "wrench");
+    r.allowOnly(o, "wrench", {"link", "force", "moment", "point"});
+    LinkWrench w;
+    w.link = r.string(r.required(o, "wrench", "link"), "wrench.link").toStdString();
+    if (o.contains("force")) w.force = r.vector3(o["force"], "wrench.force");
+    if (o.contains("moment")) w.moment = r.vector3(o["moment"], "wrench.moment");
+    if (o.contains("point")) w.point = r.vector3(o["point"], "wrench.point");
+    p.wrench = w;
+  }
   if (root.contains("trajectory")) p.trajectory = readTrajectory(r, root["trajectory"]);
   if (root.contains("view")) p.view = r.object(root["view"], "view");
   return p;
@@ -301,6 +311,11 @@ QByteArray serializeProject(const ProjectFile& p, const QString& path, StoredPat
   if (p.payload)
     root["payload"] = QJsonObject{
         {"link", QString::fromStdString(p.payload->link)}, {"mass", p.payload->mass}, {"com", toArray(p.payload->com)}};
+  if (p.wrench)
+    root["wrench"] = QJsonObject{{"link", QString::fromStdString(p.wrench->link)},
+                                 {"force", toArray(p.wrench->force)},
+                                 {"moment", toArray(p.wrench->moment)},
+                                 {"point", toArray(p.wrench->point)}};
   const ProjectTrajectory& t = p.trajectory;
   QJsonObject traj{{"source", trajectorySourceName(t.source)}};
   if (t.source == TrajectorySource::Waypoints) {

@@ -14,6 +14,8 @@
 //                                                        edited in the window, read instead of the file's)
 //     "gravity": [0, 0, -9.81],                                    (optional)
 //     "payload": { "link": "tool", "mass": 2.0, "com": [0, 0, 0.1] },  (optional)
+//     "wrench": { "link": "tool0", "force": [0, 0, -20], "moment": [0, 0, 0], "point": [0, 0, 0.05] },
+//                                   (optional: a steady push; world axes, the point in the link's coordinates)
 //     "trajectory": { "source": "waypoints", "interpolation": "quintic", "sample_rate": 100,
 //                     "trapezoid_fraction": 0.3333,                (optional, trapezoidal only)
 //                     "waypoints": [ { "t": 0, "q": { "j1": 0.0, "root": [x, y, z, qx, qy, qz, qw] } } ] }
@@ -63,6 +65,16 @@ struct ProjectTrajectory {
   std::string demo;     // a demoTrajectoryName
 };
 
+// A steady wrench from outside on a link (a hand holding the tool down, a cable pulling): force
+// (N) and moment (N m) in world axes, the force acting at `point` of the link, in its coordinates.
+struct LinkWrench {
+  std::string link;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero(), force = Eigen::Vector3d::Zero(), moment = Eigen::Vector3d::Zero();
+  bool operator==(const LinkWrench& o) const {
+    return link == o.link && point == o.point && force == o.force && moment == o.moment;
+  }
+};
+
 struct ProjectFile {
   std::string file;       // the project file itself (set by read/write; for messages)
   std::string robotPath;  // absolute in memory, relative to the project file on disk
@@ -72,6 +84,7 @@ struct ProjectFile {
   std::optional<std::string> dhTable;      // a .dh robot's table as edited in the window (.dh text)
   std::optional<Eigen::Vector3d> gravity;  // overrides the model's
   std::optional<Payload> payload;
+  std::optional<LinkWrench> wrench;
   ProjectTrajectory trajectory;
   QJsonObject view;  // opaque: the GUI's camera, toggles, ...
 };

@@ -35,6 +35,7 @@ struct RobotScene::Impl {
   vtkSmartPointer<vtkCellPicker> picker;
 
   GeometryLayer geometry;
+  std::vector<ForceArrow> passingArrows, steadyArrows;  // setForceArrows's and setSteadyForceArrows's
   FrameLayer frames;
   JointAxisLayer jointAxes;
   ComLayer coms;
@@ -157,7 +158,19 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
 
 void RobotScene::setForceArrows(const std::vector<ForceArrow>& arrows) {
   if (arrows.empty() && d_->forces.arrows().empty()) return;
-  d_->forces.setArrows(arrows);
+  d_->passingArrows = arrows;
+  std::vector<ForceArrow> all = arrows;
+  all.insert(all.end(), d_->steadyArrows.begin(), d_->steadyArrows.end());
+  d_->forces.setArrows(all);
+  requestRender();
+}
+
+void RobotScene::setSteadyForceArrows(const std::vector<ForceArrow>& arrows) {
+  if (arrows.empty() && d_->steadyArrows.empty()) return;
+  d_->steadyArrows = arrows;
+  std::vector<ForceArrow> all = d_->passingArrows;
+  all.insert(all.end(), arrows.begin(), arrows.end());
+  d_->forces.setArrows(all);
   requestRender();
 }
 

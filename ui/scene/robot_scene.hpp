@@ -67,6 +67,8 @@ class RobotScene : public QObject {
   // Forces and moments from outside (a push while simulating, contacts): drawn as given, world
   // coordinates (scene/force_arrow_layer.hpp); an empty list removes them.
   void setForceArrows(const std::vector<ForceArrow>& arrows);
+  // The steady ones (an external wrench the user set, at the current pose), drawn with those.
+  void setSteadyForceArrows(const std::vector<ForceArrow>& arrows);
   const ForceArrowLayer& forceArrows() const;
 
   // Lookup (tests, selection).

@@ -41,7 +41,7 @@ bool WorkbenchSession::startPending(PendingProject pending) {
   return true;
 }
 
-// After the project's robot has loaded: payload, gravity, trajectory, view.
+// After the project's robot has loaded: payload, wrench, gravity, trajectory, view.
 void WorkbenchSession::applyPendingProject() {
   if (!m_pending) return;
   const PendingProject pending = std::move(*m_pending);
@@ -53,6 +53,7 @@ void WorkbenchSession::applyPendingProject() {
   m_traj->clear();
   m_traj->setGravity(p.gravity);
   if (!m_traj->setPayload(p.payload, &problem)) say(where + problem, Severity::Warning);
+  if (!m_traj->setWrench(p.wrench, &problem)) say(where + problem, Severity::Warning);
   const dyn::ProjectTrajectory& t = p.trajectory;
   try {
     switch (t.source) {
@@ -108,6 +109,7 @@ dyn::ProjectFile WorkbenchSession::currentProject() const {
   if (m_doc->dhTableEdited()) p.dhTable = dyn::writeDhTable(*m_doc->dhTable());
   if (m_traj->gravityOverridden()) p.gravity = m_traj->gravity();
   p.payload = m_traj->payload();
+  p.wrench = m_traj->wrench();
   dyn::ProjectTrajectory& t = p.trajectory;
   switch (m_traj->source()) {
     case TrajectoryDocument::Source::None:

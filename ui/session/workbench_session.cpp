@@ -161,6 +161,9 @@ QStringList WorkbenchSession::unsavedParts() const {
                                       .arg(m_traj->payload()->mass)
                                       .arg(QString::fromStdString(m_traj->payload()->link))
                                 : tr("the payload (none)"));
+  if (u.testFlag(U::Wrench))
+    parts << (m_traj->wrench() ? tr("the external wrench (on %1)").arg(QString::fromStdString(m_traj->wrench()->link))
+                               : tr("the external wrench (none)"));
   if (u.testFlag(U::Gravity)) {
     const Eigen::Vector3d g = m_traj->gravity();
     parts << tr("the gravity (%1, %2, %3 m/s²)").arg(g.x()).arg(g.y()).arg(g.z());

@@ -51,6 +51,9 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_display->setInterval(16);  // the display rate; the worker steps at the physics rate
   connect(m_display, &QTimer::timeout, this, &SimulationDock::onTick);
   connect(m_runner, &SimulationRunner::stoppedByItself, this, &SimulationDock::onStoppedByItself);
+  // The steady wrench (the Trajectory dock's) acts on a run too, from its next step.
+  connect(m_traj, &TrajectoryDocument::dynamicsChanged, this,
+          [this] { m_runner->setSteadyWrenches(m_traj->engineWrenches()); });
 
   auto* body = new QWidget;
   auto* col = new QVBoxLayout(body);
@@ -429,6 +432,7 @@ bool SimulationDock::configureFromRobot(const Eigen::VectorXd& q0) {
     return false;
   }
   const dyn::Model& m = m_traj->dynamicsModel();
+  m_runner->setSteadyWrenches(m_traj->engineWrenches());  // the trajectory document's steady push
   if (!m_runner->configure(m, settings(), *c, q0, Eigen::VectorXd::Zero(m.nv), &error)) {
     emit message(tr("Simulation: %1").arg(error), true);
     m_status->setText(error);

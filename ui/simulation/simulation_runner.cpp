@@ -37,6 +37,7 @@ bool SimulationRunner::configure(const dyn::Model& model, const dyn::SimulationS
     m_sim = std::move(sim);
     m_data = std::make_unique<dyn::Data>(m_sim->model());
     m_wrenchSet = false;
+    m_wrench.clear();  // the last run's push (another model's bodies)
     m_ratio = 0;
     {
       const std::lock_guard<std::mutex> snapLock(m_snapMutex);
@@ -142,24 +143,34 @@ bool SimulationRunner::hasPerturbation() const {
 
 void SimulationRunner::applyPerturbation() {
   std::optional<perturb::Perturbation> p;
+  std::vector<dyn::ExternalWrench> steady;
   {
     const std::lock_guard<std::mutex> lock(m_perturbMutex);
     p = m_perturbation;
+    steady = m_steady;
   }
   const dyn::Model& model = m_sim->model();
-  if (!p || p->body < 1 || p->body > model.N) {
-    if (m_wrenchSet) {
-      m_wrench.clear();
-      m_sim->setWrenches(m_wrench);
-      m_wrenchSet = false;
-    }
-    return;
+  m_wrench.clear();  // the push
+  if (p && p->body >= 1 && p->body <= model.N) {
+    m_wrench.push_back(perturb::perturbationWrench(model, *m_data, m_sim->q(), m_sim->qd(), *p));
+    if (!(m_wrench[0].force.allFinite() && m_wrench[0].moment.allFinite())) m_wrench.clear();  // a state gone bad
   }
-  m_wrench.resize(1);
-  m_wrench[0] = perturb::perturbationWrench(model, *m_data, m_sim->q(), m_sim->qd(), *p);
-  if (!(m_wrench[0].force.allFinite() && m_wrench[0].moment.allFinite())) m_wrench.clear();  // a state gone bad
-  m_sim->setWrenches(m_wrench);
-  m_wrenchSet = true;
+  // The simulator takes the push and the steady wrenches together (the push first).
+  std::vector<dyn::ExternalWrench> all = m_wrench;
+  all.insert(all.end(), steady.begin(), steady.end());
+  if (all.empty() && !m_wrenchSet) return;
+  m_sim->setWrenches(all);
+  m_wrenchSet = !all.empty();
+}
+
+void SimulationRunner::setSteadyWrenches(std::vector<dyn::ExternalWrench> wrenches) {
+  {
+    const std::lock_guard<std::mutex> lock(m_perturbMutex);
+    m_steady = std::move(wrenches);
+  }
+  if (m_running) return;  // the next step takes them
+  const std::lock_guard<std::mutex> lock(m_simMutex);
+  if (m_sim) applyPerturbation();
 }
 
 void SimulationRunner::setSpeed(double s) { m_speed = std::clamp(s, 0.01, 1000.0); }
@@ -204,12 +215,12 @@ void SimulationRunner::publish() {
   s.steps = m_sim->stats().steps;
   s.projectionFailures = m_sim->stats().projectionFailures;
   s.worstProjectionResidual = m_sim->stats().worstProjectionResidual;
-  if (!m_sim->wrenches().empty()) {
+  if (!m_wrench.empty()) {  // the push (the steady wrenches are the trajectory document's, drawn by the window)
     const dyn::Model& model = m_sim->model();
     dyn::forwardKinematics(model, *m_data, m_sim->q());
-    for (const dyn::ExternalWrench& w : m_sim->wrenches())
+    for (const dyn::ExternalWrench& w : m_wrench)
       s.wrenches.push_back({w.body, m_data->X0[w.body].pointToA(w.point), w.force, w.moment});
-    dyn::wrenchJointForces(model, *m_data, m_sim->wrenches(), s.tauExternal);
+    dyn::wrenchJointForces(model, *m_data, m_wrench, s.tauExternal);
   }
   for (const dyn::ContactForce& c : m_sim->contactForces()) {  // per body, at the centre of pressure
     auto it = std::find_if(s.contacts.begin(), s.contacts.end(), [&](const auto& x) { return x.body == c.body; });

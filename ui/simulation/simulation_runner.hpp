@@ -81,6 +81,9 @@ class SimulationRunner : public QObject {
   // costs one more evaluation per step. Thread-safe; the snapshot shows it at once when
   // paused, with the next pass when running. Kept across configure() until cleared.
   void setPerturbation(const perturb::Perturbation& p);
+  // Steady wrenches from outside (the trajectory document's: a hand holding the tool down), held in
+  // world axes and applied with the push at every step. Thread-safe; kept across configure().
+  void setSteadyWrenches(std::vector<dyn::ExternalWrench> wrenches);
   void clearPerturbation();
   bool hasPerturbation() const;
   // While paused: `seconds` of simulation in whole steps (at least one), the push applied; false
@@ -125,7 +128,8 @@ class SimulationRunner : public QObject {
   double m_ratio = 0;
   mutable std::mutex m_perturbMutex;
   std::optional<perturb::Perturbation> m_perturbation;
-  bool m_wrenchSet = false;  // the simulator holds the push's wrench
-  std::vector<dyn::ExternalWrench> m_wrench;
-  std::unique_ptr<dyn::Data> m_data;  // the push's kinematics
+  bool m_wrenchSet = false;                   // the simulator holds the push's wrench
+  std::vector<dyn::ExternalWrench> m_wrench;  // the push (worker side)
+  std::vector<dyn::ExternalWrench> m_steady;  // setSteadyWrenches's (m_perturbMutex)
+  std::unique_ptr<dyn::Data> m_data;          // the push's kinematics
 };

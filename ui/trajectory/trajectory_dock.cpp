@@ -22,6 +22,7 @@
 #include "document/robot_document.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "trajectory/waypoint_commands.hpp"
+#include "trajectory/wrench_box.hpp"
 #include "widgets/vertical_scroll_area.hpp"
 
 namespace {
@@ -136,6 +137,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   connect(m_payloadLink, &QComboBox::currentIndexChanged, this, &TrajectoryDock::applyPayload);
   connect(m_payloadMass, &QDoubleSpinBox::valueChanged, this, &TrajectoryDock::applyPayload);
   col->addWidget(payload);
+  col->addWidget(new WrenchBox(m_doc, body));  // a steady push from outside
 
   auto* gravity = new QGroupBox(tr("Gravity"), body);
   auto* gcol = new QVBoxLayout(gravity);

@@ -1,6 +1,7 @@
 // The trajectory editor: the waypoint table (add the current pose, retime, update, go to,
 // delete, reorder; all undoable), interpolation and sample rate, and the dynamics settings the
-// torques depend on (payload on a link, gravity). A thin view of TrajectoryDocument.
+// torques depend on (payload on a link, a steady external wrench, gravity). A thin view of
+// TrajectoryDocument.
 #pragma once
 #include <QDockWidget>
 

@@ -11,6 +11,8 @@
 #include "document/robot_command_ids.hpp"
 #include "document/robot_document.hpp"
 #include "document/save_file.hpp"
+#include "dynscope/algorithms/external_wrench.hpp"
+#include "dynscope/algorithms/kinematics.hpp"
 #include "dynscope/algorithms/rnea.hpp"
 #include "dynscope/loops/loop_inverse_dynamics.hpp"
 #include "dynscope/loops/loop_trajectory.hpp"
@@ -259,6 +261,38 @@ bool TrajectoryDocument::setPayload(std::optional<dyn::Payload> payload, QString
   return true;
 }
 
+bool TrajectoryDocument::setWrench(std::optional<dyn::LinkWrench> wrench, QString* error) {
+  const dyn::Model& m = m_robot->model();
+  const auto fail = [&](const QString& why) {
+    if (error) *error = why;
+    return false;
+  };
+  if (wrench) {
+    if (m.frameIndex(wrench->link) < 0)
+      return fail(tr("external wrench: %1 has no link '%2'")
+                      .arg(QString::fromStdString(m.name), QString::fromStdString(wrench->link)));
+    if (!(wrench->force.allFinite() && wrench->moment.allFinite() && wrench->point.allFinite()))
+      return fail(
+          tr("external wrench on %1: a value is not a finite number").arg(QString::fromStdString(wrench->link)));
+    if (m.hasLoops())
+      return fail(
+          tr("external wrench: not for a closed-loop mechanism (its actuator torques do not take Jᵀf "
+             "on every joint)"));
+  }
+  if (wrench != m_wrench) markUnsaved(Unsaved::Wrench);
+  m_wrench = std::move(wrench);
+  scheduleRecompute();
+  return true;
+}
+
+std::vector<dyn::ExternalWrench> TrajectoryDocument::engineWrenches() const {
+  const dyn::Model& m = m_robot->model();
+  if (!m_wrench) return {};
+  const int frame = m.frameIndex(m_wrench->link);
+  if (frame < 0) return {};
+  return {dyn::wrenchOnFrame(m, frame, m_wrench->point, m_wrench->force, m_wrench->moment)};
+}
+
 Eigen::Vector3d TrajectoryDocument::gravity() const {
   return m_gravity ? *m_gravity : Eigen::Vector3d(m_robot->model().gravity.v);
 }
@@ -283,6 +317,7 @@ void TrajectoryDocument::onModelChanged() {
     markSaved();  // a fresh start (the window asked before dropping anything)
   }
   if (m_payload && m.frameIndex(m_payload->link) < 0) m_payload.reset();
+  if (m_wrench && (m.frameIndex(m_wrench->link) < 0 || m.hasLoops())) m_wrench.reset();
   m_data = std::make_unique<dyn::Data>(m);
   m_q = m.neutral();
   m_qd.setZero(m.nv);
@@ -373,6 +408,20 @@ void TrajectoryDocument::resample() {
     if (m_source == Source::Simulation && m_samples.samples() > 0 && !m_robot->model().hasLoops() &&
         m_importedExternal.rows() == m_robot->model().nv && m_importedExternal.cols() == m_samples.samples())
       m_external = m_importedExternal;
+    // The steady wrench: J^T f at each sample's pose (a recorded run already has the forces it had).
+    else if (m_wrench && m_samples.samples() > 0 && !m_robot->model().hasLoops()) {
+      const dyn::Model& model = m_robot->model();
+      const std::vector<dyn::ExternalWrench> wrenches = engineWrenches();
+      dyn::Data data(model);
+      Eigen::VectorXd q(model.nq), tauE(model.nv);
+      m_external.resize(model.nv, m_samples.samples());
+      for (int k = 0; k < m_samples.samples(); ++k) {
+        q = m_samples.q.col(k);
+        dyn::forwardKinematics(model, data, q);
+        dyn::wrenchJointForces(model, data, wrenches, tauE);
+        m_external.col(k) = tauE;
+      }
+    }
   } catch (const std::exception& e) {
     m_problem = QString::fromUtf8(e.what());
     m_samples = {};
@@ -456,6 +505,13 @@ void TrajectoryDocument::computeLiveDynamics() {
   const dyn::Model& m = dynamicsModel();
   if (m_q.size() != m.nq || m_qd.size() != m.nv || m_qdd.size() != m.nv) return;
   m_fdRefusal.clear();
+  // The steady wrench's J^T f at this pose: τ is the joints' share, ID − Jᵀf, and the forward
+  // dynamics takes the wrench, FD(q, q̇, τ + Jᵀf).
+  m_wrenchTau.setZero(m.nv);
+  if (m_wrench && !m.hasLoops()) {
+    dyn::forwardKinematics(m, *m_data, m_q);
+    dyn::wrenchJointForces(m, *m_data, engineWrenches(), m_wrenchTau);
+  }
   if (m.hasLoops() && m_assembler && m_loopData) {
     // Closed loops: between samples the interpolated state is closed again (the samples are), then
     // the closed-loop inverse dynamics gives the actuator torques (the registry's formulations are
@@ -472,13 +528,15 @@ void TrajectoryDocument::computeLiveDynamics() {
     // Mimic joints: τ = ID(q, q̇, q̈) by the chosen formulation, given to the independent
     // coordinates (Gᵀτ); the check is the reduced forward dynamics ÿ = H_y⁻¹ (Gᵀτ − GᵀC), q̈ = G ÿ.
     if (!m_id.inverseDynamics) return;
-    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);
+    Eigen::VectorXd total = m_id.inverseDynamics(m_q, m_qd, m_qdd);
+    m_tau = total - m_wrenchTau;
     dyn::forcesOnIndependentDofs(*m_mimic, m_tau);
+    dyn::forcesOnIndependentDofs(*m_mimic, total);
     const dyn::MimicCoupling& c = *m_mimic;
     Eigen::VectorXd y(c.nqy), yd(c.ny), tauY(c.ny);
     dyn::selectPositions(c, m_q, y);
     dyn::selectVelocities(c, m_qd, yd);
-    dyn::selectVelocities(c, m_tau, tauY);
+    dyn::selectVelocities(c, total, tauY);
     dyn::reducedForwardDynamics(m, *m_data, c, *m_mimicData, y, yd, tauY);
     m_qddForward = m_mimicData->qdd;
     if (!m_qddForward.allFinite()) {
@@ -487,9 +545,10 @@ void TrajectoryDocument::computeLiveDynamics() {
     }
   } else {
     if (!m_id.inverseDynamics) return;
-    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd);  // τ = ID(q, q̇, q̈), the chosen formulation
+    m_tau = m_id.inverseDynamics(m_q, m_qd, m_qdd) - m_wrenchTau;  // τ = ID(q, q̇, q̈) − Jᵀf, the chosen formulation
     try {
-      m_qddForward = m_fd.forwardDynamics(m_q, m_qd, m_tau);  // q̈ = FD(q, q̇, τ), the chosen formulation
+      const Eigen::VectorXd total = m_tau + m_wrenchTau;
+      m_qddForward = m_fd.forwardDynamics(m_q, m_qd, total);  // q̈ = FD(q, q̇, τ + Jᵀf), the chosen formulation
     } catch (const std::exception& e) {                       // H(q) singular or indefinite here: the joint is named
       m_fdRefusal = QString::fromUtf8(e.what());
       m_qddForward.resize(0);

@@ -13,6 +13,9 @@
 // A simulation run with forces from outside (a push, the ground) brings its Jᵀf per sample: τ along
 // the samples (plots, power, effort limits) is then the joints' share, ID − Jᵀf, with −Jᵀf a fourth
 // term of the decomposition. The values at time() (tauAtTime, the live ID/FD check) stay ID's total.
+// A steady wrench on a link (setWrench: a hand holding the tool down) acts along every trajectory
+// the same way, Jᵀf at each sample's pose, and at time() too: tauAtTime() is then the joints' share
+// and the live forward dynamics takes the wrench, FD(q, q̇, τ + Jᵀf) (docs/external-forces.md).
 #pragma once
 #include <Eigen/Core>
 #include <QObject>
@@ -21,10 +24,12 @@
 #include <optional>
 #include <vector>
 
+#include "dynscope/algorithms/external_wrench.hpp"
 #include "dynscope/formulations/registry.hpp"
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/model/data.hpp"
 #include "dynscope/trajectory/trajectory.hpp"
+#include "project/project_file.hpp"
 
 namespace dyn {
 template <class S>
@@ -101,6 +106,16 @@ class TrajectoryDocument : public QObject {
   // Payload on a link and gravity (the model's own unless overridden).
   const std::optional<dyn::Payload>& payload() const { return m_payload; }
   bool setPayload(std::optional<dyn::Payload> payload, QString* error = nullptr);
+  // A steady wrench from outside on a link (world axes; the point in the link's coordinates), or
+  // none. False and the reason for a link the robot does not have, a value that is not finite, or a
+  // closed-loop mechanism (its actuator torques do not take Jᵀf on all dofs).
+  const std::optional<dyn::LinkWrench>& wrench() const { return m_wrench; }
+  bool setWrench(std::optional<dyn::LinkWrench> wrench, QString* error = nullptr);
+  // The wrench as the engine takes it (body, point in body coordinates), for the robot's model; empty
+  // when there is none.
+  std::vector<dyn::ExternalWrench> engineWrenches() const;
+  // J^T f of the steady wrench at time() (zero without one).
+  const Eigen::VectorXd& wrenchTauAtTime() const { return m_wrenchTau; }
   Eigen::Vector3d gravity() const;
   void setGravity(std::optional<Eigen::Vector3d> g);  // nullopt: the model's
   bool gravityOverridden() const { return m_gravity.has_value(); }
@@ -138,11 +153,11 @@ class TrajectoryDocument : public QObject {
 
   // Unsaved work: what a project stores (ui/project/project_file.hpp) differs from what was last
   // opened or saved. The parts: the trajectory (waypoints, interpolation, rate, an imported CSV, a
-  // simulation run, clearing), the payload, the gravity, and work restored from an autosave as a
+  // simulation run, clearing), the payload, the wrench, the gravity, and work restored from an autosave as a
   // whole. Edits through the undo stack count while they lie between its clean state and now, so
   // undoing back to the saved state is unmodified again. A project does not store the robot's
   // pose: an IK drag on the stack (like a joint slider, which is not on it) is no unsaved work.
-  enum class Unsaved { Trajectory = 0x1, Payload = 0x2, Gravity = 0x4, Restored = 0x8 };
+  enum class Unsaved { Trajectory = 0x1, Payload = 0x2, Gravity = 0x4, Restored = 0x8, Wrench = 0x10 };
   Q_DECLARE_FLAGS(UnsavedParts, Unsaved)
   UnsavedParts unsavedParts() const;
   bool isModified() const { return unsavedParts().toInt() != 0; }
@@ -180,6 +195,8 @@ class TrajectoryDocument : public QObject {
   QString m_recordLabel;
   std::optional<dyn::DemoTrajectory> m_demo;
   std::optional<dyn::Payload> m_payload;
+  std::optional<dyn::LinkWrench> m_wrench;
+  Eigen::VectorXd m_wrenchTau;  // J^T f of m_wrench at (m_q)
   std::optional<Eigen::Vector3d> m_gravity;
 
   std::shared_ptr<const dyn::Model> m_dynModel;  // robot + payload + gravity

@@ -23,6 +23,7 @@
 #include "ik/ik_dock.hpp"
 #include "ik/ik_drag_controller.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
+#include "scene/force_arrow_layer.hpp"
 #include "scene/robot_scene.hpp"
 #include "session/workbench_session.hpp"
 #include "simulation/simulation_dock.hpp"
@@ -77,6 +78,19 @@ void MainWindow::createTrajectoryUi() {
     statusBar()->showMessage(
         tr("τ for %1 samples in %2 ms").arg(m_traj->samples().samples()).arg(m_traj->lastComputeMs(), 0, 'f', 1), 4000);
   });
+  // The steady external wrench (Trajectory dock) drawn where it acts, at the pose shown.
+  const auto showWrench = [this] {
+    std::vector<ForceArrow> arrows;
+    if (m_doc->hasModel())
+      for (const dyn::ExternalWrench& w : m_traj->engineWrenches()) {
+        const Eigen::Vector3d at = m_doc->data().X0[w.body].pointToA(w.point);
+        if (w.force.norm() > 0) arrows.push_back({at, w.force, ForceArrow::Kind::Force});
+        if (w.moment.norm() > 0) arrows.push_back({at, w.moment, ForceArrow::Kind::Torque});
+      }
+    m_scene->setSteadyForceArrows(arrows);
+  };
+  connect(m_traj, &TrajectoryDocument::dynamicsChanged, this, showWrench);
+  connect(m_doc, &RobotDocument::poseChanged, this, showWrench);
   connect(m_traj, &TrajectoryDocument::problemChanged, this, [this](const QString& problem) {
     if (!problem.isEmpty()) m_logDock->append(tr("Trajectory: %1").arg(problem), LogDock::Level::Warning);
   });
