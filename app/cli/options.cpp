@@ -63,6 +63,8 @@ const OptionSpec kOptions[] = {
     {"--ground", "H", "simulate: a ground plane z = H (m) the robot's collision geometry touches"},
     {"--friction", "MU", "simulate --ground: Coulomb friction coefficient (default 0.8)"},
     {"--contact-time", "T", "simulate --ground: contact time constant in s, MuJoCo's solref (default 0.01)"},
+    {"--contact-stiffness", "K", "simulate --ground: N/m per contact point, instead of the time constant's rule"},
+    {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per contact point (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
@@ -247,16 +249,17 @@ const std::vector<CommandSpec>& commands() {
       {Command::Simulate,
        "simulate",
        "forward-dynamics simulation from (q0, qd0) to CSV: t, q, qd_, qdd_, tau_, energy",
-       {"--duration",     "--dt",          "--integrator",      "--controller",    "--q0",
-        "--qd0",          "--tau",         "--trajectory",      "--torques",       "--kp",
-        "--kd",           "--algorithm",   "--loop-method",     "--baumgarte",     "--no-projection",
-        "--compare",      "--tolerance",   "--limit-stiffness", "--limit-damping", "--velocity-bound",
-        "--record-every", "--out",         "--progress",        "--wrench",        "--ground",
-        "--friction",     "--contact-time"},
+       {"--duration",     "--dt",           "--integrator",        "--controller",     "--q0",
+        "--qd0",          "--tau",          "--trajectory",        "--torques",        "--kp",
+        "--kd",           "--algorithm",    "--loop-method",       "--baumgarte",      "--no-projection",
+        "--compare",      "--tolerance",    "--limit-stiffness",   "--limit-damping",  "--velocity-bound",
+        "--record-every", "--out",          "--progress",          "--wrench",         "--ground",
+        "--friction",     "--contact-time", "--contact-stiffness", "--contact-damping"},
        "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
        "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers (+ J^T f of each --wrench, held in world\n"
        "axes while the robot moves) (+ J^T f of the ground's contact forces with --ground H: soft contact at\n"
-       "the collision geometry's points, Coulomb friction --friction, time constant --contact-time; adds\n"
+       "the collision geometry's points, Coulomb friction --friction, time constant --contact-time or\n"
+       "--contact-stiffness K with --contact-damping C per point; adds\n"
        "contact_normal, contact_friction and penetration columns). Controllers: passive (tau = 0), gravity\n"
        "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
        "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"
@@ -440,13 +443,16 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     if (v != "saha-stanford" && v != "saha-planar3")
       throw UsageError("--demo must be saha-stanford or saha-planar3, not '" + std::string(v) + "'");
     setOnce(opts.demo, name, v);
-  } else if (name == "--ground" || name == "--friction" || name == "--contact-time") {
-    std::optional<double>& slot = name == "--ground"     ? opts.ground
-                                  : name == "--friction" ? opts.friction
-                                                         : opts.contactTime;
+  } else if (name == "--ground" || name == "--friction" || name == "--contact-time" || name == "--contact-stiffness" ||
+             name == "--contact-damping") {
+    std::optional<double>& slot = name == "--ground"              ? opts.ground
+                                  : name == "--friction"          ? opts.friction
+                                  : name == "--contact-time"      ? opts.contactTime
+                                  : name == "--contact-stiffness" ? opts.contactStiffness
+                                                                  : opts.contactDamping;
     if (slot) throw UsageError(std::string(name) + " is given twice");
     const std::vector<double> x = parseNumberList(v, name);
-    const bool anySign = name == "--ground", zeroOk = name == "--friction";
+    const bool anySign = name == "--ground", zeroOk = name == "--friction" || name == "--contact-damping";
     if (x.size() != 1 || (!anySign && (x[0] < 0 || (x[0] == 0 && !zeroOk))))
       throw UsageError(std::string(name) + " needs one " +
                        (anySign  ? "number"

@@ -62,7 +62,8 @@ struct Options {
   bool decompose = false;              // id --decompose
   // simulate (the engine's defaults where not given)
   std::optional<double> duration, dt, tolerance, limitStiffness, limitDamping, velocityBound;
-  std::optional<double> ground, friction, contactTime;  // simulate: the ground plane's height, mu, time constant
+  std::optional<double> ground, friction, contactTime;     // simulate: the ground plane's height, mu, time constant
+  std::optional<double> contactStiffness, contactDamping;  // simulate: K, C per contact point (instead of the time)
   std::optional<int> recordEvery;
   std::string integrator = "euler", controller = "passive";
   std::optional<std::vector<double>> q0, qd0, kp, kd;

@@ -3,12 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "commands.hpp"
+#include "dynscope/algorithms/kinematics.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/simulation/simulator.hpp"
 #include "messages.hpp"
@@ -49,6 +52,8 @@ dyn::SimulationSettings settingsFrom(const Options& o) {
   }
   if (o.friction) st.ground.friction = *o.friction;
   if (o.contactTime) st.ground.timeConstant = *o.contactTime;
+  if (o.contactStiffness) st.ground.stiffness = *o.contactStiffness;
+  if (o.contactDamping) st.ground.damping = *o.contactDamping;
   return st;
 }
 
@@ -95,15 +100,35 @@ int runSimulation(const Session& s) {
   warnUnusedOptions(s);
   const Eigen::VectorXd q0 = configurationInput(s, o.q0, "--q0");
   const Eigen::VectorXd qd0 = velocityInput(s, o.qd0, "--qd0");
-  if ((o.friction || o.contactTime) && !o.ground)
-    warn("--friction and --contact-time act on the ground: give --ground H");
+  if ((o.friction || o.contactTime || o.contactStiffness || o.contactDamping) && !o.ground)
+    warn("--friction and the --contact-* options act on the ground: give --ground H");
+  if (o.contactDamping && !o.contactStiffness)
+    warn("--contact-damping goes with --contact-stiffness (the time constant's rule sets its own damping)");
+  if (o.contactTime && o.contactStiffness) warn("--contact-stiffness replaces the rule of --contact-time");
   dyn::Simulator sim(s.model, settingsFrom(o), controllerFrom(s));
   for (const std::string& n : sim.contactPoints().notes) warn(n);
-  if (o.ground)
+  if (o.ground) {
     note(std::to_string(sim.contactPoints().points.size()) +
          " contact points on the ground z = " + dyn::formatCsvNumber(*o.ground));
+    // A start inside the ground (a robot's neutral pose below the plane) is launched out of it:
+    // say where the lowest point is, so that the plane or --q0 can be put right.
+    dyn::Data data(s.model);
+    dyn::forwardKinematics(s.model, data, q0);
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const dyn::ContactPoint& c : sim.contactPoints().points)
+      lowest = std::min(lowest, data.X0[c.body].pointToA(c.point).z() - c.radius);
+    const auto mm = [](double x) {  // to the millimetre
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3f", x);
+      return std::string(text);
+    };
+    if (lowest < *o.ground - 1e-3)
+      warn("the robot starts " + mm(*o.ground - lowest) +
+           " m inside the ground: its lowest contact point is at z = " + mm(lowest) + " (--ground " +
+           mm(std::floor(lowest * 1e3) / 1e3) + " puts the plane under it; or lift it with --q0)");
+  }
   sim.setWrenches(wrenchesOf(s, externalForceInputs(s)));  // --wrench: constant pushes, world axes
-  sim.reset(q0, qd0);                                       // records the first state with them
+  sim.reset(q0, qd0);                                      // records the first state with them
   const long steps = std::lround(*o.duration / sim.settings().dt);
   sim.record().reserve(int(std::min(steps / sim.settings().recordEvery + 2, 1'000'000L)));
 

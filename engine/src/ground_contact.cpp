@@ -9,14 +9,22 @@
 namespace dyn {
 namespace {
 
-// The 26 directions of a cube's faces, edges and corners: a mesh's support points in them are
-// vertices of its convex hull, enough to rest a link's mesh on a plane in any orientation.
+// Directions for a mesh's support points (each a vertex of the mesh's convex hull): the 26 of a
+// cube's faces, edges and corners (a box-like part rests on its corners in any of its orientations)
+// and 74 more spread evenly over the sphere (a Fibonacci lattice, about 24 degrees apart), so that a
+// rounded part (a foot's sole, a shell) rests on hull vertices close to its lowest point in any pose.
 std::vector<Vec3<double>> supportDirections() {
   std::vector<Vec3<double>> d;
   for (int x = -1; x <= 1; ++x)
     for (int y = -1; y <= 1; ++y)
       for (int z = -1; z <= 1; ++z)
         if (x || y || z) d.push_back(Vec3<double>(x, y, z).normalized());
+  constexpr int kLattice = 74;
+  const double golden = M_PI * (3 - std::sqrt(5.0));  // the golden angle
+  for (int k = 0; k < kLattice; ++k) {
+    const double z = 1 - (2 * k + 1.0) / kLattice, r = std::sqrt(1 - z * z), a = golden * k;
+    d.push_back(Vec3<double>(r * std::cos(a), r * std::sin(a), z));
+  }
   return d;
 }
 

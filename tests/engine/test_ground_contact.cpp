@@ -1,13 +1,15 @@
 // Ground contact in the simulation (dynscope/simulation/ground_contact.hpp; issue 25), against
 // closed forms that use no spatial algebra:
 // - contact points from the collision geometry: a box's 8 corners, a cylinder's rims, a sphere's
-//   centre and radius, a mesh's hull vertices (a tetrahedron written to an STL file here);
+//   centre and radius, a mesh's hull vertices (a tetrahedron written to an STL file here), an MJCF
+//   capsule's caps;
+// - a sphere mesh rests on its lowest vertex; a spring and damper of one's own (stiffness, damping);
 // - a ball dropped on the ground: while it touches, its lowest point x follows the critically damped
 //   oscillator x'' + 2 w x' + w^2 x = -g (w = 1 / time constant), so it comes to rest at x = -g tau^2
 //   without bouncing, at the time the closed form gives;
 // - a block on an incline (gravity tilted by theta, the ground level): below the friction angle
 //   (tan theta < mu) it stays put; above it slides with a = g (sin theta - mu cos theta);
-// - the quadruped and the humanoid dropped from 0.3 m land, settle and do not sink beyond 2 cm;
+// - the quadruped and the humanoid dropped from 0.3 m land, settle and do not sink beyond 3 cm;
 //   the energy (kinetic + potential + the contact springs') never increases at contact;
 // - settings out of range are refused, naming the setting.
 #include <QTemporaryDir>
@@ -16,6 +18,7 @@
 #include <fstream>
 
 #include "dynscope/dynscope.hpp"
+#include "dynscope/io/mjcf_parser.hpp"
 #include "dynscope/simulation/simulator.hpp"
 
 using Eigen::Vector3d;
@@ -227,7 +230,8 @@ class TestGroundContact : public QObject {
   void robotLandsAndSettles() {
     QFETCH(QString, file);
     QFETCH(int, integrator);
-    if (slowUnderSanitizers(file, integrator)) QSKIP("sanitizer build: the quadruped's and the Euler rows run these paths");
+    if (slowUnderSanitizers(file, integrator))
+      QSKIP("sanitizer build: the quadruped's and the Euler rows run these paths");
     dyn::SimulationSettings s;
     s.integrator = dyn::Integrator(integrator);
     s.ground.enabled = true;
@@ -263,7 +267,8 @@ class TestGroundContact : public QObject {
   void energyNeverRisesAtContact() {
     QFETCH(QString, file);
     QFETCH(int, integrator);
-    if (slowUnderSanitizers(file, integrator)) QSKIP("sanitizer build: the quadruped's and the Euler rows run these paths");
+    if (slowUnderSanitizers(file, integrator))
+      QSKIP("sanitizer build: the quadruped's and the Euler rows run these paths");
     dyn::SimulationSettings s;
     s.integrator = dyn::Integrator(integrator);
     s.limits = false;
@@ -320,6 +325,102 @@ class TestGroundContact : public QObject {
     const Eigen::MatrixXd recorded = sim.record().externalTorques();
     QCOMPARE(recorded.cols(), Eigen::Index(sim.record().samples()));
     QVERIFY((recorded.col(recorded.cols() - 1) - sim.externalTau()).cwiseAbs().maxCoeff() == 0);
+  }
+
+  // A spring and damper of one's own (GroundSettings::stiffness, damping; the Ground box's and
+  // simulate --contact-stiffness/--contact-damping): the ball rests m g / K into the ground, carrying
+  // its weight, whatever the time constant says.
+  void stiffnessAndDampingOfOnesOwn() {
+    const double r = 0.1, m = 2, K = 2e4, C = 2 * std::sqrt(K * m);  // critically damped
+    const dyn::Model model = ball(r, m);
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-4;
+    s.ground = {.enabled = true, .timeConstant = 0.05, .stiffness = K, .damping = C};
+    dyn::Simulator sim(model, s);
+    sim.reset(freePose(model, r + 0.02), VectorXd::Zero(model.nv));
+    double lowest = 1;
+    while (sim.time() < 0.8) {
+      QCOMPARE(sim.step(), dyn::SimulationStatus::Ok);
+      lowest = std::min(lowest, sim.q()[2] - r);
+    }
+    QVERIFY2(std::abs(sim.q()[2] - (r - m * g / K)) < 1e-7, qPrintable(QString::number(sim.q()[2] - r)));
+    QVERIFY(std::abs(sim.contactForces()[0].force.z() - m * g) < 1e-6);
+    // Critically damped from touchdown at v0 = sqrt(2 g h0): the deepest point of x'' + 2w x' + w^2 x = -g.
+    const DampedDrop drop{std::sqrt(K / m), std::sqrt(2 * g * 0.02)};
+    double deepest = 0;
+    for (double t = 0; t < 0.3; t += 1e-5) deepest = std::min(deepest, drop.x(t));
+    QVERIFY2(std::abs(lowest - deepest) < 2e-5,
+             qPrintable(QString("sank to %1 m, closed form %2 m").arg(lowest).arg(deepest)));
+  }
+
+  // A rounded mesh (a sphere of 162 vertices in an STL) gives more than the cube's 26 directions'
+  // points, all on its hull, and rests on its lowest vertex as the ball rests on its lowest point.
+  void meshSphereRestsOnItsLowestVertex() {
+    const double r = 0.1, m = 2, tau = 0.01;
+    QTemporaryDir dir;
+    const std::string stl = dir.filePath("sphere.stl").toStdString();
+    {
+      const int rings = 10, segments = 16;     // poles and 9 rings of 16: 146 vertices
+      const auto vertex = [&](int i, int j) {  // i = 0: the south pole, i = rings: the north pole
+        const double th = M_PI * i / rings, ph = 2 * M_PI * j / segments;
+        return Vector3d(r * std::sin(th) * std::cos(ph), r * std::sin(th) * std::sin(ph), -r * std::cos(th));
+      };
+      std::ofstream out(stl);
+      out << "solid s\n";
+      const auto facet = [&](const Vector3d& a, const Vector3d& b, const Vector3d& c) {
+        out << "facet normal 0 0 0\nouter loop\n";
+        for (const Vector3d& v : {a, b, c}) out << "vertex " << v.x() << " " << v.y() << " " << v.z() << "\n";
+        out << "endloop\nendfacet\n";
+      };
+      for (int i = 0; i < rings; ++i)
+        for (int j = 0; j < segments; ++j) {
+          facet(vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1));
+          facet(vertex(i, j), vertex(i + 1, j + 1), vertex(i, j + 1));
+        }
+      out << "endsolid s\n";
+    }
+    const dyn::Model model = freeBody("<mesh filename=\"" + stl + "\"/>", m, Vector3d::Constant(0.4 * m * r * r));
+    const dyn::ContactPointSet set = dyn::contactPoints(model);
+    QVERIFY2(set.points.size() > 40, qPrintable(QString("%1 points").arg(set.points.size())));
+    for (const dyn::ContactPoint& p : set.points)
+      QVERIFY(std::abs(p.point.norm() - r) < 1e-6);  // vertices, on the hull
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-4;
+    s.ground = {.enabled = true, .timeConstant = tau};
+    dyn::Simulator sim(model, s);
+    sim.reset(freePose(model, r + 0.02), VectorXd::Zero(model.nv));
+    sim.advance(0.6);
+    QCOMPARE(sim.status(), dyn::SimulationStatus::Ok);
+    QVERIFY2(std::abs(sim.q()[2] - (r - g * tau * tau)) < 1e-6, qPrintable(QString::number(sim.q()[2] - r)));
+  }
+
+  // An MJCF capsule (a cylinder and a sphere at each end, as the reader makes it) lying on its side
+  // rests on its round side: the axis at the radius above the ground, level.
+  void capsuleRestsOnItsSide() {
+    const double r = 0.05;
+    const dyn::Model model = dyn::buildModel(dyn::parseMjcfString(
+        "<mujoco><worldbody><body name=\"rod\" pos=\"0 0 0.1\"><freejoint/>"
+        "<geom type=\"capsule\" fromto=\"-0.15 0 0 0.15 0 0\" size=\"0.05\" mass=\"1\"/></body></worldbody></mujoco>"));
+    const dyn::ContactPointSet set = dyn::contactPoints(model);
+    int spheres = 0;
+    for (const dyn::ContactPoint& p : set.points) spheres += p.radius > 0;
+    QCOMPARE(spheres, 2);  // the caps, exact
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-4;
+    s.ground = {.enabled = true, .timeConstant = 0.01};
+    dyn::Simulator sim(model, s);
+    sim.reset(model.home(), VectorXd::Zero(model.nv));
+    sim.advance(0.8);
+    QCOMPARE(sim.status(), dyn::SimulationStatus::Ok);
+    dyn::Data d(model);
+    dyn::forwardKinematics(model, d, sim.q());
+    const Vector3d a = d.X0[1].pointToA(Vector3d(-0.15, 0, 0)), b = d.X0[1].pointToA(Vector3d(0.15, 0, 0));
+    QVERIFY2(std::abs(a.z() - r) < 2e-3 && std::abs(b.z() - r) < 2e-3,
+             qPrintable(QString("the axis' ends at z = %1 and %2").arg(a.z()).arg(b.z())));
+    QVERIFY(sim.qd().norm() < 1e-3);
   }
 
   void settingsOutOfRangeAreRefused() {

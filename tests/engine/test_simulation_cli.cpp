@@ -134,6 +134,23 @@ class TestSimulationCli : public QObject {
     sim.reset();
     sim.advance(1.5);
     compareWithRecord(out, model, sim.record());
+    // A spring and damper of one's own per point: the run equals the engine's with them.
+    const std::string own = dir.filePath("own.csv").toStdString();
+    const Run stiff =
+        runCli({"simulate", robot("quadruped.urdf"), "--floating-base", "--duration", "0.5", "--ground", "-0.62",
+                "--contact-stiffness", "5e4", "--contact-damping", "800", "--out", QString::fromStdString(own)});
+    QVERIFY2(stiff.status == 0 && !stiff.crashed, stiff.err.constData());
+    s.ground.stiffness = 5e4;
+    s.ground.damping = 800;
+    dyn::Simulator simOwn(model, s);
+    simOwn.reset();
+    simOwn.advance(0.5);
+    compareWithRecord(own, model, simOwn.record());
+    // A start inside the ground is said, with where the lowest point is.
+    const Run inside =
+        runCli({"simulate", robot("quadruped.urdf"), "--floating-base", "--duration", "0.001", "--ground", "0"});
+    QVERIFY2(inside.err.contains("inside the ground") && inside.err.contains("--ground -0.525"),
+             inside.err.constData());
     // Ground options without the ground: a warning, not silence.
     const Run loose = runCli({"simulate", robot("planar3.dh"), "--duration", "0.01", "--friction", "0.5"});
     QVERIFY(loose.status == 0 && loose.err.contains("--ground"));

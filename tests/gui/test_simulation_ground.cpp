@@ -50,6 +50,23 @@ class TestSimulationGround : public QObject {
     QVERIFY(!dock()->plotTabs()->isTabVisible(4));
   }
 
+  // A spring and damper of one's own instead of the contact time: the box's numbers reach the settings.
+  void stiffnessAndDampingFromTheBox() {
+    QVERIFY(open("ur5.urdf"));
+    GroundBox* ground = dock()->groundBox();
+    ground->setChecked(true);
+    QCOMPARE(dock()->settings().ground.stiffness, 0.0);  // the contact time's rule
+    QVERIFY(!ground->dampingBox()->isEnabled() && ground->timeConstantBox()->isEnabled());
+    ground->stiffnessBox()->setValue(3e4);
+    ground->dampingBox()->setValue(250);
+    QVERIFY(ground->dampingBox()->isEnabled() && !ground->timeConstantBox()->isEnabled());
+    QCOMPARE(dock()->settings().ground.stiffness, 3e4);
+    QCOMPARE(dock()->settings().ground.damping, 250.0);
+    ground->stiffnessBox()->setValue(0);
+    QCOMPARE(dock()->settings().ground.damping, 0.0);
+    QVERIFY(ground->timeConstantBox()->isEnabled());
+  }
+
   void quadrupedDropsLandsAndStands() {
     doc()->setFloatingBase(true);
     QVERIFY(open("quadruped.urdf"));

@@ -47,13 +47,29 @@ GroundBox::GroundBox(QWidget* parent) : QGroupBox(tr("Ground"), parent) {
       tr("Contact time constant (MuJoCo's solref): each contact point is a critically damped\n"
          "spring-damper this fast for its mass. Smaller is harder (at least two time steps)"));
   form->addRow(tr("Contact time"), m_time);
+  // Or a spring and a damper of one's own, per contact point (the contact time's rule then does not apply).
+  m_stiffness = spin(0, 1e9, 0, 1000, 0, tr(" N/m"), this);
+  m_stiffness->setObjectName("simulationGroundStiffness");
+  m_stiffness->setSpecialValueText(tr("from the contact time"));
+  m_stiffness->setToolTip(
+      tr("Stiffness of each contact point's spring; 0: from the contact time and the point's mass"));
+  form->addRow(tr("Stiffness"), m_stiffness);
+  m_damping = spin(0, 1e7, 1, 10, 0, tr(" N·s/m"), this);
+  m_damping->setObjectName("simulationGroundDamping");
+  m_damping->setToolTip(tr("Damping of each contact point, with a stiffness of one's own"));
+  m_damping->setEnabled(false);
+  form->addRow(tr("Damping"), m_damping);
+  connect(m_stiffness, &QDoubleSpinBox::valueChanged, this, [this](double k) {
+    m_damping->setEnabled(k > 0);
+    m_time->setEnabled(k <= 0);
+  });
   m_summary = new QLabel(this);
   m_summary->setObjectName("simulationGroundSummary");
   m_summary->setWordWrap(true);
   m_summary->hide();
   form->addRow(m_summary);
   connect(this, &QGroupBox::toggled, this, &GroundBox::changed);
-  for (QDoubleSpinBox* s : {m_height, m_friction, m_time})
+  for (QDoubleSpinBox* s : {m_height, m_friction, m_time, m_stiffness, m_damping})
     connect(s, &QDoubleSpinBox::valueChanged, this, &GroundBox::changed);
 }
 
@@ -63,6 +79,8 @@ dyn::GroundSettings GroundBox::settings() const {
   g.height = m_height->value();
   g.friction = m_friction->value();
   g.timeConstant = m_time->value() * 1e-3;
+  g.stiffness = m_stiffness->value();
+  g.damping = g.stiffness > 0 ? m_damping->value() : 0;
   return g;
 }
 

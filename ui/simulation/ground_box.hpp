@@ -31,11 +31,14 @@ class GroundBox : public QGroupBox {
   QDoubleSpinBox* heightBox() const { return m_height; }
   QDoubleSpinBox* frictionBox() const { return m_friction; }
   QDoubleSpinBox* timeConstantBox() const { return m_time; }
+  // Stiffness (N/m per point; 0: the contact time's rule) and damping (N s/m per point, with it).
+  QDoubleSpinBox* stiffnessBox() const { return m_stiffness; }
+  QDoubleSpinBox* dampingBox() const { return m_damping; }
 
  signals:
   void changed();  // any control, including on/off
 
  private:
-  QDoubleSpinBox *m_height, *m_friction, *m_time;
+  QDoubleSpinBox *m_height, *m_friction, *m_time, *m_stiffness, *m_damping;
   QLabel* m_summary;
 };
