@@ -103,8 +103,8 @@ class TestPerturbationSpring : public QObject {
 
   // Through the runner, paused and stepped (advance): UR5 held by gravity compensation, its forearm
   // pulled 5 cm sideways and up. The snapshot's force points at the target at the start; after 2 s
-  // of simulation the point has gone most of the way (the spring's steady state against the
-  // arm's joint damping) and the push has shrunk; cleared, no wrench acts.
+  // of simulation the point has gone most of the way and the push has shrunk; held on, the pose
+  // settles at the static response (the point on the target, Jᵀf = 0); cleared, no wrench acts.
   void runnerPullsThePointToTheTarget() {
     const dyn::Model m = ur5();
     SimulationRunner runner;
@@ -140,6 +140,22 @@ class TestPerturbationSpring : public QObject {
              qPrintable(QString("moved %1 m of %2").arg((now - start).dot(d.normalized())).arg(d.norm())));
     QVERIFY((now - p.target).norm() < 0.5 * d.norm());
     QVERIFY(s.wrenches[0].force.norm() < 0.6 * f0);
+
+    // Held on (a paused drag that stays): the pose goes to the force's static response. With gravity
+    // compensated, q̇ = q̈ = 0 needs Jᵀf = 0 (the joint damping and friction act only while moving),
+    // so the arm comes to rest with the spring slack, the point on the target (exponentially: the
+    // joints the point does not fix drift on with the damping alone, Jᵀf 14 times smaller at 8 s).
+    const double tau0 = runner.snapshot().tauExternal.size() ? s.tauExternal.cwiseAbs().maxCoeff() : 0;
+    QVERIFY(runner.advance(6.0));
+    s = runner.snapshot();
+    dyn::forwardKinematics(m, data, s.q);
+    const Eigen::Vector3d rest = data.X0[p.body].pointToA(p.point);
+    QVERIFY2(s.qd.cwiseAbs().maxCoeff() < 1e-3,
+             qPrintable(QString("still moving: %1").arg(s.qd.cwiseAbs().maxCoeff())));
+    QVERIFY2((rest - p.target).norm() < 1e-3,
+             qPrintable(QString("%1 m from the target").arg((rest - p.target).norm())));
+    QVERIFY2(s.tauExternal.cwiseAbs().maxCoeff() < 0.1 * tau0,
+             qPrintable(QString("J^T f %1 of %2 at 2 s").arg(s.tauExternal.cwiseAbs().maxCoeff()).arg(tau0)));
 
     runner.clearPerturbation();
     QVERIFY(!runner.hasPerturbation());
