@@ -21,7 +21,9 @@
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "massmatrix/matrix_heat_map.hpp"
 #include "plots/time_series_plot.hpp"
+#include "scene/trace_arrow_overlay.hpp"
 #include "simulation/simulation_dock.hpp"
+#include "viewport/vtk_viewport.hpp"
 #include "window/main_window.hpp"
 #include "window/workspaces.hpp"
 #include "window_loading.hpp"
@@ -215,6 +217,10 @@ class TestPresentationDocks : public QObject {
     QVERIFY(body >= 1);
     QTRY_VERIFY2(table->viewport()->rect().intersects(table->visualRect(table->model()->index(body - 1, 0))),
                  "the step's body row in view");
+    // The 3D legend beside the equations keeps to the symbols and scales where the view is narrow.
+    const QString legend = QString::fromStdString(w.arrowOverlay()->legendText());
+    QVERIFY2(legend.contains("1 m/s = "), qPrintable(legend));
+    QCOMPARE(legend.contains("angular velocity"), w.viewport()->width() >= 900);
   }
 
   // Simulate presenting: the settings made at the desk go, so the run controls and the energy chart

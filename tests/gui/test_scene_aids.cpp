@@ -25,8 +25,10 @@
 #include <cmath>
 #include <memory>
 
+#include "arrow_readback.hpp"
 #include "document/robot_document.hpp"
 #include "dynscope/dynscope.hpp"
+#include "dynscope/trajectory/demo_trajectories.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
 #include "scene/robot_scene.hpp"
@@ -34,7 +36,6 @@
 #include "scene/trace_arrow_overlay.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/main_window.hpp"
-#include "arrow_readback.hpp"
 #include "window_loading.hpp"
 
 using Eigen::Vector2d;
@@ -320,6 +321,50 @@ class TestSceneAids : public QObject {
     const double afterF = fill();
     QVERIFY2(afterF > 0.6 && afterF <= 1.0 && afterF > atLoad,
              qPrintable(QString("fill %1 at load, %2 after F").arg(atLoad).arg(afterF)));
+  }
+
+  // A motion loaded after the robot (Saha's Stanford-arm demonstration) is framed as it sweeps:
+  // every sample's pose inside the view, filling more of it than the reach fit did; once the user
+  // has moved the camera, a motion no longer moves it.
+  void loadedMotionIsFramed() {
+    const QString file = robot("stanford_arm.dh");
+    const dyn::Model m = dyn::loadModel(file.toStdString());
+    dyn::Data d(m);
+    RobotScene scene(view_->renderer());
+    scene.setAutoFit(true);
+    scene.setModel(m, file);
+    pose(scene, m, d, m.home());
+    const dyn::SampledTrajectory demo = dyn::demoTrajectory(m, dyn::DemoTrajectory::SahaStanford, 20);
+    std::vector<Eigen::VectorXd> qs;
+    for (int k = 0; k < demo.samples(); ++k) qs.push_back(demo.q.col(k));
+    const auto fillOfMotion = [&] {  // the motion's corners: the larger of their extents over the view's
+      double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+      for (const auto& q : qs) {
+        pose(scene, m, d, q);
+        for (const Vector3d& c : corners(scene)) {
+          const Vector2d p = display(view_->renderer(), c);
+          for (int k = 0; k < 2; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+        }
+      }
+      const int* size = view_->renderer()->GetSize();
+      return std::max((hi[0] - lo[0]) / size[0], (hi[1] - lo[1]) / size[1]);
+    };
+    const double atLoad = fillOfMotion();
+    QVERIFY(scene.fitToMotion(m, qs));
+    QString why;
+    for (const auto& q : qs) QVERIFY2(inside(scene, m, d, q, &why), qPrintable(why));
+    const double framed = fillOfMotion();
+    QVERIFY2(framed > 0.75 && framed > 1.5 * atLoad,
+             qPrintable(QString("fill %1 at load, %2 framed").arg(atLoad).arg(framed)));
+    keep(view_->grabImage(), "motion_stanford_arm.png");
+    // The user turns the view: a motion loaded next leaves it alone.
+    view_->renderer()->GetActiveCamera()->Azimuth(20);
+    double before[3];
+    view_->renderer()->GetActiveCamera()->GetPosition(before);
+    QVERIFY(!scene.fitToMotion(m, qs));
+    double after[3];
+    view_->renderer()->GetActiveCamera()->GetPosition(after);
+    QVERIFY(before[0] == after[0] && before[1] == after[1] && before[2] == after[2]);
   }
 
   // Lecture mode on the Stanford arm in a 1920 x 1080 window: at every RNEA step every arrow shown

@@ -22,6 +22,8 @@ class CameraRig {
   // is still where the last fit() left it (not turned, zoomed or panned since), fit the same points
   // again, so that a narrower view still shows the whole robot. True when it did.
   bool refit();
+  // Whether the camera is still where the last fit() left it (a later automatic framing may move it).
+  bool untouchedSinceFit() const { return !fitPoints_.empty() && cameraState() == fitCamera_; }
   // Turns the camera to look from `view`'s direction at the focal point (then fit() frames).
   void turnTo(View view);
   void setParallelProjection(bool on);

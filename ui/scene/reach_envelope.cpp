@@ -103,4 +103,20 @@ std::vector<Vec3> reachEnvelope(const dyn::Model& model, const dyn::Data& curren
   return out;
 }
 
+std::vector<Vec3> sweptCorners(const dyn::Model& model, const std::vector<GeometryLayer::Box>& boxes,
+                               const std::vector<Eigen::VectorXd>& configurations) {
+  std::vector<Vec3> out;
+  dyn::Data data(model);
+  for (const Eigen::VectorXd& q : configurations) {
+    if (q.size() != model.nq) continue;
+    dyn::forwardKinematics(model, data, q);
+    for (const auto& b : boxes) {
+      const Tf X = b.placement * data.X0[size_t(b.body)];  // geometry_X_0
+      for (int k = 0; k < 8; ++k)
+        out.push_back(X.pointToA(Vec3(b.local[k & 1 ? 1 : 0], b.local[k & 2 ? 3 : 2], b.local[k & 4 ? 5 : 4])));
+    }
+  }
+  return out;
+}
+
 }  // namespace scene

@@ -15,4 +15,8 @@ namespace scene {
 std::vector<Vec3> reachEnvelope(const dyn::Model& model, const dyn::Data& current,
                                 const std::vector<GeometryLayer::Box>& boxes, size_t maxPoints = 400000);
 
+// The same corners at given configurations (a trajectory's samples): what a motion sweeps.
+std::vector<Vec3> sweptCorners(const dyn::Model& model, const std::vector<GeometryLayer::Box>& boxes,
+                               const std::vector<Eigen::VectorXd>& configurations);
+
 }  // namespace scene

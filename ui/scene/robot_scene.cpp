@@ -36,6 +36,12 @@ struct RobotScene::Impl {
 
   GeometryLayer geometry;
   std::vector<ForceArrow> passingArrows, steadyArrows;  // setForceArrows's and setSteadyForceArrows's
+  std::vector<Eigen::VectorXd> pendingMotion;           // fitToMotion's before the first pose
+  // The boxes the automatic framing uses: the collision geometry's, else the visual's.
+  std::vector<GeometryLayer::Box> fitBoxes() const {
+    auto boxes = geometry.boxes(true);
+    return boxes.empty() ? geometry.boxes(false) : boxes;
+  }
   FrameLayer frames;
   JointAxisLayer jointAxes;
   ComLayer coms;
@@ -58,6 +64,7 @@ struct RobotScene::Impl {
     stage.removeAll(ours);
     for (SceneLayer* l : layers()) l->clear();
     built = posed = false;
+    pendingMotion.clear();
     nBodies = 0;
     problems.clear();
   }
@@ -145,12 +152,11 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
     applyVisibility();
     if (autoFit_) {
       d_->camera.turnTo(CameraRig::View::Iso);
-      auto boxes = d_->geometry.boxes(true);
-      if (boxes.empty()) boxes = d_->geometry.boxes(false);
-      // Clipped at the ground: a pose through the floor is no part of the picture.
-      std::vector<scene::Vec3> reach = scene::reachEnvelope(model, data, boxes);
-      for (auto& p : reach) p.z() = std::max(p.z(), groundZ_);
-      d_->camera.fit(reach, 0.9);
+      // A motion given before this first pose (fitToMotion) is framed instead of the reach.
+      const auto boxes = d_->fitBoxes();
+      frame(d_->pendingMotion.empty() ? scene::reachEnvelope(model, data, boxes)
+                                      : scene::sweptCorners(model, boxes, d_->pendingMotion));
+      d_->pendingMotion.clear();
     }
   }
   requestRender();
@@ -330,6 +336,25 @@ void RobotScene::fitToRobot() {
   const std::vector<scene::Vec3> pts = d_->posed ? d_->geometry.corners() : std::vector<scene::Vec3>{};
   d_->camera.fit(pts);
   requestRender();
+}
+
+bool RobotScene::fitToMotion(const dyn::Model& model, const std::vector<Eigen::VectorXd>& configurations) {
+  if (configurations.empty() || !autoFit_) return false;
+  if (!d_->posed) {  // the load's framing is still to come: it frames the motion instead
+    d_->pendingMotion = configurations;
+    return true;
+  }
+  if (!d_->camera.untouchedSinceFit()) return false;  // the user's view stays
+  std::vector<scene::Vec3> swept = scene::sweptCorners(model, d_->fitBoxes(), configurations);
+  if (swept.empty()) return false;
+  frame(std::move(swept));
+  requestRender();
+  return true;
+}
+
+void RobotScene::frame(std::vector<Eigen::Vector3d> points) {
+  for (auto& p : points) p.z() = std::max(p.z(), groundZ_);  // a pose through the floor is no part of the picture
+  d_->camera.fit(points, 0.9);
 }
 
 bool RobotScene::refitCamera() {

@@ -11,6 +11,7 @@
 // Every change requests a repaint through the render window's interactor (VtkViewport turns that
 // into a Qt update()).
 #pragma once
+#include <Eigen/Core>
 #include <QList>
 #include <QObject>
 #include <QPoint>
@@ -131,6 +132,11 @@ class RobotScene : public QObject {
 
   // Camera. fitToRobot (the F key): the robot as posed now.
   void fitToRobot();
+  // Frames a motion (a trajectory's samples): the geometry swept over these configurations, when
+  // the camera is still where the automatic framing at load left it (never after the user moved
+  // it). Before the first pose it replaces the reach envelope of the load's framing. True when it
+  // framed (or will frame) them.
+  bool fitToMotion(const dyn::Model& model, const std::vector<Eigen::VectorXd>& configurations);
   // After the view changed shape: the last fit again when the camera has not been moved since
   // (CameraRig::refit); true when it refitted.
   bool refitCamera();
@@ -159,6 +165,7 @@ class RobotScene : public QObject {
   int selectedBody_ = -1;
   std::vector<int> warningBodies_;  // sorted
   void applyVisibility();
+  void frame(std::vector<Eigen::Vector3d> points);  // the camera fitted to them, clipped at the ground
   void applyMaterials();
   void report(const QString& text);
 };

@@ -129,7 +129,16 @@ void TraceArrowOverlay::syncCamera() {
 // e.g. a handout's, must not pile them on top of each other). Presentation mode's larger text
 // shrinks with the view, down to the normal size, so that its lines stay within a third of it. The
 // notes (short arrows, overlaps) come and go while stepping: at the foot, the scales stay put.
+// Presenting in a view narrower than 900 px (beside the equations on a laptop, or in a 1920 hall's
+// lecture layout), the large legend would cover the robot: its lines keep the paper's symbol and the
+// scale and leave out the kind's name.
+bool TraceArrowOverlay::wantsCompact() const {
+  const int* size = overlay_->GetSize();
+  return presentation_ && size && size[0] > 0 && size[0] < 900;
+}
+
 void TraceArrowOverlay::placeLegend() {
+  if (wantsCompact() != compact_) return updateLegend();  // the lines' texts first; it places them
   const int* size = overlay_->GetSize();
   const double height = size && size[1] > 0 ? size[1] : 600;
   int font = presentation_ ? std::clamp(int(height / (3 * std::max(legendLines(), 1) * 1.45)), 14, 24) : 14;
@@ -407,6 +416,7 @@ Eigen::Vector3d TraceArrowOverlay::legendTextColour(dyn::ArrowKind kind) {
 }
 
 void TraceArrowOverlay::updateLegend() {
+  compact_ = wantsCompact();
   // Only the kinds that have arrows.
   std::array<bool, kKinds> present{};
   for (const Arrow& a : arrows_) present[int(a.arrow.kind)] = present[int(a.arrow.kind)] || kindOn_[int(a.arrow.kind)];
@@ -421,7 +431,9 @@ void TraceArrowOverlay::updateLegend() {
     for (auto& t : legend_) t->VisibilityOff();
     return;
   }
-  put(legend_[0], "Arrows at each body's " + point_ + " (world); darker: this step",
+  put(legend_[0],
+      compact_ ? "At each " + point_ + " (world); darker: this step"
+               : "Arrows at each body's " + point_ + " (world); darker: this step",
       legendTextColour(dyn::ArrowKind::Count));
   for (int k = 0; k < kKinds; ++k) {
     vtkTextActor* t = legend_[k + 1];
@@ -434,9 +446,11 @@ void TraceArrowOverlay::updateLegend() {
     const std::string symbol = QFile::exists(kFontFile)
                                    ? std::string(dyn::arrowIsAngular(kind) ? "⇉ " : "→ ") + dyn::arrowName(kind) + "  "
                                    : std::string();
+    const std::string name = compact_ && !symbol.empty() ? std::string() : std::string(description(kind)) + ":  ";
     put(t,
-        symbol + description(kind) + ":  1 " + dyn::arrowUnit(kind) + " = " + formatScale(scale(kind)) + " m" +
-            (scaleReduced(kind) ? " (reduced: bodies' arrows would overlap)" : ""),
+        symbol + name + "1 " + dyn::arrowUnit(kind) + " = " + formatScale(scale(kind)) + " m" +
+            (scaleReduced(kind) ? std::string(compact_ ? " (reduced)" : " (reduced: bodies' arrows would overlap)")
+                                : std::string()),
         legendTextColour(kind));
   }
   bool anyStretched = false;

@@ -124,5 +124,7 @@ class TraceArrowOverlay {
   std::array<bool, kKinds> kindOn_{};
   double factor_ = 1, thickness_ = 0.004;
   bool visible_ = true, presentation_ = false, crowded_ = false;
+  bool compact_ = false;  // the legend's lines without the kinds' names (presenting in a narrow view)
+  bool wantsCompact() const;
   std::string point_ = "COM";
 };

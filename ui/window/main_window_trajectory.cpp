@@ -69,6 +69,23 @@ void MainWindow::createTrajectoryUi() {
   connect(m_plotsDock, &PlotsDock::timeRequested, m_timelineDock, &TimelineDock::setTime);
   connect(m_traj, &TrajectoryDocument::trajectoryChanged, this,
           [this] { m_timelineDock->setSampleTimes(m_traj->sampleTimes()); });
+  // A motion loaded (a demonstration, a CSV) is framed as it sweeps, while the camera is where the
+  // load's framing left it: the robot's whole reach (a Stanford arm's 1 m stroke all round) would
+  // make the motion small.
+  connect(m_traj, &TrajectoryDocument::trajectoryChanged, this, [this] {
+    const bool loaded =
+        m_traj->source() == TrajectoryDocument::Source::Demo || m_traj->source() == TrajectoryDocument::Source::Csv;
+    const QString what = loaded && m_traj->hasTrajectory() ? m_traj->sourceDescription() : QString();
+    if (what == m_framedMotion) return;
+    m_framedMotion = what;
+    if (what.isEmpty()) return;
+    const dyn::SampledTrajectory& s = m_traj->samples();
+    std::vector<Eigen::VectorXd> qs;
+    const int n = s.samples(), every = std::max(1, n / 60);  // about 60 poses
+    for (int k = 0; k < n; k += every) qs.push_back(s.q.col(k));
+    qs.push_back(s.q.col(n - 1));
+    m_scene->fitToMotion(m_doc->model(), qs);
+  });
   connect(m_traj, &TrajectoryDocument::timeChanged, this, &MainWindow::updateLimitHighlight);
   // The document may move the time itself (a recorded run opens at its end): the timeline follows.
   connect(m_traj, &TrajectoryDocument::timeChanged, m_timelineDock, &TimelineDock::setTime);
