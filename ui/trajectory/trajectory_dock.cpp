@@ -23,18 +23,10 @@
 #include "trajectory/trajectory_document.hpp"
 #include "trajectory/waypoint_commands.hpp"
 #include "trajectory/wrench_box.hpp"
+#include "widgets/link_box.hpp"
 #include "widgets/vertical_scroll_area.hpp"
 
 namespace {
-
-QDoubleSpinBox* spin(double lo, double hi, int decimals, const QString& suffix, QWidget* parent) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSuffix(suffix);
-  s->setKeyboardTracking(false);  // one change per finished edit, not per digit typed
-  return s;
-}
 
 QPushButton* button(const QString& text, const QString& tip, QWidget* parent) {
   auto* b = new QPushButton(text, parent);
@@ -105,7 +97,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
     if (kind != m_doc->interpolation()) m_undo->push(new SetInterpolationCommand(m_doc, kind));
   });
   form->addRow(tr("Interpolation"), m_interpolation);
-  m_rate = spin(1, 100000, 0, tr(" Hz"), body);
+  m_rate = numberBox(1, 100000, 0, tr(" Hz"), body);
   m_rate->setObjectName("rateBox");
   m_rate->setToolTip(tr("Samples per second of the interpolated trajectory"));
   connect(m_rate, &QDoubleSpinBox::valueChanged, m_doc, &TrajectoryDocument::setSampleRate);
@@ -119,12 +111,12 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   m_payloadOn->setObjectName("payloadOn");
   m_payloadLink = new QComboBox(payload);
   m_payloadLink->setObjectName("payloadLink");
-  m_payloadMass = spin(0, 1e4, 3, tr(" kg"), payload);
+  m_payloadMass = numberBox(0, 1e4, 3, tr(" kg"), payload);
   m_payloadMass->setObjectName("payloadMass");
   m_payloadMass->setValue(1.0);
   auto* com = new QHBoxLayout;
   for (int k = 0; k < 3; ++k) {
-    m_payloadCom[k] = spin(-10, 10, 3, tr(" m"), payload);
+    m_payloadCom[k] = numberBox(-10, 10, 3, tr(" m"), payload);
     m_payloadCom[k]->setToolTip(tr("Offset of the mass from the link's frame, %1").arg(QChar('x' + k)));
     com->addWidget(m_payloadCom[k]);
     connect(m_payloadCom[k], &QDoubleSpinBox::valueChanged, this, &TrajectoryDock::applyPayload);
@@ -144,7 +136,7 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   auto* grow = new QHBoxLayout;
   gcol->addLayout(grow);
   for (int k = 0; k < 3; ++k) {
-    m_gravity[k] = spin(-1000, 1000, 3, QString(), gravity);
+    m_gravity[k] = numberBox(-1000, 1000, 3, QString(), gravity);
     m_gravity[k]->setObjectName(QString("gravity%1").arg(QChar('x' + k)));
     m_gravity[k]->setToolTip(tr("Gravity %1 [m/s²] in the world frame").arg(QChar('x' + k)));
     grow->addWidget(m_gravity[k]);
@@ -238,15 +230,7 @@ void TrajectoryDock::refresh() {
 }
 
 void TrajectoryDock::refreshPayloadLinks() {
-  const QSignalBlocker block(m_payloadLink);
-  const QString before = m_payloadLink->currentText();
-  m_payloadLink->clear();
-  const dyn::Model& m = m_doc->robot()->model();
-  for (const auto& f : m.frames)
-    if (f.body > 0) m_payloadLink->addItem(QString::fromStdString(f.name));  // links fixed to the base carry nothing
-  const int keep = m_payloadLink->findText(before);
-  const int tip = m_payloadLink->findText(QString::fromStdString(m.defaultEndEffector));
-  m_payloadLink->setCurrentIndex(keep >= 0 ? keep : tip >= 0 ? tip : m_payloadLink->count() - 1);
+  fillLinkBox(m_payloadLink, m_doc->robot()->model());
   refresh();  // the payload widgets follow the document (which keeps a payload whose link still exists)
 }
 

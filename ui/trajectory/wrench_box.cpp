@@ -10,19 +10,7 @@
 
 #include "document/robot_document.hpp"
 #include "trajectory/trajectory_document.hpp"
-
-namespace {
-
-QDoubleSpinBox* spin(double lo, double hi, int decimals, const QString& suffix, QWidget* parent) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSuffix(suffix);
-  s->setKeyboardTracking(false);  // one change per typed number, not per digit
-  return s;
-}
-
-}  // namespace
+#include "widgets/link_box.hpp"
 
 WrenchBox::WrenchBox(TrajectoryDocument* doc, QWidget* parent) : QGroupBox(tr("External wrench"), parent), m_doc(doc) {
   setObjectName("wrenchBox");
@@ -40,7 +28,7 @@ WrenchBox::WrenchBox(TrajectoryDocument* doc, QWidget* parent) : QGroupBox(tr("E
                        const QString& label, const QString& tip, const char* name) {
     auto* line = new QHBoxLayout;
     for (int k = 0; k < 3; ++k) {
-      boxes[k] = spin(-range, range, decimals, unit, this);
+      boxes[k] = numberBox(-range, range, decimals, unit, this);
       boxes[k]->setObjectName(QString("%1%2").arg(name).arg(QChar('x' + k)));
       boxes[k]->setToolTip(tip.arg(QChar('x' + k)));
       line->addWidget(boxes[k]);
@@ -65,17 +53,7 @@ WrenchBox::WrenchBox(TrajectoryDocument* doc, QWidget* parent) : QGroupBox(tr("E
 }
 
 void WrenchBox::refreshLinks() {
-  {
-    const QSignalBlocker block(m_link);
-    const QString before = m_link->currentText();
-    m_link->clear();
-    const dyn::Model& m = m_doc->robot()->model();
-    for (const auto& f : m.frames)
-      if (f.body > 0) m_link->addItem(QString::fromStdString(f.name));  // links fixed to the base take nothing
-    const int keep = m_link->findText(before);
-    const int tip = m_link->findText(QString::fromStdString(m.defaultEndEffector));
-    m_link->setCurrentIndex(keep >= 0 ? keep : tip >= 0 ? tip : m_link->count() - 1);
-  }
+  fillLinkBox(m_link, m_doc->robot()->model());
   refresh();
 }
 
