@@ -2,6 +2,7 @@
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <algorithm>
@@ -47,18 +48,21 @@ GroundBox::GroundBox(QWidget* parent) : QGroupBox(tr("Ground"), parent) {
       tr("Contact time constant (MuJoCo's solref): each contact point is a critically damped\n"
          "spring-damper this fast for its mass. Smaller is harder (at least two time steps)"));
   form->addRow(tr("Contact time"), m_time);
-  // Or a spring and a damper of one's own, per contact point (the contact time's rule then does not apply).
+  // Or a spring and a damper of one's own, per contact point (the contact time's rule then does not
+  // apply); one row, so that the dock's charts keep their room.
   m_stiffness = spin(0, 1e9, 0, 1000, 0, tr(" N/m"), this);
   m_stiffness->setObjectName("simulationGroundStiffness");
-  m_stiffness->setSpecialValueText(tr("from the contact time"));
+  m_stiffness->setSpecialValueText(tr("from the time"));
   m_stiffness->setToolTip(
       tr("Stiffness of each contact point's spring; 0: from the contact time and the point's mass"));
-  form->addRow(tr("Stiffness"), m_stiffness);
   m_damping = spin(0, 1e7, 1, 10, 0, tr(" N·s/m"), this);
   m_damping->setObjectName("simulationGroundDamping");
   m_damping->setToolTip(tr("Damping of each contact point, with a stiffness of one's own"));
   m_damping->setEnabled(false);
-  form->addRow(tr("Damping"), m_damping);
+  auto* spring = new QHBoxLayout;
+  spring->addWidget(m_stiffness);
+  spring->addWidget(m_damping);
+  form->addRow(tr("Spring, damper"), spring);
   connect(m_stiffness, &QDoubleSpinBox::valueChanged, this, [this](double k) {
     m_damping->setEnabled(k > 0);
     m_time->setEnabled(k <= 0);
