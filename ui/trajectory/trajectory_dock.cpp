@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -105,7 +106,11 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   col->addLayout(form);
 
   // Dynamics settings: what the torques are computed for.
-  auto* payload = new QGroupBox(tr("Payload"), body);
+  // What the torques act against: a payload, a steady wrench from outside, gravity. Tabs, so that the
+  // waypoints keep the dock's height on a laptop; a tab whose load acts says so in its label.
+  auto* loads = m_loads = new QTabWidget(body);
+  loads->setObjectName("trajectoryLoads");
+  auto* payload = new QWidget(loads);
   auto* pform = new QFormLayout(payload);
   m_payloadOn = new QCheckBox(tr("Point mass on a link"), payload);
   m_payloadOn->setObjectName("payloadOn");
@@ -128,10 +133,13 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   connect(m_payloadOn, &QCheckBox::toggled, this, &TrajectoryDock::applyPayload);
   connect(m_payloadLink, &QComboBox::currentIndexChanged, this, &TrajectoryDock::applyPayload);
   connect(m_payloadMass, &QDoubleSpinBox::valueChanged, this, &TrajectoryDock::applyPayload);
-  col->addWidget(payload);
-  col->addWidget(new WrenchBox(m_doc, body));  // a steady push from outside
+  loads->addTab(payload, tr("Payload"));
+  auto* wrench = new WrenchBox(m_doc, loads);  // a steady push from outside
+  wrench->setTitle(QString());                 // the tab says it
+  wrench->setFlat(true);
+  loads->addTab(wrench, tr("External wrench"));
 
-  auto* gravity = new QGroupBox(tr("Gravity"), body);
+  auto* gravity = new QWidget(loads);
   auto* gcol = new QVBoxLayout(gravity);
   auto* grow = new QHBoxLayout;
   gcol->addLayout(grow);
@@ -146,7 +154,10 @@ TrajectoryDock::TrajectoryDock(TrajectoryDocument* doc, QUndoStack* undo, QWidge
   m_gravityReset = button(tr("Model's"), tr("Use the gravity the robot file gives"), gravity);
   connect(m_gravityReset, &QPushButton::clicked, this, [this] { m_doc->setGravity(std::nullopt); });
   gcol->addWidget(m_gravityReset, 0, Qt::AlignRight);  // below: the dock stays narrow
-  col->addWidget(gravity);
+  loads->addTab(gravity, tr("Gravity"));
+  col->addWidget(loads);
+  connect(m_doc, &TrajectoryDocument::dynamicsChanged, this, &TrajectoryDock::labelLoads);
+  labelLoads();
 
   auto* scroll = new VerticalScrollArea(this);  // never clips a number sideways
   scroll->setWidget(body);
@@ -227,6 +238,13 @@ void TrajectoryDock::refresh() {
     }
   }
   m_refreshing = false;
+}
+
+void TrajectoryDock::labelLoads() {
+  const auto label = [](const QString& name, bool on) { return on ? tr("%1 · on").arg(name) : name; };
+  m_loads->setTabText(0, label(tr("Payload"), m_doc->payload().has_value()));
+  m_loads->setTabText(1, label(tr("External wrench"), m_doc->wrench().has_value()));
+  m_loads->setTabText(2, label(tr("Gravity"), m_doc->gravityOverridden()));
 }
 
 void TrajectoryDock::refreshPayloadLinks() {

@@ -10,6 +10,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 class QUndoStack;
 class TrajectoryDocument;
@@ -34,6 +35,7 @@ class TrajectoryDock : public QDockWidget {
  private:
   void refresh();
   void refreshPayloadLinks();
+  void labelLoads();  // "Payload · on" while a payload acts, and so on
   void applyPayload();
   void applyGravity();
   void onTimeEdited(int row, int column);
@@ -48,6 +50,7 @@ class TrajectoryDock : public QDockWidget {
   QTableWidget* m_table;
   QComboBox* m_interpolation;
   QDoubleSpinBox* m_rate;
+  QTabWidget* m_loads;  // payload, external wrench, gravity
   QCheckBox* m_payloadOn;
   QComboBox* m_payloadLink;
   QDoubleSpinBox* m_payloadMass;
