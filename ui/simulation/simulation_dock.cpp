@@ -126,7 +126,13 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_compare = new QCheckBox(tr("Compare ABA and CRBA at every step"), integration);
   m_compare->setObjectName("simulationCompare");
   iform->addRow(m_compare);
-  col->addWidget(integration);
+  // The settings made at the desk (integration, the file's joint effects, the ground) as tabs after
+  // the torque source, so that the charts keep their room; hidden while presenting.
+  m_settings = new QTabWidget(body);
+  m_settings->setObjectName("simulationSettings");
+  integration->setTitle(QString());  // the tab says it
+  integration->setFlat(true);
+  m_settings->addTab(integration, tr("Integration"));
 
   // Torque source.
   auto* torque = new QGroupBox(tr("Joint torques"), body);
@@ -182,10 +188,19 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_limitStiffness = spin(1, 1e8, 0, 1e4, tr(" N·m/rad"), passive);
   m_limitStiffness->setToolTip(tr("Stiffness of the limit springs (damping: 1 % of it, in N·m·s/rad)"));
   pform->addRow(tr("Limit stiffness"), m_limitStiffness);
-  col->addWidget(passive);
-  m_ground = new GroundBox(body);
-  col->addWidget(m_ground);
-  m_deskOnly = {integration, passive, m_ground};
+  passive->setTitle(tr("From the robot file"));
+  passive->setFlat(true);
+  m_settings->addTab(passive, tr("Joint effects"));
+  m_ground = new GroundBox(m_settings);
+  m_settings->addTab(m_ground, tr("Ground"));
+  // The ground's tab says when it is on (a floating base stands on it by default).
+  const auto labelGround = [this] {
+    m_settings->setTabText(2, m_ground->isChecked() ? tr("Ground · on") : tr("Ground"));
+  };
+  connect(m_ground, &GroundBox::changed, this, labelGround);  // also after setDefaultsFor (which blocks toggled)
+  labelGround();
+  col->addWidget(m_settings);
+  m_deskOnly = {m_settings};
 
   // Closed loops: method and stabilization (review §3.4).
   m_loopGroup = new QGroupBox(tr("Closed loops"), body);
@@ -222,7 +237,7 @@ SimulationDock::SimulationDock(RobotDocument* robot, TrajectoryDocument* traject
   m_projection->setChecked(defaults.projection);
   m_projection->setToolTip(tr("q back onto φ(q) = 0 (Newton), q̇ onto φ'q̇ = 0 (mass-weighted: never adds energy)"));
   lform->addRow(m_projection);
-  col->insertWidget(col->indexOf(integration) + 1, m_loopGroup);  // next to the integration: what solves the step
+  col->insertWidget(col->indexOf(m_settings) + 1, m_loopGroup);  // next to the integration: what solves the step
 
   // Energy monitor.
   m_plots = new QTabWidget(body);

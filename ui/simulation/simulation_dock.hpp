@@ -150,6 +150,7 @@ class SimulationDock : public QDockWidget {
   TimeSeriesPlot* m_driftPlot;
   TimeSeriesPlot* m_diffPlot;
   QGroupBox* m_loopGroup;
+  QTabWidget* m_settings;            // integration, joint effects, ground
   std::vector<QWidget*> m_deskOnly;  // hidden while presenting
   bool m_presentation = false;
   QComboBox* m_loopMethod;
