@@ -4,7 +4,8 @@
 // independent path to J^T f) and −Jᵀf the decomposition's fourth term; at the current time τ is
 // the same and the live forward dynamics takes the wrench back (q̈ again); the 3D view draws the
 // force and the moment where they act; the unsaved-work prompt names the wrench and a project keeps
-// it; a run with gravity compensated moves the tool along the force; switching it off restores τ.
+// it; a run with gravity compensated moves the tool along the force and keeps it in its record;
+// switching it off restores τ.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -174,6 +175,16 @@ class TestSteadyWrench : public QObject {
     const Vector3d v = J.bottomRows<3>() * s.qd;
     QVERIFY2(kForce.dot(v) > 0 && v.z() < -1e-3,
              qPrintable(QString("tool velocity %1 %2 %3").arg(v.x()).arg(v.y()).arg(v.z())));
+    // Paused, the run becomes the trajectory with the forces it had (the wrench's Jᵀf in its record);
+    // changing the wrench afterwards does not rewrite the run.
+    dock->pause();
+    QTest::qWait(50);
+    QCOMPARE(traj()->source(), TrajectoryDocument::Source::Simulation);
+    const MatrixXd recorded = dock->runner()->record().externalTorques();
+    QVERIFY(recorded.size() > 0 && traj()->externalTorques() == recorded);
+    QVERIFY(traj()->setWrench(dyn::LinkWrench{"tool0", Vector3d::Zero(), 2 * kForce, Vector3d::Zero()}));
+    traj()->recomputeNow();
+    QVERIFY(traj()->externalTorques() == recorded);
     // Without it (the same start), the compensated robot stays put.
     QVERIFY(traj()->setWrench(std::nullopt));
     traj()->recomputeNow();

@@ -409,7 +409,7 @@ void TrajectoryDocument::resample() {
         m_importedExternal.rows() == m_robot->model().nv && m_importedExternal.cols() == m_samples.samples())
       m_external = m_importedExternal;
     // The steady wrench: J^T f at each sample's pose (a recorded run already has the forces it had).
-    else if (m_wrench && m_samples.samples() > 0 && !m_robot->model().hasLoops()) {
+    else if (m_wrench && m_source != Source::Simulation && m_samples.samples() > 0 && !m_robot->model().hasLoops()) {
       const dyn::Model& model = m_robot->model();
       const std::vector<dyn::ExternalWrench> wrenches = engineWrenches();
       dyn::Data data(model);
