@@ -106,9 +106,9 @@ QString prose(const std::string& markup) {
   return out.join(' ').replace(range, QStringLiteral("\\1\u2013\u2060\\2"));
 }
 
-// An equation line: its formulas (separated in the markup by wide gaps) may wrap between them.
-// An equation, its reference below it or (`beside`) at the right of it where the line has room, as
-// a paper numbers its equations; then its numbers when `step` is given.
+// An equation line: its formulas (separated in the markup by wide gaps) may wrap between them; its
+// reference below it or (`beside`) at the right of it where the line has room, as a paper numbers
+// its equations; then its numbers when `step` is given.
 QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line, bool beside = false) {
   static const QRegularExpression gap(" {2,}");
   QString h = beside ? "<div class=\"eqr\"><div class=\"eq\">" : "<div class=\"eq\">";

@@ -28,19 +28,22 @@ bool range(const dyn::Model& model, int i, double& lo, double& hi) {
   return std::isfinite(lo) && std::isfinite(hi) && hi > lo;
 }
 
+// The corners of every box at a pose (body placements X0).
+void addCorners(const std::vector<GeometryLayer::Box>& boxes, const std::vector<Tf>& X0, std::vector<Vec3>& out) {
+  for (const auto& b : boxes) {
+    const Tf X = b.placement * X0[size_t(b.body)];  // geometry_X_0
+    for (int k = 0; k < 8; ++k)
+      out.push_back(X.pointToA(Vec3(b.local[k & 1 ? 1 : 0], b.local[k & 2 ? 3 : 2], b.local[k & 4 ? 5 : 4])));
+  }
+}
+
 }  // namespace
 
 std::vector<Vec3> reachEnvelope(const dyn::Model& model, const dyn::Data& current,
                                 const std::vector<GeometryLayer::Box>& boxes, size_t maxPoints) {
   std::vector<Vec3> out;
   if (boxes.empty() || int(current.X0.size()) != model.N + 1) return out;
-  const auto addPose = [&](const std::vector<Tf>& X0) {
-    for (const auto& b : boxes) {
-      const Tf X = b.placement * X0[size_t(b.body)];  // geometry_X_0
-      for (int k = 0; k < 8; ++k)
-        out.push_back(X.pointToA(Vec3(b.local[k & 1 ? 1 : 0], b.local[k & 2 ? 3 : 2], b.local[k & 4 ? 5 : 4])));
-    }
-  };
+  const auto addPose = [&](const std::vector<Tf>& X0) { addCorners(boxes, X0, out); };
   addPose(current.X0);
   if (model.hasLoops()) return out;
 
@@ -110,11 +113,7 @@ std::vector<Vec3> sweptCorners(const dyn::Model& model, const std::vector<Geomet
   for (const Eigen::VectorXd& q : configurations) {
     if (q.size() != model.nq) continue;
     dyn::forwardKinematics(model, data, q);
-    for (const auto& b : boxes) {
-      const Tf X = b.placement * data.X0[size_t(b.body)];  // geometry_X_0
-      for (int k = 0; k < 8; ++k)
-        out.push_back(X.pointToA(Vec3(b.local[k & 1 ? 1 : 0], b.local[k & 2 ? 3 : 2], b.local[k & 4 ? 5 : 4])));
-    }
+    addCorners(boxes, data.X0, out);
   }
   return out;
 }

@@ -36,8 +36,12 @@ bool SimulationRunner::configure(const dyn::Model& model, const dyn::SimulationS
     const std::lock_guard<std::mutex> lock(m_simMutex);
     m_sim = std::move(sim);
     m_data = std::make_unique<dyn::Data>(m_sim->model());
-    m_wrenchSet = false;
+    m_pushHeld = false;
     m_wrench.clear();  // the last run's push (another model's bodies)
+    {
+      const std::lock_guard<std::mutex> perturbLock(m_perturbMutex);
+      m_steadyChanged = true;  // a new simulator holds no wrenches yet
+    }
     m_ratio = 0;
     {
       const std::lock_guard<std::mutex> snapLock(m_snapMutex);
@@ -143,11 +147,15 @@ bool SimulationRunner::hasPerturbation() const {
 
 void SimulationRunner::applyPerturbation() {
   std::optional<perturb::Perturbation> p;
-  std::vector<dyn::ExternalWrench> steady;
+  bool steadyChanged = false;
   {
     const std::lock_guard<std::mutex> lock(m_perturbMutex);
     p = m_perturbation;
-    steady = m_steady;
+    if (m_steadyChanged) {
+      m_steadyHeld.assign(m_steady.begin(), m_steady.end());  // capacity kept: no allocation per step
+      m_steadyChanged = false;
+      steadyChanged = true;
+    }
   }
   const dyn::Model& model = m_sim->model();
   m_wrench.clear();  // the push
@@ -155,18 +163,24 @@ void SimulationRunner::applyPerturbation() {
     m_wrench.push_back(perturb::perturbationWrench(model, *m_data, m_sim->q(), m_sim->qd(), *p));
     if (!(m_wrench[0].force.allFinite() && m_wrench[0].moment.allFinite())) m_wrench.clear();  // a state gone bad
   }
-  // The simulator takes the push and the steady wrenches together (the push first).
-  std::vector<dyn::ExternalWrench> all = m_wrench;
-  all.insert(all.end(), steady.begin(), steady.end());
-  if (all.empty() && !m_wrenchSet) return;
-  m_sim->setWrenches(all);
-  m_wrenchSet = !all.empty();
+  // The simulator holds what it was given (setWrenches evaluates the dynamics once): given again
+  // only while a push follows the state, when one has just ended, or when the steady ones changed.
+  if (m_wrench.empty() && !m_pushHeld && !steadyChanged) return;
+  m_all.assign(m_wrench.begin(), m_wrench.end());  // the push first, then the steady wrenches
+  m_all.insert(m_all.end(), m_steadyHeld.begin(), m_steadyHeld.end());
+  m_sim->setWrenches(m_all);
+  m_pushHeld = !m_wrench.empty();
 }
 
 void SimulationRunner::setSteadyWrenches(std::vector<dyn::ExternalWrench> wrenches) {
+  const auto same = [](const dyn::ExternalWrench& a, const dyn::ExternalWrench& b) {
+    return a.body == b.body && a.point == b.point && a.force == b.force && a.moment == b.moment;
+  };
   {
     const std::lock_guard<std::mutex> lock(m_perturbMutex);
+    if (std::equal(wrenches.begin(), wrenches.end(), m_steady.begin(), m_steady.end(), same)) return;
     m_steady = std::move(wrenches);
+    m_steadyChanged = true;
   }
   if (m_running) return;  // the next step takes them
   const std::lock_guard<std::mutex> lock(m_simMutex);

@@ -128,8 +128,10 @@ class SimulationRunner : public QObject {
   double m_ratio = 0;
   mutable std::mutex m_perturbMutex;
   std::optional<perturb::Perturbation> m_perturbation;
-  bool m_wrenchSet = false;                   // the simulator holds the push's wrench
-  std::vector<dyn::ExternalWrench> m_wrench;  // the push (worker side)
   std::vector<dyn::ExternalWrench> m_steady;  // setSteadyWrenches's (m_perturbMutex)
-  std::unique_ptr<dyn::Data> m_data;          // the push's kinematics
+  bool m_steadyChanged = false;               // since the simulator was last given them (m_perturbMutex)
+  // Worker side (m_simMutex): the push, the steady wrenches as the simulator holds them, both together.
+  std::vector<dyn::ExternalWrench> m_wrench, m_steadyHeld, m_all;
+  bool m_pushHeld = false;            // the simulator holds a push
+  std::unique_ptr<dyn::Data> m_data;  // the push's kinematics
 };
