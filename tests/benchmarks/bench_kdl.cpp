@@ -1,9 +1,13 @@
-// Orocos KDL (Debian's generic x86-64 build) side by side with Dynscope compiled with the same
-// default flags (dynscope_engine_generic, no -march=native), on the same URDFs and links:
+// Orocos KDL (Debian's generic x86-64 build) side by side with Dynscope, on the same URDFs and links:
 //   kdl/RNEA/<robot>               KDL::ChainIdSolver_RNE::CartToJnt (chain root -> tip)
 //   kdl/CRBA/<robot>               KDL::ChainDynParam::JntToMass     (chain root -> tip)
 //   kdl/RNEA_tree/<robot>          KDL::TreeIdSolver_RNE::CartToJnt  (whole tree)
-//   dynscope_generic/<ALG>/<robot> dyn::rnea / crba / aba on a model of exactly the same links
+//   dynscope/<ALG>/<robot>         dyn::rnea / crba / aba on a model of exactly the same links
+// Our side is compiled with the engine's flags (-march=native when DYNSCOPE_NATIVE is on; the
+// context line "dynscope_flags" says which): configure with -DDYNSCOPE_NATIVE=OFF to compare with
+// the same default flags as KDL. KDL is reached through tests/oracle/kdl_bridge.hpp (the shared
+// library dynscope_kdl_bridge, default flags): no Eigen object crosses between the two builds, and
+// each timed KDL call is one solver call on arrays prepared inside that library.
 // For the serial arms the chain ends at the leaf whose path carries all of the mass (so it is the
 // whole robot); for the humanoid the chain is pelvis -> left hand (torso + arm, 9 DOF), compared
 // with our model of those links only ("humanoid_arm_chain"), and the tree solver with our full model.
@@ -11,6 +15,9 @@
 //   bench_kdl --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
 
+#include <array>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -19,20 +26,14 @@
 #include <string>
 #include <vector>
 
-#include <kdl/chain.hpp>
-#include <kdl/chaindynparam.hpp>
-#include <kdl/chainidsolver_recursive_newton_euler.hpp>
-#include <kdl/jntarray.hpp>
-#include <kdl/jntspaceinertiamatrix.hpp>
-#include <kdl/tree.hpp>
-#include <kdl/treeidsolver_recursive_newton_euler.hpp>
-#include <kdl_parser/kdl_parser.hpp>
-
 #include "dynscope/dynscope.hpp"
+#include "kdl_bridge.hpp"
 #include "path_description.hpp"
 
 namespace {
 
+using dyn::kdl_bridge::KdlChainOracle;
+using dyn::kdl_bridge::KdlTreeOracle;
 using dyn::testing::pathDescription;
 
 // Our side: a model, its workspace and a random fixed state.
@@ -50,40 +51,24 @@ struct Ours {
   }
 };
 
-struct KdlChain {
-  KDL::Chain chain;
-  std::unique_ptr<KDL::ChainIdSolver_RNE> rne;
-  std::unique_ptr<KDL::ChainDynParam> dynParam;
-  KDL::JntArray q, qd, qdd, tau;
-  KDL::JntSpaceInertiaMatrix H;
-  KDL::Wrenches fext;
-};
-
-struct KdlTree {
-  KDL::Tree tree;
-  std::unique_ptr<KDL::TreeIdSolver_RNE> rne;
-  KDL::JntArray q, qd, qdd, tau;
-  KDL::WrenchMap fext;
-};
-
 std::vector<std::unique_ptr<Ours>> ours;
-std::vector<std::unique_ptr<KdlChain>> chains;
-std::vector<std::unique_ptr<KdlTree>> trees;
+std::vector<std::unique_ptr<KdlChainOracle>> chains;
+std::vector<std::unique_ptr<KdlTreeOracle>> trees;
 
 void registerOurs(const std::string& label, Ours* o) {
-  benchmark::RegisterBenchmark(("dynscope_generic/RNEA/" + label).c_str(), [o](benchmark::State& st) {
+  benchmark::RegisterBenchmark(("dynscope/RNEA/" + label).c_str(), [o](benchmark::State& st) {
     for (auto _ : st) {
       benchmark::DoNotOptimize(dyn::rnea(o->model, o->data, o->q, o->qd, o->qdd).data());
       benchmark::ClobberMemory();
     }
   });
-  benchmark::RegisterBenchmark(("dynscope_generic/CRBA/" + label).c_str(), [o](benchmark::State& st) {
+  benchmark::RegisterBenchmark(("dynscope/CRBA/" + label).c_str(), [o](benchmark::State& st) {
     for (auto _ : st) {
       benchmark::DoNotOptimize(dyn::crba(o->model, o->data, o->q).data());
       benchmark::ClobberMemory();
     }
   });
-  benchmark::RegisterBenchmark(("dynscope_generic/ABA/" + label).c_str(), [o](benchmark::State& st) {
+  benchmark::RegisterBenchmark(("dynscope/ABA/" + label).c_str(), [o](benchmark::State& st) {
     for (auto _ : st) {
       benchmark::DoNotOptimize(dyn::aba(o->model, o->data, o->q, o->qd, o->tau).data());
       benchmark::ClobberMemory();
@@ -91,76 +76,73 @@ void registerOurs(const std::string& label, Ours* o) {
   });
 }
 
-void registerChain(const std::string& label, KdlChain* c) {
+// KDL's timed calls run inside dynscope_kdl_bridge on the state prepared there (the call into the
+// shared library is the same kind of call as one into liborocos-kdl itself).
+void registerChain(const std::string& label, KdlChainOracle* c) {
   benchmark::RegisterBenchmark(("kdl/RNEA/" + label).c_str(), [c](benchmark::State& st) {
     for (auto _ : st) {
-      benchmark::DoNotOptimize(c->rne->CartToJnt(c->q, c->qd, c->qdd, c->fext, c->tau));
-      benchmark::DoNotOptimize(c->tau.data.data());
+      benchmark::DoNotOptimize(c->runPreparedInverseDynamics());
       benchmark::ClobberMemory();
     }
   });
   benchmark::RegisterBenchmark(("kdl/CRBA/" + label).c_str(), [c](benchmark::State& st) {
     for (auto _ : st) {
-      benchmark::DoNotOptimize(c->dynParam->JntToMass(c->q, c->H));
-      benchmark::DoNotOptimize(c->H.data.data());
+      benchmark::DoNotOptimize(c->runPreparedMassMatrix());
       benchmark::ClobberMemory();
     }
   });
 }
 
-void registerTree(const std::string& label, KdlTree* t) {
+void registerTree(const std::string& label, KdlTreeOracle* t) {
   benchmark::RegisterBenchmark(("kdl/RNEA_tree/" + label).c_str(), [t](benchmark::State& st) {
     for (auto _ : st) {
-      benchmark::DoNotOptimize(t->rne->CartToJnt(t->q, t->qd, t->qdd, t->fext, t->tau));
-      benchmark::DoNotOptimize(t->tau.data.data());
+      benchmark::DoNotOptimize(t->runPreparedInverseDynamics());
       benchmark::ClobberMemory();
     }
   });
 }
 
-KDL::JntArray kdlArray(const Eigen::VectorXd& x) {
-  KDL::JntArray a(x.size());
-  a.data = x;
-  return a;
+std::array<double, 3> kdlGravity(const Ours& o) {
+  return {o.model.gravity.v.x(), o.model.gravity.v.y(), o.model.gravity.v.z()};
+}
+
+// The state of `o` in KDL's joint order (names in that order), for prepare().
+void prepareByName(const std::vector<std::string>& names, const Ours& o, std::vector<double>& q,
+                   std::vector<double>& qd, std::vector<double>& qdd) {
+  for (const std::string& name : names) {
+    const int v = o.model.joints[o.model.jointIndex(name)].idx_v;
+    q.push_back(o.q[v]); qd.push_back(o.qd[v]); qdd.push_back(o.qdd[v]);
+  }
 }
 
 // A KDL chain root -> tip with the same state as `o` (mapped by joint name).
-KdlChain* makeChain(const KDL::Tree& tree, const std::string& root, const std::string& tip, const Ours& o) {
-  auto c = std::make_unique<KdlChain>();
-  if (!tree.getChain(root, tip, c->chain)) return nullptr;
-  const KDL::Vector g(o.model.gravity.v.x(), o.model.gravity.v.y(), o.model.gravity.v.z());
-  c->rne = std::make_unique<KDL::ChainIdSolver_RNE>(c->chain, g);
-  c->dynParam = std::make_unique<KDL::ChainDynParam>(c->chain, g);
-  const unsigned n = c->chain.getNrOfJoints();
-  c->q.resize(n); c->qd.resize(n); c->qdd.resize(n); c->tau.resize(n);
-  c->H.resize(n);
-  c->fext.assign(c->chain.getNrOfSegments(), KDL::Wrench::Zero());
-  unsigned k = 0;
-  for (const KDL::Segment& s : c->chain.segments) {
-    if (s.getJoint().getType() == KDL::Joint::Fixed) continue;
-    const int b = o.model.jointIndex(s.getJoint().getName());
-    const int v = o.model.joints[b].idx_v;
-    c->q(k) = o.q[v]; c->qd(k) = o.qd[v]; c->qdd(k) = o.qdd[v];
-    ++k;
-  }
+KdlChainOracle* makeChain(const KdlTreeOracle& tree, const std::string& tip, const Ours& o) {
+  std::unique_ptr<KdlChainOracle> c = tree.chain(tip);
+  if (!c) return nullptr;
+  std::vector<double> q, qd, qdd;
+  prepareByName(c->jointNames(), o, q, qd, qdd);
+  c->prepare(q, qd, qdd);
   chains.push_back(std::move(c));
   return chains.back().get();
 }
 
-KdlTree* makeTree(const std::string& path, const Ours& o) {
-  auto t = std::make_unique<KdlTree>();
-  if (!kdl_parser::treeFromFile(path, t->tree)) return nullptr;
-  const KDL::Vector g(o.model.gravity.v.x(), o.model.gravity.v.y(), o.model.gravity.v.z());
-  t->rne = std::make_unique<KDL::TreeIdSolver_RNE>(t->tree, g);
-  const unsigned n = t->tree.getNrOfJoints();
-  t->q.resize(n); t->qd.resize(n); t->qdd.resize(n); t->tau.resize(n);
-  for (const auto& [name, el] : t->tree.getSegments()) {
-    const KDL::Segment& s = GetTreeElementSegment(el);
-    if (s.getJoint().getType() == KDL::Joint::Fixed) continue;
-    const int v = o.model.joints[o.model.jointIndex(s.getJoint().getName())].idx_v;
-    const unsigned k = GetTreeElementQNr(el);
-    t->q(k) = o.q[v]; t->qd(k) = o.qd[v]; t->qdd(k) = o.qdd[v];
+// KDL's tree of the file with o's gravity; nullptr (and a message) when kdl_parser fails.
+std::unique_ptr<KdlTreeOracle> readKdlTree(const std::string& path, const Ours& o) {
+  try {
+    return std::make_unique<KdlTreeOracle>(path, kdlGravity(o));
+  } catch (const std::exception& e) {
+    fprintf(stderr, "%s; skipped\n", e.what());
+    return nullptr;
   }
+}
+
+// KDL's whole tree of the file with the same state as `o` (mapped by joint name).
+KdlTreeOracle* makeTree(const std::string& path, const Ours& o) {
+  std::unique_ptr<KdlTreeOracle> t = readKdlTree(path, o);
+  if (!t) return nullptr;
+  std::vector<double> q, qd, qdd;
+  prepareByName(t->jointNames(), o, q, qd, qdd);
+  t->prepare(q, qd, qdd);
   trees.push_back(std::move(t));
   return trees.back().get();
 }
@@ -188,40 +170,37 @@ int main(int argc, char** argv) {
     const dyn::Model full = dyn::buildModel(desc);
     const std::string tip = fullMassLeaf(desc, full);
     if (tip.empty()) { fprintf(stderr, "%s: no chain carries the whole mass; skipped\n", name); continue; }
-    KDL::Tree tree;
-    if (!kdl_parser::treeFromFile(path, tree)) continue;
     ours.push_back(std::make_unique<Ours>(full));
     Ours* o = ours.back().get();
-    KdlChain* c = makeChain(tree, tree.getRootSegment()->first, tip, *o);
+    const std::unique_ptr<KdlTreeOracle> tree = readKdlTree(path, *o);
+    if (!tree) continue;
+    KdlChainOracle* c = makeChain(*tree, tip, *o);
     if (!c) continue;
-    fprintf(stderr, "%s: chain %s -> %s, %u joints\n", name, tree.getRootSegment()->first.c_str(), tip.c_str(),
-            c->chain.getNrOfJoints());
+    fprintf(stderr, "%s: chain %s -> %s, %d joints\n", name, tree->rootSegment().c_str(), tip.c_str(), c->joints());
     registerOurs(name, o);
     registerChain(name, c);
   }
   const std::string hpath = dir + "/humanoid.urdf";
   if (std::filesystem::exists(hpath)) {
     const dyn::RobotDescription desc = dyn::parseUrdfFile(hpath);
-    KDL::Tree tree;
-    if (kdl_parser::treeFromFile(hpath, tree)) {
-      // Whole tree: KDL's tree RNE vs our full model.
-      ours.push_back(std::make_unique<Ours>(dyn::buildModel(desc)));
-      Ours* o = ours.back().get();
-      if (KdlTree* t = makeTree(hpath, *o)) {
-        registerOurs("humanoid", o);
-        registerTree("humanoid", t);
-      }
+    // Whole tree: KDL's tree RNE vs our full model.
+    ours.push_back(std::make_unique<Ours>(dyn::buildModel(desc)));
+    Ours* o = ours.back().get();
+    if (KdlTreeOracle* t = makeTree(hpath, *o)) {
+      registerOurs("humanoid", o);
+      registerTree("humanoid", t);
       // One chain: pelvis -> left hand, vs our model of the same links.
-      const std::string root = tree.getRootSegment()->first, tip = "left_hand";
+      const std::string root = t->rootSegment(), tip = "left_hand";
       ours.push_back(std::make_unique<Ours>(dyn::buildModel(pathDescription(desc, tip))));
       Ours* oc = ours.back().get();
-      if (KdlChain* c = makeChain(tree, root, tip, *oc)) {
-        fprintf(stderr, "humanoid_arm_chain: %s -> %s, %u joints\n", root.c_str(), tip.c_str(), c->chain.getNrOfJoints());
+      if (KdlChainOracle* c = makeChain(*t, tip, *oc)) {
+        fprintf(stderr, "humanoid_arm_chain: %s -> %s, %d joints\n", root.c_str(), tip.c_str(), c->joints());
         registerOurs("humanoid_arm_chain", oc);
         registerChain("humanoid_arm_chain", c);
       }
     }
   }
+  benchmark::AddCustomContext("dynscope_flags", DYNSCOPE_BENCH_ENGINE_FLAGS);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

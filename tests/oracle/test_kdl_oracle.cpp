@@ -13,30 +13,29 @@
 //    the full model from dyn::loadModel.
 // Both sides use gravity (0, 0, -9.81); the root link's inertia is ignored by both (KDL warns).
 //
-// Built against dynscope_engine_generic (no -march=native): KDL's JntArray / JntSpaceInertiaMatrix
-// wrap Eigen objects created by Debian's generic build, and mixing alignments corrupts memory.
+// KDL is reached only through kdl_bridge.hpp (the shared library dynscope_kdl_bridge, built with
+// default flags): Debian's KDL is a generic x86-64 build whose JntArray / JntSpaceInertiaMatrix wrap
+// Eigen objects, and this program is built with the engine's -march=native, so only std::vector
+// crosses to KDL (mixing Eigen objects of the two alignments corrupts memory).
 #include <QtTest>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <kdl/chain.hpp>
-#include <kdl/chaindynparam.hpp>
-#include <kdl/chainidsolver_recursive_newton_euler.hpp>
-#include <kdl/jntarray.hpp>
-#include <kdl/jntspaceinertiamatrix.hpp>
-#include <kdl/tree.hpp>
-#include <kdl/treeidsolver_recursive_newton_euler.hpp>
-#include <kdl_parser/kdl_parser.hpp>
-
 #include "dynscope/dynscope.hpp"
+#include "kdl_bridge.hpp"
 #include "path_description.hpp"
 
 namespace {
+
+using dyn::kdl_bridge::KdlChainOracle;
+using dyn::kdl_bridge::KdlTreeOracle;
 
 constexpr double kTol = 1e-9;  // relative to the magnitude of the compared quantity
 constexpr int kSamples = 20;
@@ -65,35 +64,29 @@ QString mismatch(const Eigen::MatrixXd& ours, const Eigen::MatrixXd& kdl, const 
     if (!m_.isEmpty()) QFAIL(qPrintable(m_));                 \
   } while (0)
 
-// For each KDL tree joint index, our dof index (by joint name).
-std::vector<int> treeDofMap(const KDL::Tree& tree, const dyn::Model& model) {
-  std::vector<int> map(tree.getNrOfJoints(), -1);
-  for (const auto& [name, el] : tree.getSegments()) {
-    const KDL::Segment& seg = GetTreeElementSegment(el);
-    if (seg.getJoint().getType() == KDL::Joint::Fixed) continue;
-    const int body = model.jointIndex(seg.getJoint().getName());
-    if (body > 0) map[GetTreeElementQNr(el)] = model.joints[body].idx_v;
-  }
-  return map;
-}
-
-// For each KDL chain joint index, our dof index (by joint name).
-std::vector<int> chainDofMap(const KDL::Chain& chain, const dyn::Model& model) {
+// For each KDL joint index (tree q number or chain position), our dof index (by joint name; -1
+// when our model has no moving joint of that name).
+std::vector<int> dofMap(const std::vector<std::string>& kdlJointNames, const dyn::Model& model) {
   std::vector<int> map;
-  for (const KDL::Segment& seg : chain.segments) {
-    if (seg.getJoint().getType() == KDL::Joint::Fixed) continue;
-    const int body = model.jointIndex(seg.getJoint().getName());
+  for (const std::string& name : kdlJointNames) {
+    const int body = model.jointIndex(name);
     map.push_back(body > 0 ? model.joints[body].idx_v : -1);
   }
   return map;
 }
 
-KDL::JntArray toKdl(const Eigen::VectorXd& x, const std::vector<int>& map) {
-  KDL::JntArray a(map.size());
-  for (size_t k = 0; k < map.size(); ++k) a(k) = x[map[k]];
+// Our vector in KDL's joint order, and a KDL result back as an Eigen vector / matrix.
+std::vector<double> toKdl(const Eigen::VectorXd& x, const std::vector<int>& map) {
+  std::vector<double> a(map.size());
+  for (size_t k = 0; k < map.size(); ++k) a[k] = x[map[k]];
   return a;
 }
-Eigen::VectorXd fromKdl(const KDL::JntArray& a) { return a.data; }
+Eigen::VectorXd fromKdl(const std::vector<double>& a) {
+  return Eigen::Map<const Eigen::VectorXd>(a.data(), Eigen::Index(a.size()));
+}
+Eigen::MatrixXd fromKdlRowMajor(const std::vector<double>& a, int n) {
+  return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(a.data(), n, n);
+}
 Eigen::VectorXd select(const Eigen::VectorXd& x, const std::vector<int>& map) {
   Eigen::VectorXd y(map.size());
   for (size_t k = 0; k < map.size(); ++k) y[k] = x[map[k]];
@@ -125,7 +118,7 @@ std::vector<std::string> leafLinks(const dyn::RobotDescription& desc) {
   return leaves;
 }
 
-KDL::Vector kdlVector(const dyn::Vec3<double>& v) { return KDL::Vector(v.x(), v.y(), v.z()); }
+std::array<double, 3> kdlVector(const dyn::Vec3<double>& v) { return {v.x(), v.y(), v.z()}; }
 
 }  // namespace
 
@@ -137,13 +130,15 @@ class TestKdlOracle : public QObject {
     QTest::addColumn<QString>("file");
     for (const char* f : {"ur5.urdf", "panda.urdf", "humanoid.urdf", "quadruped.urdf"}) QTest::newRow(f) << QString(f);
   }
-  // Loads the URDF with both libraries (QSKIP when the file is missing).
-  static bool load(const QString& file, dyn::RobotDescription& desc, dyn::Model& model, KDL::Tree& tree) {
+  // Loads the URDF with both libraries (QSKIP when the file is missing); KDL's tree gets our
+  // model's gravity (KdlTreeOracle throws when kdl_parser fails).
+  static bool load(const QString& file, dyn::RobotDescription& desc, dyn::Model& model,
+                   std::unique_ptr<KdlTreeOracle>& tree) {
     const std::string path = robotPath(file.toStdString().c_str());
     if (!std::filesystem::exists(path)) return false;
     desc = dyn::parseUrdfFile(path);
     model = dyn::loadModel(path);
-    if (!kdl_parser::treeFromFile(path, tree)) throw std::runtime_error("kdl_parser failed on " + path);
+    tree = std::make_unique<KdlTreeOracle>(path, kdlVector(model.gravity.v));
     return true;
   }
 
@@ -165,46 +160,45 @@ class TestKdlOracle : public QObject {
     QFETCH(QString, file);
     dyn::RobotDescription desc;
     dyn::Model model;
-    KDL::Tree tree;
+    std::unique_ptr<KdlTreeOracle> tree;
     if (!load(file, desc, model, tree)) QSKIP(qPrintable(file + " missing"));
     QVERIFY(!model.floatingBase);
-    QCOMPARE(int(tree.getNrOfJoints()), model.nv);
+    QCOMPARE(tree->joints(), model.nv);
     QCOMPARE(model.nq, model.nv);
-    const std::vector<int> map = treeDofMap(tree, model);
+    const std::vector<int> map = dofMap(tree->jointNames(), model);
     for (int k : map) QVERIFY2(k >= 0, "a KDL joint has no Dynscope joint of the same name");
     QCOMPARE(int(std::set<int>(map.begin(), map.end()).size()), model.nv);
 
-    const KDL::Vector g = kdlVector(model.gravity.v);
-    KDL::TreeIdSolver_RNE rne(tree, g), rne0(tree, KDL::Vector::Zero());
     dyn::Data d(model);
     const int n = model.nv;
-    KDL::JntArray tauK(n), zero(n);
+    std::vector<double> tauK(n);
+    const std::vector<double> zero(n, 0.0);
     std::mt19937 rng(1234);
     for (int s = 0; s < kSamples; ++s) {
       const Eigen::VectorXd q = randomVector(rng, n, M_PI), qd = randomVector(rng, n, 2.0),
                             qdd = randomVector(rng, n, 3.0);
-      const KDL::JntArray qK = toKdl(q, map), qdK = toKdl(qd, map), qddK = toKdl(qdd, map);
+      const std::vector<double> qK = toKdl(q, map), qdK = toKdl(qd, map), qddK = toKdl(qdd, map);
       const QString at = QString("%1 sample %2").arg(file).arg(s);
 
       // tau = ID(q, qd, qdd)
-      QCOMPARE(rne.CartToJnt(qK, qdK, qddK, KDL::WrenchMap(), tauK), 0);
+      QCOMPARE(tree->inverseDynamics(qK, qdK, qddK, tauK), 0);
       EXPECT_MATCH(select(Eigen::VectorXd(dyn::rnea(model, d, q, qd, qdd)), map), fromKdl(tauK), "RNEA " + at);
       // g(q) = ID(q, 0, 0)
-      QCOMPARE(rne.CartToJnt(qK, zero, zero, KDL::WrenchMap(), tauK), 0);
+      QCOMPARE(tree->inverseDynamics(qK, zero, zero, tauK), 0);
       const Eigen::VectorXd gv = dyn::gravityVector(model, d, q);
       EXPECT_MATCH(select(gv, map), fromKdl(tauK), "gravity " + at);
       // C(q, qd) qd = ID(q, qd, 0) without gravity
-      QCOMPARE(rne0.CartToJnt(qK, qdK, zero, KDL::WrenchMap(), tauK), 0);
+      QCOMPARE(tree->inverseDynamicsNoGravity(qK, qdK, zero, tauK), 0);
       const Eigen::VectorXd nle = dyn::nonLinearEffects(model, d, q, qd);
       EXPECT_MATCH(select(Eigen::VectorXd(nle - gv), map), fromKdl(tauK), "Coriolis " + at);
       // H: column j = ID(q, 0, e_j) without gravity
       const Eigen::MatrixXd H = dyn::crba(model, d, q);
       Eigen::MatrixXd HK(n, n);
       for (int j = 0; j < n; ++j) {
-        KDL::JntArray e(n);
-        e(j) = 1;
-        QCOMPARE(rne0.CartToJnt(qK, zero, e, KDL::WrenchMap(), tauK), 0);
-        HK.col(j) = tauK.data;
+        std::vector<double> e(n, 0.0);
+        e[j] = 1;
+        QCOMPARE(tree->inverseDynamicsNoGravity(qK, zero, e, tauK), 0);
+        HK.col(j) = fromKdl(tauK);
       }
       EXPECT_MATCH(select(H, map), HK, "CRBA vs tree-RNE columns " + at);
     }
@@ -216,9 +210,9 @@ class TestKdlOracle : public QObject {
     QFETCH(QString, file);
     dyn::RobotDescription desc;
     dyn::Model full;
-    KDL::Tree tree;
+    std::unique_ptr<KdlTreeOracle> tree;
     if (!load(file, desc, full, tree)) QSKIP(qPrintable(file + " missing"));
-    const std::string root = tree.getRootSegment()->first;
+    const std::string root = tree->rootSegment();
     QCOMPARE(root, full.bodyNames[0]);
 
     std::vector<std::string> tips{full.defaultEndEffector};
@@ -234,47 +228,44 @@ class TestKdlOracle : public QObject {
     std::mt19937 rng(99);
     int chainsChecked = 0, fullChecked = 0;
     for (const std::string& tip : tips) {
-      KDL::Chain chain;
-      QVERIFY2(tree.getChain(root, tip, chain), tip.c_str());
-      if (chain.getNrOfJoints() == 0) continue;  // a fixed leaf of the root (e.g. a sensor on the pelvis)
+      const std::unique_ptr<KdlChainOracle> chainPtr = tree->chain(tip);  // root -> tip, the tree's gravity
+      QVERIFY2(chainPtr, tip.c_str());
+      KdlChainOracle& chain = *chainPtr;
+      if (chain.joints() == 0) continue;  // a fixed leaf of the root (e.g. a sensor on the pelvis)
       const dyn::Model sub = dyn::buildModel(pathDescription(desc, tip));
-      QCOMPARE(int(chain.getNrOfJoints()), sub.nv);
+      QCOMPARE(chain.joints(), sub.nv);
       // Compare with the full model too when the chain carries all of the robot's mass.
       const bool compareFull = std::abs(sub.totalMass() - full.totalMass()) <= 1e-12 * full.totalMass();
       if (serial && tip == full.defaultEndEffector && !compareFull)
         qInfo("  %s: links beyond the default end effector carry mass; the full model is checked on another chain",
               tip.c_str());
 
-      const std::vector<int> mapSub = chainDofMap(chain, sub), mapFull = chainDofMap(chain, full);
+      const std::vector<int> mapSub = dofMap(chain.jointNames(), sub), mapFull = dofMap(chain.jointNames(), full);
       for (int k : mapSub) QVERIFY(k >= 0);
       for (int k : mapFull) QVERIFY(k >= 0);
-      const KDL::Vector g = kdlVector(full.gravity.v);
-      KDL::ChainIdSolver_RNE rne(chain, g);
-      KDL::ChainDynParam dynParam(chain, g);
-      const int nc = chain.getNrOfJoints();
-      const KDL::Wrenches noWrench(chain.getNrOfSegments(), KDL::Wrench::Zero());
+      const int nc = chain.joints();
       dyn::Data ds(sub), df(full);
       for (int s = 0; s < kSamples / 4; ++s) {
         // Random state of the full model; the chain and sub-model see its entries by name.
         const Eigen::VectorXd q = randomVector(rng, full.nv, M_PI), qd = randomVector(rng, full.nv, 2.0),
                               qdd = randomVector(rng, full.nv, 3.0);
-        KDL::JntArray qK = toKdl(q, mapFull), qdK = toKdl(qd, mapFull), qddK = toKdl(qdd, mapFull);
+        const std::vector<double> qK = toKdl(q, mapFull), qdK = toKdl(qd, mapFull), qddK = toKdl(qdd, mapFull);
         // Sub-model state: scatter the chain values into its own dof order.
         Eigen::VectorXd qs(nc), qds(nc), qdds(nc);
-        for (int k = 0; k < nc; ++k) { qs[mapSub[k]] = qK(k); qds[mapSub[k]] = qdK(k); qdds[mapSub[k]] = qddK(k); }
+        for (int k = 0; k < nc; ++k) { qs[mapSub[k]] = qK[k]; qds[mapSub[k]] = qdK[k]; qdds[mapSub[k]] = qddK[k]; }
 
-        KDL::JntArray tauK(nc), gK(nc), cK(nc);
-        KDL::JntSpaceInertiaMatrix HK(nc);
-        QCOMPARE(rne.CartToJnt(qK, qdK, qddK, noWrench, tauK), 0);
-        QCOMPARE(dynParam.JntToMass(qK, HK), 0);
-        QCOMPARE(dynParam.JntToGravity(qK, gK), 0);
-        QCOMPARE(dynParam.JntToCoriolis(qK, qdK, cK), 0);
+        std::vector<double> tauK, gK, cK, HKrows;
+        QCOMPARE(chain.inverseDynamics(qK, qdK, qddK, tauK), 0);  // ChainIdSolver_RNE, no external wrenches
+        QCOMPARE(chain.massMatrix(qK, HKrows), 0);                 // ChainDynParam::JntToMass
+        QCOMPARE(chain.gravity(qK, gK), 0);                        // ChainDynParam::JntToGravity
+        QCOMPARE(chain.coriolis(qK, qdK, cK), 0);                  // ChainDynParam::JntToCoriolis
+        const Eigen::MatrixXd HK = fromKdlRowMajor(HKrows, nc);
         const QString at = QString("%1 chain %2 -> %3 sample %4").arg(file, root.c_str(), tip.c_str()).arg(s);
 
         const Eigen::VectorXd tau = dyn::rnea(sub, ds, qs, qds, qdds);
         EXPECT_MATCH(select(tau, mapSub), fromKdl(tauK), "ChainIdSolver_RNE vs rnea, " + at);
         const Eigen::MatrixXd H = dyn::crba(sub, ds, qs);
-        EXPECT_MATCH(select(H, mapSub), HK.data, "JntToMass vs crba, " + at);
+        EXPECT_MATCH(select(H, mapSub), HK, "JntToMass vs crba, " + at);
         const Eigen::VectorXd gv = dyn::gravityVector(sub, ds, qs);
         EXPECT_MATCH(select(gv, mapSub), fromKdl(gK), "JntToGravity vs gravityVector, " + at);
         const Eigen::VectorXd nle = dyn::nonLinearEffects(sub, ds, qs, qds);
@@ -284,7 +275,7 @@ class TestKdlOracle : public QObject {
         if (compareFull) {  // the loaded model, states by name (other dofs of `full` are irrelevant: no mass)
           EXPECT_MATCH(select(Eigen::VectorXd(dyn::rnea(full, df, q, qd, qdd)), mapFull), fromKdl(tauK),
                        "ChainIdSolver_RNE vs rnea (loadModel), " + at);
-          EXPECT_MATCH(select(dyn::crba(full, df, q), mapFull), HK.data, "JntToMass vs crba (loadModel), " + at);
+          EXPECT_MATCH(select(dyn::crba(full, df, q), mapFull), HK, "JntToMass vs crba (loadModel), " + at);
           const Eigen::VectorXd gf = dyn::gravityVector(full, df, q);
           EXPECT_MATCH(select(gf, mapFull), fromKdl(gK), "JntToGravity vs gravityVector (loadModel), " + at);
           EXPECT_MATCH(select(Eigen::VectorXd(dyn::nonLinearEffects(full, df, q, qd) - gf), mapFull), fromKdl(cK),
