@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QSurfaceFormat>
@@ -21,13 +23,32 @@
 #include "window/window_screenshot_command.hpp"
 #include "window/workspaces.hpp"
 
-#ifndef DYNSCOPE_ROBOTS_DIR
-#define DYNSCOPE_ROBOTS_DIR "robots"
-#endif
-
 namespace {
 constexpr const char* kVersion = DYNSCOPE_VERSION;  // project(VERSION) in CMakeLists.txt
+
+// The sample robots' folder, found at run time (no path is compiled in, so that the compiler cache
+// serves every checkout): $DYNSCOPE_ROBOTS_DIR; installed, <prefix>/share/dynscope/robots beside
+// <prefix>/bin; in a build tree, the checkout's robots/ named by the dynscope-robots-dir file CMake
+// writes next to the program (app/CMakeLists.txt), else the first robots/ur5.urdf found walking up
+// from the program's folder. Nothing found: the installed place, so that messages name it.
+QString robotsDirectory() {
+  const QString variable = qEnvironmentVariable("DYNSCOPE_ROBOTS_DIR");
+  if (!variable.isEmpty()) return variable;
+  const QDir exe(QCoreApplication::applicationDirPath());
+  const QString installed = QDir::cleanPath(exe.filePath("../share/dynscope/robots"));
+  if (QFileInfo(installed).isDir()) return installed;
+  QFile pointer(exe.filePath("dynscope-robots-dir"));
+  if (pointer.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    const QString source = QString::fromUtf8(pointer.readAll()).trimmed();
+    if (!source.isEmpty() && QFileInfo(source).isDir()) return source;
+  }
+  for (QDir dir = exe;;) {
+    if (QFileInfo::exists(dir.filePath("robots/ur5.urdf"))) return dir.filePath("robots");
+    if (!dir.cdUp()) break;
+  }
+  return installed;
 }
+}  // namespace
 
 int main(int argc, char** argv) {
   // The command line first, without a display: --help, --version and usage errors must work on a
@@ -63,7 +84,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("dynscope");
   QApplication::setApplicationVersion(kVersion);
 
-  const QString robotsDir = QStringLiteral(DYNSCOPE_ROBOTS_DIR);
+  const QString robotsDir = robotsDirectory();
   const QString model = options.model.isEmpty() ? QDir(robotsDir).filePath("ur5.urdf") : options.model;
 
   if (!options.screenshot.isEmpty() || !options.windowScreenshot.isEmpty()) {
