@@ -43,6 +43,7 @@ foreach(page ${DYNSCOPE_MAN_PAGES})
   list(APPEND DYNSCOPE_COMPRESSED_MAN_PAGES ${out})
 endforeach()
 add_custom_target(dynscope_man_pages ALL DEPENDS ${DYNSCOPE_COMPRESSED_MAN_PAGES})
+add_dependencies(dynscope-cli dynscope_man_pages)  # `cmake --install` right after scripts/run
 install(FILES ${DYNSCOPE_COMPRESSED_MAN_PAGES} DESTINATION ${DYNSCOPE_MAN1_DIR})
 
 # Bash completion of dynscope-cli (bash-completion loads it by the command's name, on demand).

@@ -145,12 +145,13 @@ void checkAlgorithm(Options& opts) {
 // "  name  title (reference)" per formulation of a problem, for the help texts.
 std::string algorithmHelp(dyn::Problem problem) {
   std::string s = "Algorithms (--algorithm NAME, default " + dyn::formulationNames(problem).front() + "):\n";
+  size_t width = 0;  // the longest name sets the column: names are never cut
   for (const dyn::Formulation& f : dyn::formulations())
-    if (f.problem == problem) {
-      std::string name = "  " + f.name;
-      name.resize(18, ' ');
-      s += name + f.title + (f.revolutePrismaticOnly ? " [revolute/prismatic joints]" : "") + "\n";
-    }
+    if (f.problem == problem) width = std::max(width, f.name.size());
+  for (const dyn::Formulation& f : dyn::formulations())
+    if (f.problem == problem)
+      s += "  " + f.name + std::string(width + 2 - f.name.size(), ' ') + f.title +
+           (f.revolutePrismaticOnly ? " [revolute/prismatic joints]" : "") + "\n";
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QtTest>
 
 #include <cmath>
@@ -36,7 +37,8 @@ constexpr double kRelTol = 1e-12;
 using Run = dyn::testing::CliRun;
 using dyn::testing::runCli;
 
-QString robot(const QString& file) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + file; }
+// Absolute: project files written here name their robot relative to themselves.
+QString robot(const QString& file) { return QFileInfo(QString(DYNSCOPE_ROBOTS_DIR) + "/" + file).absoluteFilePath(); }
 
 dyn::Model load(const QString& file, bool floating) {
   return dyn::loadModel(robot(file).toStdString(), dyn::BuildOptions{.floatingBase = floating});

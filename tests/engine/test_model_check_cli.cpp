@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QtTest>
 #include <string>
 
@@ -19,7 +20,10 @@ namespace {
 using dyn::testing::CliRun;
 using dyn::testing::runCli;
 
-QString data(const char* name) { return QString(DYNSCOPE_TEST_DATA_DIR) + "/model_check/" + name; }
+// Absolute: project files written here name their robot relative to themselves.
+QString data(const char* name) {
+  return QFileInfo(QString(DYNSCOPE_TEST_DATA_DIR) + "/model_check/" + name).absoluteFilePath();
+}
 
 QJsonObject json(const CliRun& r) {
   QJsonParseError error;

@@ -25,7 +25,8 @@ using Eigen::VectorXd;
 
 namespace {
 
-QString robotFile(const char* name) { return QString(DYNSCOPE_ROBOTS_DIR) + "/" + name; }
+// Absolute, as a project file read back gives it (paths are stored relative to the project file).
+QString robotFile(const char* name) { return QFileInfo(QString(DYNSCOPE_ROBOTS_DIR) + "/" + name).absoluteFilePath(); }
 
 void writeText(const QString& path, const QByteArray& text) {
   QFile f(path);

@@ -48,7 +48,7 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   // QCommandLineParser's help names the executable from QCoreApplication::arguments(): only with an
   // application object (main() makes a QCoreApplication for --help, no display needed).
   if (QCoreApplication::instance()) out->helpText = parser.helpText();
-  out->showHelp = parser.isSet(help);
+  out->showHelp = parser.isSet(help) || parser.isSet("help-all");  // Qt 6 lists --help-all with --help
   out->showVersion = parser.isSet(version);
   const QStringList positional = parser.positionalArguments();
   if (positional.size() > 1) return fail("expected at most one MODEL, got: " + positional.join(' '));
