@@ -255,9 +255,9 @@ class Parser {
     }
     if (const char* v = el->Attribute("inertiagrouprange")) {
       r.markRead(el, "inertiagrouprange");
-      const std::vector<double> g = r.numbers(el, "inertiagrouprange", v, 2);
-      r.compiler.groupMin = int(g[0]);
-      r.compiler.groupMax = int(g[1]);
+      const std::vector<int> g = r.integers(el, "inertiagrouprange", v, 2);
+      r.compiler.groupMin = g[0];
+      r.compiler.groupMax = g[1];
     }
     if (const char* c = el->Attribute("coordinate")) {
       r.markRead(el, "coordinate");
@@ -736,7 +736,7 @@ class Parser {
     }
     pose = prefix * pose;  // in the body frame
     const char* g = r.get(el, "group", "geom", cc);
-    const int group = g ? int(r.numbers(el, "group", g, 1)[0]) : 0;
+    const int group = g ? r.integers(el, "group", g, 1)[0] : 0;
 
     // Inertia (inertiafromgeom): the geoms of the groups in inertiagrouprange.
     const char* massAttr = r.get(el, "mass", "geom", cc);

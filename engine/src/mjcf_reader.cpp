@@ -75,6 +75,18 @@ std::vector<double> Reader::numbers(const XMLElement* el, const char* name, cons
   return out;
 }
 
+std::vector<int> Reader::integers(const XMLElement* el, const char* name, const char* value, size_t count) const {
+  std::vector<int> out;
+  for (const double v : numbers(el, name, value, count)) {
+    // Whole numbers only, and in int's range: a cast of 1e300 to int is undefined.
+    if (v != std::floor(v) || std::abs(v) > 1e9)
+      fail(el, "<" + std::string(el->Name()) + ">",
+           std::string(name) + "=\"" + value + "\": expected whole numbers between -1e9 and 1e9");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
 void Reader::note(Severity severity, const std::string& code, const XMLElement* el, const std::string& element,
                   const std::string& message, const std::string& hint) {
   const std::string key = code + '\n' + message;

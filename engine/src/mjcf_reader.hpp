@@ -64,6 +64,8 @@ class Reader {
   // Parsed numbers (exactly `count`, or between min and max when max > 0) of a value; fails naming el.
   std::vector<double> numbers(const XMLElement* el, const char* name, const char* value, size_t count,
                               size_t max = 0) const;
+  // Parsed whole numbers (exactly `count`) that fit an int; fails naming el otherwise.
+  std::vector<int> integers(const XMLElement* el, const char* name, const char* value, size_t count) const;
 
   // Findings, grouped: one per (code, element kind) with the first line and a count.
   void note(Severity severity, const std::string& code, const XMLElement* el, const std::string& element,

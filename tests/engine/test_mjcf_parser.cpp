@@ -486,6 +486,14 @@ class TestMjcfParser : public QObject {
         << "<mujoco><worldbody><body>\n<joint name=\"j\" limited=\"true\"/><geom size=\"1\"/></body>"
            "</worldbody></mujoco>"
         << 2 << "limited=\"true\" without a range";
+    // Found by fuzz_mjcf: an int attribute holding a huge number (casting it to int is undefined).
+    QTest::newRow("huge geom group") << "<mujoco><worldbody><body>\n<geom size=\"1\" group=\"1e300\"/></body>"
+                                        "</worldbody></mujoco>"
+                                     << 2 << "expected whole numbers";
+    QTest::newRow("fractional inertiagrouprange")
+        << "<mujoco>\n<compiler inertiagrouprange=\"0 2.5\"/><worldbody><body><geom size=\"1\"/></body>"
+           "</worldbody></mujoco>"
+        << 2 << "expected whole numbers";
     QTest::newRow("no bodies") << "<mujoco>\n<worldbody/></mujoco>" << 1 << "no bodies";
     QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 2 << "malformed XML";
   }
