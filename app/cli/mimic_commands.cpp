@@ -8,10 +8,6 @@
 namespace cli {
 namespace {
 
-Eigen::VectorXd toVector(const std::vector<double>& xs) {
-  return Eigen::Map<const Eigen::VectorXd>(xs.data(), Eigen::Index(xs.size()));
-}
-
 std::string sizeMismatch(const char* option, size_t given, const char* what, size_t size,
                          const std::vector<std::string>& names) {
   return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +

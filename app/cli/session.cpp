@@ -30,10 +30,6 @@ size_t editDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-Eigen::VectorXd toVector(const std::vector<double>& xs) {
-  return Eigen::Map<const Eigen::VectorXd>(xs.data(), Eigen::Index(xs.size()));
-}
-
 std::string sizeMismatch(const char* option, size_t given, const char* sizeName, int size,
                          const std::vector<std::string>& names) {
   return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +

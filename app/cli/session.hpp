@@ -16,6 +16,11 @@
 
 namespace cli {
 
+// A parsed list of numbers as an Eigen vector.
+inline Eigen::VectorXd toVector(const std::vector<double>& xs) {
+  return Eigen::Map<const Eigen::VectorXd>(xs.data(), Eigen::Index(xs.size()));
+}
+
 struct Session {
   Options options;
   dyn::Model model;

@@ -16,11 +16,11 @@
 
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/loops/loop_constraints.hpp"
+#include "quoted_name.hpp"
 
 namespace dyn {
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 std::optional<LoopJointType> loopType(JointKind kind) {
   switch (kind) {
@@ -52,11 +52,11 @@ SpanningTree spanningTree(const RobotDescription& robot) {
   std::vector<std::vector<int>> parentJoints(static_cast<size_t>(nl)), outgoing(static_cast<size_t>(nl));
   for (int j = 0; j < int(robot.joints.size()); ++j) {
     const JointDesc& jd = robot.joints[size_t(j)];
-    const std::string el = "joint " + quoted(jd.name);
+    const std::string el = "joint " + inQuotes(jd.name);
     const auto p = linkIndex.find(jd.parent), c = linkIndex.find(jd.child);
-    if (p == linkIndex.end()) fail(jd.line, el, "parent link " + quoted(jd.parent) + " does not exist");
-    if (c == linkIndex.end()) fail(jd.line, el, "child link " + quoted(jd.child) + " does not exist");
-    if (p->second == c->second) fail(jd.line, el, "connects link " + quoted(jd.child) + " to itself");
+    if (p == linkIndex.end()) fail(jd.line, el, "parent link " + inQuotes(jd.parent) + " does not exist");
+    if (c == linkIndex.end()) fail(jd.line, el, "child link " + inQuotes(jd.child) + " does not exist");
+    if (p->second == c->second) fail(jd.line, el, "connects link " + inQuotes(jd.child) + " to itself");
     parentJoints[size_t(c->second)].push_back(j);
     outgoing[size_t(p->second)].push_back(j);
   }
@@ -66,9 +66,9 @@ SpanningTree spanningTree(const RobotDescription& robot) {
     if (parentJoints[size_t(l)].empty()) roots.push_back(l);
   if (roots.size() > 1) {
     std::string names;
-    for (int r : roots) names += (names.empty() ? "" : ", ") + quoted(robot.links[size_t(r)].name);
+    for (int r : roots) names += (names.empty() ? "" : ", ") + inQuotes(robot.links[size_t(r)].name);
     const LinkDesc& second = robot.links[size_t(roots[1])];
-    fail(second.line, "link " + quoted(second.name),
+    fail(second.line, "link " + inQuotes(second.name),
          "the robot has several root links (" + names + "); all links must form one tree");
   }
 
@@ -116,9 +116,9 @@ SpanningTree spanningTree(const RobotDescription& robot) {
     });
     std::rotate(cycle.begin(), earliest, cycle.end());  // start at the joint first in the file: a stable message
     std::string names;
-    for (int j : cycle) names += (names.empty() ? "" : " -> ") + quoted(robot.joints[size_t(j)].name);
+    for (int j : cycle) names += (names.empty() ? "" : " -> ") + inQuotes(robot.joints[size_t(j)].name);
     const JointDesc& jd = robot.joints[size_t(cycle.front())];
-    fail(jd.line, "joint " + quoted(jd.name),
+    fail(jd.line, "joint " + inQuotes(jd.name),
          "the joints form a cycle: " + names +
              (roots.empty() ? " (no link is the root of the tree)" : " (not connected to the root link)"));
   }
@@ -154,7 +154,7 @@ struct LoopBuilder {
 
   int link(const std::string& name, int line, const std::string& element, const char* role) const {
     const auto it = linkIndex.find(name);
-    if (it == linkIndex.end()) fail(line, element, std::string(role) + " link " + quoted(name) + " does not exist");
+    if (it == linkIndex.end()) fail(line, element, std::string(role) + " link " + inQuotes(name) + " does not exist");
     return it->second;
   }
 
@@ -172,7 +172,7 @@ struct LoopBuilder {
   // A joint of the file that closes a cycle: F1 is its frame on the parent link; F2 is F1 at the
   // file's zero pose, fixed to the child (the zero pose is taken as assembled).
   void addCut(const JointDesc& jd, const Data& zero) {
-    const std::string el = "joint " + quoted(jd.name);
+    const std::string el = "joint " + inQuotes(jd.name);
     const auto type = loopType(jd.kind);
     if (!type)
       fail(jd.line, el,
@@ -195,7 +195,7 @@ struct LoopBuilder {
     J.cut = true;
     if (J.predecessor == J.successor)
       fail(jd.line, el,
-           "closes a loop between links " + quoted(jd.parent) + " and " + quoted(jd.child) +
+           "closes a loop between links " + inQuotes(jd.parent) + " and " + inQuotes(jd.child) +
                ", which fixed joints already join rigidly");
     const auto treeJoint = std::find_if(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& other) {
       return other.child == jd.child && model.jointIndex(other.name) >= 0;
@@ -207,10 +207,10 @@ struct LoopBuilder {
                                                              : nullptr;
     std::string message =
         "closes a kinematic loop" +
-        (other ? " (link " + quoted(jd.child) + " is also the child of joint " + quoted(other->name) + ")"
+        (other ? " (link " + inQuotes(jd.child) + " is also the child of joint " + inQuotes(other->name) + ")"
                : std::string()) +
         "; cut from the spanning tree and kept as a " + loopJointTypeName(J.type) +
-        " loop-closure joint at its origin on " + quoted(jd.parent) + ", the file's zero pose taken as assembled";
+        " loop-closure joint at its origin on " + inQuotes(jd.parent) + ", the file's zero pose taken as assembled";
     if (jd.hasLimits || jd.damping > 0 || jd.friction > 0)
       message += "; its limits, damping and friction are not modelled (a loop-closure joint has no coordinate)";
     if (jd.actuated) message += "; its actuator marker is ignored (only tree joints are actuated)";
@@ -221,14 +221,14 @@ struct LoopBuilder {
 
   // An explicit loop joint (<loop_joint> or a .dh `loop` line).
   void addExplicit(const LoopJointDesc& d) {
-    const std::string el = "loop joint " + quoted(d.name);
+    const std::string el = "loop joint " + inQuotes(d.name);
     if (model.jointIndex(d.name) >= 0 || model.loopIndex(d.name) >= 0 ||
         std::any_of(robot.joints.begin(), robot.joints.end(), [&](const JointDesc& j) { return j.name == d.name; }))
       fail(d.line, el, "the name is already used by another joint");
     const auto type = loopType(d.kind);
     if (!type) fail(d.line, el, "the type must be revolute, continuous, prismatic, fixed or spherical");
     const int l1 = link(d.link1, d.line, el, "<link1>"), l2 = link(d.link2, d.line, el, "<link2>");
-    if (l1 == l2) fail(d.line, el, "connects link " + quoted(d.link1) + " to itself");
+    if (l1 == l2) fail(d.line, el, "connects link " + inQuotes(d.link1) + " to itself");
     LoopJoint<double> J;
     J.name = d.name;
     J.type = *type;
@@ -237,7 +237,7 @@ struct LoopBuilder {
     J.successor = bodyOfLink[size_t(l2)];
     if (J.predecessor == J.successor)
       fail(d.line, el,
-           "connects links " + quoted(d.link1) + " and " + quoted(d.link2) +
+           "connects links " + inQuotes(d.link1) + " and " + inQuotes(d.link2) +
                ", which fixed joints already join rigidly: the constraint could not act");
     if (alongAxis(J.type) && !(d.axis.norm() > 1e-12)) fail(d.line, el, "the axis must not be zero");
     const Mat3<double> Ra = alongAxis(J.type) ? rotationTakingZTo(d.axis.normalized()) : Mat3<double>::Identity();
@@ -261,7 +261,7 @@ struct LoopBuilder {
     const AssemblyResult& r = assembler.solve(model.loopReference, opt);
     if (!r.converged) {
       const LoopJoint<double>& J = model.loops[size_t(r.worstLoop)];
-      fail(J.line, (J.cut ? "joint " : "loop joint ") + quoted(J.name),
+      fail(J.line, (J.cut ? "joint " : "loop joint ") + inQuotes(J.name),
            "the mechanism cannot be assembled: this loop cannot close (the closest configuration to the zero pose "
            "leaves " +
                describeLoopError(model, assembler.loopData().phi, r.worstLoop) + " there)");

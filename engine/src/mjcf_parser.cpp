@@ -19,6 +19,7 @@
 #include "dynscope/io/mesh_path.hpp"
 #include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
+#include "quoted_name.hpp"
 
 namespace dyn {
 namespace {
@@ -35,7 +36,6 @@ bool isActuatorTag(const std::string& tag) {
 // The <default> bucket of an element kind: every actuator kind shares MuJoCo's one actuator default.
 std::string bucketOf(const std::string& tag) { return isActuatorTag(tag) ? "general" : tag; }
 
-std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
 
 struct MeshAsset {
   std::string path;  // as the description keeps it: relative to the model file's folder, or absolute

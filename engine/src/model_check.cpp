@@ -10,6 +10,7 @@
 
 #include "dynscope/io/mesh_path.hpp"
 #include "model_check_context.hpp"
+#include "quoted_name.hpp"
 
 namespace dyn {
 namespace check_detail {
@@ -20,7 +21,6 @@ std::string num(double v) {
   return buf;
 }
 
-std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
 std::string momentsText(const Vec3<double>& e) {
   return "(" + num(e[0]) + ", " + num(e[1]) + ", " + num(e[2]) + ") kg m^2";
@@ -84,7 +84,7 @@ void Context::atLink(Finding& f, const std::string& name, int line) const {
   if (f.body > 0 && model.bodyNames[f.body] == name) f.joint = model.jointNames[f.body];
   const LinkDesc* l = link(name);
   f.line = line > 0 ? line : l ? l->line : 0;
-  if (f.element.empty()) f.element = (desc ? "link " : "body ") + quoted(name);
+  if (f.element.empty()) f.element = (desc ? "link " : "body ") + inQuotes(name);
 }
 
 void Context::atJointOfBody(Finding& f, int body) const {
@@ -95,7 +95,7 @@ void Context::atJointOfBody(Finding& f, int body) const {
   const LinkDesc* l = link(f.link);
   // The joint's line; for a joint the file does not have (a floating base's root_joint), its link's.
   f.line = j ? j->line : l ? l->line : 0;
-  if (f.element.empty()) f.element = "joint " + quoted(f.joint);
+  if (f.element.empty()) f.element = "joint " + inQuotes(f.joint);
 }
 
 namespace {
@@ -163,11 +163,11 @@ void checkInertias(Context& c) {
       context = "; the link is fixed to the world, so its inertia never enters the dynamics";
     } else if (body > 0 && inertials[body] > 1 && inertiaConsistency(m.I[body].inertiaAboutCom()).physical) {
       severity = Severity::Info;
-      context = "; fixed joints merge it with other links into body " + quoted(m.bodyNames[body]) +
+      context = "; fixed joints merge it with other links into body " + inQuotes(m.bodyNames[body]) +
                 ", whose total inertia is physical, so the dynamics is too";
     }
     Finding& f = c.add(severity, inertiaCode(k));
-    f.element = "link " + quoted(l.name) + " <inertial>";
+    f.element = "link " + inQuotes(l.name) + " <inertial>";
     c.atLink(f, l.name, l.inertial->inertiaLine > 0 ? l.inertial->inertiaLine : l.inertial->line);
     f.message = inertiaProblem(k) + context;
     f.hint = severity == Severity::Warning
@@ -196,13 +196,13 @@ void checkMasses(Context& c) {
     if (mass < 0) {
       Finding& f = c.add(Severity::Error, "mass.negative");
       c.atLink(f, name, c.massLine(name));
-      f.message = "body " + quoted(name) + " has a negative mass, " + num(mass) + " kg";
+      f.message = "body " + inQuotes(name) + " has a negative mass, " + num(mass) + " kg";
       f.hint = "No algorithm result is meaningful with a negative mass. Correct the <mass>.";
     } else if (mass == 0 && !immobile[i]) {
       const bool leaf = children[i] == 0;
       Finding& f = c.add(leaf ? Severity::Warning : Severity::Info, leaf ? "mass.zero_leaf" : "mass.zero");
       c.atLink(f, name, c.massLine(name));
-      f.message = "link " + quoted(name) + " (moved by joint " + quoted(m.jointNames[i]) + ") has no mass" +
+      f.message = "link " + inQuotes(name) + " (moved by joint " + inQuotes(m.jointNames[i]) + ") has no mass" +
                   (leaf ? ", only rotational inertia" : "; the links beyond it carry its joint's load");
       f.hint = leaf ? "Nothing with rotational inertia alone can be pushed along: a prismatic joint, or any "
                       "motion that translates the link, meets no inertia, and H(q) is then singular (see cond(H)): "
@@ -224,7 +224,7 @@ void checkMasses(Context& c) {
   Finding& f = c.add(Severity::Info, "mass.fixed_to_world");
   c.atLink(f, names.front(), c.massLine(names.front()));
   std::string list;
-  for (size_t k = 0; k < names.size() && k < 6; ++k) list += (k ? ", " : "") + quoted(names[k]);
+  for (size_t k = 0; k < names.size() && k < 6; ++k) list += (k ? ", " : "") + inQuotes(names[k]);
   if (names.size() > 6) list += ", ...";
   f.message = std::to_string(names.size()) + (names.size() == 1 ? " link" : " links") + " fixed to the world (" + list +
               (names.size() == 1 ? ") carries " : ") carry ") + num(fixedMass) + " kg that never enters the dynamics";
@@ -247,10 +247,10 @@ void checkMasslessSubtrees(Context& c) {
     Finding& f = c.add(Severity::Warning, "mass.massless_subtree");
     c.atJointOfBody(f, i);
     std::string joints;
-    for (int j = i + 1; j <= last[i] && j <= i + 6; ++j) joints += (j > i + 1 ? ", " : "") + quoted(m.jointNames[j]);
+    for (int j = i + 1; j <= last[i] && j <= i + 6; ++j) joints += (j > i + 1 ? ", " : "") + inQuotes(m.jointNames[j]);
     if (below > 6) joints += ", ...";
     f.message =
-        "joint " + quoted(m.jointNames[i]) + " moves no mass or inertia: link " + quoted(m.bodyNames[i]) +
+        "joint " + inQuotes(m.jointNames[i]) + " moves no mass or inertia: link " + inQuotes(m.bodyNames[i]) +
         (below == 0   ? " has"
          : below == 1 ? " and the body beyond it (joint " + joints + ") have"
                       : " and the " + std::to_string(below) + " bodies beyond it (joints " + joints + ") have") +
@@ -289,7 +289,7 @@ void checkLimits(Context& c) {
   for (const JointDesc& j : c.desc->joints) {
     const bool element = j.limitLine > 0;
     const auto locate = [&](Finding& f) {
-      f.element = "joint " + quoted(j.name) + (element ? " <limit>" : "");
+      f.element = "joint " + inQuotes(j.name) + (element ? " <limit>" : "");
       f.joint = j.name;
       f.link = j.child;
       f.body = c.bodyOfJoint(j.name);
@@ -334,9 +334,9 @@ void checkMimics(Context& c) {
   for (const MimicInfo& mi : m.mimics) {
     Finding& f = c.add(Severity::Info, "mimic.enforced");
     c.atJointOfBody(f, mi.joint);
-    f.element = "joint " + quoted(m.jointNames[mi.joint]) + " <mimic>";
+    f.element = "joint " + inQuotes(m.jointNames[mi.joint]) + " <mimic>";
     if (const JointDesc* j = c.joint(f.joint); j && j->mimic && j->mimic->line > 0) f.line = j->mimic->line;
-    f.message = "joint " + quoted(m.jointNames[mi.joint]) + " follows joint " + quoted(m.jointNames[mi.mimicked]) +
+    f.message = "joint " + inQuotes(m.jointNames[mi.joint]) + " follows joint " + inQuotes(m.jointNames[mi.mimicked]) +
                 " (q = " + num(mi.multiplier) + " q_" + m.jointNames[mi.mimicked] + " + " + num(mi.offset) +
                 "): it is not an independent degree of freedom";
     f.hint =
@@ -353,11 +353,11 @@ void checkNames(Context& c) {
   for (const Frame<double>& fr : m.frames) {
     if (seen.insert(fr.name).second) continue;
     Finding& f = c.add(Severity::Error, "names.duplicate");
-    f.element = "frame " + quoted(fr.name);
+    f.element = "frame " + inQuotes(fr.name);
     c.atLink(f, fr.name, c.frameLine(fr.name));
     f.link = fr.name;
     f.body = fr.body;
-    f.message = "two frames are named " + quoted(fr.name) + ": --link, IK targets and the view pick the first";
+    f.message = "two frames are named " + inQuotes(fr.name) + ": --link, IK targets and the view pick the first";
     f.hint = "Give every link and frame its own name.";
   }
   seen.clear();
@@ -366,8 +366,8 @@ void checkNames(Context& c) {
     Finding& f = c.add(Severity::Error, "names.duplicate");
     c.atJointOfBody(f, i);
     const bool root = m.floatingBase && m.jointNames[1] == m.jointNames[i];  // the free joint Dynscope adds
-    f.message = (root ? "the floating base's joint is named " + quoted(m.jointNames[i]) + ", and so is this joint"
-                      : "two joints are named " + quoted(m.jointNames[i])) +
+    f.message = (root ? "the floating base's joint is named " + inQuotes(m.jointNames[i]) + ", and so is this joint"
+                      : "two joints are named " + inQuotes(m.jointNames[i])) +
                 ": joint values by name (projects, CSV columns) cannot tell them apart";
     f.hint = root ? "Rename the file's joint, or load the robot with a fixed base." : "Give every joint its own name.";
   }
@@ -386,7 +386,7 @@ void checkUnusedLinks(Context& c) {
   Finding& f = c.add(Severity::Info, "links.unused");
   c.atLink(f, unused.front()->name);
   std::string list;
-  for (size_t k = 0; k < unused.size() && k < 8; ++k) list += (k ? ", " : "") + quoted(unused[k]->name);
+  for (size_t k = 0; k < unused.size() && k < 8; ++k) list += (k ? ", " : "") + inQuotes(unused[k]->name);
   if (unused.size() > 8) list += ", ...";
   f.message = std::to_string(unused.size()) + (unused.size() == 1 ? " link carries" : " links carry") +
               " nothing (no <inertial>, no geometry, no joint below): " + list;
@@ -405,13 +405,13 @@ std::string meshProblem(const std::string& uri, const std::string& error) {
     std::string why = error.substr(end + notFound.size());
     if (why.starts_with(" (") && why.ends_with(")")) why = why.substr(2, why.size() - 3);
     if (path != uri) why = "looked for " + path + (why.empty() ? "" : "; " + why);
-    return "mesh " + quoted(uri) + " not found" + (why.empty() ? "" : " (" + why + ")");
+    return "mesh " + inQuotes(uri) + " not found" + (why.empty() ? "" : " (" + why + ")");
   }
   // "package 'NAME' (file 'REST') not found; searched ...": the file is in the URI already.
   const size_t inFile = error.find(" (file '"), end = error.find("')", inFile == std::string::npos ? 0 : inFile);
   if (error.starts_with("package '") && inFile != std::string::npos && end != std::string::npos)
-    return "mesh " + quoted(uri) + ": " + error.substr(0, inFile) + error.substr(end + 2);
-  return "mesh " + quoted(uri) + ": " + error;
+    return "mesh " + inQuotes(uri) + ": " + error.substr(0, inFile) + error.substr(end + 2);
+  return "mesh " + inQuotes(uri) + ": " + error;
 }
 
 void checkMeshes(Context& c) {
@@ -451,7 +451,7 @@ void checkMeshes(Context& c) {
   }
   for (const Missing& miss : missing) {
     Finding& f = c.add(Severity::Warning, "mesh.missing");
-    f.element = "link " + quoted(miss.link) + (miss.collision ? " <collision>" : " <visual>");
+    f.element = "link " + inQuotes(miss.link) + (miss.collision ? " <collision>" : " <visual>");
     c.atLink(f, miss.link, miss.line);
     f.message = meshProblem(miss.uri, miss.error) +
                 (miss.uses > 1 ? " (" + std::to_string(miss.uses) + " mesh references, the first here)" : "");

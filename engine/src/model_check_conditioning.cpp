@@ -62,7 +62,7 @@ Condition conditionAtNeutral(const Model& m) {
 
 void reportCondition(Context& c, const Condition& r) {
   const Model& m = c.model;
-  const std::string along = r.body > 0 ? ", mostly along joint " + quoted(m.jointNames[r.body]) : "";
+  const std::string along = r.body > 0 ? ", mostly along joint " + inQuotes(m.jointNames[r.body]) : "";
   const auto locate = [&](Finding& f) {
     if (r.body > 0) c.atJointOfBody(f, r.body);
     f.element = "H(q)";
@@ -140,8 +140,8 @@ void reportRatios(Context& c, bool illConditioned) {
       const int light = mi < mp ? i : p, heavy = mi < mp ? p : i;
       Finding& f = c.add(severity, "conditioning.mass_ratio");
       c.atLink(f, m.bodyNames[light], c.massLine(m.bodyNames[light]));
-      f.message = "link " + quoted(m.bodyNames[light]) + " (" + num(m.I[light].m) + " kg) next to link " +
-                  quoted(m.bodyNames[heavy]) + " (" + num(m.I[heavy].m) + " kg): their masses differ by a factor " +
+      f.message = "link " + inQuotes(m.bodyNames[light]) + " (" + num(m.I[light].m) + " kg) next to link " +
+                  inQuotes(m.bodyNames[heavy]) + " (" + num(m.I[heavy].m) + " kg): their masses differ by a factor " +
                   num(std::max(mi, mp) / std::min(mi, mp));
       f.hint = hint;
       continue;
@@ -151,8 +151,8 @@ void reportRatios(Context& c, bool illConditioned) {
       const int light = ji < jp ? i : p, heavy = ji < jp ? p : i;
       Finding& f = c.add(severity, "conditioning.inertia_ratio");
       c.atLink(f, m.bodyNames[light], c.massLine(m.bodyNames[light]));
-      f.message = "link " + quoted(m.bodyNames[light]) + " (largest principal moment " + num(std::min(ji, jp)) +
-                  " kg m^2) next to link " + quoted(m.bodyNames[heavy]) + " (" + num(std::max(ji, jp)) +
+      f.message = "link " + inQuotes(m.bodyNames[light]) + " (largest principal moment " + num(std::min(ji, jp)) +
+                  " kg m^2) next to link " + inQuotes(m.bodyNames[heavy]) + " (" + num(std::max(ji, jp)) +
                   " kg m^2): their inertias differ by a factor " + num(std::max(ji, jp) / std::min(ji, jp));
       f.hint = hint;
     }

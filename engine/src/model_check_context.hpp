@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dynscope/io/model_check.hpp"
+#include "quoted_name.hpp"
 
 namespace dyn::check_detail {
 
@@ -39,7 +40,7 @@ struct Context {
 };
 
 std::string num(double v);                    // 3 significant digits
-std::string quoted(const std::string& name);  // 'name'
+
 std::string momentsText(const Vec3<double>& moments);
 
 void checkConditioning(Context& c);

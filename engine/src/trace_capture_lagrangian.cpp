@@ -13,7 +13,6 @@ using R = TraceRole;
 using Eigen::MatrixXd;
 using Eigen::Vector3d;
 
-const char* kHollerbach = "Hollerbach 1980";
 
 std::string eq(const char* which) { return std::string(kHollerbach) + ", " + which; }
 

@@ -12,7 +12,6 @@ namespace {
 
 using Eigen::MatrixXd;
 
-const char* kHollerbach = "Hollerbach 1980";
 std::string eq(const std::string& which) { return std::string(kHollerbach) + ", " + which; }
 
 std::string pre(int k, const char* name, int j) {

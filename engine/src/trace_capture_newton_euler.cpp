@@ -18,7 +18,7 @@ int vec(StepBuilder& b, const std::string& symbol, const Vector3d& x) {
   return b.show(vector3Term(symbol, x, F::Link));
 }
 
-Vector3d previousOr(const TraceRecorder& rec, const char* quantity, int index, const Vector3d& otherwise) {
+Vector3d previousVectorOr(const TraceRecorder& rec, const char* quantity, int index, const Vector3d& otherwise) {
   const TraceTerm* t = rec.previous(quantity, index);
   return t ? Vector3d(t->value.col(0)) : otherwise;
 }
@@ -61,7 +61,7 @@ void newtonEulerForward(TraceRecorder& rec, StepBuilder& b, int i) {
     b.line("ω̇_{i} = A_{i}^{T} ω̇_{λ(i)}   (prismatic joint)", kSection, {twd, "=", tEwd});
 
   const int tps = vec(b, indexed("p*", i), ps);
-  const int tpddl = vec(b, indexed("p̈", l), previousOr(rec, "p̈", l, ws.pdd[l]));
+  const int tpddl = vec(b, indexed("p̈", l), previousVectorOr(rec, "p̈", l, ws.pdd[l]));
   const int tinner = vec(b,
                          "ω̇_{" + L + "} × p*_{" + std::to_string(i) + "} + ω_{" + L + "} × (ω_{" + L + "} × p*_{" +
                              std::to_string(i) + "})",
@@ -116,12 +116,12 @@ void newtonEulerBackward(TraceRecorder& rec, StepBuilder& b, int i) {
   const Mat3<double>& E = ws.A[i].E;
   const Vector3d fi = E.transpose() * ws.f[i];
   const int tA = b.show(matrixTerm(indexed("A", i), Mat3<double>(E.transpose())));
-  const int tfBefore = vec(b, indexed("f", l) + " (before)", previousOr(rec, "f", l, Vector3d::Zero()));
+  const int tfBefore = vec(b, indexed("f", l) + " (before)", previousVectorOr(rec, "f", l, Vector3d::Zero()));
   const int tfl = b.write(vector3Term(indexed("f", l), ws.f[l], F::Link, R::LinearForce, "f", l));
   b.line("f_{λ(i)} = f_{λ(i)} + A_{i} f_{i}",
          std::string(kSection) + " (f_{i} = F_{i} + f_{i+1}; on a tree: the children)",
          {tfl, "=", tfBefore, "+", tA, tf});
-  const int tnBefore = vec(b, indexed("n", l) + " (before)", previousOr(rec, "n", l, Vector3d::Zero()));
+  const int tnBefore = vec(b, indexed("n", l) + " (before)", previousVectorOr(rec, "n", l, Vector3d::Zero()));
   const int tps = vec(b, indexed("p*", i), ws.A[i].r);
   const int tAf = vec(b, indexed("A", i) + " " + indexed("f", i), fi);
   const int tnl = b.write(vector3Term(indexed("n", l), ws.n[l], F::Link, R::MomentAboutOrigin, "n", l));

@@ -5,6 +5,8 @@
 
 namespace dyn::trace_capture {
 
+inline constexpr const char* kHollerbach = "Hollerbach 1980";  // the Lagrangian captures' source
+
 using Capture = void (*)(TraceRecorder& recorder, StepBuilder& step, int index);
 
 void rneaOutward(TraceRecorder& r, StepBuilder& b, int i);

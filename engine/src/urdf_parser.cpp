@@ -24,6 +24,7 @@
 #include "loop_closures.hpp"
 #include "urdf_unused.hpp"
 #include "xml_error_text.hpp"
+#include "quoted_name.hpp"
 
 namespace dyn {
 namespace {
@@ -38,7 +39,6 @@ using tinyxml2::XMLElement;
   fail(at->GetLineNum(), element, message);
 }
 
-std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
 
 std::string num(double v) {
   char buf[32];
@@ -170,10 +170,6 @@ Material parseMaterial(const XMLElement* el, const std::string& ctx) {
   return m;
 }
 
-bool definesMaterial(const Material& m) { return m.hasColor || !m.texture.empty(); }
-bool sameMaterial(const Material& a, const Material& b) {
-  return a.hasColor == b.hasColor && a.rgba == b.rgba && a.texture == b.texture;
-}
 
 Shape parseShape(const XMLElement* geometry, const std::string& ctx) {
   const XMLElement* el = geometry->FirstChildElement();

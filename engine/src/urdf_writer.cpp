@@ -23,17 +23,13 @@ using tinyxml2::XMLDocument;
 using tinyxml2::XMLElement;
 using tinyxml2::XMLNode;
 
-std::string num(double v) { return dh::exactNumber(v); }
-std::string vec(const Vec3<double>& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
+std::string exact(double v) { return dh::exactNumber(v); }  // reads back bitwise
+std::string vec(const Vec3<double>& v) { return exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()); }
 
 // The kind as URDF writes it (spherical and floating: the extension our reader, and Drake's, accept);
 // null for helical, which URDF has no word for.
 const char* kindName(JointKind k) { return k == JointKind::Helical ? nullptr : jointKindName(k); }
 
-bool definesMaterial(const Material& m) { return m.hasColor || !m.texture.empty(); }
-bool sameMaterial(const Material& a, const Material& b) {
-  return a.hasColor == b.hasColor && a.rgba == b.rgba && a.texture == b.texture;
-}
 
 class Writer {
  public:
@@ -174,7 +170,7 @@ class Writer {
     if (m.hasColor)
       child(el, "color")
           ->SetAttribute("rgba",
-                         (num(m.rgba[0]) + " " + num(m.rgba[1]) + " " + num(m.rgba[2]) + " " + num(m.rgba[3])).c_str());
+                         (exact(m.rgba[0]) + " " + exact(m.rgba[1]) + " " + exact(m.rgba[2]) + " " + exact(m.rgba[3])).c_str());
     if (!m.texture.empty()) child(el, "texture")->SetAttribute("filename", m.texture.c_str());
   }
 
@@ -189,12 +185,12 @@ class Writer {
         break;
       case Shape::Kind::Cylinder: {
         XMLElement* c = child(geometry, "cylinder");
-        c->SetAttribute("radius", num(s.radius).c_str());
-        c->SetAttribute("length", num(s.length).c_str());
+        c->SetAttribute("radius", exact(s.radius).c_str());
+        c->SetAttribute("length", exact(s.length).c_str());
         break;
       }
       case Shape::Kind::Sphere:
-        child(geometry, "sphere")->SetAttribute("radius", num(s.radius).c_str());
+        child(geometry, "sphere")->SetAttribute("radius", exact(s.radius).c_str());
         break;
       case Shape::Kind::Mesh: {
         XMLElement* m = child(geometry, "mesh");
@@ -219,11 +215,11 @@ class Writer {
       const InertialDesc& in = *l.inertial;
       XMLElement* inertial = add(s, "inertial");
       origin(child(inertial, "origin"), in.origin);
-      child(inertial, "mass")->SetAttribute("value", num(in.mass).c_str());
+      child(inertial, "mass")->SetAttribute("value", exact(in.mass).c_str());
       XMLElement* I = child(inertial, "inertia");
       const std::pair<const char*, double> entries[] = {{"ixx", in.ixx}, {"ixy", in.ixy}, {"ixz", in.ixz},
                                                         {"iyy", in.iyy}, {"iyz", in.iyz}, {"izz", in.izz}};
-      for (const auto& [key, v] : entries) I->SetAttribute(key, num(v).c_str());
+      for (const auto& [key, v] : entries) I->SetAttribute(key, exact(v).c_str());
     }
     for (const Geometry& g : l.visuals) fillGeometry(add(s, "visual"), g, true);
     for (const Geometry& g : l.collisions) fillGeometry(add(s, "collision"), g, false);
@@ -245,22 +241,22 @@ class Writer {
     if (oneDof && (j.hasLimits || j.effort != 0 || j.velocity != 0 || j.kind == JointKind::Prismatic)) {
       XMLElement* limit = add(s, "limit");
       if (j.hasLimits && !continuous) {
-        limit->SetAttribute("lower", num(j.lower).c_str());
-        limit->SetAttribute("upper", num(j.upper).c_str());
+        limit->SetAttribute("lower", exact(j.lower).c_str());
+        limit->SetAttribute("upper", exact(j.upper).c_str());
       }
-      limit->SetAttribute("effort", num(j.effort).c_str());
-      limit->SetAttribute("velocity", num(j.velocity).c_str());
+      limit->SetAttribute("effort", exact(j.effort).c_str());
+      limit->SetAttribute("velocity", exact(j.velocity).c_str());
     }
     if (j.damping != 0 || j.friction != 0) {
       XMLElement* d = add(s, "dynamics");
-      d->SetAttribute("damping", num(j.damping).c_str());
-      d->SetAttribute("friction", num(j.friction).c_str());
+      d->SetAttribute("damping", exact(j.damping).c_str());
+      d->SetAttribute("friction", exact(j.friction).c_str());
     }
     if (j.mimic) {
       XMLElement* m = add(s, "mimic");
       m->SetAttribute("joint", j.mimic->joint.c_str());
-      m->SetAttribute("multiplier", num(j.mimic->multiplier).c_str());
-      m->SetAttribute("offset", num(j.mimic->offset).c_str());
+      m->SetAttribute("multiplier", exact(j.mimic->multiplier).c_str());
+      m->SetAttribute("offset", exact(j.mimic->offset).c_str());
     }
     if (j.actuated) add(s, "dynscope:actuated");
   }
@@ -353,7 +349,7 @@ std::vector<std::string> urdfLosses(const RobotDescription& robot) {
   std::vector<std::string> out;
   for (const JointDesc& j : robot.joints)
     if (j.armature != 0)
-      out.push_back("joint '" + j.name + "': the armature (rotor inertia " + num(j.armature) +
+      out.push_back("joint '" + j.name + "': the armature (rotor inertia " + exact(j.armature) +
                     ") has no URDF element and is left out");
   if (robot.initialPose)
     out.push_back("the initial configuration (MJCF qpos0) has no URDF element: the URDF starts at q = 0");

@@ -21,7 +21,7 @@ using detail::Jet;
 using Vec6d = Eigen::Matrix<double, 6, 1>;
 using Mat6d = Eigen::Matrix<double, 6, 6>;
 
-std::string number(double x) {
+std::string preciseNumber(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.10g", x);
   return buf;
@@ -151,7 +151,7 @@ WaypointTrajectory::WaypointTrajectory(const Model& model, std::vector<Waypoint>
   if (n < 2) throw std::invalid_argument("a trajectory needs at least 2 waypoints, got " + std::to_string(n));
   if (!(trapezoidFraction > 0 && trapezoidFraction <= 0.5))
     throw std::invalid_argument("the trapezoidal acceleration fraction must be in (0, 0.5], got " +
-                                number(trapezoidFraction));
+                                preciseNumber(trapezoidFraction));
   const std::vector<std::string> qNames = configurationNames(model);
   times_.resize(n);
   for (int k = 0; k < n; ++k) {
@@ -170,8 +170,8 @@ WaypointTrajectory::WaypointTrajectory(const Model& model, std::vector<Waypoint>
         throw std::invalid_argument(at + "the quaternion of joint '" + model.jointNames[i] + "' is zero");
     }
     if (k > 0 && !(wp.t > waypoints_[k - 1].t))
-      throw std::invalid_argument(at + "t = " + number(wp.t) + " is not after waypoint " + std::to_string(k) +
-                                  " (t = " + number(waypoints_[k - 1].t) + "); times must increase strictly");
+      throw std::invalid_argument(at + "t = " + preciseNumber(wp.t) + " is not after waypoint " + std::to_string(k) +
+                                  " (t = " + preciseNumber(waypoints_[k - 1].t) + "); times must increase strictly");
     times_[k] = wp.t;
   }
   for (int i = 1; i <= model.N; ++i)
@@ -261,12 +261,12 @@ void WaypointTrajectory::evaluate(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen
 
 SampledTrajectory WaypointTrajectory::sample(double rate) const {
   if (!(rate > 0) || !std::isfinite(rate))
-    throw std::invalid_argument("the sample rate must be a positive number of samples per second, got " + number(rate));
+    throw std::invalid_argument("the sample rate must be a positive number of samples per second, got " + preciseNumber(rate));
   const double duration = endTime() - startTime();
   const double steps = std::floor(duration * rate + 1e-9);
   if (steps + 2 > 1e7)
-    throw std::invalid_argument("sampling " + number(duration) + " s at " + number(rate) + " Hz gives " +
-                                number(steps + 1) + " samples (more than 10^7)");
+    throw std::invalid_argument("sampling " + preciseNumber(duration) + " s at " + preciseNumber(rate) + " Hz gives " +
+                                preciseNumber(steps + 1) + " samples (more than 10^7)");
   const bool extra = duration * rate - steps > 1e-6;  // the end is not on the grid
   const int n = int(steps) + 1 + (extra ? 1 : 0);
   SampledTrajectory s;

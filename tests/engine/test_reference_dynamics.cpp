@@ -66,7 +66,7 @@ dyn::InertialDesc inertial(double m, const Vector3d& com, double ixx, double iyy
 //   towards 0, so the holding torque is +m g c: matches m g c sin(pi/2).
 // A point mass on a massless rod of length l: c = l, Ic = 0 (M = m l^2). A uniform rod of length
 // l: c = l/2, Ic = m l^2 / 12 (M = m l^2/4 + m l^2/12 = m l^2/3).
-RobotDescription pendulum(double m, double c, double Ic) {
+RobotDescription pendulumRobot(double m, double c, double Ic) {
   RobotDescription r;
   r.name = r.sourceFile = "pendulum";
   r.gravity = Vector3d(0, 0, -kG);
@@ -230,7 +230,7 @@ void TestReferenceDynamics::pendulum() {
   QFETCH(double, m);
   QFETCH(double, c);
   QFETCH(double, Ic);
-  const Model model = dyn::buildModel(::pendulum(m, c, Ic));
+  const Model model = dyn::buildModel(pendulumRobot(m, c, Ic));
   QCOMPARE(model.nv, 1);
   QCOMPARE(model.nq, 1);
   Data d(model);

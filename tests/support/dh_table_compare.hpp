@@ -11,14 +11,13 @@
 
 namespace dyn::testing {
 
-using Vec3 = Eigen::Vector3d;
 using dyn::DhRow;
 using dyn::DhTable;
 
 // Field by field, to a relative tolerance (0: bitwise equal numbers).
 inline QString tableDifference(const DhTable& a, const DhTable& b, double tol) {
   const auto same = [&](double x, double y) { return x == y || std::abs(x - y) <= tol * std::max(1.0, std::abs(y)); };
-  const auto sameVec = [&](const Vec3& x, const Vec3& y) {
+  const auto sameVec = [&](const Eigen::Vector3d& x, const Eigen::Vector3d& y) {
     return same(x[0], y[0]) && same(x[1], y[1]) && same(x[2], y[2]);
   };
   const auto samePose = [&](const std::optional<dyn::Pose>& x, const std::optional<dyn::Pose>& y) {

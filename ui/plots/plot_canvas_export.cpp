@@ -11,15 +11,11 @@
 #include <QValueAxis>
 
 #include "plots/plot_canvas.hpp"
+#include "plots/plot_failure.hpp"
 
 #include "document/save_file.hpp"
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-  if (error) *error = message;
-  return false;
-}
 
 bool validExportSize(QSize size) {
   return size.width() >= 16 && size.height() >= 16 && size.width() <= 16384 && size.height() <= 16384;
@@ -96,13 +92,13 @@ void PlotCanvas::renderChart(QPainter* painter, QSize size) {
 
 bool PlotCanvas::exportPng(const QString& path, QSize size, double scale, QString* error) {
   if (!validExportSize(size) || !(scale >= 0.25 && scale <= 8))
-    return fail(error, tr("Cannot export %1: invalid image size %2 x %3 (scale %4)")
+    return plotFailure(error, tr("Cannot export %1: invalid image size %2 x %3 (scale %4)")
                            .arg(path)
                            .arg(size.width())
                            .arg(size.height())
                            .arg(scale));
   QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-  if (image.isNull()) return fail(error, tr("Cannot export %1: out of memory for the image").arg(path));
+  if (image.isNull()) return plotFailure(error, tr("Cannot export %1: out of memory for the image").arg(path));
   image.setDevicePixelRatio(scale);
   {
     QPainter painter(&image);
@@ -113,7 +109,7 @@ bool PlotCanvas::exportPng(const QString& path, QSize size, double scale, QStrin
 
 bool PlotCanvas::exportSvg(const QString& path, QSize size, QString* error) {
   if (!validExportSize(size))
-    return fail(error, tr("Cannot export %1: invalid size %2 x %3").arg(path).arg(size.width()).arg(size.height()));
+    return plotFailure(error, tr("Cannot export %1: invalid size %2 x %3").arg(path).arg(size.width()).arg(size.height()));
   QBuffer buffer;  // the SVG in memory, then one atomic write
   buffer.open(QIODevice::WriteOnly);
   QSvgGenerator svg;
@@ -124,7 +120,7 @@ bool PlotCanvas::exportSvg(const QString& path, QSize size, QString* error) {
   svg.setTitle(m_axisY->titleText() + " vs " + m_axisX->titleText());
   svg.setDescription(QStringLiteral("Dynscope plot"));
   QPainter painter;
-  if (!painter.begin(&svg)) return fail(error, tr("Cannot write %1: the SVG generator failed").arg(path));
+  if (!painter.begin(&svg)) return plotFailure(error, tr("Cannot write %1: the SVG generator failed").arg(path));
   renderChart(&painter, size);
   painter.end();
   return saveFileAtomically(path, buffer.data(), error);

@@ -17,13 +17,9 @@
 #include "plots/decimation.hpp"
 #include "plots/plot_legend.hpp"
 #include "plots/plot_palette.hpp"
+#include "plots/plot_failure.hpp"
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-  if (error) *error = message;
-  return false;
-}
 
 enum { kLower = 0, kUpper = 1, kPositive = 0, kNegative = 1 };
 
@@ -119,7 +115,7 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
   for (int k = 0; k < kSeries; ++k) {
     const bool absent = k == External && external.size() == 0;  // no forces from outside
     if (!absent && (inputs[k]->rows() != jointNames.size() || inputs[k]->cols() != Eigen::Index(t.size())))
-      return fail(error, tr("Decomposition data: %1 is %2 x %3, expected %4 x %5 (joints x samples)")
+      return plotFailure(error, tr("Decomposition data: %1 is %2 x %3, expected %4 x %5 (joints x samples)")
                              .arg(what[k])
                              .arg(inputs[k]->rows())
                              .arg(inputs[k]->cols())
@@ -127,9 +123,9 @@ bool StackedDecompositionPlot::setData(const std::vector<double>& t, const Eigen
                              .arg(t.size()));
   }
   for (std::size_t k = 0; k < t.size(); ++k) {
-    if (!std::isfinite(t[k])) return fail(error, tr("Decomposition data: t[%1] is not finite").arg(k));
+    if (!std::isfinite(t[k])) return plotFailure(error, tr("Decomposition data: t[%1] is not finite").arg(k));
     if (k > 0 && t[k] < t[k - 1])
-      return fail(error, tr("Decomposition data: t[%1] comes before t[%2]; times must not decrease").arg(k).arg(k - 1));
+      return plotFailure(error, tr("Decomposition data: t[%1] comes before t[%2]; times must not decrease").arg(k).arg(k - 1));
   }
   QScopedValueRollback batch(m_batch, true);
   m_t = t;

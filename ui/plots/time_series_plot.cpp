@@ -18,13 +18,9 @@
 #include "plots/decimation.hpp"
 #include "plots/plot_legend.hpp"
 #include "plots/plot_palette.hpp"
+#include "plots/plot_failure.hpp"
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-  if (error) *error = message;
-  return false;
-}
 
 // Buckets for decimation: one per horizontal pixel (before the first layout, a typical width).
 int bucketsFor(const PlotCanvas* canvas) {
@@ -70,15 +66,15 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
 bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd& values, QStringList names,
                              QString yLabel, QString xLabel, QString* error) {
   if (values.cols() != Eigen::Index(t.size()))
-    return fail(error, tr("Plot data: %1 times but %2 samples per series (values must be series x samples)")
+    return plotFailure(error, tr("Plot data: %1 times but %2 samples per series (values must be series x samples)")
                            .arg(t.size())
                            .arg(values.cols()));
   if (names.size() != values.rows())
-    return fail(error, tr("Plot data: %1 names for %2 series").arg(names.size()).arg(values.rows()));
+    return plotFailure(error, tr("Plot data: %1 names for %2 series").arg(names.size()).arg(values.rows()));
   for (std::size_t k = 0; k < t.size(); ++k) {
-    if (!std::isfinite(t[k])) return fail(error, tr("Plot data: t[%1] = %2 is not finite").arg(k).arg(t[k]));
+    if (!std::isfinite(t[k])) return plotFailure(error, tr("Plot data: t[%1] = %2 is not finite").arg(k).arg(t[k]));
     if (k > 0 && t[k] < t[k - 1])
-      return fail(error, tr("Plot data: t[%1] = %2 comes before t[%3] = %4; times must not decrease")
+      return plotFailure(error, tr("Plot data: t[%1] = %2 comes before t[%3] = %4; times must not decrease")
                              .arg(k)
                              .arg(t[k], 0, 'g', 17)
                              .arg(k - 1)
@@ -274,13 +270,13 @@ void TimeSeriesPlot::rebuildFlags(int i) {
 
 bool TimeSeriesPlot::setLimits(const std::vector<double>& lower, const std::vector<double>& upper, QString* error) {
   if (int(lower.size()) != seriesCount() || int(upper.size()) != seriesCount())
-    return fail(error, tr("Plot limits: %1 lower and %2 upper limits for %3 series")
+    return plotFailure(error, tr("Plot limits: %1 lower and %2 upper limits for %3 series")
                            .arg(lower.size())
                            .arg(upper.size())
                            .arg(seriesCount()));
   for (int i = 0; i < seriesCount(); ++i)
     if (lower[std::size_t(i)] > upper[std::size_t(i)])
-      return fail(error, tr("Plot limits: series '%1' has lower limit %2 above upper limit %3")
+      return plotFailure(error, tr("Plot limits: series '%1' has lower limit %2 above upper limit %3")
                              .arg(m_names[i])
                              .arg(lower[std::size_t(i)])
                              .arg(upper[std::size_t(i)]));
@@ -376,10 +372,10 @@ void TimeSeriesPlot::updateLimitNotes() {
 
 bool TimeSeriesPlot::setFlaggedSamples(int series, std::vector<int> sampleIndices, QString* error) {
   if (series < 0 || series >= seriesCount())
-    return fail(error, tr("Flagged samples: no series %1 (the plot has %2)").arg(series).arg(seriesCount()));
+    return plotFailure(error, tr("Flagged samples: no series %1 (the plot has %2)").arg(series).arg(seriesCount()));
   for (int k : sampleIndices)
     if (k < 0 || k >= sampleCount())
-      return fail(error, tr("Flagged samples of '%1': sample %2 is out of range (0..%3)")
+      return plotFailure(error, tr("Flagged samples of '%1': sample %2 is out of range (0..%3)")
                              .arg(m_names[series])
                              .arg(k)
                              .arg(sampleCount() - 1));

@@ -26,6 +26,11 @@ struct Material {
   bool hasColor = false;
   std::string texture;
 };
+// Whether a material says anything (a colour or a texture), and whether two say the same.
+inline bool definesMaterial(const Material& m) { return m.hasColor || !m.texture.empty(); }
+inline bool sameMaterial(const Material& a, const Material& b) {
+  return a.hasColor == b.hasColor && a.rgba == b.rgba && a.texture == b.texture;
+}
 
 struct Shape {
   enum class Kind { Box, Cylinder, Sphere, Mesh };
