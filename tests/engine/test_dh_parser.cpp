@@ -175,8 +175,6 @@ std::vector<double> rowMasses(const RobotDescription& r, int n, bool modified) {
 
 }  // namespace
 
-Q_DECLARE_METATYPE(std::vector<DhRow>)
-
 class TestDhParser : public QObject {
   Q_OBJECT
 

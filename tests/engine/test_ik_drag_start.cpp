@@ -15,8 +15,6 @@
 
 #include "dynscope/dynscope.hpp"
 
-Q_DECLARE_METATYPE(Eigen::Vector3d)
-
 namespace {
 
 std::string robotPath(const char* file) { return std::string(DYNSCOPE_ROBOTS_DIR) + "/" + file; }

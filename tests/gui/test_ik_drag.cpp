@@ -30,8 +30,6 @@
 #include "viewport/vtk_viewport.hpp"
 #include "window/main_window.hpp"
 
-Q_DECLARE_METATYPE(Eigen::Vector3d)
-
 namespace {
 
 QString robot(const char* file) { return QStringLiteral(DYNSCOPE_ROBOTS_DIR "/") + file; }
