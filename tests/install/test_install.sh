@@ -82,9 +82,12 @@ cmp -s "$work/robots.source" "$work/robots.installed" || fail "share/dynscope/ro
 (cd "$(dirname "$0")/../../docs/images" && find . -type f | sort) >"$work/images.source"
 (cd "$prefix/share/doc/dynscope/images" 2>/dev/null && find . -type f | sort) >"$work/images.installed"
 cmp -s "$work/images.source" "$work/images.installed" || fail "share/doc/dynscope/images differs from docs/images"
-# Nothing installed may name the source or build tree.
+# Nothing installed may name the source or build tree (not checked in a sanitizer build: ASan's
+# metadata names every unit's source file).
 src=$(cd "$(dirname "$0")/../.." && pwd)
-if grep -rlaF -e "$src/" -e "$build/" "$prefix" >"$work/leaks" 2>/dev/null; then
+if [ "${2:-0}" = 1 ]; then
+  echo "not checked (sanitizer build): installed files name no source or build tree"
+elif grep -rlaF -e "$src/" -e "$build/" "$prefix" >"$work/leaks" 2>/dev/null; then
   fail "installed files name the source or build tree: $(tr '\n' ' ' <"$work/leaks")"
 fi
 if ((with_gui)) && command -v desktop-file-validate >/dev/null; then
