@@ -8,8 +8,8 @@
 namespace cli {
 namespace {
 
-std::string sizeMismatch(const char* option, size_t given, const char* what, size_t size,
-                         const std::vector<std::string>& names) {
+std::string mimicSizeMismatch(const char* option, size_t given, const char* what, size_t size,
+                              const std::vector<std::string>& names) {
   return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +
          ", the model has " + std::to_string(size) + " independent " + what +
          " (its mimic joints follow their masters; --no-mimic for all "
@@ -26,7 +26,7 @@ Eigen::VectorXd independentConfiguration(const Session& s) {
     return y;
   }
   if (s.options.q->size() != size_t(c.nqy))
-    throw UsageError(sizeMismatch("--q", s.options.q->size(), "q entries", size_t(c.nqy), s.yqNames));
+    throw UsageError(mimicSizeMismatch("--q", s.options.q->size(), "q entries", size_t(c.nqy), s.yqNames));
   y = toVector(*s.options.q);
   Eigen::VectorXd q(c.nq);
   dyn::expandPositions(c, y, q);
@@ -40,7 +40,7 @@ Eigen::VectorXd independentVelocity(const Session& s, const std::optional<std::v
   const dyn::MimicCoupling& c = *s.mimic;
   if (!given) return Eigen::VectorXd::Zero(c.ny);
   if (given->size() != size_t(c.ny))
-    throw UsageError(sizeMismatch(option, given->size(), "v entries", size_t(c.ny), s.yvNames));
+    throw UsageError(mimicSizeMismatch(option, given->size(), "v entries", size_t(c.ny), s.yvNames));
   return toVector(*given);
 }
 

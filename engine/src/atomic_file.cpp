@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what, int error) {
+[[noreturn]] void fileFailure(const std::string& path, const std::string& what, int error) {
   throw std::runtime_error(path + ": " + what + (error ? std::string(": ") + std::strerror(error) : std::string()));
 }
 
@@ -32,13 +32,13 @@ std::string createTemporary(const std::string& target, const std::string& path) 
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
       if (errno == EEXIST) continue;
-      fail(path, "cannot create the file", errno);
+      fileFailure(path, "cannot create the file", errno);
     }
     if (exists) (void)::fchmod(fd, st.st_mode & 07777);
     ::close(fd);
     return temp;
   }
-  fail(path, "cannot create a temporary file next to it", 0);
+  fileFailure(path, "cannot create a temporary file next to it", 0);
 }
 
 // fsync of a file by name (std::ofstream keeps its descriptor to itself).
@@ -54,15 +54,15 @@ bool syncFile(const std::string& name) {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(path_) {
   std::error_code ec;
-  if (path_.empty()) fail("<empty path>", "cannot create the file", ENOENT);
+  if (path_.empty()) fileFailure("<empty path>", "cannot create the file", ENOENT);
   if (fs::is_symlink(path_, ec)) target_ = fs::weakly_canonical(path_, ec).string();  // replace what it points to
   if (ec) target_ = path_;
   const fs::file_status status = fs::status(target_, ec);
   inPlace_ = fs::exists(status) && !fs::is_regular_file(status);
-  if (fs::is_directory(status)) fail(path_, "is a directory", 0);
+  if (fs::is_directory(status)) fileFailure(path_, "is a directory", 0);
   if (inPlace_) {
     out_.open(target_, std::ios::binary | std::ios::trunc);
-    if (!out_) fail(path_, "cannot open the file for writing", errno);
+    if (!out_) fileFailure(path_, "cannot open the file for writing", errno);
     return;
   }
   temp_ = createTemporary(target_, path_);
@@ -70,7 +70,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(path_
   if (!out_) {
     const int error = errno;
     discard();
-    fail(path_, "cannot create the file", error);
+    fileFailure(path_, "cannot create the file", error);
   }
 }
 
@@ -85,13 +85,13 @@ void AtomicFile::discard() noexcept {
 }
 
 void AtomicFile::commit() {
-  if (done_) fail(path_, "written twice", 0);
+  if (done_) fileFailure(path_, "written twice", 0);
   out_.flush();
   const bool written = bool(out_);
   out_.close();
   if (!written || out_.fail()) {
     discard();
-    fail(path_, "write error (the previous file, if any, is unchanged)", 0);
+    fileFailure(path_, "write error (the previous file, if any, is unchanged)", 0);
   }
   if (inPlace_) {
     done_ = true;
@@ -100,7 +100,7 @@ void AtomicFile::commit() {
   if (!syncFile(temp_) || ::rename(temp_.c_str(), target_.c_str()) != 0) {
     const int error = errno;
     discard();
-    fail(path_, "cannot replace the file (the previous file, if any, is unchanged)", error);
+    fileFailure(path_, "cannot replace the file (the previous file, if any, is unchanged)", error);
   }
   done_ = true;
   // The rename itself is durable only once the directory is on disk (a power cut could otherwise

@@ -19,9 +19,9 @@
 namespace dyn {
 namespace {
 
-class Parser {
+class DhTableParser {
  public:
-  explicit Parser(std::string file) : file_(std::move(file)) {}
+  explicit DhTableParser(std::string file) : file_(std::move(file)) {}
   DhTable parse(const std::string& text);
 
  private:
@@ -61,7 +61,7 @@ std::string fmt(double v) {
 }
 
 // A finite decimal number, the whole token (from_chars: locale-independent; it rejects a leading '+').
-double Parser::number(std::string_view s, int line, const std::string& element, const std::string& what) const {
+double DhTableParser::number(std::string_view s, int line, const std::string& element, const std::string& what) const {
   std::string_view body = (!s.empty() && s.front() == '+') ? s.substr(1) : s;
   double v = 0;
   const auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
@@ -70,8 +70,8 @@ double Parser::number(std::string_view s, int line, const std::string& element, 
   return v;
 }
 
-std::vector<double> Parser::numbers(std::string_view csv, int line, const std::string& element,
-                                    const std::string& key) const {
+std::vector<double> DhTableParser::numbers(std::string_view csv, int line, const std::string& element,
+                                           const std::string& key) const {
   std::vector<double> out;
   std::size_t start = 0;
   while (true) {
@@ -84,7 +84,7 @@ std::vector<double> Parser::numbers(std::string_view csv, int line, const std::s
   return out;
 }
 
-void Parser::directive(const std::vector<std::string>& tok, int line) {
+void DhTableParser::directive(const std::vector<std::string>& tok, int line) {
   const std::string& kw = tok[0];
   const std::string el = "directive '" + kw + "'";
   static const std::map<std::string, std::string> kUsage = {{"name", "name NAME"},
@@ -127,7 +127,7 @@ void Parser::directive(const std::vector<std::string>& tok, int line) {
   }
 }
 
-void Parser::jointRow(const std::vector<std::string>& tok, int line) {
+void DhTableParser::jointRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 3 || tok[1].find('=') != std::string::npos)
     fail(line, tok.size() == 2 ? "joint '" + tok[1] + "'" : "joint", "expected 'joint NAME TYPE key=value ...'");
   DhRow row;
@@ -204,7 +204,7 @@ void Parser::jointRow(const std::vector<std::string>& tok, int line) {
 
 // loop NAME R|P|S|F link1=LINK [xyz1=x,y,z] [rpy1=r,p,y] link2=LINK [xyz2=..] [rpy2=..] [axis=x,y,z]:
 // a loop-closure joint between two of the links the table generates (base, link<i>, frame<i>).
-void Parser::loopRow(const std::vector<std::string>& tok, int line) {
+void DhTableParser::loopRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 3 || tok[1].find('=') != std::string::npos)
     fail(line, tok.size() == 2 ? "loop joint '" + tok[1] + "'" : "loop",
          "expected 'loop NAME R|P|S|F link1=LINK [xyz1=x,y,z] [rpy1=r,p,y] link2=LINK [xyz2=..] [rpy2=..] "
@@ -259,12 +259,12 @@ void Parser::loopRow(const std::vector<std::string>& tok, int line) {
 }
 
 // actuated NAME [NAME ...]: the joints driven by actuators; the others are passive.
-void Parser::actuatedRow(const std::vector<std::string>& tok, int line) {
+void DhTableParser::actuatedRow(const std::vector<std::string>& tok, int line) {
   if (tok.size() < 2) fail(line, "actuated", "expected 'actuated JOINT [JOINT ...]'");
   for (std::size_t k = 1; k < tok.size(); ++k) t_.actuated.emplace_back(tok[k], line);
 }
 
-DhTable Parser::parse(const std::string& text) {
+DhTable DhTableParser::parse(const std::string& text) {
   t_.sourceName = file_;
   std::istringstream in(text);
   std::string raw;
@@ -303,6 +303,8 @@ DhTable Parser::parse(const std::string& text) {
 
 }  // namespace
 
-DhTable parseDhTable(const std::string& text, const std::string& sourceName) { return Parser(sourceName).parse(text); }
+DhTable parseDhTable(const std::string& text, const std::string& sourceName) {
+  return DhTableParser(sourceName).parse(text);
+}
 
 }  // namespace dyn

@@ -15,13 +15,15 @@ namespace {
 // MassMasslessLinks); MassMasslessLinks, applied after, removes the notes of the links it gives mass.
 constexpr const char* kBalanceMasslessNote = "fixup.balance-inertias.massless";
 
-std::string num(double v) {
+std::string fourDigits(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
 
-std::string moments(const Vec3<double>& e) { return "(" + num(e[0]) + ", " + num(e[1]) + ", " + num(e[2]) + ")"; }
+std::string moments(const Vec3<double>& e) {
+  return "(" + fourDigits(e[0]) + ", " + fourDigits(e[1]) + ", " + fourDigits(e[2]) + ")";
+}
 
 Finding change(const RobotDescription& robot, Fixup fixup, int line, std::string element, std::string message) {
   Finding f;
@@ -112,7 +114,7 @@ std::vector<Finding> unlimitDegenerate(RobotDescription& robot) {
     j.hasLimits = false;
     Finding f = change(robot, Fixup::UnlimitedDegenerateLimits, j.limitLine > 0 ? j.limitLine : j.line,
                        "joint '" + j.name + "'" + (j.limitLine > 0 ? " <limit>" : ""),
-                       "lower = upper = " + num(j.lower) + " -> no position limits");
+                       "lower = upper = " + fourDigits(j.lower) + " -> no position limits");
     f.joint = j.name;
     f.link = j.child;
     out.push_back(std::move(f));
@@ -146,10 +148,10 @@ std::vector<Finding> massMassless(RobotDescription& robot, bool floatingBase) {
     in.ixx = in.iyy = in.izz = moment;
     in.ixy = in.ixz = in.iyz = 0;
     link->inertial = in;
-    Finding f = change(robot, Fixup::MassMasslessLinks, in.inertiaLine > 0 ? in.inertiaLine : in.line,
-                       "link '" + link->name + "'",
-                       "no mass -> " + num(mass) + " kg, " + num(moment) + " kg m^2 about every axis (a sphere of " +
-                           num(kFixupSphereRadius * 100) + " cm), moved by joint '" + model.jointNames[body] + "'");
+    Finding f = change(
+        robot, Fixup::MassMasslessLinks, in.inertiaLine > 0 ? in.inertiaLine : in.line, "link '" + link->name + "'",
+        "no mass -> " + fourDigits(mass) + " kg, " + fourDigits(moment) + " kg m^2 about every axis (a sphere of " +
+            fourDigits(kFixupSphereRadius * 100) + " cm), moved by joint '" + model.jointNames[body] + "'");
     f.link = link->name;
     f.joint = model.jointNames[body];
     out.push_back(std::move(f));

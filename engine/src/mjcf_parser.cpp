@@ -27,7 +27,7 @@ namespace {
 using namespace mjcf;
 namespace fs = std::filesystem;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 const char* const kActuatorTags[] = {"motor",  "position", "velocity", "general",  "intvelocity",
                                      "damper", "cylinder", "muscle",   "adhesion", "plugin"};
 bool isActuatorTag(const std::string& tag) {
@@ -35,7 +35,6 @@ bool isActuatorTag(const std::string& tag) {
 }
 // The <default> bucket of an element kind: every actuator kind shares MuJoCo's one actuator default.
 std::string bucketOf(const std::string& tag) { return isActuatorTag(tag) ? "general" : tag; }
-
 
 struct MeshAsset {
   std::string path;  // as the description keeps it: relative to the model file's folder, or absolute
@@ -882,7 +881,7 @@ class Parser {
       if (j == jointIndex.end()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
       double gear = 1;
       if (const char* g = r.get(el, "gear", "general", "")) gear = r.numbers(el, "gear", g, 1, 6)[0];
-      double effort = kInf;
+      double effort = kInfinity;
       if (limited(el, "forcelimited", "forcerange", "general", "")) {
         const std::vector<double> f = r.numbers(el, "forcerange", r.get(el, "forcerange", "general", ""), 2);
         effort = std::abs(gear) * std::max(std::abs(f[0]), std::abs(f[1]));
@@ -900,7 +899,7 @@ class Parser {
         effort = std::min(effort, std::abs(gear * gain) * std::max(std::abs(c[0]), std::abs(c[1])));
       }
       JointDesc& jd = robot.joints[j->second];
-      if (effort < kInf) jd.effort = std::max(jd.effort, effort);
+      if (effort < kInfinity) jd.effort = std::max(jd.effort, effort);
       r.noteUnreadAttributes(el);
     });
   }

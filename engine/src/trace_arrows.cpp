@@ -91,7 +91,7 @@ struct AtOrigin {
   const std::string* spatialAccelerationKey = nullptr;
 };
 
-Eigen::Vector3d vee(const Eigen::Matrix3d& S) {  // of the skew-symmetric part
+Eigen::Vector3d skewPartVee(const Eigen::Matrix3d& S) {  // of the skew-symmetric part
   return 0.5 * Eigen::Vector3d(S(2, 1) - S(1, 2), S(0, 2) - S(2, 0), S(1, 0) - S(0, 1));
 }
 
@@ -150,7 +150,7 @@ void collect(const Model& model, const Data& data, int i, const TraceTerm& t, At
       const Eigen::Matrix3d S =
           t.value.topLeftCorner<3, 3>() * R.transpose();  // R' R^T = [w]x; R'' R^T = [w']x + [w]x^2
       const bool rate = t.role == TraceRole::PoseRate;
-      (rate ? o.w : o.wd).set(vee(S), q);
+      (rate ? o.w : o.wd).set(skewPartVee(S), q);
       if (t.value.cols() == 4) (rate ? o.v : o.a).set(t.value.block<3, 1>(0, 3), q);
       break;
     }

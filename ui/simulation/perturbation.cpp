@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "dynscope/algorithms/kinematics.hpp"
 
@@ -10,8 +11,7 @@ namespace perturb {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-double omega0() { return 2 * kPi * kFrequency; }
+double omega0() { return 2 * std::numbers::pi * kFrequency; }
 
 double gravityOf(const dyn::Model& model) {
   const double g = model.gravity.v.norm();

@@ -10,6 +10,7 @@
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
+#include <numbers>
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -26,8 +27,6 @@
 #include "viewport/vtk_viewport.hpp"
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 std::vector<ForceArrow> arrowsOf(const std::vector<SimulationRunner::Snapshot::Wrench>& wrenches) {
   std::vector<ForceArrow> out;
@@ -186,7 +185,7 @@ void PerturbationDrag::moveTo(const QPointF& pos) {
     p_.rotation = R0_;
     if (pixels > 0.5) {
       const Eigen::Vector3d axis = (-normal_).cross(drag).normalized();
-      const double angle = std::min(pixels / kPixelsPerRadian, 0.9 * kPi);
+      const double angle = std::min(pixels / kPixelsPerRadian, 0.9 * std::numbers::pi);
       p_.rotation = Eigen::AngleAxisd(angle, axis).toRotationMatrix() * R0_;
     }
   }
