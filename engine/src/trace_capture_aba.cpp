@@ -12,7 +12,6 @@ std::string sup(const char* name, const char* upper, int i) {
   return std::string("**") + name + "**^{" + upper + "}_{" + std::to_string(i) + "}";
 }
 
-Force<double> forceOf(const TraceTerm* t) { return t ? Force<double>::fromVector(t->value) : Force<double>::Zero(); }
 Mat6<double> matrixOf(const TraceTerm* t) { return t ? Mat6<double>(t->value) : Mat6<double>::Zero(); }
 
 // D_i^-1 as aba.hpp has it: stored, except for a free joint (S = 1), which keeps its Cholesky factor.

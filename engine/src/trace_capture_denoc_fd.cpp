@@ -9,7 +9,6 @@ namespace {
 
 using F = TraceFrame;
 
-Force<double> forceOf(const TraceTerm* t) { return t ? Force<double>::fromVector(t->value) : Force<double>::Zero(); }
 
 }  // namespace
 

@@ -7,6 +7,11 @@ namespace dyn::trace_capture {
 
 inline constexpr const char* kHollerbach = "Hollerbach 1980";  // the Lagrangian captures' source
 
+// A recorded force term as a spatial force (zero when there is none).
+inline Force<double> forceOf(const TraceTerm* t) {
+  return t ? Force<double>::fromVector(t->value) : Force<double>::Zero();
+}
+
 using Capture = void (*)(TraceRecorder& recorder, StepBuilder& step, int index);
 
 void rneaOutward(TraceRecorder& r, StepBuilder& b, int i);
