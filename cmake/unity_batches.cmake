@@ -4,6 +4,17 @@
 # (CMake's UNITY_BUILD writes absolute ones, and a clone elsewhere would then miss the compiler
 # cache). The sources stay in the target, marked header-only, so AUTOMOC and IDEs still see them.
 # A file may opt out with the source property DYNSCOPE_OWN_UNIT. size < 2: nothing changes.
+# Writes text to file only when it differs, so that a configure run does not force a rebuild.
+function(dynscope_write_if_changed file text)
+  set(old "")
+  if(EXISTS ${file})
+    file(READ ${file} old)
+  endif()
+  if(NOT old STREQUAL text)
+    file(WRITE ${file} "${text}")
+  endif()
+endfunction()
+
 function(dynscope_unity_batches target size)
   if(size LESS 2)
     return()
@@ -55,13 +66,7 @@ function(dynscope_unity_batches target size)
         string(APPEND text "#include \"${rel}\"\n")
         set_source_files_properties(${path} TARGET_DIRECTORY ${target} PROPERTIES HEADER_FILE_ONLY ON)
       endforeach()
-      set(old "")
-      if(EXISTS ${unit})
-        file(READ ${unit} old)
-      endif()
-      if(NOT old STREQUAL text)  # rewritten only when it changes: no rebuild on every configure
-        file(WRITE ${unit} "${text}")
-      endif()
+      dynscope_write_if_changed(${unit} "${text}")
       list(APPEND units ${unit})
     endwhile()
   endforeach()
