@@ -341,7 +341,7 @@ void TimeSeriesPlot::updateLimitNotes() {
     for (int i : owners) one &= i == owners.front();
     return one ? seriesColor(owners.front()).darker(130) : QColor(60, 60, 60);
   };
-  const auto words = [this](const QStringList& values) {
+  const auto words = [](const QStringList& values) {
     return (values.size() == 1 ? tr("limit %1") : tr("limits %1")).arg(values.join(", "));
   };
   const bool one = symmetric && !sides[0].values.isEmpty();
