@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
+#include "dynscope/io/readable_number.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/simulation/simulator.hpp"
 #include "messages.hpp"
@@ -109,7 +110,7 @@ int runSimulation(const Session& s) {
   for (const std::string& n : sim.contactPoints().notes) warn(n);
   if (o.ground) {
     note(std::to_string(sim.contactPoints().points.size()) +
-         " contact points on the ground z = " + dyn::formatCsvNumber(*o.ground));
+         " contact points on the ground z = " + dyn::readableNumber(*o.ground));
     // A start inside the ground (a robot's neutral pose below the plane) is launched out of it:
     // say where the lowest point is, so that the plane or --q0 can be put right.
     dyn::Data data(s.model);
@@ -153,26 +154,26 @@ int runSimulation(const Session& s) {
   const auto& events = sim.record().limitEvents;
   const size_t shownEvents = std::min<size_t>(events.size(), 20);
   for (const dyn::LimitEvent& e : std::vector(events.begin(), events.begin() + shownEvents))
-    note("t = " + dyn::formatCsvNumber(e.t) + ": joint '" + s.model.jointNames[e.joint] + "' hit its " +
-         (e.upper ? "upper" : "lower") + " limit " + dyn::formatCsvNumber(e.limit));
+    note("t = " + dyn::readableNumber(e.t) + ": joint '" + s.model.jointNames[e.joint] + "' hit its " +
+         (e.upper ? "upper" : "lower") + " limit " + dyn::readableNumber(e.limit));
   if (events.size() > shownEvents)
     note("... and " + std::to_string(events.size() - shownEvents) + " more joint-limit hits");
   if (o.compare)
     note((s.model.hasLoops() ? "max |qdd difference| of two loop methods = " : "max |qdd_aba - qdd_crba| = ") +
-         dyn::formatCsvNumber(sim.record().maxFdDifference()));
+         dyn::readableNumber(sim.record().maxFdDifference()));
   if (o.ground)
-    note("deepest penetration into the ground: " + dyn::formatCsvNumber(sim.record().maxPenetration()) + " m");
+    note("deepest penetration into the ground: " + dyn::readableNumber(sim.record().maxPenetration()) + " m");
   if (s.model.hasLoops())
-    note("max |phi| = " + dyn::formatCsvNumber(sim.record().maxConstraintError()) +
-         ", max |phi' qd| = " + dyn::formatCsvNumber(sim.record().maxConstraintRateError()));
+    note("max |phi| = " + dyn::readableNumber(sim.record().maxConstraintError()) +
+         ", max |phi' qd| = " + dyn::readableNumber(sim.record().maxConstraintRateError()));
   if (const dyn::SimulationStats& st = sim.stats(); st.projectionFailures > 0)
     warn("the projection onto the loop constraints did not reach max |phi| <= " +
-         dyn::formatCsvNumber(sim.settings().projectionTolerance) + " in " + std::to_string(st.projectionFailures) +
+         dyn::readableNumber(sim.settings().projectionTolerance) + " in " + std::to_string(st.projectionFailures) +
          " of " + std::to_string(st.subSteps) +
-         " steps (max |phi| left: " + dyn::formatCsvNumber(st.worstProjectionResidual) + "); try a smaller --dt");
+         " steps (max |phi| left: " + dyn::readableNumber(st.worstProjectionResidual) + "); try a smaller --dt");
   if (status == dyn::SimulationStatus::Diverged) {
     std::fprintf(stderr, "dynscope-cli: error: %s (the CSV ends at the last good state, t = %s)\n",
-                 sim.lastError().c_str(), dyn::formatCsvNumber(sim.time()).c_str());
+                 sim.lastError().c_str(), dyn::readableNumber(sim.time()).c_str());
     return 1;
   }
   return 0;

@@ -3,11 +3,13 @@
 #include "dynscope/io/model_builder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "canonical_frame.hpp"
@@ -15,10 +17,23 @@
 #include "dynscope/io/mjcf_parser.hpp"
 #include "dynscope/io/model_check.hpp"
 #include "dynscope/io/urdf_parser.hpp"
+#include "dynscope/model/main_chain.hpp"
 #include "loop_closures.hpp"
 
 namespace dyn {
 namespace {
+
+// A body's tool frame: a frame on it named as a tool centre point (tcp), else as a tool or flange,
+// else as a hand (a gripper's frames merged into the wrist), else the body itself.
+std::string toolFrameOf(const Model& m, int body) {
+  for (const char* word : {"tcp", "tool", "flange", "hand"})
+    for (const auto& f : m.frames) {
+      std::string lower = f.name;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (f.body == body && lower.find(word) != std::string::npos) return f.name;
+    }
+  return m.bodyNames[size_t(body)];
+}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -336,23 +351,51 @@ struct Builder {
 
   Model build(const BuildOptions& opt) {
     const int root = findRoot();
+    std::optional<Finding> floatsNote;
     model.name = robot.name;
     model.sourceFile = robot.sourceFile;
     model.parent = {-1};
     model.joints = {JointModel<double>{}};
     model.Xtree = {Transform<double>::Identity()};
     model.I = {Inertia<double>::Zero()};
-    model.bodyNames = {opt.floatingBase ? "world" : robot.links[root].name};
     model.jointNames = {""};
     bodyOfLink.assign(robot.links.size(), -1);
     linkInBody.assign(robot.links.size(), Transform<double>::Identity());
     bodyOfLink[root] = 0;
-    if (opt.floatingBase) {
+    // A robot that floats already (every joint from its root is free: an MJCF <freejoint> from
+    // the world) gets no second free joint: two stacked ones make H singular.
+    const std::string& rootName = robot.links[root].name;
+    const JointDesc* ownFree = nullptr;
+    bool allFree = true;
+    for (const JointDesc& j : robot.joints)
+      if (j.parent == rootName) {
+        if (j.kind == JointKind::Floating && !ownFree) ownFree = &j;
+        allFree &= j.kind == JointKind::Floating;
+      }
+    if (opt.floatingBase && ownFree && allFree) {
+      Finding f;
+      f.severity = Severity::Info;
+      f.code = "base.floats";
+      f.file = robot.sourceFile;
+      f.line = ownFree->line;
+      f.element = "joint '" + ownFree->name + "'";
+      f.joint = ownFree->name;
+      f.link = ownFree->child;
+      f.message = "the robot already has a free joint; the floating base asked for adds no second one";
+      floatsNote = std::move(f);
+    }
+    const bool addsBase = opt.floatingBase && !floatsNote;
+    model.bodyNames = {addsBase ? "world" : rootName};
+    if (addsBase) {
       bodyOfLink[root] = addBody(0, "root_joint", robot.links[root].name, JointType::Floating, Vec3<double>::UnitZ(), 0,
                                  false, Transform<double>::Identity());
       model.floatingBase = true;
     }
     visit(root);
+    if (floatsNote) {
+      floatsNote->body = bodyOfLink[size_t(linkIndex.at(floatsNote->link))];
+      model.findings.push_back(std::move(*floatsNote));
+    }
     for (int l = 0; l < (int)robot.links.size(); ++l)
       if (bodyOfLink[l] < 0)
         fail(robot.links[l].line, "link '" + robot.links[l].name + "'", "link is not connected to the root");
@@ -366,8 +409,19 @@ struct Builder {
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(robot.gravity[i])) fail(0, "gravity", "gravity is not a finite vector");
     model.gravity = Motion<double>(Vec3<double>::Zero(), robot.gravity);
+    // The file's suggestion (a DH tool, MJCF's last joint), unless it is a finger below the main
+    // chain's end; else that end (the hand, not a finger: docs/ik.md).
     model.defaultEndEffector = robot.defaultEndEffector;
-    if (model.defaultEndEffector.empty() && model.N > 0) model.defaultEndEffector = model.bodyNames[model.N];
+    if (model.N > 0) {
+      const int hand = mainChainEnd(model);
+      const int f = model.frameIndex(model.defaultEndEffector);
+      const int suggested = f >= 0 ? model.frames[size_t(f)].body : -1;
+      // A hand (its children are fingers): its tool frame, the TCP where the file names one.
+      const bool grips = std::count(model.parent.begin(), model.parent.end(), hand) >= 2;
+      if (suggested < 0 || (suggested != hand && inSubtree(model, suggested, hand)))
+        model.defaultEndEffector =
+            grips ? toolFrameOf(model, hand) : model.bodyNames[size_t(hand > 0 ? hand : model.N)];
+    }
     addPoses();
     addLoopClosures(model, robot, tree, bodyOfLink, linkInBody);  // closed loops (docs/loops.md)
     return std::move(model);

@@ -13,6 +13,7 @@
 #include "dynscope/algorithms/forward_dynamics_crba.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
 #include "dynscope/io/model_check.hpp"
+#include "dynscope/io/readable_number.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/loops/assembly.hpp"
 #include "dynscope/loops/loop_forward_dynamics.hpp"
@@ -20,8 +21,6 @@
 
 namespace dyn {
 namespace {
-
-std::string csvNumber(double x) { return formatCsvNumber(x); }
 
 // Normalises the quaternions of q in place; throws naming the joint when one is zero or not finite.
 void normaliseQuaternions(const Model& model, Eigen::VectorXd& q, const char* what) {
@@ -508,15 +507,15 @@ bool Simulator::slipAnchors() {
 bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd,
                                  double t) {
   // The message is built only on failure: this runs on every accepted step and must not allocate.
-  const auto at = [&] { return "the simulation diverged at t = " + csvNumber(t) + ": "; };
+  const auto at = [&] { return "the simulation diverged at t = " + readableNumber(t) + ": "; };
   if (!q.allFinite() || !qd.allFinite() || !qdd.allFinite() || !tauStage_.allFinite()) {
     error_ = at() + "the state or the torques are not finite (NaN or infinite); try a smaller time step";
     return false;
   }
   Eigen::Index i = 0;
   if (model_.nv > 0 && qd.cwiseAbs().maxCoeff(&i) > settings_.velocityBound) {
-    error_ = at() + "the velocity of joint '" + model_.jointNames[model_.dofBody[i]] + "' is " + csvNumber(qd[i]) +
-             ", above the bound " + csvNumber(settings_.velocityBound) + "; try a smaller time step";
+    error_ = at() + "the velocity of joint '" + model_.jointNames[model_.dofBody[i]] + "' is " + readableNumber(qd[i]) +
+             ", above the bound " + readableNumber(settings_.velocityBound) + "; try a smaller time step";
     return false;
   }
   return true;
@@ -659,7 +658,7 @@ SimulationStatus Simulator::step() {
         break;
     }
   } catch (const ForwardDynamicsError& e) {  // a pivot of H(q) not positive on the way: the joint is named
-    error_ = "the simulation stopped at t = " + csvNumber(t_) + ": " + e.what();
+    error_ = "the simulation stopped at t = " + readableNumber(t_) + ": " + e.what();
     ok = false;
   }
   updateEnergy();  // also for the last good state of a failed step, which ends the record
@@ -676,7 +675,7 @@ SimulationStatus Simulator::step() {
 SimulationStatus Simulator::advance(double duration, const std::atomic<bool>* cancel,
                                     const std::function<void(double)>& progress) {
   if (!std::isfinite(duration) || duration < 0)
-    throw std::invalid_argument("advance: duration must be a finite number >= 0, not " + csvNumber(duration));
+    throw std::invalid_argument("advance: duration must be a finite number >= 0, not " + readableNumber(duration));
   const long n = std::lround(duration / settings_.dt);
   const long every = std::max(1L, n / 100);
   SimulationStatus status = status_;
@@ -941,8 +940,8 @@ bool Simulator::stepDormandPrince(double interval) {
       rejectedStep = h;
       rejectedErr = err;
       if (dpStep_ < settings_.minStep) {
-        error_ = "the simulation diverged at t = " + csvNumber(t_) + ": the adaptive step fell below " +
-                 csvNumber(settings_.minStep) + " s (the motion is too stiff or not finite)";
+        error_ = "the simulation diverged at t = " + readableNumber(t_) + ": the adaptive step fell below " +
+                 readableNumber(settings_.minStep) + " s (the motion is too stiff or not finite)";
         return false;
       }
     }

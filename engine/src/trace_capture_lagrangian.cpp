@@ -99,7 +99,7 @@ void lagrange4Forward(TraceRecorder& rec, StepBuilder& b, int i) {
   b.line("D_{i} = J_{i} Ẅ_{i}^{T} + …   (the children's A D come on the way back)", eq("eq. 12"),
          {tD, "=", tJ, tWdd, "ᵀ"});
   const int tc = b.write(vectorTerm(indexed("c", i), ws.c[i], "c", i));
-  b.line("c_{i} = m_{i} ^{i}r_{i} + …   (homogeneous: (m_{i} r*_{i}; m_{i}))", eq("eq. 13"), {tc});
+  b.line("c_{i} = m_{i} ^{i}r_{i} + …   (homogeneous: (m_{i} r^{*}_{i}; m_{i}))", eq("eq. 13"), {tc});
 }
 
 // 4x4, tip to base for body i: F_i (eq. 14), then D and c of the parent (eqs. 12-13).
@@ -153,21 +153,21 @@ void lagrange3Forward(TraceRecorder& rec, StepBuilder& b, int i) {
   const Vector3d pddp = previousOr(rec, "p̈", p, MatrixXd::Zero(3, 1)).col(0);
   const MatrixXd Wddp = previousOr(rec, "Ẅ", p, zero3), Wdp = previousOr(rec, "Ẇ", p, zero3),
                  Wp = previousOr(rec, "W", p, MatrixXd::Identity(3, 3));
-  const int tps = b.show(vector3Term(indexed("p*", i), ws.pstar[i], F::None));
+  const int tps = b.show(vector3Term(indexed("p^{*}", i), ws.pstar[i], F::None));
   const int tpddp = b.show(vector3Term(indexed("p̈", p), pddp, F::World));
   const int tWddp = b.show(matrixTerm(indexed("Ẅ", p), Wddp));
   const int tpdd = b.write(vector3Term(indexed("p̈", i), ws.pdd[i], F::World, R::OriginAccelerationTrue, "p̈", i));
   if (revolute) {
-    b.line("p̈_{i} = p̈_{i−1} + Ẅ_{i−1} ^{i−1}p*_{i}",
-           eq("eq. 16 (p*_{i} from origin i − 1 to origin i, fixed in link i − 1 in our frames)"),
+    b.line("p̈_{i} = p̈_{i−1} + Ẅ_{i−1} ^{i−1}p^{*}_{i}",
+           eq("eq. 16 (p^{*}_{i} from origin i − 1 to origin i, fixed in link i − 1 in our frames)"),
            {tpdd, "=", tpddp, "+", tWddp, tps});
   } else {
     const int tu = b.write(vector3Term(partialSymbol("p", i, i), ws.u[i], F::World, R::None, "∂p/∂q", i));
-    b.line("∂p_{i}/∂q_{i} = W_{i−1} ∂p*_{i}/∂q_{i}", eq("Appendix B, eq. B1 (prismatic joint)"),
-           {tu, "=", b.show(matrixTerm(indexed("W", p), Wp)), b.show(vector3Term("∂p*/∂q", ws.dpstar[i], F::None))});
+    b.line("∂p_{i}/∂q_{i} = W_{i−1} ∂p^{*}_{i}/∂q_{i}", eq("Appendix B, eq. B1 (prismatic joint)"),
+           {tu, "=", b.show(matrixTerm(indexed("W", p), Wp)), b.show(vector3Term("∂p^{*}/∂q", ws.dpstar[i], F::None))});
     const int t2 =
-        b.show(vector3Term("2 Ẇ_{" + std::to_string(p) + "} ∂p*/∂q q̇", (Wdp * ws.dpstar[i]) * (2 * k.qd), F::World));
-    b.line("p̈_{i} = p̈_{i−1} + Ẅ_{i−1} p*_{i} + 2 Ẇ_{i−1} ∂p*_{i}/∂q_{i} q̇_{i} + ∂p_{i}/∂q_{i} q̈_{i}",
+        b.show(vector3Term("2 Ẇ_{" + std::to_string(p) + "} ∂p^{*}/∂q q̇", (Wdp * ws.dpstar[i]) * (2 * k.qd), F::World));
+    b.line("p̈_{i} = p̈_{i−1} + Ẅ_{i−1} p^{*}_{i} + 2 Ẇ_{i−1} ∂p^{*}_{i}/∂q_{i} q̇_{i} + ∂p_{i}/∂q_{i} q̈_{i}",
            eq("eq. 16 with the prismatic joint's own motion (docs/formulations.md)"),
            {tpdd, "=", tpddp, "+", tWddp, tps, "+", t2, "+", tu, b.show(scalarTerm(indexed("q̈", i), k.qdd))});
   }
@@ -183,8 +183,8 @@ void lagrange3Forward(TraceRecorder& rec, StepBuilder& b, int i) {
          {te, "=", tm, tpdd, "+", tWdd, tn});
   const int tc = b.write(vector3Term(indexed("c", i), ws.c[i], F::None, R::None, "c", i));
   const int tM = b.write(scalarTerm(indexed("M", i), ws.M[i], "M", i));
-  b.line("c_{i} = ^{i}n_{i} + …,   M_{i} = m_{i} + …   (n_{i} = m_{i} r*_{i}; M: the mass outboard)",
-         eq("eq. 13 (3×3: the mass moves p* into c)"), {tc, ",", tM});
+  b.line("c_{i} = ^{i}n_{i} + …,   M_{i} = m_{i} + …   (n_{i} = m_{i} r^{*}_{i}; M: the mass outboard)",
+         eq("eq. 13 (3×3: the mass moves p^{*} into c)"), {tc, ",", tM});
 }
 
 // 3x3, tip to base for body i: F_i (eq. 17 / B5; prismatic: eq. 15 with B1), then D, e, c, M of the
@@ -214,10 +214,10 @@ void lagrange3Backward(TraceRecorder& rec, StepBuilder& b, int i) {
   }
   if (p == 0) return;
   const int tA = b.show(matrixTerm(indexed("A", i), ws.R[i]));
-  const int tps = b.show(vector3Term(indexed("p*", i), ws.pstar[i], F::None));
+  const int tps = b.show(vector3Term(indexed("p^{*}", i), ws.pstar[i], F::None));
   const int tDp0 = b.show(matrixTerm(indexed("D", p) + " (before)", previousOr(rec, "D", p, MatrixXd::Zero(3, 3))));
   const int tDp = b.write(matrixTerm(indexed("D", p), ws.D[p], "D", p));
-  b.line("D_{i−1} = … + A_{i} D_{i} + ^{i−1}p*_{i} e_{i}", eq("eq. 18; Appendix B, eq. B3"),
+  b.line("D_{i−1} = … + A_{i} D_{i} + ^{i−1}p^{*}_{i} e_{i}", eq("eq. 18; Appendix B, eq. B3"),
          {tDp, "=", tDp0, "+", tA, tD, "+", tps, te});
   const int tep0 = b.show(
       vector3Term(indexed("e", p) + "^{T} (before)", previousOr(rec, "e", p, MatrixXd::Zero(3, 1)).col(0), F::None));
@@ -227,7 +227,7 @@ void lagrange3Backward(TraceRecorder& rec, StepBuilder& b, int i) {
       b.show(vector3Term(indexed("c", p) + " (before)", previousOr(rec, "c", p, MatrixXd::Zero(3, 1)).col(0), F::None));
   const int tMi = b.show(scalarTerm(indexed("M", i), ws.M[i]));
   const int tcp = b.write(vector3Term(indexed("c", p), ws.c[p], F::None, R::None, "c", p));
-  b.line("c_{i−1} = … + A_{i} c_{i} + M_{i} ^{i−1}p*_{i}", eq("eq. 13 (the mass of links i … n at origin i)"),
+  b.line("c_{i−1} = … + A_{i} c_{i} + M_{i} ^{i−1}p^{*}_{i}", eq("eq. 13 (the mass of links i … n at origin i)"),
          {tcp, "=", tcp0, "+", tA, tc, "+", tMi, tps});
   const int tMp = b.write(scalarTerm(indexed("M", p), ws.M[p], "M", p));
   b.line("M_{i−1} = m_{i−1} + M_{i}", eq("eq. 13"), {tMp});

@@ -60,20 +60,20 @@ void newtonEulerForward(TraceRecorder& rec, StepBuilder& b, int i) {
   else
     b.line("ω̇_{i} = A_{i}^{T} ω̇_{λ(i)}   (prismatic joint)", kSection, {twd, "=", tEwd});
 
-  const int tps = vec(b, indexed("p*", i), ps);
+  const int tps = vec(b, indexed("p^{*}", i), ps);
   const int tpddl = vec(b, indexed("p̈", l), previousVectorOr(rec, "p̈", l, ws.pdd[l]));
   const int tinner = vec(b,
-                         "ω̇_{" + L + "} × p*_{" + std::to_string(i) + "} + ω_{" + L + "} × (ω_{" + L + "} × p*_{" +
-                             std::to_string(i) + "})",
+                         "ω̇_{" + L + "} × p^{*}_{" + std::to_string(i) + "} + ω_{" + L + "} × (ω_{" + L +
+                             "} × p^{*}_{" + std::to_string(i) + "})",
                          wdl.cross(ps) + wl.cross(wl.cross(ps)));
   const int tpdd = b.write(vector3Term(indexed("p̈", i), ws.pdd[i], F::Link, R::OriginAcceleration, "p̈", i));
   if (revolute)
-    b.line("p̈_{i} = A_{i}^{T} (ω̇_{λ(i)} × p*_{i} + ω_{λ(i)} × (ω_{λ(i)} × p*_{i}) + p̈_{λ(i)})",
-           std::string(kSection) + "; p*_{i}: origin λ(i) to origin i (fixed in link λ(i) here)",
+    b.line("p̈_{i} = A_{i}^{T} (ω̇_{λ(i)} × p^{*}_{i} + ω_{λ(i)} × (ω_{λ(i)} × p^{*}_{i}) + p̈_{λ(i)})",
+           std::string(kSection) + "; p^{*}_{i}: origin λ(i) to origin i (fixed in link λ(i) here)",
            {tpdd, "=", tAT, "(", tinner, "+", tpddl, ")", "\n", tps});
   else
     b.line(
-        "p̈_{i} = A_{i}^{T} (ω̇_{λ(i)} × p*_{i} + ω_{λ(i)} × (ω_{λ(i)} × p*_{i}) + p̈_{λ(i)}) + z q̈_{i} + 2 ω_{i} "
+        "p̈_{i} = A_{i}^{T} (ω̇_{λ(i)} × p^{*}_{i} + ω_{λ(i)} × (ω_{λ(i)} × p^{*}_{i}) + p̈_{λ(i)}) + z q̈_{i} + 2 ω_{i} "
         "× z q̇_{i}",
         std::string(kSection) + " (prismatic joint: Luh et al.)",
         {tpdd, "=", tAT, "(", tinner, "+", tpddl, ")", "+", "z", tqdd, "+", "2", tcor, "\n", tps});
@@ -81,18 +81,18 @@ void newtonEulerForward(TraceRecorder& rec, StepBuilder& b, int i) {
   const Vector3d& s = ws.s[i];
   const Vector3d rdd = ws.wd[i].cross(s) + ws.w[i].cross(ws.w[i].cross(s)) + ws.pdd[i];
   const int tmass = b.show(scalarTerm(indexed("m", i), ws.m[i]));
-  const int trs = vec(b, indexed("r*", i), s);
+  const int trs = vec(b, indexed("r^{*}", i), s);
   const int trdd = vec(b, indexed("r̈", i), rdd);
   const int tF = b.write(vector3Term(indexed("F", i), ws.f[i], F::Link, R::LinearForce, "f", i));
-  b.line("r̈_{i} = ω̇_{i} × r*_{i} + ω_{i} × (ω_{i} × r*_{i}) + p̈_{i},   F_{i} = m_{i} r̈_{i}",
-         std::string(kSection) + "; r*_{i}: origin i to the mass centre",
+  b.line("r̈_{i} = ω̇_{i} × r^{*}_{i} + ω_{i} × (ω_{i} × r^{*}_{i}) + p̈_{i},   F_{i} = m_{i} r̈_{i}",
+         std::string(kSection) + "; r^{*}_{i}: origin i to the mass centre",
          {trdd, "=", "ω̇ ×", trs, "+ ω × (ω ×", trs, ") +", tpdd, "\n", tF, "=", tmass, trdd});
 
   const Mat3<double>& I = ws.Ic[i];
   const int tI = b.show(matrixTerm(indexed("I", i), I));
   const int tN = vec(b, indexed("N", i), I * ws.wd[i] + ws.w[i].cross(I * ws.w[i]));
   const int tn = b.write(vector3Term(indexed("n", i), ws.n[i], F::Link, R::MomentAboutOrigin, "n", i));
-  b.line("N_{i} = I_{i} ω̇_{i} + ω_{i} × (I_{i} ω_{i}),   n_{i} = N_{i} + r*_{i} × F_{i}  (about O_{i})",
+  b.line("N_{i} = I_{i} ω̇_{i} + ω_{i} × (I_{i} ω_{i}),   n_{i} = N_{i} + r^{*}_{i} × F_{i}  (about O_{i})",
          std::string(kSection) + "; I_{i} about the mass centre, fixed in link i",
          {tN, "=", tI, twd, "+", tw, "× (", tI, tw, ")", "\n", tn, "=", tN, "+", trs, "×", tF});
 }
@@ -122,13 +122,13 @@ void newtonEulerBackward(TraceRecorder& rec, StepBuilder& b, int i) {
          std::string(kSection) + " (f_{i} = F_{i} + f_{i+1}; on a tree: the children)",
          {tfl, "=", tfBefore, "+", tA, tf});
   const int tnBefore = vec(b, indexed("n", l) + " (before)", previousVectorOr(rec, "n", l, Vector3d::Zero()));
-  const int tps = vec(b, indexed("p*", i), ws.A[i].r);
+  const int tps = vec(b, indexed("p^{*}", i), ws.A[i].r);
   const int tAf = vec(b, indexed("A", i) + " " + indexed("f", i), fi);
   const int tnl = b.write(vector3Term(indexed("n", l), ws.n[l], F::Link, R::MomentAboutOrigin, "n", l));
-  b.line(
-      "n_{λ(i)} = n_{λ(i)} + A_{i} n_{i} + p*_{i} × A_{i} f_{i}",
-      std::string(kSection) + " (n_{i} = n_{i+1} + N_{i} + (p*_{i} + r*_{i}) × F_{i} + p*_{i} × f_{i+1}, about O_{i})",
-      {tnl, "=", tnBefore, "+", tA, tn, "+", tps, "×", tAf});
+  b.line("n_{λ(i)} = n_{λ(i)} + A_{i} n_{i} + p^{*}_{i} × A_{i} f_{i}",
+         std::string(kSection) +
+             " (n_{i} = n_{i+1} + N_{i} + (p^{*}_{i} + r^{*}_{i}) × F_{i} + p^{*}_{i} × f_{i+1}, about O_{i})",
+         {tnl, "=", tnBefore, "+", tA, tn, "+", tps, "×", tAf});
 }
 
 }  // namespace dyn::trace_capture

@@ -46,6 +46,7 @@ class Writer {
     sync("joint", joints, [&](XMLElement* el, const JointDesc& j) { fillJoint(el, j); });
     sync("loop_joint", robot_.loopJoints, [&](XMLElement* el, const LoopJointDesc& j) { fillLoop(el, j); });
     writeGravity();
+    declareNamespace();
   }
 
  private:
@@ -284,6 +285,19 @@ class Writer {
       root_->InsertFirstChild(g);
     }
     g->SetAttribute("xyz", vec(robot_.gravity).c_str());
+  }
+
+  // Our extensions are namespaced elements: the prefix must be declared, or namespace-aware
+  // readers (xmllint, Python's ElementTree, lxml) refuse the file. urdfdom ignores them.
+  void declareNamespace() {
+    const auto usesPrefix = [](const XMLElement* el, const auto& self) -> bool {
+      for (; el; el = el->NextSiblingElement()) {
+        if (std::strncmp(el->Name(), "dynscope:", 9) == 0 || self(el->FirstChildElement(), self)) return true;
+      }
+      return false;
+    };
+    if (usesPrefix(root_->FirstChildElement(), usesPrefix) && !root_->Attribute("xmlns:dynscope"))
+      root_->SetAttribute("xmlns:dynscope", kDynscopeNamespace);
   }
 
   const RobotDescription& robot_;

@@ -110,6 +110,19 @@ class TestIk : public QObject {
   Q_OBJECT
 
  private slots:
+  // The default link to drag is the end of the main chain: a gripper's TCP, not one of its fingers
+  // (a finger made the gripper open); an arm's last link; a serial DH table's tool.
+  void defaultLinkIsTheHandNotAFinger() {
+    const dyn::Model panda = dyn::loadModel(robotPath("panda_gripper.urdf"));
+    QCOMPARE(panda.defaultEndEffector, std::string("panda_hand_tcp"));
+    const int hand = panda.frames[size_t(panda.frameIndex(panda.defaultEndEffector))].body;
+    for (const char* finger : {"panda_leftfinger", "panda_rightfinger"})
+      QVERIFY(panda.bodyIndex(finger) > hand);  // the fingers hang below it
+    QCOMPARE(dyn::loadModel(robotPath("ur5.urdf")).defaultEndEffector, std::string("wrist_3_link"));  // no hand
+    const dyn::Model stanford = dyn::loadModel(robotPath("stanford_arm.dh"));
+    QCOMPARE(stanford.frames[size_t(stanford.frameIndex(stanford.defaultEndEffector))].body, stanford.N);
+  }
+
   // From nearby (a drag: no restarts) and from the zero pose, the arms' default (a one-shot solve: up
   // to 20 random restarts when an attempt ends at a local minimum; see docs/ik.md for the rates
   // without). The arms (UR5, Panda, our own 6-dof Stanford arm and PUMA 560 and our own 7-dof LBR

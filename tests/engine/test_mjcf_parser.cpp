@@ -135,6 +135,23 @@ class TestMjcfParser : public QObject {
     QCOMPARE(model.poses[0].q[0], 3.14159);
   }
 
+  // A floating base asked for on a model with its own <freejoint> adds no second free joint (two
+  // stacked ones made H singular); an info finding says so. Without one, the base floats as asked.
+  void floatingBaseOnAFreeJoint() {
+    const RobotDescription r = dyn::parseMjcfFile(dataFile("branched_arm.xml"));
+    const dyn::Model plain = dyn::buildModel(r);
+    const dyn::Model asked = dyn::buildModel(r, dyn::BuildOptions{.floatingBase = true});
+    QCOMPARE(asked.nq, plain.nq);
+    QCOMPARE(asked.nv, plain.nv);
+    const auto floats = std::find_if(asked.findings.begin(), asked.findings.end(),
+                                     [](const dyn::Finding& f) { return f.code == "base.floats"; });
+    QVERIFY(floats != asked.findings.end());
+    QCOMPARE(floats->joint, std::string("root"));
+    QVERIFY(floats->line > 0);
+    const RobotDescription fixedBase = dyn::parseMjcfFile(dataFile("pendulum.xml"));
+    QCOMPARE(dyn::buildModel(fixedBase, dyn::BuildOptions{.floatingBase = true}).nv, dyn::buildModel(fixedBase).nv + 6);
+  }
+
   void framesAndAngles() {
     const RobotDescription r = dyn::parseMjcfFile(dataFile("branched_arm.xml"));
     const dyn::Model model = dyn::buildModel(r);

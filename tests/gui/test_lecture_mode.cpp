@@ -13,8 +13,10 @@
 #include <vtkMatrix4x4.h>
 #include <vtkProperty.h>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFontMetricsF>
 #include <QOpenGLWidget>
@@ -161,6 +163,28 @@ class TestLectureMode : public QObject {
     QTest::keyClick(row->slider(), Qt::Key_Right);
     QCOMPARE(lecture()->position(), 0);  // the slider had the key
     QVERIFY(row->slider()->value() != value || value == row->slider()->maximum());
+  }
+
+  // Back in the Lecture workspace from another, → steps: the switch gives the keys to the lecture
+  // (they stayed on a Trajectory plot that the switch hid).
+  void keysFollowTheWorkspace() {
+    openInspector("rnea");
+    QVERIFY(w->setWorkspace("trajectory"));
+    QWidget* focused = nullptr;  // a widget of that workspace's docks takes the keys, as a click gives them
+    for (QDockWidget* d : w->findChildren<QDockWidget*>())
+      if (d->isVisible() && d != dock())
+        for (QWidget* c : d->findChildren<QWidget*>())
+          if (!focused && c->isVisible() && (c->focusPolicy() & Qt::ClickFocus)) focused = c;
+    QVERIFY(focused);
+    focused->setFocus(Qt::MouseFocusReason);
+    QTRY_COMPARE(QApplication::focusWidget(), focused);
+    QVERIFY(w->setWorkspace("lecture"));
+    QTRY_VERIFY(lecture()->isActive());
+    lecture()->toStart();
+    QVERIFY(QApplication::focusWidget());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+    QCOMPARE(lecture()->position(), 1);
+    lecture()->toStart();
   }
 
   void rneaOnTheUr5ByKeys() {

@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -38,6 +39,7 @@
 #include "window/properties_dock.hpp"
 #include "window/recent_files.hpp"
 #include "window/screenshot_command.hpp"
+#include "window/shortcuts_dialog.hpp"
 #include "window_loading.hpp"
 
 namespace {
@@ -106,6 +108,7 @@ class TestMainWindow : public QObject {
   void screenshotCommandWritesPng();
   void screenshotCommandFailsOnBadModel();
   void dropOpensFile();
+  void helpListsEveryShortcut();
   void layoutPersistsAcrossSessions();
   void windowGrabForInspection();
 
@@ -488,6 +491,12 @@ void TestMainWindow::floatingBaseGetsPositionAndRpyEditors() {
   floating->setChecked(false);
   QVERIFY(finished.wait(30000));
   QVERIFY(!doc()->model().floatingBase);
+  // The choice belongs to one robot: the next file opens on a fixed base, the menu unticked.
+  floating->setChecked(true);
+  QVERIFY(finished.wait(30000));
+  QVERIFY(open(robot("panda.urdf")));
+  QVERIFY(!doc()->model().floatingBase);
+  QVERIFY(!floating->isChecked());
 }
 
 void TestMainWindow::continuousPrismaticAndSphericalEditors() {
@@ -645,6 +654,25 @@ void TestMainWindow::dropOpensFile() {
   QVERIFY(finished.wait(30000));
   QCOMPARE(doc()->sourceFile(), robot("stanford_arm.dh"));
   delete mime;
+}
+
+// Help > Keyboard and mouse (F1) lists the window's shortcuts from its actions: F11, the
+// workspaces, the lecture's → among them, and the mouse.
+void TestMainWindow::helpListsEveryShortcut() {
+  QAction* help = m_window->findChild<QAction*>("shortcutsAction");
+  QVERIFY(help);
+  QCOMPARE(help->shortcut(), QKeySequence(QKeySequence::HelpContents));
+  help->trigger();
+  ShortcutsDialog* dialog = nullptr;
+  QTRY_VERIFY((dialog = m_window->findChild<ShortcutsDialog*>()) && dialog->isVisible());
+  QSet<QString> keys;
+  for (int r = 0; r < dialog->table()->rowCount(); ++r) keys.insert(dialog->table()->item(r, 1)->text());
+  for (const QKeySequence& k : {QKeySequence(Qt::Key_F11), QKeySequence(Qt::Key_Right),
+                                QKeySequence(Qt::CTRL | Qt::Key_5), QKeySequence(Qt::Key_F5)})
+    QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText)), qPrintable(k.toString()));
+  QVERIFY(keys.contains("Wheel, or right drag"));
+  QVERIFY(dialog->table()->rowCount() > 20);
+  dialog->close();
 }
 
 void TestMainWindow::layoutPersistsAcrossSessions() {

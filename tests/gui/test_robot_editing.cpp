@@ -18,6 +18,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QWheelEvent>
 #include <memory>
 
 #include "document/robot_document.hpp"
@@ -198,6 +199,36 @@ class TestRobotEditing : public QObject {
     QVERIFY(!std::isfinite(doc()->model().upperLimit[iq]));
     typeInto(mass, "5.5");  // the valid value again
     QVERIFY(editor()->problemText().isEmpty());
+  }
+
+  // The wheel over the panel scrolls it: a number box or the joint type changes only once it has the
+  // focus (a wheel passing over made a link's Ixy -5 kg m^2).
+  void wheelEditsOnlyAFocusedField() {
+    doc()->setSelectedBody(doc()->model().bodyIndex("forearm_link"));
+    const std::vector<dyn::RobotEdit> edits = doc()->edits();
+    QDoubleSpinBox* ixy = editor()->boxes(dyn::EditField::Inertia)[3];
+    QComboBox* kind = editor()->kindBox();
+    QVERIFY(kind);
+    m_window->jointsDock()->setFocus();
+    const auto wheel = [](QWidget* w) {
+      const QPoint at = w->rect().center();
+      QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                    false);
+      QApplication::sendEvent(w, &e);
+    };
+    const double before = ixy->value();
+    const int kindBefore = kind->currentIndex();
+    for (int k = 0; k < 5; ++k) wheel(ixy), wheel(kind);
+    QCOMPARE(ixy->value(), before);
+    QCOMPARE(kind->currentIndex(), kindBefore);
+    QCOMPARE(doc()->edits(), edits);
+    QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
+    const double massBefore = mass->value();
+    mass->setFocus();  // clicked into: now the wheel steps it
+    QTRY_VERIFY(mass->hasFocus());
+    wheel(mass);
+    QCOMPARE(editor()->boxes(dyn::EditField::Mass)[0]->value(), massBefore + 1);
+    typeInto(editor()->boxes(dyn::EditField::Mass)[0], QString::number(massBefore, 'g', 17));
   }
 
   // A joint made fixed merges its link into the parent (one dof less); Undo brings it back.

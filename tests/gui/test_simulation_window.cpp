@@ -140,6 +140,22 @@ class TestSimulationWindow : public QObject {
     QVERIFY(dock()->statusLabel()->text().contains("t = "));
   }
 
+  // While a run goes, the trajectory (what the Plots dock draws) is that run, about once a second:
+  // not the previous run until the next pause.
+  void plotsFollowARunningSimulation() {
+    dock()->reset();
+    TrajectoryDocument* traj = m_window->trajectory();
+    traj->clear();
+    QVERIFY(!traj->hasTrajectory());
+    dock()->start();
+    QTRY_VERIFY_WITH_TIMEOUT(traj->source() == TrajectoryDocument::Source::Simulation && traj->hasTrajectory(), 5000);
+    QVERIFY(dock()->runner()->isRunning());
+    const double first = traj->samples().endTime();
+    QTRY_VERIFY_WITH_TIMEOUT(traj->samples().endTime() > first, 5000);  // and it keeps following
+    QVERIFY(dock()->runner()->isRunning());
+    dock()->pause();
+  }
+
   // Step advances by exactly one time step; continuing after a pause keeps the state.
   void stepAdvancesOneTimeStep() {
     dock()->reset();

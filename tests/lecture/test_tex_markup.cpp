@@ -79,6 +79,8 @@ class TestTexMarkup : public QObject {
     QTest::newRow("trace operator") << QString("tr(D)") << QString("\\operatorname{tr}(D)");
     QTest::newRow("wide gap") << QString("a = b   c = d") << QString("a = b\\qquad c = d");
     QTest::newRow("sum") << QString("Σ_{j} J_{ij}") << QString("\\sum _{j} J_{ij}");
+    QTest::newRow("starred") << QString("^{i−1}p^{*}_{i} × r^{*}_{i}")
+                             << QString("{}^{i-1}p^{*}_{i} \\times  r^{*}_{i}");
   }
   void equations() {
     QFETCH(QString, markup);
@@ -96,6 +98,9 @@ class TestTexMarkup : public QObject {
     QVERIFY2(mixed.contains("\\text{revolute) or }"), qPrintable(mixed));
     QVERIFY2(mixed.contains("\\mathbf{e}_{i}"), qPrintable(mixed));
     QCOMPARE(toTex("(§3.3)"), QString("(\\S 3.3)"));
+    // The article is a word, not a variable.
+    const QString article = toTex("A_{i}   (a prismatic joint does not turn the link)");
+    QVERIFY2(article.contains("(\\text{a prismatic joint"), qPrintable(article));
   }
 
   // Characters that are TeX's own are escaped; characters it does not know are reported.
@@ -132,6 +137,9 @@ class TestTexMarkup : public QObject {
           const QString message = QString("%1 %2 on %3: \"%4\" -> \"%5\"").arg(a.name, where, file, s, tex);
           QVERIFY2(plainAscii(tex), qPrintable(message));
           QVERIFY2(balanced(tex), qPrintable(message));
+          // A star is a superscript (Hollerbach's p*_i, r*_i; Featherstone's X*): never a lone
+          // multiplication sign "p ∗ i" with the subscript floating.
+          QVERIFY2(tex.count('*') == tex.count("^{*}"), qPrintable(message));
           for (QChar c : tex_markup::unhandled(s)) unknown.insert(QString(c) + " in " + message);
           ++checked;
         };

@@ -109,6 +109,7 @@ bool RobotDocument::startLoad(const QString& path, bool keepJointValues) {
     if (result->model) {
       m_loadedFixups = fixups;
       m_loadedFloatingBase = floating;
+      m_floatingBaseAsked = false;
     }
     finishLoad(*result, file, keepJointValues);
   });

@@ -71,7 +71,12 @@ class RobotDocument : public QObject {
 
   // Used by the next load / reload: a 6-DOF free joint above the root link.
   bool floatingBase() const { return m_floatingBase; }
-  void setFloatingBase(bool on) { m_floatingBase = on; }
+  void setFloatingBase(bool on) {
+    m_floatingBase = on;
+    m_floatingBaseAsked = true;
+  }
+  bool loadedFloatingBase() const { return m_loadedFloatingBase; }         // what the current robot was loaded with
+  bool floatingBaseAskedSinceLoad() const { return m_floatingBaseAsked; }  // setFloatingBase since the last load
   // Used by the next load / reload: the fix-ups applied to the robot (dynscope/io/fixups.hpp), in order.
   const std::vector<dyn::Fixup>& fixups() const { return m_fixups; }
   void setFixups(const std::vector<dyn::Fixup>& fixups);
@@ -192,6 +197,7 @@ class RobotDocument : public QObject {
   std::vector<dyn::RobotEdit> m_edits, m_nextEdits;
   QStringList m_skippedEdits;
   bool m_loadedFloatingBase = false;
+  bool m_floatingBaseAsked = false;
   bool m_applyingEdits = false;  // finishLoad installs an edited model: no loadingFinished
   // Installs a rebuilt robot (edits, a changed DH table) as finishLoad does for a reload.
   bool installRebuilt(std::shared_ptr<const dyn::RobotDescription> description,

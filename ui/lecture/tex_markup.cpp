@@ -268,6 +268,13 @@ class Converter {
         int end = m_k;
         while (isAsciiLetter(at(end))) ++end;
         const QString word = m_s.mid(m_k, end - m_k);
+        // The article before a word is prose too: "(a prismatic joint …)", not an italic a.
+        const bool article =
+            word == QLatin1String("a") && at(end) == ' ' && isAsciiLetter(at(end + 1)) && isAsciiLetter(at(end + 2));
+        if (article) {
+          put(prose(), true);
+          continue;
+        }
         if (end - m_k >= 2 && !isCombining(at(end))) {
           if (operatorNames().contains(word)) {
             put("\\operatorname{" + word + "}", false);

@@ -81,6 +81,18 @@ void CameraRig::fit(const std::vector<Vec3>& pts, double margin) {
   fitCamera_ = cameraState();
 }
 
+bool CameraRig::sees(const std::vector<Vec3>& points) const {
+  const int* size = renderer_->GetSize();
+  if (!size || size[0] <= 0 || size[1] <= 0) return true;
+  for (const Vec3& p : points) {
+    renderer_->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+    renderer_->WorldToDisplay();
+    const double* d = renderer_->GetDisplayPoint();
+    if (d[0] < -1 || d[1] < -1 || d[0] > size[0] + 1 || d[1] > size[1] + 1) return false;
+  }
+  return true;
+}
+
 std::array<double, 11> CameraRig::cameraState() const {
   vtkCamera* cam = renderer_->GetActiveCamera();
   std::array<double, 11> s{};

@@ -24,6 +24,9 @@ class CameraRig {
   bool refit();
   // Whether the camera is still where the last fit() left it (a later automatic framing may move it).
   bool untouchedSinceFit() const { return !fitPoints_.empty() && cameraState() == fitCamera_; }
+  const std::vector<scene::Vec3>& fitPoints() const { return fitPoints_; }
+  // Whether every point projects inside the view (no allocation).
+  bool sees(const std::vector<scene::Vec3>& points) const;
   // Turns the camera to look from `view`'s direction at the focal point (then fit() frames).
   void turnTo(View view);
   void setParallelProjection(bool on);

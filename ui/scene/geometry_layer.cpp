@@ -11,6 +11,7 @@
 
 #include <QSet>
 #include <algorithm>
+#include <cmath>
 
 #include "dynscope/model/data.hpp"
 #include "dynscope/model/model.hpp"
@@ -55,6 +56,7 @@ void GeometryLayer::setSource(const QString& sourceFile, const MeshLibrary* mesh
 }
 
 void GeometryLayer::build(const dyn::Model& model, SceneStage& stage) {
+  scenery_.clear();
   QSet<QString> reported;
   for (size_t gi = 0; gi < model.geometries.size(); ++gi) {
     const dyn::GeometryObject& go = model.geometries[gi];
@@ -160,6 +162,7 @@ void GeometryLayer::pose(const dyn::Model&, const dyn::Data& data, const ScenePo
     transformToMatrix(g.placement * data.X0[g.body], m);  // geometry_X_0
     g.matrix->DeepCopy(m);
   }
+  if (scenery_.size() != geoms_.size()) findScenery();  // once per model, at its first pose
 }
 
 void GeometryLayer::show(bool visual, bool collision) {
@@ -186,6 +189,7 @@ bool GeometryLayer::refresh(const dyn::Model& model, SceneStage&) {
 
 void GeometryLayer::clear() {
   geoms_.clear();
+  scenery_.clear();
   geomOfActor_.clear();
 }
 
@@ -252,12 +256,39 @@ bool GeometryLayer::isPlaceholder(vtkActor* actor) const {
   return it != geomOfActor_.constEnd() && geoms_[it.value()].placeholder;
 }
 
+bool GeometryLayer::isScenery(int geom) const { return size_t(geom) < scenery_.size() && scenery_[size_t(geom)]; }
+
+void GeometryLayer::findScenery() {
+  const auto diagonal = [](const double* b) {
+    return std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]));
+  };
+  double moving[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
+  bool anyMoving = false;
+  for (const auto& g : geoms_) {
+    const double* gb = g.actor->GetBounds();
+    if (g.body == 0 || !gb || gb[0] > gb[1]) continue;
+    for (int k = 0; k < 3; ++k) {
+      moving[2 * k] = std::min(moving[2 * k], gb[2 * k]);
+      moving[2 * k + 1] = std::max(moving[2 * k + 1], gb[2 * k + 1]);
+    }
+    anyMoving = true;
+  }
+  scenery_.assign(geoms_.size(), 0);
+  if (!anyMoving) return;
+  const double robot = std::max(diagonal(moving), 0.05);
+  for (size_t i = 0; i < geoms_.size(); ++i) {
+    const double* gb = geoms_[i].actor->GetBounds();
+    scenery_[i] = geoms_[i].body == 0 && gb && gb[0] <= gb[1] && diagonal(gb) > 3 * robot;
+  }
+}
+
 bool GeometryLayer::bounds(double b[6], bool visibleOnly) const {
   b[0] = b[2] = b[4] = VTK_DOUBLE_MAX;
   b[1] = b[3] = b[5] = VTK_DOUBLE_MIN;
   bool any = false;
-  for (const auto& g : geoms_) {
-    if (visibleOnly && !g.actor->GetVisibility()) continue;
+  for (size_t i = 0; i < geoms_.size(); ++i) {
+    const Geom& g = geoms_[i];
+    if ((visibleOnly && !g.actor->GetVisibility()) || isScenery(int(i))) continue;
     const double* gb = g.actor->GetBounds();
     if (!gb || gb[0] > gb[1]) continue;
     for (int k = 0; k < 3; ++k) {
@@ -271,9 +302,16 @@ bool GeometryLayer::bounds(double b[6], bool visibleOnly) const {
 
 std::vector<Vec3> GeometryLayer::corners() const {
   std::vector<Vec3> pts;
+  corners(pts);
+  return pts;
+}
+
+void GeometryLayer::corners(std::vector<Vec3>& pts) const {
+  pts.clear();
   for (int pass = 0; pass < 2 && pts.empty(); ++pass) {
-    for (const auto& g : geoms_) {
-      if (pass == 0 && !g.actor->GetVisibility()) continue;
+    for (size_t i = 0; i < geoms_.size(); ++i) {
+      const Geom& g = geoms_[i];
+      if ((pass == 0 && !g.actor->GetVisibility()) || isScenery(int(i))) continue;
       const double* lb = g.actor->GetMapper()->GetBounds();
       if (!lb || lb[0] > lb[1]) continue;
       vtkMatrix4x4* M = g.actor->GetMatrix();
@@ -285,13 +323,13 @@ std::vector<Vec3> GeometryLayer::corners() const {
       }
     }
   }
-  return pts;
 }
 
 std::vector<GeometryLayer::Box> GeometryLayer::boxes(bool visibleOnly) const {
   std::vector<Box> out;
-  for (const auto& g : geoms_) {
-    if (visibleOnly && !g.actor->GetVisibility()) continue;
+  for (size_t i = 0; i < geoms_.size(); ++i) {
+    const Geom& g = geoms_[i];
+    if ((visibleOnly && !g.actor->GetVisibility()) || isScenery(int(i))) continue;
     const double* lb = g.actor->GetMapper()->GetBounds();
     if (!lb || lb[0] > lb[1]) continue;
     Box b;

@@ -44,11 +44,17 @@ class GeometryLayer : public SceneLayer {
   int bodyOfActor(vtkActor* actor) const;
   bool isPlaceholder(vtkActor* actor) const;
   size_t size() const { return geoms_.size(); }
+  // The framing, the ground and the grid follow the robot, not scenery: world geometry (body 0)
+  // more than three times the size of what moves (an MJCF floor plane, a room) would make the
+  // robot a dot. bounds(), corners() and boxes() leave scenery out (nothing is scenery when
+  // nothing moves).
+  bool isScenery(int geom) const;
   // Bounds of the actors (visible ones only when asked); false without any.
   bool bounds(double b[6], bool visibleOnly) const;
   // World corners of every actor's own (oriented) bounding box: the visible actors', or all when
   // none is visible.
   std::vector<scene::Vec3> corners() const;
+  void corners(std::vector<scene::Vec3>& out) const;  // into `out` (no allocation once it has grown)
   // Per actor: its body, its geometry_X_body placement and its polydata's local bounds (for the
   // reach envelope: the same boxes at other poses).
   struct Box {
@@ -71,6 +77,8 @@ class GeometryLayer : public SceneLayer {
     scene::Rgb shown{0.7, 0.7, 0.7};  // the colour it shows: rgba, or the mean of a mesh's own colours
   };
   std::vector<Geom> geoms_;
+  std::vector<char> scenery_;  // per geom, as of the last pose()
+  void findScenery();
   QHash<vtkActor*, int> geomOfActor_;
   scene::Rgb highlight_ = scene::kHighlightOrange;
   QString sourceFile_;

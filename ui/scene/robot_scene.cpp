@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Geometry>
+
 #include "dynscope/model/data.hpp"
 #include "dynscope/model/model.hpp"
 #include "scene/camera_rig.hpp"
@@ -21,8 +23,8 @@
 #include "scene/joint_axis_layer.hpp"
 #include "scene/link_name_layer.hpp"
 #include "scene/loop_layer.hpp"
-#include "scene/reach_envelope.hpp"
 #include "scene/scene_ground.hpp"
+#include "scene/swept_corners.hpp"
 #include "viewport/vtk_viewport.hpp"
 
 struct RobotScene::Impl {
@@ -37,6 +39,7 @@ struct RobotScene::Impl {
   GeometryLayer geometry;
   std::vector<ForceArrow> passingArrows, steadyArrows;  // setForceArrows's and setSteadyForceArrows's
   std::vector<Eigen::VectorXd> pendingMotion;           // fitToMotion's before the first pose
+  std::vector<scene::Vec3> poseCorners;                 // updatePose's, kept (no allocation per pose)
   // The boxes the automatic framing uses: the collision geometry's, else the visual's.
   std::vector<GeometryLayer::Box> fitBoxes() const {
     auto boxes = geometry.boxes(true);
@@ -147,16 +150,31 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
   }
   for (SceneLayer* l : d_->layers())
     if (l != &d_->geometry) l->pose(model, data, pose);
-  if (first) {  // camera: the whole reach of the robot, not only this pose (a raised arm stays in view)
+  if (first) {  // camera: the robot as it stands, large (its whole reach made it small); a motion, as it sweeps
     d_->posed = true;
     applyVisibility();
     if (autoFit_) {
       d_->camera.turnTo(CameraRig::View::Iso);
-      // A motion given before this first pose (fitToMotion) is framed instead of the reach.
-      const auto boxes = d_->fitBoxes();
-      frame(d_->pendingMotion.empty() ? scene::reachEnvelope(model, data, boxes)
-                                      : scene::sweptCorners(model, boxes, d_->pendingMotion));
+      // A motion given before this first pose (fitToMotion) is framed instead of the pose.
+      frame(d_->pendingMotion.empty() ? d_->geometry.corners()
+                                      : scene::sweptCorners(model, d_->fitBoxes(), d_->pendingMotion));
       d_->pendingMotion.clear();
+    }
+  } else if (autoFit_ && d_->camera.untouchedSinceFit() && !(framingHeld_ && framingHeld_())) {
+    // A pose that leaves the view (an arm raised by its slider, an IK drag) widens the framing to
+    // take it in, as long as the user has not moved the camera: the reach, when a motion needs it.
+    d_->geometry.corners(d_->poseCorners);
+    for (auto& p : d_->poseCorners) p.z() = std::max(p.z(), groundZ_);
+    if (!d_->camera.sees(d_->poseCorners)) {
+      std::vector<scene::Vec3> both = d_->camera.fitPoints();
+      both.insert(both.end(), d_->poseCorners.begin(), d_->poseCorners.end());
+      if (both.size() > 4096) {  // a long walk: the box around them, not an ever longer list
+        Eigen::AlignedBox3d box;
+        for (const auto& p : both) box.extend(p);
+        both.clear();
+        for (int k = 0; k < 8; ++k) both.push_back(box.corner(Eigen::AlignedBox3d::CornerType(k)));
+      }
+      frame(std::move(both));
     }
   }
   requestRender();

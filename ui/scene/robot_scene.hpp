@@ -18,6 +18,7 @@
 #include <QString>
 #include <QStringList>
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -60,9 +61,11 @@ class RobotScene : public QObject {
   void clear();
   bool hasModel() const;
 
-  // After forwardKinematics(model, data, q): moves every actor. Allocation-free. The first call
-  // after setModel() also shows the actors, places the ground and (autoFit) fits the camera to the
-  // robot's reach within its joint limits (scene/reach_envelope.hpp), seen from the iso direction.
+  // After forwardKinematics(model, data, q): moves every actor; allocation-free but for a pose that
+  // widens the framing. The first call after setModel() also shows the actors, places the ground
+  // and (autoFit) fits the camera to the robot as posed (not to scenery: GeometryLayer::isScenery),
+  // seen from the iso direction; a later pose that leaves the view widens that framing while the
+  // camera is where it left it.
   void updatePose(const dyn::Model& model, const dyn::Data& data);
 
   // Forces and moments from outside (a push while simulating, contacts): drawn as given, world
@@ -105,7 +108,10 @@ class RobotScene : public QObject {
   // highlight wins where both apply. Cheap when the set is unchanged (called every frame).
   void setWarningBodies(const std::vector<int>& bodies);
   void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
-  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the reach at the first pose after setModel
+  void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the robot at the first pose after setModel
+  // While it says so (a drag in the 3D view: IK, a push), a pose leaving the view does not widen the
+  // framing: the camera under a dragging mouse stays where it is.
+  void setFramingHeld(std::function<bool()> held) { framingHeld_ = std::move(held); }
   bool autoFit() const { return autoFit_; }
 
   bool showVisual() const { return showVisual_; }
@@ -158,6 +164,7 @@ class RobotScene : public QObject {
   std::unique_ptr<Impl> d_;
   bool showVisual_ = true, showCollision_ = false, showFrames_ = false, showJointAxes_ = false;
   bool showCom_ = false, showInertia_ = false, showNames_ = false, showGrid_ = true, showWorldAxes_ = true;
+  std::function<bool()> framingHeld_;
   bool autoFit_ = true, showLoops_ = true;
   InertiaShape inertiaShape_ = InertiaShape::Box;
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;

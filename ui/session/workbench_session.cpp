@@ -48,13 +48,25 @@ bool WorkbenchSession::openFile(const QString& path) {
       !maybeSave(tr("opening %1").arg(QFileInfo(path).fileName())))
     return false;
   if (isProjectFile(path) && !m_pending) return openProject(path);
-  // Fix-ups belong to one robot: another file starts without them (a project brings its own).
+  // Fix-ups and a floating base belong to one robot: another file starts without them (a project
+  // brings its own).
   const std::vector<dyn::Fixup> before = m_doc->fixups();
+  const bool floatingBefore = m_doc->floatingBase();
   m_doc->setFixups(m_pending ? m_pending->project.fixups : std::vector<dyn::Fixup>{});
+  // (A base set for this load, RobotDocument::setFloatingBase since the last one, is kept.)
+  if (m_pending)
+    m_doc->setFloatingBase(m_pending->project.floatingBase);
+  else if (m_doc->hasModel() && m_doc->loadedFloatingBase() && !m_doc->floatingBaseAskedSinceLoad())
+    m_doc->setFloatingBase(false);
   m_doc->setEditsForNextLoad(m_pending ? m_pending->project.edits : std::vector<dyn::RobotEdit>{});
   m_doc->setDhTableForNextLoad(m_pending ? m_pending->project.dhTable : std::nullopt);
+  if (m_doc->floatingBase() != floatingBefore) emit floatingBaseChanged(m_doc->floatingBase());
   if (!m_doc->startLoad(path, false)) {
     m_doc->setFixups(before);
+    if (m_doc->floatingBase() != floatingBefore) {
+      m_doc->setFloatingBase(floatingBefore);
+      emit floatingBaseChanged(floatingBefore);
+    }
     say(tr("Still loading a robot; %1 not opened").arg(path), Severity::Warning);
     return false;
   }
@@ -76,6 +88,10 @@ void WorkbenchSession::onLoadingFinished(bool ok, const QString& error, bool was
                                  ? tr("\n\nThe previous robot (%1) stays loaded.").arg(m_doc->robotName())
                                  : QString();
     emit this->error(wasReload ? tr("Reload failed") : tr("Could not load robot"), error + previous);
+    if (m_doc->hasModel() && m_doc->floatingBase() != m_doc->loadedFloatingBase()) {  // and so does its base
+      m_doc->setFloatingBase(m_doc->loadedFloatingBase());
+      emit floatingBaseChanged(m_doc->floatingBase());
+    }
     if (m_pending && m_pending->restored)
       say(tr("The autosave %1 was kept: its robot could not be loaded. It is offered again at the next start.")
               .arg(m_pending->autosave),

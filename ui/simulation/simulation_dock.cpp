@@ -539,6 +539,9 @@ void SimulationDock::onTick() {
         true);
   updateStatus();
   if (!m_runner->isRunning() || ++m_ticks % 8 == 0) updatePlots();  // plots at ~8 Hz while running
+  // The run becomes the trajectory about once a second while it goes, not only at a pause: the
+  // Plots dock (τ, its decomposition) follows the new run instead of showing the previous one.
+  if (m_runner->isRunning() && m_ticks % 64 == 0) publishRecord();
 }
 
 void SimulationDock::onStoppedByItself(const QString& reason) {

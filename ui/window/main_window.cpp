@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
@@ -110,6 +111,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   // Pushing a link while simulating: Ctrl+drags in the 3D view of the Simulate workspace.
   m_perturbation = new PerturbationDrag(m_doc, m_viewport, m_scene, m_simulationDock, this);
   m_perturbation->setEnabledWhen([this] { return m_workspace == QLatin1String("simulate"); });
+  m_scene->setFramingHeld([ik = QPointer<IkDragController>(m_ik), push = QPointer<PerturbationDrag>(m_perturbation)] {
+    return (ik && ik->isDragging()) || (push && push->isDragging());
+  });
   connect(m_simulationDock, &SimulationDock::stateShown, m_perturbation, &PerturbationDrag::showForces);
   connect(m_simulationDock, &SimulationDock::groundChanged, this, [this](bool on, double height) {
     if (on) m_scene->setGroundHeight(height);  // the grid where the robot stands

@@ -137,8 +137,7 @@ void MainWindow::createLectureUi() {
   connect(m_lecture, &LectureDocument::activeChanged, this, [this](bool on) {
     if (!on) return;
     statusBar()->showMessage(tr("Lecture mode: → step, ← back, Shift+→ end of pass, Home start, P play"), 6000);
-    // The load framed the robot's whole reach; the lecture is about this pose, so its arrows get
-    // the room of a view fitted to it.
+    // The lecture is about this pose: its arrows get the room of a view fitted to it.
     m_scene->fitToRobot();
     m_viewport->update();
   });

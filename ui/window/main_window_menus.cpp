@@ -32,6 +32,7 @@
 #include "window/model_tree_dock.hpp"
 #include "window/properties_dock.hpp"
 #include "window/recent_files.hpp"
+#include "window/shortcuts_dialog.hpp"
 
 namespace {
 
@@ -109,12 +110,10 @@ void MainWindow::createActions() {
   m_floatingBaseAction->setObjectName("floatingBaseAction");
   m_floatingBaseAction->setToolTip(tr("Add a 6-DOF free joint above the root link (reloads the robot)"));
   m_floatingBaseAction->setCheckable(true);
-  m_floatingBaseAction->setChecked(persistent && s.value("model/floatingBase", false).toBool());
-  m_doc->setFloatingBase(m_floatingBaseAction->isChecked());
+  // A choice for this robot (kept by its project), not a setting: another file starts fixed.
+  m_floatingBaseAction->setChecked(m_doc->floatingBase());
   connect(m_floatingBaseAction, &QAction::toggled, this, [this](bool on) {
     m_doc->setFloatingBase(on);
-    if (m_settings == Settings::Persistent)
-      QSettings(kSettingsOrganization, kSettingsApplication).setValue("model/floatingBase", on);
     reloadFile();
   });
 
@@ -234,6 +233,14 @@ void MainWindow::createMenus() {
       view->addAction(dock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* keys = help->addAction(tr("&Keyboard and mouse…"), this, [this] {
+    auto* dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  });
+  keys->setObjectName("shortcutsAction");
+  keys->setShortcut(QKeySequence::HelpContents);  // F1
+  addAction(keys);                                // also while the menu bar is hidden (presentation mode)
   help->addAction(tr("&About Dynscope"), this, [this] {
     QMessageBox::about(this, tr("About Dynscope"),
                        tr("<b>Dynscope</b> — a robot-dynamics workbench.<br>"

@@ -70,8 +70,7 @@ void MainWindow::createTrajectoryUi() {
   connect(m_traj, &TrajectoryDocument::trajectoryChanged, this,
           [this] { m_timelineDock->setSampleTimes(m_traj->sampleTimes()); });
   // A motion loaded (a demonstration, a CSV) is framed as it sweeps, while the camera is where the
-  // load's framing left it: the robot's whole reach (a Stanford arm's 1 m stroke all round) would
-  // make the motion small.
+  // load's framing left it (the pose at load may show little of where the motion goes).
   connect(m_traj, &TrajectoryDocument::trajectoryChanged, this, [this] {
     const bool loaded =
         m_traj->source() == TrajectoryDocument::Source::Demo || m_traj->source() == TrajectoryDocument::Source::Csv;

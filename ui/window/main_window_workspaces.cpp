@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
 #include <vector>
@@ -94,6 +95,11 @@ bool MainWindow::setWorkspace(const QString& id) {
     layOut(w->presenting);
   else if (!m_workspaceStates.contains(id) || !restoreState(m_workspaceStates.value(id)))
     layOut(w->desk);
+  // The keys go to what the workspace is for: the Lecture's → steps through the algorithm from the
+  // 3D view (it carries the inspector's keys), and no workspace leaves them on a dock it hid.
+  const QWidget* focus = QApplication::focusWidget();
+  if (id == QLatin1String("lecture") || !focus || !focus->isVisible()) m_viewport->setFocus(Qt::OtherFocusReason);
+  statusBar()->clearMessage();  // a hint of the workspace left ("Lecture mode: → step …") is not this one's
   emit workspaceChanged(id);
   return true;
 }

@@ -12,6 +12,7 @@
 #include <QStyle>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,6 +25,18 @@ namespace {
 
 constexpr double kDeg = 180 / std::numbers::pi;
 
+// The joint type: like the number boxes, the wheel changes it only once it has the focus.
+class KindBox : public QComboBox {
+ public:
+  explicit KindBox(QWidget* parent) : QComboBox(parent) { setFocusPolicy(Qt::StrongFocus); }
+  void wheelEvent(QWheelEvent* event) override {
+    if (hasFocus())
+      QComboBox::wheelEvent(event);
+    else
+      event->ignore();
+  }
+};
+
 // A number box that shows 6 significant digits (inertias of 2e-5 kg m² and masses of 80 kg alike)
 // and takes any decimal or exponent form.
 class ParameterBox : public QDoubleSpinBox {
@@ -35,6 +48,13 @@ class ParameterBox : public QDoubleSpinBox {
     setAlignment(Qt::AlignRight);
     setKeyboardTracking(true);  // each keystroke: the robot follows as the value is typed
     setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("xy -0.00123")) + 8);
+    setFocusPolicy(Qt::StrongFocus);  // a wheel passing over the panel scrolls it, never edits (below)
+  }
+  void wheelEvent(QWheelEvent* event) override {
+    if (hasFocus())
+      QDoubleSpinBox::wheelEvent(event);
+    else
+      event->ignore();  // to the scroll area
   }
   QString textFromValue(double v) const override { return QString::number(v, 'g', 6); }
   double valueFromText(const QString& text) const override { return number(text).toDouble(); }
@@ -218,7 +238,7 @@ void RobotParametersEditor::rebuild() {
     // The type: revolute, continuous, prismatic or fixed (a fixed joint merges its link into the parent).
     const std::vector<double> kind = dyn::currentValues(*d, true, m_joint, dyn::EditField::Kind);
     if (kind.size() == 1) {
-      m_kind = new QComboBox(host);
+      m_kind = new KindBox(host);
       m_kind->setObjectName("param:kind");
       for (const auto& [k, text] :
            {std::pair{dyn::JointKind::Revolute, tr("revolute")},

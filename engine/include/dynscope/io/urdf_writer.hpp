@@ -15,6 +15,10 @@
 
 namespace dyn {
 
+// The XML namespace of our URDF extensions (<dynscope:gravity>, <dynscope:actuated/>), declared on
+// <robot> as xmlns:dynscope whenever one is written. A name, not a web address.
+inline constexpr const char* kDynscopeNamespace = "urn:dynscope:urdf";
+
 // Throws std::invalid_argument naming the joint URDF cannot express (helical), or when the
 // original text is not a URDF.
 std::string writeUrdf(const RobotDescription& robot, const std::string& originalUrdfText = "");
