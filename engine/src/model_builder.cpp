@@ -418,7 +418,7 @@ struct Builder {
       const int suggested = f >= 0 ? model.frames[size_t(f)].body : -1;
       // A hand (its children are fingers): its tool frame, the TCP where the file names one.
       const bool grips = std::count(model.parent.begin(), model.parent.end(), hand) >= 2;
-      if (suggested < 0 || (suggested != hand && inSubtree(model, suggested, hand)))
+      if (suggested < 0 || (suggested != hand && model.isAncestor(hand, suggested)))
         model.defaultEndEffector =
             grips ? toolFrameOf(model, hand) : model.bodyNames[size_t(hand > 0 ? hand : model.N)];
     }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dynscope/io/readable_number.hpp"
+
 namespace dyn {
 namespace {
 
@@ -143,12 +145,6 @@ class Collector {
   std::map<std::string, size_t> index_;
 };
 
-std::string shortNumber(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 // Revolute and prismatic joints must have a <limit> (URDF) with lower and upper (a missing one is 0);
 // limits on other joints are not used.
 void noteLimits(const XMLElement* root, RobotDescription& robot) {
@@ -189,8 +185,8 @@ void noteLimits(const XMLElement* root, RobotDescription& robot) {
         const double lo = it != robot.joints.end() ? it->lower : 0, hi = it != robot.joints.end() ? it->upper : 0;
         if (lo > hi) continue;  // lower="0.5" alone: limits.inverted says it, with the default
         f.message = std::string("<limit> has no ") + (lower ? "upper" : "lower") + ": URDF's default " +
-                    (lower ? "upper" : "lower") + " = 0 applies, so the range is [" + shortNumber(lo) + ", " +
-                    shortNumber(hi) + "]";
+                    (lower ? "upper" : "lower") + " = 0 applies, so the range is [" + readableNumber(lo) + ", " +
+                    readableNumber(hi) + "]";
       }
       f.hint =
           "URDF defaults a missing lower or upper to 0, which is rarely what was meant. Write both bounds; if "

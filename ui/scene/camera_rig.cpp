@@ -3,6 +3,7 @@
 #include <vtkCamera.h>
 #include <vtkLight.h>
 #include <vtkMath.h>
+#include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkRenderer.h>
 
@@ -84,11 +85,16 @@ void CameraRig::fit(const std::vector<Vec3>& pts, double margin) {
 bool CameraRig::sees(const std::vector<Vec3>& points) const {
   const int* size = renderer_->GetSize();
   if (!size || size[0] <= 0 || size[1] <= 0) return true;
+  // One world-to-normalised-view matrix for all points (WorldToDisplay builds it again per point:
+  // this runs on every pose of an untouched view).
+  vtkMatrix4x4* M =
+      renderer_->GetActiveCamera()->GetCompositeProjectionTransformMatrix(renderer_->GetTiledAspectRatio(), -1, 1);
+  const double slackX = 1 + 2.0 / size[0], slackY = 1 + 2.0 / size[1];  // a pixel beyond the edge
   for (const Vec3& p : points) {
-    renderer_->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
-    renderer_->WorldToDisplay();
-    const double* d = renderer_->GetDisplayPoint();
-    if (d[0] < -1 || d[1] < -1 || d[0] > size[0] + 1 || d[1] > size[1] + 1) return false;
+    const double world[4] = {p.x(), p.y(), p.z(), 1.0};
+    double view[4];
+    M->MultiplyPoint(world, view);
+    if (view[3] <= 0 || std::abs(view[0]) > slackX * view[3] || std::abs(view[1]) > slackY * view[3]) return false;
   }
   return true;
 }

@@ -259,9 +259,6 @@ bool GeometryLayer::isPlaceholder(vtkActor* actor) const {
 bool GeometryLayer::isScenery(int geom) const { return size_t(geom) < scenery_.size() && scenery_[size_t(geom)]; }
 
 void GeometryLayer::findScenery() {
-  const auto diagonal = [](const double* b) {
-    return std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]));
-  };
   double moving[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
   bool anyMoving = false;
   for (const auto& g : geoms_) {
@@ -275,10 +272,10 @@ void GeometryLayer::findScenery() {
   }
   scenery_.assign(geoms_.size(), 0);
   if (!anyMoving) return;
-  const double robot = std::max(diagonal(moving), 0.05);
+  const double robot = std::max(boundsDiagonal(moving), 0.05);
   for (size_t i = 0; i < geoms_.size(); ++i) {
     const double* gb = geoms_[i].actor->GetBounds();
-    scenery_[i] = geoms_[i].body == 0 && gb && gb[0] <= gb[1] && diagonal(gb) > 3 * robot;
+    scenery_[i] = geoms_[i].body == 0 && gb && gb[0] <= gb[1] && boundsDiagonal(gb) > 3 * robot;
   }
 }
 

@@ -345,7 +345,7 @@ void RobotScene::handleClick(const QPoint& pos, VtkViewport* viewport) { emit pi
 double RobotScene::robotExtent() const {
   double b[6];
   if (!d_->geometry.bounds(b, true)) return 0;
-  return std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]));
+  return scene::boundsDiagonal(b);
 }
 
 void RobotScene::fitToRobot() {

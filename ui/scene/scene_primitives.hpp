@@ -23,6 +23,8 @@ using Mat3 = dyn::Mat3<double>;
 void poseToMatrix(const Mat3& R, const Vec3& p, double s, double m[16]);
 // The world pose of a frame from its Plücker transform frame_X_0 (R = E^T, origin r).
 void transformToMatrix(const Tf& X, double m[16]);
+// The diagonal of VTK bounds (xmin, xmax, ymin, ymax, zmin, zmax).
+inline double boundsDiagonal(const double b[6]) { return Vec3(b[1] - b[0], b[3] - b[2], b[5] - b[4]).norm(); }
 
 vtkSmartPointer<vtkPolyData> output(vtkPolyDataAlgorithm* alg);  // updated, then copied
 vtkSmartPointer<vtkPolyData> transformed(vtkPolyData* in, vtkTransform* t);

@@ -11,11 +11,9 @@ namespace dyn {
 
 template <class S>
 int mainChainEnd(const ModelTpl<S>& m) {
-  std::vector<int> below(size_t(m.N + 1), 1), depth(size_t(m.N + 1), 0);  // bodies in the subtree; joints from the base
+  std::vector<int> below(size_t(m.N + 1), 1);  // bodies in each subtree
   for (int i = m.N; i >= 1; --i) below[size_t(m.parent[size_t(i)])] += below[size_t(i)];
-  for (int i = 1; i <= m.N; ++i) depth[size_t(i)] = depth[size_t(m.parent[size_t(i)])] + 1;
-  int b = 0;
-  for (;;) {
+  for (int b = 0, depth = 0;; ++depth) {
     int next = -1, children = 0, small = 0;
     for (int c = b + 1; c <= m.N; ++c) {
       if (m.parent[size_t(c)] != b) continue;
@@ -23,17 +21,9 @@ int mainChainEnd(const ModelTpl<S>& m) {
       small += below[size_t(c)] <= 3;
       if (next < 0 || below[size_t(c)] > below[size_t(next)]) next = c;
     }
-    if (next < 0 || (depth[size_t(b)] >= 3 && children >= 2 && small == children)) return b;
+    if (next < 0 || (depth >= 3 && children >= 2 && small == children)) return b;
     b = next;
   }
-}
-
-// Whether body `i` is `ancestor` or below it.
-template <class S>
-bool inSubtree(const ModelTpl<S>& m, int i, int ancestor) {
-  for (; i > ancestor; i = m.parent[size_t(i)]) {
-  }
-  return i == ancestor;
 }
 
 }  // namespace dyn
