@@ -63,8 +63,9 @@ const OptionSpec kOptions[] = {
     {"--ground", "H", "simulate: a ground plane z = H (m) the robot's collision geometry touches"},
     {"--friction", "MU", "simulate --ground: Coulomb friction coefficient (default 0.8)"},
     {"--contact-time", "T", "simulate --ground: contact time constant in s, MuJoCo's solref (default 0.01)"},
-    {"--contact-stiffness", "K", "simulate --ground: N/m per contact point, instead of the time constant's rule"},
-    {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per contact point (default 0)"},
+    {"--contact-stiffness", "K",
+     "simulate --ground: N/m per shape (its points in contact share it), instead of the time constant's rule"},
+    {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per shape (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
@@ -260,7 +261,7 @@ const std::vector<CommandSpec>& commands() {
        "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers (+ J^T f of each --wrench, held in world\n"
        "axes while the robot moves) (+ J^T f of the ground's contact forces with --ground H: soft contact at\n"
        "the collision geometry's points, Coulomb friction --friction, time constant --contact-time or\n"
-       "--contact-stiffness K with --contact-damping C per point; adds\n"
+       "--contact-stiffness K with --contact-damping C per shape; adds\n"
        "contact_normal, contact_friction and penetration columns). Controllers: passive (tau = 0), gravity\n"
        "(g(q)), constant (--tau), pd (Kp e + Kd e' along --trajectory IN.csv, the id --trajectory format),\n"
        "computed-torque (RNEA(q, qd, qdd_ref + Kp e + Kd e'), gains in 1/s^2 and 1/s), replay (--torques).\n"

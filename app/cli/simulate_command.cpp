@@ -15,6 +15,7 @@
 #include "dynscope/io/readable_number.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/simulation/simulator.hpp"
+#include "dynscope/simulation/start_beyond_limits.hpp"
 #include "messages.hpp"
 
 namespace cli {
@@ -93,6 +94,22 @@ void warnUnusedOptions(const Session& s) {
     warn(unused + " ignored: " + s.model.name + " has no closed loops (these options act on loop constraints)");
 }
 
+// A start beyond a joint's limit: its limit spring pushes it back (and hands the energy it holds to
+// the motion), which the user should know before reading the run.
+void warnStartBeyondLimits(const dyn::Model& model, const Eigen::VectorXd& q0) {
+  std::vector<std::string> beyond;
+  for (const dyn::BeyondLimit& b : dyn::startBeyondLimits(model, q0))
+    beyond.push_back("'" + model.jointNames[b.joint] + "' at " + dyn::readableNumber(b.value) + " outside [" +
+                     dyn::readableNumber(b.lower) + ", " + dyn::readableNumber(b.upper) + "]");
+  if (beyond.empty()) return;
+  std::string list;
+  for (size_t k = 0; k < beyond.size() && k < 3; ++k) list += (k ? ", " : "") + beyond[k];
+  if (beyond.size() > 3) list += " and " + std::to_string(beyond.size() - 3) + " more";
+  warn("the start is beyond joint limits (" + list +
+       "): their limit springs push the joints back; the energy column counts what the springs hold" +
+       " (start inside with --q0, or --limit-stiffness 0 to ignore the limits)");
+}
+
 }  // namespace
 
 int runSimulation(const Session& s) {
@@ -128,6 +145,7 @@ int runSimulation(const Session& s) {
            " m inside the ground: its lowest contact point is at z = " + mm(lowest) + " (--ground " +
            mm(std::floor(lowest * 1e3) / 1e3) + " puts the plane under it; or lift it with --q0)");
   }
+  if (sim.settings().limits && sim.settings().limitStiffness > 0) warnStartBeyondLimits(s.model, q0);
   sim.setWrenches(wrenchesOf(s, externalForceInputs(s)));  // --wrench: constant pushes, world axes
   sim.reset(q0, qd0);                                      // records the first state with them
   const long steps = std::lround(*o.duration / sim.settings().dt);

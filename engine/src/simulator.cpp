@@ -36,23 +36,6 @@ void normaliseQuaternions(const Model& model, Eigen::VectorXd& q, const char* wh
   }
 }
 
-// A contact point's place and motion at the current kinematics: pb its touching point in body
-// coordinates (a sphere's lowest), p in world, vp the world velocity of the body's material point there.
-struct PointState {
-  Vec3<double> pb, p, vp;
-};
-
-PointState pointState(const Data& data, const ContactPoint& c) {
-  const Transform<double>& X = data.X0[c.body];  // body_X_world: E maps world axes to body axes
-  PointState s;
-  s.pb = c.point;
-  if (c.radius > 0) s.pb -= c.radius * X.E.col(2);  // E (0, 0, -1): straight down, in body axes
-  s.p = X.pointToA(s.pb);
-  const Motion<double>& v = data.v[c.body];
-  s.vp = X.E.transpose() * (v.v + cross3(v.w, s.pb));  // v_O + w x p, to world axes
-  return s;
-}
-
 }  // namespace
 
 Simulator::Simulator(const Model& model, const SimulationSettings& settings, Controller controller)
@@ -68,6 +51,9 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   force_.setZero(nv);
   tauWrench_.setZero(nv);
   tauExternal_.setZero(nv);
+  tauGround_.setZero(nv);  // the implicit step's workspace (simulator_contact.cpp), also for joint limits alone
+  impulse_.setZero(nv);
+  Sw_.setZero(6, nv);
   for (int i = 1; i <= model_.N; ++i)
     if (model_.joints[i].type == JointType::Floating)
       for (int k = 0; k < 6; ++k) freeDofs_.push_back(model_.joints[i].idx_v + k);
@@ -200,29 +186,32 @@ void Simulator::stabilityCaps() {
       limitC_[j] = std::min(limitC_[j], m / h);
   }
   // Contact points: K = m / (tau^2 zeta^2), C = 2 m / tau with tau no shorter than two steps (MuJoCo
-  // clamps its time constant the same way), or the settings' K and C; both capped as the limits are.
+  // clamps its time constant the same way), or the settings' K and C. A shape's points in contact act
+  // in proportion to their penetration (contactShare), so a mesh's hundred hull points are as stiff as
+  // a box's corners.
   const GroundSettings& g = settings_.ground;
   const double tc = std::max(g.timeConstant, 2 * h);
-  // A light link (a foot's corner, which the ankle turns easily) pressed by the rest of the robot would
+  // A light link (a foot, which the knee and ankle move easily) pressed by the rest of the robot would
   // sink on a spring sized for its own mass: the rule takes at least the share of the robot's mass
-  // that one of eight supporting points carries (two feet's corners, four feet's rims).
-  const double share = model_.totalMass() / 8;
-  const auto spring = [&](double m, double n, double& K, double& C) {
+  // that one of two feet carries.
+  const double share = model_.totalMass() / 2;
+  const bool capped = !implicitContact();
+  const auto spring = [&](double m, double& K, double& C) {
     K = C = 0;
     if (!(m > 0) || !std::isfinite(m)) return;  // a point no joint can move takes no force
     const double mr = std::max(m, share);
-    // The caps w h <= sqrt(2), c h / m <= 1 of the points of a shape that touch together (up to half of
-    // them: a box's face, a cylinder's side): K <= 2 m / (n h^2), C <= m / (n h), n = half the shape's points.
-    const double touching = std::max(1.0, n / 2);
-    K = std::min(g.stiffness > 0 ? g.stiffness : mr / (tc * tc * g.dampingRatio * g.dampingRatio),
-                 2 * m / (touching * h * h));
-    C = std::min(g.stiffness > 0 ? g.damping : 2 * mr / tc, m / (touching * h));
+    K = g.stiffness > 0 ? g.stiffness : mr / (tc * tc * g.dampingRatio * g.dampingRatio);
+    C = g.stiffness > 0 ? g.damping : 2 * mr / tc;
+    if (!capped) return;  // implicit: stable for any K and C
+    // Explicit: w h <= 1/sqrt(2) and c h / m <= 1 (a point can pass from free to pressed within a stage).
+    K = std::min(K, m / (2 * h * h));
+    C = std::min(C, m / h);
   };
   const size_t points = contactMass_.size();
   for (auto* v : {&contactK_, &contactC_, &contactKt_, &contactCt_}) v->assign(points, 0.0);
   for (size_t j = 0; j < points; ++j) {
-    spring(contactMass_[j], contactShare_[j], contactK_[j], contactC_[j]);     // normal
-    spring(contactMassT_[j], contactShare_[j], contactKt_[j], contactCt_[j]);  // tangential (sticking)
+    spring(contactMass_[j], contactK_[j], contactC_[j]);     // normal
+    spring(contactMassT_[j], contactKt_[j], contactCt_[j]);  // tangential (sticking)
   }
   frictionEps_.setConstant(model_.nv, settings_.frictionVelocity);
   for (int i = 0; i < model_.nv; ++i) {
@@ -370,138 +359,6 @@ void Simulator::rightHandSide(double t, const Eigen::VectorXd& q, const Eigen::V
   model_.gravity = gravity;
 }
 
-// ---- Ground contact (ground_contact.hpp, docs/simulation.md) ----------------------------------------
-
-// The points and the mass each one pushes: m = 1 / (n^T J H^-1 J^T n) at the neutral pose, n the
-// ground normal (the point's inertia along it when the rest of the robot gives way; the largest
-// mobility of the three axes when the joints cannot move the point along the normal there).
-void Simulator::setUpContacts() {
-  if (contactsReady_ || !settings_.ground.enabled) return;
-  contactsReady_ = true;
-  contactSet_ = dyn::contactPoints(model_);
-  const size_t n = contactSet_.points.size();
-  contactMass_.assign(n, 0.0);
-  contactMassT_.assign(n, 0.0);
-  contactShare_.assign(n, 0.0);
-  for (size_t j = 0; j < n; ++j)
-    for (const ContactPoint& c : contactSet_.points) contactShare_[j] += c.geometry == contactSet_.points[j].geometry;
-  anchor_.assign(n, Vec3<double>::Zero());
-  anchored_.assign(n, 0);
-  contactWrenches_.reserve(n);
-  contactForces_.reserve(n);
-  if (n == 0 || model_.nv == 0) return;
-  const Eigen::VectorXd q0 = model_.neutral(), v0 = Eigen::VectorXd::Zero(model_.nv);
-  Eigen::MatrixXd L = crba(model_, data_, q0);
-  factorLTL(model_, L);  // positive definite there: the constructor factored it
-  forwardKinematics(model_, data_, q0, v0);
-  std::vector<ExternalWrench> unit(1);
-  Eigen::VectorXd tauUnit, x;
-  for (size_t j = 0; j < n; ++j) {
-    const ContactPoint& c = contactSet_.points[j];
-    double mobility[3];
-    for (int axis = 0; axis < 3; ++axis) {
-      unit[0] = {c.body, pointState(data_, c).pb, Vec3<double>::Unit(axis), Vec3<double>::Zero()};
-      wrenchJointForces(model_, data_, unit, tauUnit);  // J^T e_axis
-      x = tauUnit;
-      solveLTL(model_, L, x);
-      mobility[axis] = tauUnit.dot(x);  // e^T J H^-1 J^T e
-    }
-    const double largest = std::max({mobility[0], mobility[1], mobility[2]});
-    const double w = mobility[2] > 1e-6 * largest ? mobility[2] : largest;
-    const double wt =
-        std::max(mobility[0], mobility[1]) > 1e-6 * largest ? std::max(mobility[0], mobility[1]) : largest;
-    contactMass_[j] = w > 0 ? 1 / w : 0;     // along the normal
-    contactMassT_[j] = wt > 0 ? 1 / wt : 0;  // along the ground, the lighter way
-  }
-}
-
-bool Simulator::groundActive() const { return settings_.ground.enabled && !contactSet_.points.empty(); }
-
-// Gravity compensation cancels gravity exactly, so a stage that needs qdd alone can drop both (not
-// when the ground takes the compensation of a free base away).
-bool Simulator::cancelsGravity() const {
-  return std::holds_alternative<GravityCompensation>(controller_) && !model_.hasLoops() &&
-         !(groundActive() && !freeDofs_.empty());
-}
-
-// tau += J^T f over the points below the ground at the kinematics in data_ (forwardKinematics with
-// velocities first): F_n = max(0, K d - C v_n), F_t = -K (p - anchor) - C v_t kept inside mu F_n.
-void Simulator::groundForces(Eigen::VectorXd& tau, bool state) {
-  const GroundSettings& g = settings_.ground;
-  contactWrenches_.clear();
-  if (state) {
-    contactForces_.clear();
-    contactEnergy_ = 0;
-  }
-  for (size_t j = 0; j < contactSet_.points.size(); ++j) {
-    const ContactPoint& c = contactSet_.points[j];
-    const PointState s = pointState(data_, c);
-    const double d = g.height - s.p.z();  // penetration
-    if (!(d > 0)) continue;
-    const double K = contactK_[j], C = contactC_[j], Kt = contactKt_[j], Ct = contactCt_[j];
-    const double fn = std::max(0.0, K * d - C * s.vp.z());  // the spring-damper that only pushes
-    Vec3<double> stretch = Vec3<double>::Zero();            // from where the point stuck
-    if (anchored_[j]) stretch.head<2>() = s.p.head<2>() - anchor_[j].head<2>();
-    Vec3<double> f(-Kt * stretch.x() - Ct * s.vp.x(), -Kt * stretch.y() - Ct * s.vp.y(), 0);
-    const double limit = g.friction * fn, trial = f.norm();
-    const bool sliding = trial > limit;
-    if (sliding) f *= limit / trial;  // onto the cone's surface: Coulomb's sliding friction
-    f.z() = fn;
-    contactWrenches_.push_back({c.body, s.pb, f, Vec3<double>::Zero()});
-    if (!state) continue;
-    contactForces_.push_back({int(j), c.body, s.p, f, d, sliding});
-    contactEnergy_ += 0.5 * (K * d * d + Kt * stretch.squaredNorm());  // the springs' stored energy
-  }
-  if (contactWrenches_.empty()) return;
-  wrenchJointForces(model_, data_, contactWrenches_, tauWrench_);
-  tau += tauWrench_;
-}
-
-void Simulator::stateReadouts() {
-  tauExternal_.setZero();
-  if (wrenches_.empty() && !groundActive()) return;
-  forwardKinematics(model_, data_, q_, qd_);
-  if (!wrenches_.empty()) {
-    wrenchJointForces(model_, data_, wrenches_, tauWrench_);
-    tauExternal_ += tauWrench_;
-  }
-  if (groundActive()) {
-    force_.setZero();
-    groundForces(force_, true);  // also contactForces_, contactEnergy_
-    tauExternal_ += force_;
-  }
-}
-
-// After an accepted step: a point that touched down sticks where it is; a stuck point whose spring
-// would pull harder than mu F_n slips, its anchor moved so that the spring pulls mu F_n (the
-// reset integrator); a point that left the ground forgets its anchor.
-bool Simulator::slipAnchors() {
-  const GroundSettings& g = settings_.ground;
-  forwardKinematics(model_, data_, q_, qd_);
-  bool slipped = false;
-  for (size_t j = 0; j < contactSet_.points.size(); ++j) {
-    const PointState s = pointState(data_, contactSet_.points[j]);
-    const double d = g.height - s.p.z();
-    if (!(d > 0)) {
-      anchored_[j] = 0;
-      continue;
-    }
-    if (!anchored_[j]) {
-      anchored_[j] = 1;
-      anchor_[j] = s.p;
-      continue;
-    }
-    const double fn = std::max(0.0, contactK_[j] * d - contactC_[j] * s.vp.z()), Kt = contactKt_[j];
-    const Eigen::Vector2d stretch = s.p.head<2>() - anchor_[j].head<2>();
-    const double r = stretch.norm(), keep = Kt > 0 ? g.friction * fn / Kt : 0.0;
-    if (r > keep) {
-      anchor_[j].head<2>() = s.p.head<2>() - (r > 0 ? keep / r : 0.0) * stretch;
-      slipped = true;
-    }
-  }
-  return slipped;
-}
-
 // ---- Accepting a new state ------------------------------------------------------------------------
 
 bool Simulator::finiteAndBounded(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd,
@@ -571,7 +428,23 @@ bool Simulator::commit(double tNew, bool evaluated, int switchingLimit, int cont
 void Simulator::updateEnergy() {
   if (!settings_.energy) return;
   computeEnergy(model_, data_, q_, qd_);
-  energy_ = data_.kinetic + data_.potential + (groundActive() ? contactEnergy_ : 0.0);
+  // The springs' stored energy counts: the ground's, and the joint limits' 1/2 k (x - limit)^2 (a start
+  // beyond a limit, like an MJCF ant's ankles at q = 0, holds energy that its spring hands back).
+  double springs = groundActive() ? contactEnergy_ : 0.0;
+  if (settings_.limits)
+    for (size_t j = 0; j < limitDofs_.size(); ++j) {
+      const double x = q_[limitQ_[j]], lo = model_.lowerLimit[limitQ_[j]], hi = model_.upperLimit[limitQ_[j]];
+      const double beyond = x > hi ? x - hi : x < lo ? lo - x : 0.0;
+      springs += 0.5 * limitK_[j] * beyond * beyond;
+    }
+  energy_ = data_.kinetic + data_.potential + springs;
+}
+
+bool Simulator::limitPushing() const {
+  if (!settings_.limits) return false;
+  for (signed char c : contact_)
+    if (c == 1 || c == -1) return true;
+  return false;
 }
 
 bool Simulator::checkLimits(int switching, int contact) {
@@ -705,6 +578,9 @@ bool Simulator::stepEulerVelocity(double h) {
 // fixed-point iteration (dL/dq = dT/dq - g); then qd+ = H(q+)^-1 p+. The forces tau (actuators,
 // friction, limit springs) are taken at the start of the step, viscous damping at its end.
 bool Simulator::stepEuler(double h) {
+  // The ground touched, or (velocity form, whose limit springs are otherwise explicit) a joint limit
+  // pushing: the forces at the step's end (simulator_contact.cpp).
+  if (implicitContact() && (contactCandidates(h) || (!screwJoints_ && limitPushing()))) return stepEulerContact(h);
   if (!screwJoints_) return stepEulerVelocity(h);
   if (!massValid_) massMatrix_ = crba(model_, data_, q_);  // H(q_n)
   // Viscous terms implicitly, (H + h B)(v+ - qd_n) = h (dT/dq + tau - g): stable for any b h / H_ii,

@@ -9,11 +9,19 @@
 //   without bouncing, at the time the closed form gives;
 // - a block on an incline (gravity tilted by theta, the ground level): below the friction angle
 //   (tan theta < mu) it stays put; above it slides with a = g (sin theta - mu cos theta);
-// - the quadruped and the humanoid dropped from 0.3 m land, settle and do not sink beyond 3 cm;
-//   the energy (kinetic + potential + the contact springs') never increases at contact;
+// - the quadruped and the humanoid dropped from 0.3 m land, settle and do not sink beyond 3 cm (4 cm
+//   with the explicit integrators' capped springs); the energy (kinetic + potential + the contact
+//   springs') never increases at contact;
+// - robots as real files bring them, at the default settings (symplectic Euler, 1 ms, limits on):
+//   a 12-DOF quadruped whose collision geometry is nearly a thousand mesh hull points and an MJCF
+//   "ant" dropped 0.2 m settle within 3 s, carry their weight, and gain no energy beyond 1 % of what
+//   the drop dissipates, also from poses beyond their joint limits (the limit springs' energy counts);
+// - a drum given as a mesh of 64 segments rests as deep as the cylinder primitive (12 points a rim):
+//   a shape's points share its spring, so stiffness does not grow with the number of vertices;
 // - settings out of range are refused, naming the setting.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -247,8 +255,10 @@ class TestGroundContact : public QObject {
     }
     QVERIFY(landed);
     // A fall from standing height (the humanoid's torso lands at ~5 m/s) into springs of a 10 ms time
-    // constant: up to 3 cm at the impact.
-    QVERIFY2(deepest < 0.03, qPrintable(QString("sank %1 m into the ground").arg(deepest)));
+    // constant: up to 3 cm at the impact; the explicit integrators' springs are capped for the step
+    // (w h <= 1/sqrt(2) for a light point), and a little softer.
+    const double allowed = integrator == int(dyn::Integrator::SemiImplicitEuler) ? 0.03 : 0.04;
+    QVERIFY2(deepest < allowed, qPrintable(QString("sank %1 m into the ground").arg(deepest)));
     // At rest: the kinetic energy a trace of the fall's (a free wrist may keep turning).
     dyn::Data d(model);
     dyn::computeEnergy(model, d, sim.q(), sim.qd());
@@ -286,10 +296,12 @@ class TestGroundContact : public QObject {
       previous = sim.energy();
     }
     QVERIFY2(worstGain < 1e-3 * E, qPrintable(QString("the energy rose %1 J above the start").arg(worstGain)));
-    // Step to step: RK4 and RK45 follow the dissipation; symplectic Euler's energy error oscillates
-    // at a stiff contact (bounded, ~(w h)^2 of the springs' energy), so only the net gain is checked.
+    // Step to step: RK4 and RK45 follow the dissipation, up to what a shape's points trade among them
+    // (their shares of its spring follow their depths, which is no potential: a rocking foot hands a
+    // little energy between the springs and the motion); symplectic Euler takes the contacts implicitly
+    // and its energy error oscillates with the joints' stiff motion, so only the net gain is checked.
     if (integrator != int(dyn::Integrator::SemiImplicitEuler))
-      QVERIFY2(worstRise < 1e-3 * E, qPrintable(QString("the energy rose by %1 J in one step").arg(worstRise)));
+      QVERIFY2(worstRise < 5e-3 * E, qPrintable(QString("the energy rose by %1 J in one step").arg(worstRise)));
     QVERIFY(sim.energy() < sim.record().energy.front() - 0.5 * E);  // the fall's energy went
   }
 
@@ -421,6 +433,112 @@ class TestGroundContact : public QObject {
     QVERIFY2(std::abs(a.z() - r) < 2e-3 && std::abs(b.z() - r) < 2e-3,
              qPrintable(QString("the axis' ends at z = %1 and %2").arg(a.z()).arg(b.z())));
     QVERIFY(sim.qd().norm() < 1e-3);
+  }
+
+  void realRobotsDropAndSettle_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("start");  // "inside" the joint limits, or "neutral" (q = 0, beyond some)
+    for (const char* file : {"mesh_quadruped.urdf", "ant.xml"})
+      for (const char* start : {"inside", "neutral"})
+        QTest::newRow((std::string(file) + "/" + start).c_str()) << file << start;
+  }
+  // The default settings, the robot lifted 0.2 m above the ground and let go: no divergence, no energy
+  // gained beyond 1 % of what the drop dissipates (E counts the contact and limit springs), at rest
+  // on the ground by 3 s carrying its weight.
+  void realRobotsDropAndSettle() {
+    QFETCH(QString, file);
+    QFETCH(QString, start);
+    dyn::SimulationSettings s;
+    s.ground.enabled = true;
+    const dyn::Model model =
+        dyn::loadModel(std::string(DYNSCOPE_TEST_DATA_DIR) + "/contact/" + file.toStdString(), {.floatingBase = true});
+    QCOMPARE(model.joints[1].type, dyn::JointType::Floating);  // one free joint (the ant has its own)
+    dyn::Simulator sim(model, s);
+    if (file.startsWith("mesh"))  // the meshes' hull points
+      QVERIFY2(sim.contactPoints().points.size() > 500, qPrintable(QString::number(sim.contactPoints().points.size())));
+    VectorXd q = model.neutral();
+    if (start == "inside")  // a crouch inside every limit
+      for (int i = 2; i <= model.N; ++i) {
+        const int iq = model.joints[i].idx_q;
+        q[iq] = std::clamp(0.0, model.lowerLimit[iq] + 0.1, model.upperLimit[iq] - 0.1);
+        if (model.jointNames[i].find("thigh") != std::string::npos) q[iq] = 0.8;
+      }
+    dyn::Data d(model);
+    dyn::forwardKinematics(model, d, q);
+    double lowest = 1e9;
+    for (const dyn::ContactPoint& c : sim.contactPoints().points)
+      lowest = std::min(lowest, d.X0[c.body].pointToA(c.point).z() - c.radius);
+    q[2] += 0.2 - lowest;
+    sim.reset(q, VectorXd::Zero(model.nv));
+    const double E0 = sim.energy();
+    double highest = E0;
+    VectorXd base;
+    while (sim.time() < 3.0 - 1e-9) {
+      QVERIFY2(sim.step() == dyn::SimulationStatus::Ok, sim.lastError().c_str());
+      highest = std::max(highest, sim.energy());
+      if (std::abs(sim.time() - 2.5) < 1e-9) base = sim.q().head<3>();
+    }
+    const double dissipated = E0 - sim.energy();
+    QVERIFY(dissipated > 0.5 * model.totalMass() * g * 0.2);  // at least half the fall's energy went
+    QVERIFY2(highest - E0 <= 0.01 * dissipated,
+             qPrintable(
+                 QString("the energy rose %1 J above the start (%2 J dissipated)").arg(highest - E0).arg(dissipated)));
+    dyn::computeEnergy(model, d, sim.q(), sim.qd());
+    QVERIFY2(d.kinetic < 1e-4 * model.totalMass() * g * 0.2, qPrintable(QString("kinetic energy %1 J").arg(d.kinetic)));
+    QVERIFY2((sim.q().head<3>() - base).norm() < 1e-3, "the base still moved in the last half second");
+    double normal = 0;
+    for (const dyn::ContactForce& c : sim.contactForces()) normal += c.force.z();
+    QVERIFY2(std::abs(normal - model.totalMass() * g) < 0.01 * model.totalMass() * g,
+             qPrintable(QString("the ground carries %1 N of %2 N").arg(normal).arg(model.totalMass() * g)));
+  }
+
+  // A shape's points in contact share its spring by depth: a drum standing on its end, given as a mesh
+  // of 64 segments (its bottom rim gives several times the primitive's 12 points), rests m g / K into
+  // the ground as the cylinder primitive does, with a stiffness K of one's own.
+  void meshDrumSinksAsTheCylinderDoes() {
+    const double r = 0.15, len = 0.1, m = 2, K = 2e4;
+    QTemporaryDir dir;
+    const std::string stl = dir.filePath("drum.stl").toStdString();
+    {
+      std::ofstream out(stl);
+      out << "solid d\n";
+      const int n = 64;
+      const auto rim = [&](int k, double z) {
+        return Vector3d(r * std::cos(2 * M_PI * k / n), r * std::sin(2 * M_PI * k / n), z);
+      };
+      const auto facet = [&](const Vector3d& p0, const Vector3d& p1, const Vector3d& p2) {
+        out << "facet normal 0 0 0\nouter loop\n";
+        for (const Vector3d& p : {p0, p1, p2}) out << "vertex " << p.x() << " " << p.y() << " " << p.z() << "\n";
+        out << "endloop\nendfacet\n";
+      };
+      for (int k = 0; k < n; ++k) {
+        facet(rim(k, -len / 2), rim(k + 1, -len / 2), rim(k + 1, len / 2));
+        facet(rim(k, -len / 2), rim(k + 1, len / 2), rim(k, len / 2));
+        facet(Vector3d(0, 0, -len / 2), rim(k + 1, -len / 2), rim(k, -len / 2));
+        facet(Vector3d(0, 0, len / 2), rim(k, len / 2), rim(k + 1, len / 2));
+      }
+      out << "endsolid d\n";
+    }
+    const double ixx = m * (3 * r * r + len * len) / 12;
+    double rest[2];
+    int bottom[2];
+    int k = 0;
+    for (const std::string& shape :
+         {"<cylinder radius=\"" + std::to_string(r) + "\" length=\"" + std::to_string(len) + "\"/>",
+          "<mesh filename=\"" + stl + "\"/>"}) {
+      const dyn::Model model = freeBody(shape, m, Vector3d(ixx, ixx, m * r * r / 2));
+      dyn::SimulationSettings s;
+      s.ground = {.enabled = true, .stiffness = K, .damping = 2 * std::sqrt(K * m)};
+      dyn::Simulator sim(model, s);
+      bottom[k] = 0;
+      for (const dyn::ContactPoint& p : sim.contactPoints().points) bottom[k] += p.point.z() < -len / 2 + 1e-9;
+      sim.reset(freePose(model, len / 2 + 0.01), VectorXd::Zero(model.nv));
+      QCOMPARE(sim.advance(1.5), dyn::SimulationStatus::Ok);
+      rest[k++] = sim.q()[2] - len / 2;
+    }
+    QVERIFY2(bottom[0] == 12 && bottom[1] > 24,
+             qPrintable(QString("%1 and %2 points on the bottom rim").arg(bottom[0]).arg(bottom[1])));
+    for (double z : rest) QVERIFY2(std::abs(z + m * g / K) < 1e-6, qPrintable(QString("rests at %1 m").arg(z)));
   }
 
   void settingsOutOfRangeAreRefused() {

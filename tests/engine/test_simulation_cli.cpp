@@ -134,11 +134,12 @@ class TestSimulationCli : public QObject {
     sim.reset();
     sim.advance(1.5);
     compareWithRecord(out, model, sim.record());
-    // A spring and damper of one's own per point: the run equals the engine's with them.
+    // A spring and damper of one's own per point: the run equals the engine's with them (and the same
+    // friction: the settings below keep the first run's 0.6).
     const std::string own = dir.filePath("own.csv").toStdString();
-    const Run stiff =
-        runCli({"simulate", robot("quadruped.urdf"), "--floating-base", "--duration", "0.5", "--ground", "-0.62",
-                "--contact-stiffness", "5e4", "--contact-damping", "800", "--out", QString::fromStdString(own)});
+    const Run stiff = runCli({"simulate", robot("quadruped.urdf"), "--floating-base", "--duration", "0.5", "--ground",
+                              "-0.62", "--friction", "0.6", "--contact-stiffness", "5e4", "--contact-damping", "800",
+                              "--out", QString::fromStdString(own)});
     QVERIFY2(stiff.status == 0 && !stiff.crashed, stiff.err.constData());
     s.ground.stiffness = 5e4;
     s.ground.damping = 800;

@@ -48,16 +48,17 @@ GroundBox::GroundBox(QWidget* parent) : QGroupBox(tr("Ground"), parent) {
       tr("Contact time constant (MuJoCo's solref): each contact point is a critically damped\n"
          "spring-damper this fast for its mass. Smaller is harder (at least two time steps)"));
   form->addRow(tr("Contact time"), m_time);
-  // Or a spring and a damper of one's own, per contact point (the contact time's rule then does not
+  // Or a spring and a damper of one's own, per shape (the contact time's rule then does not
   // apply); one row, so that the dock's charts keep their room.
   m_stiffness = spin(0, 1e9, 0, 1000, 0, tr(" N/m"), this);
   m_stiffness->setObjectName("simulationGroundStiffness");
   m_stiffness->setSpecialValueText(tr("from the time"));
   m_stiffness->setToolTip(
-      tr("Stiffness of each contact point's spring; 0: from the contact time and the point's mass"));
+      tr("Stiffness of each shape's spring (its points in contact share it); 0: from the contact time and "
+         "the points' masses"));
   m_damping = spin(0, 1e7, 1, 10, 0, tr(" N·s/m"), this);
   m_damping->setObjectName("simulationGroundDamping");
-  m_damping->setToolTip(tr("Damping of each contact point, with a stiffness of one's own"));
+  m_damping->setToolTip(tr("Damping of each shape, with a stiffness of one's own"));
   m_damping->setEnabled(false);
   auto* spring = new QHBoxLayout;
   spring->addWidget(m_stiffness);

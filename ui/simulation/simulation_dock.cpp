@@ -21,6 +21,7 @@
 
 #include "document/robot_document.hpp"
 #include "dynscope/model/names.hpp"
+#include "dynscope/simulation/start_beyond_limits.hpp"
 #include "plots/time_series_plot.hpp"
 #include "simulation/ground_box.hpp"
 #include "simulation/simulation_runner.hpp"
@@ -456,6 +457,13 @@ bool SimulationDock::configureFromRobot(const Eigen::VectorXd& q0) {
   m_q0 = q0;
   m_stale = false;
   m_published = false;  // a fresh record
+  if (settings().limits && settings().limitStiffness > 0)
+    if (const auto beyond = dyn::startBeyondLimits(m, q0); !beyond.empty())
+      emit message(tr("Simulation: the start is beyond the limits of %n joint(s) (first '%1'): their limit springs "
+                      "push them back, and the energy counts what the springs hold",
+                      nullptr, int(beyond.size()))
+                       .arg(QString::fromStdString(m.jointNames[beyond.front().joint])),
+                   false);
   m_runner->setSpeed(m_speed->currentData().toDouble());
   return true;
 }

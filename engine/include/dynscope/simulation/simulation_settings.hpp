@@ -23,12 +23,13 @@ enum class ForwardAlgorithm {
 // The ground plane the robot can stand on (off by default); the contact model is in ground_contact.hpp.
 struct GroundSettings {
   bool enabled = false;
-  double height = 0;           // the plane z = height (m, world); its normal is +z
-  double friction = 0.8;       // Coulomb coefficient mu (dimensionless, >= 0)
-  double timeConstant = 0.01;  // s: each point a spring-damper of this time constant for its effective mass
-  double dampingRatio = 1;     // zeta: 1 is critically damped (no bounce)
-  double stiffness = 0;        // N/m per point; > 0 replaces the time-constant rule, with `damping`
-  double damping = 0;          // N s/m per point (used with `stiffness`)
+  double height = 0;      // the plane z = height (m, world); its normal is +z
+  double friction = 0.8;  // Coulomb coefficient mu (dimensionless, >= 0)
+  double timeConstant =
+      0.01;  // s: each point a spring-damper of this time constant for its effective mass (shared by its shape)
+  double dampingRatio = 1;  // zeta: 1 is critically damped (no bounce)
+  double stiffness = 0;     // N/m per shape (its points in contact share it); > 0 replaces the rule
+  double damping = 0;       // N s/m per shape (used with `stiffness`)
 };
 
 struct SimulationSettings {

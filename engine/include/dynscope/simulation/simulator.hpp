@@ -84,10 +84,16 @@ class Simulator {
   // from outside, part of tau() (also recorded, SimulationRecord::tauExternal); the joints' own share
   // (actuators, damping, friction, limits) is tau() - externalTau().
   const Eigen::VectorXd& externalTau() const { return tauExternal_; }
-  // The spring and damper of contact point j (the time-constant rule, capped for the step as the
-  // limits are).
+  // The spring and damper of contact point j (the time-constant rule for its effective mass; capped for
+  // the step as the limits are where the forces are explicit, see implicitContact()). The points of a
+  // shape in contact act in proportion to their penetration, w_j = d_j / sum d: the shape's stiffness
+  // is the weighted mean of its points', however many vertices its mesh has.
   double contactStiffness(int j) const { return contactK_[size_t(j)]; }
   double contactDamping(int j) const { return contactC_[size_t(j)]; }
+  // Symplectic Euler on a tree takes the ground's forces at the step's end (linearly implicit in the
+  // contact springs and dampers, as MuJoCo's soft constraints are): stable for any stiffness. RK4,
+  // RK45 and closed-loop or mimic models take them explicitly, with the stiffness capped for the step.
+  bool implicitContact() const;
 
   const Model& model() const { return model_; }
   const SimulationSettings& settings() const { return settings_; }
@@ -97,7 +103,8 @@ class Simulator {
   const Eigen::VectorXd& qd() const { return qd_; }
   const Eigen::VectorXd& qdd() const { return qdd_; }  // at the current state
   const Eigen::VectorXd& tau() const { return tau_; }  // all joint forces at the current state: H qdd + C = tau
-  double energy() const { return energy_; }            // kinetic + potential at the current state
+  // Kinetic + potential + what the springs hold (the ground's contacts, joints beyond their limits).
+  double energy() const { return energy_; }
   // Closed loops: |phi(q)| and |phi'(q) qd| at the current state (0 for trees), and the constraint
   // terms of the last forward-dynamics evaluation (phi, phi', the multipliers lambda of its rows).
   double constraintError() const { return phiNorm_; }
@@ -139,6 +146,9 @@ class Simulator {
                                          const Eigen::VectorXd& qd, const Eigen::VectorXd& tau);
   bool stepEuler(double h);
   bool stepEulerVelocity(double h);
+  bool stepEulerContact(double h);   // symplectic Euler, velocity form, the ground's forces implicit
+  bool contactCandidates(double h);  // the points that touch or will within h (contactRows_)
+  bool solveContactStep(double h);   // qdNew_ from the implicit contact rows (an active-set loop)
   void kineticGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& out);
   bool stepRk4(double h);
   bool stepDormandPrince(double interval);
@@ -159,6 +169,7 @@ class Simulator {
   // integrators combine derivatives qdd = G ydd, which keep the relation).
   void enforceMimic(Eigen::VectorXd& q, Eigen::VectorXd& qd);
   bool checkLimits(int switching, int contact);  // records entries; true when a contact changed
+  bool limitPushing() const;                     // a joint limit's spring-damper pushes at the state
   int limitSwitch(double h, double& s, int& contact) const;
 
   Model model_;
@@ -213,11 +224,29 @@ class Simulator {
   void groundForces(Eigen::VectorXd& tau, bool state);
   void stateReadouts();  // tauExternal_, contactForces_ and contactEnergy_ at the current state
   bool slipAnchors();
+  void measureDepths(double h);         // contactDepth_, shapeDepth_ (h ahead at the present velocities)
+  double contactShare(size_t j) const;  // point j's share of its shape's springs
   bool contactsReady_ = false;
   ContactPointSet contactSet_;
-  // Per point, along the normal and (T, t) along the ground: effective mass (kg), spring N/m, damper N s/m.
+  // Per point, along the normal and (T, t) along the ground: effective mass (kg), spring N/m and damper
+  // N s/m (shared with the shape's other points in contact, see contactShare).
   std::vector<double> contactMass_, contactK_, contactC_, contactMassT_, contactKt_, contactCt_;
-  std::vector<double> contactShare_;             // per point: the points of its shape
+  std::vector<double> contactDepth_;  // per point: the penetration the forces are shared by
+  std::vector<double> shapeDepth_;    // per geometry: the sum of its points' positive penetrations
+  Eigen::VectorXd tauGround_;         // J^T f of the ground at the current state (part of tau_)
+  // The implicit step's rows: the candidate points, their world Jacobians (3 rows each: x, y along the
+  // ground, z the normal), modes (0 stuck, 1 sliding, -1 released), shares of the spring, and the
+  // world motion subspaces of the dofs.
+  struct ContactRow {
+    int point = 0;
+    signed char mode = 0;
+    double k = 0, c = 0, kt = 0, ct = 0, depth = 0;
+    Eigen::Vector2d stretch = Eigen::Vector2d::Zero(), slide = Eigen::Vector2d::Zero();
+  };
+  std::vector<ContactRow> contactRows_;
+  Eigen::MatrixXd contactJ_;                     // 3 x nv per row
+  Eigen::Matrix<double, 6, Eigen::Dynamic> Sw_;  // world Pluecker motion subspace per dof
+  Eigen::VectorXd impulse_;                      // the step's right-hand side
   std::vector<int> freeDofs_;                    // the dofs of floating joints
   std::vector<Vec3<double>> anchor_;             // per point: where it stuck (world, z unused)
   std::vector<signed char> anchored_;            // per point: in contact at the last step's end
