@@ -357,9 +357,15 @@ void AlgorithmInspectorDock::refresh() {
   m_counts->setText(lecture_html::countsLine(t, p));
   // The step's body row in view: the table may have room for only a few rows (a laptop presenting).
   // (Queued: the table's model takes the same step after this.)
+  // Scrolled sideways to the columns this step wrote (the last, then the first: both in view when they fit).
   if (const int body = p > 0 ? t.steps[size_t(p - 1)].body : 0; body >= 1)
     QTimer::singleShot(0, this, [this, body] {
-      if (body <= m_model->rowCount()) m_table->scrollTo(m_model->index(body - 1, 0), QAbstractItemView::EnsureVisible);
+      if (body > m_model->rowCount()) return;
+      int first = -1, last = -1;
+      for (int c = 0; c < m_model->columnCount(); ++c)
+        if (m_model->isChanged(body - 1, c)) (first < 0 ? first : last) = c, last = c;
+      m_table->scrollTo(m_model->index(body - 1, last >= 0 ? last : 0), QAbstractItemView::EnsureVisible);
+      m_table->scrollTo(m_model->index(body - 1, first >= 0 ? first : 0), QAbstractItemView::EnsureVisible);
     });
   QString body = lecture_html::stepBody(m_lecture->model(), t, p, style);
   const Eigen::MatrixXd& reference = m_lecture->referenceResult();
@@ -429,8 +435,8 @@ void AlgorithmInspectorDock::showPage() {
   const lecture_html::Style style =
       m_presentation ? lecture_html::Style::presentation(m_presentationScale) : lecture_html::Style::normal();
   const QString html = m_html;
-  const QString args =
-      QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style)}).toJson(QJsonDocument::Compact));
+  const QString args = QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style), m_presentation})
+                                             .toJson(QJsonDocument::Compact));  // presenting: zoomed to fit (dynFit)
   // The page answers later, or (Qt WebEngine 6.4) calls back with nothing while it is destroyed,
   // when this dock's members are gone: the flag tells.
   const std::shared_ptr<bool> alive = m_alive;

@@ -94,11 +94,18 @@ bool plainWord(const QString& w) {
 // symbols typeset.
 QString prose(const std::string& markup) {
   QStringList out;
+  QString previous;
   for (const QString& w : QString::fromStdString(markup).split(' ')) {
     // A possessive ("eq. 56's", "joint i's") is the word's and an apostrophe, not a prime.
     const bool possessive = w.size() > 2 && w.endsWith(QLatin1String("'s"));
     const QString stem = possessive ? w.chopped(2) : w;
-    out << (plainWord(stem) ? stem.toHtmlEscaped() : math(stem.toStdString())) + (possessive ? "’s" : "");
+    // A part's name ("Appendix B", "Part 2") and an equation's label ("eq. B5") are upright, as the
+    // papers print them.
+    static const QRegularExpression label("^[A-Z][0-9]+[a-z]?[.,;:)]*$");
+    static const QStringList parts{"appendix", "part", "section", "chapter", "table"};
+    const bool named = parts.contains(previous.toLower()) || label.match(stem).hasMatch();
+    out << (named || plainWord(stem) ? stem.toHtmlEscaped() : math(stem.toStdString())) + (possessive ? "’s" : "");
+    previous = stem;
   }
   // A word joiner after the dash of a range ("lines 9–10", "eqs. 46–48"): a narrow panel wraps the
   // reference between words, never inside a range.
@@ -121,10 +128,18 @@ QString lineHtml(const dyn::TraceStepRecord* step, const dyn::TraceLine& line, b
   return h;
 }
 
+// A vector of the inputs: up to 8 entries on a line; a longer one (a humanoid's 32 joints) as rows of 8
+// in aligned columns, a matrix that never runs off the panel's edge (presenting zooms it to fit).
 QString vectorRow(const char* symbol, const Eigen::VectorXd& x) {
   QStringList parts;
   for (int k = 0; k < x.size(); ++k) parts << number(x[k]);
-  return "<tr><td>" + math(symbol) + "</td><td class=\"v\">[" + parts.join(", ") + "]</td></tr>";
+  if (x.size() <= 8) return "<tr><td>" + math(symbol) + "</td><td class=\"v\">[" + parts.join(", ") + "]</td></tr>";
+  if (x.isZero(0))  // a robot at rest: one line, not four rows of zeros
+    return "<tr><td>" + math(symbol) + "</td><td class=\"v\">" + QObject::tr("0 (all %1 entries)").arg(x.size()) +
+           "</td></tr>";
+  QString cells;
+  for (const QString& p : parts) cells += "<span>" + p + "</span>";
+  return "<tr><td>" + math(symbol) + "</td><td class=\"v\"><div class=\"vg\">" + cells + "</div></td></tr>";
 }
 
 QString direction(dyn::TracePass::Direction d) {
@@ -229,7 +244,18 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
       h += lineHtml(nullptr, l, true);
       if (const QString s = substituted(step, l); !s.isEmpty()) numbers += "<div class=\"sub\">" + s + "</div>";
     }
-    if (!numbers.isEmpty()) h += "<div class=\"nums\">" + QObject::tr("With this step's numbers") + "</div>" + numbers;
+    // Side by side as the width allows (a panel is wider than tall when presenting). Presenting, a step
+    // too long for the panel shows the values it wrote instead (.brief; dynFit chooses).
+    if (!numbers.isEmpty()) {
+      h += "<div class=\"full\"><div class=\"nums\">" + QObject::tr("With this step's numbers") +
+           "</div><div class=\"subs\">" + numbers + "</div></div>";
+      QString written;
+      for (int w : step.written) written += termHtml(step.terms[size_t(w)], true);
+      if (!written.isEmpty())
+        h += "<div class=\"brief\"><div class=\"nums\">" + QObject::tr("What this step wrote") +
+             "</div><div class=\"row\">" + written + "</div></div><div class=\"none\"><div class=\"nums\">" +
+             QObject::tr("What this step wrote: the highlighted row of the table below") + "</div></div>";
+    }
   } else {
     for (const dyn::TraceLine& l : step.lines) h += lineHtml(&step, l);
   }
@@ -254,11 +280,15 @@ QString css(const Style& s) {
              ".who{margin:0 0 4px 0;}"
              ".nw{white-space:nowrap;}"
              ".eq{font-size:%3;margin:12px 0 2px 0;line-height:1.5;}"
-             ".eq .tex{margin-right:1.2em;}"
+             ".eq .tex{margin-right:1.2em;display:inline-block;white-space:nowrap;}"
              ".ref{font-size:%4;color:#5a6270;margin:0 0 6px 0;}"
              ".pass{font-size:%4;color:#303848;font-style:italic;margin:-2px 0 2px 0;}"
              ".nums{font-size:%4;color:#303848;border-top:1px solid #c8ccd4;margin:10px 0 2px 0;padding-top:4px;}"
              ".sub{margin:0 0 10px 0;}"
+             ".subs{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:2.5em;}.subs .sub{flex:none;}"
+             "div.brief,div.none{display:none;}body.dyn-brief div.full,body.dyn-none div.full{display:none;}"
+             "body.dyn-brief div.brief,body.dyn-none div.none{display:block;}"
+             ".brief .row{column-gap:1.2em;}"
              ".eqr{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;column-gap:1em;"
              "margin:6px 0 0 0;}"
              ".eqr .eq{margin:0;}.eqr .ref{margin:0 0 2px auto;}"
@@ -276,7 +306,11 @@ QString css(const Style& s) {
              "td.w{background:#fff4b8;}"
              ".cap{font-size:%4;color:#303848;white-space:nowrap;margin-top:2px;padding:0 3px;}"
              ".cap.w{background:#fff4b8;border-radius:3px;}"
-             "table.inputs td{white-space:nowrap;padding:1px 0.4em;font-variant-numeric:tabular-nums;}"
+             "table.inputs{width:100%;}table.inputs td{white-space:nowrap;padding:1px 0.4em;"
+             "font-variant-numeric:tabular-nums;vertical-align:top;}table.inputs td.v{width:100%;}"
+             ".vg{display:inline-grid;grid-template-columns:repeat(8,max-content);column-gap:1em;"
+             "border-left:2px solid #58606e;border-right:2px solid #58606e;border-radius:4px;padding:0 0.3em;}"
+             ".vg span{text-align:right;white-space:nowrap;}"
              ".result{font-weight:bold;margin-top:12px;}"
              ".note{color:#303848;}")
       .arg(pt(s.numberPt), pt(s.headingPt), pt(s.equationPt), pt(s.captionPt));

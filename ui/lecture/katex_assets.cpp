@@ -71,11 +71,54 @@ function dynRender(root) {
   });
   return document.querySelectorAll('.katex-error').length;
 }
-function dynShow(html, css) {
+// Presentation mode: the whole step on screen, as large as it goes. The body is zoomed down until it
+// fits the panel's height and width: to 0.8 of its size with every substitution's numbers; else with
+// the values the step wrote instead (.brief) to 0.75; else the equations alone (.none: the table's
+// highlighted row has the values) to 0.6, the least the back of the hall still reads; a step longer
+// than that scrolls. Again when the fonts arrive and on resizing.
+var dynFitOn = false;
+function dynZoomToFit(b, least) {
+  var d = document.documentElement;
+  var fits = function () { return d.scrollHeight <= window.innerHeight + 1 && d.scrollWidth <= window.innerWidth + 1; };
+  b.style.zoom = 1;
+  if (fits()) return 1;
+  b.style.zoom = least;
+  if (!fits()) return -1;
+  var lo = least, hi = 1;
+  for (var i = 0; i < 8; ++i) {
+    var mid = (lo + hi) / 2;
+    b.style.zoom = mid;
+    if (fits()) lo = mid; else hi = mid;
+  }
+  b.style.zoom = lo;
+  return lo;
+}
+function dynFit() {
+  var b = document.getElementById('dyn-body');
+  if (!b) return 1;
+  var c = document.body.classList;
+  c.remove('dyn-brief', 'dyn-none');
+  b.style.zoom = 1;
+  if (!dynFitOn) return 1;
+  var z = dynZoomToFit(b, 0.8);
+  if (z >= 0 || !document.querySelector('.brief')) return z >= 0 ? z : dynZoomToFit(b, 0.6);
+  c.add('dyn-brief');
+  z = dynZoomToFit(b, 0.75);
+  if (z >= 0) return z;
+  c.remove('dyn-brief');
+  c.add('dyn-none');
+  return dynZoomToFit(b, 0.6);
+}
+function dynShow(html, css, fit) {
   document.getElementById('dyn-style').textContent = css;
   document.getElementById('dyn-body').innerHTML = html;
-  return dynRender(document.body);
+  dynFitOn = !!fit;
+  var refused = dynRender(document.body);
+  dynFit();
+  if (document.fonts) document.fonts.ready.then(dynFit);
+  return refused;
 }
+window.addEventListener('resize', dynFit);
 document.addEventListener('DOMContentLoaded', function () { dynRender(document.body); });
 </script>)");
 }
