@@ -845,6 +845,43 @@ class TestIkDrag : public QObject {
     ik_->clearPins();
     QCOMPARE(dock.pinList()->count(), 0);
   }
+
+  // A hand's fingers are locked when the robot loads: dragging the hand's TCP moves the arm and leaves
+  // the gripper as it was; choosing a finger to drag frees the finger (issue 37). Runs last: it loads
+  // the gripper and puts the panda back.
+  void fingersLockedUnlessAsked() {
+    QString error;
+    QVERIFY2(doc_->load(robot("panda_gripper.urdf"), &error), qPrintable(error));
+    scene_->setModel(doc_->model(), doc_->sourceFile());
+    const dyn::Model& m = doc_->model();
+    QCOMPARE(m.frames[ik_->draggedFrame()].name, std::string("panda_hand_tcp"));
+    std::vector<int> fingers;
+    for (int j = 1; j <= m.N; ++j)
+      if (m.jointNames[j].find("finger") != std::string::npos && m.joints[j].nv > 0) fingers.push_back(j);
+    QVERIFY(!fingers.empty());
+    for (int j = 1; j <= m.N; ++j)
+      QCOMPARE(ik_->isJointLocked(j), std::find(fingers.begin(), fingers.end(), j) != fingers.end());
+    Eigen::VectorXd q = doc_->q();
+    q.head(7) = ready_;
+    for (int j : fingers) q[m.joints[j].idx_q] = 0.02;  // half open
+    QVERIFY(doc_->setQ(q));
+    scene_->setViewPreset(RobotScene::Iso);
+    view_->grabImage();
+    const Vec3 p0 = linkOrigin();
+    const double s = ik_->gizmo().scale();
+    const QPointF from = project(p0 + 0.85 * s * Vec3::UnitX());
+    QPointF dir = project(p0 + s * Vec3::UnitX()) - project(p0);
+    dir /= std::hypot(dir.x(), dir.y());
+    drag(from, from + 40 * dir, 4);
+    QVERIFY((linkOrigin() - p0).norm() > 1e-3);  // the hand moved
+    for (int j : fingers) QCOMPARE(doc_->q()[m.joints[j].idx_q], 0.02);
+    // A finger chosen: its joint is free to move.
+    doc_->setSelectedBody(fingers.front());
+    QVERIFY(!ik_->isJointLocked(fingers.front()));
+    doc_->setSelectedBody(-1);
+    QVERIFY2(doc_->load(robot("panda.urdf"), &error), qPrintable(error));
+    scene_->setModel(doc_->model(), doc_->sourceFile());
+  }
 };
 
 QTEST_MAIN(TestIkDrag)

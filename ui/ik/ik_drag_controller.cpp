@@ -18,6 +18,7 @@
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/ik/ik_solver.hpp"
 #include "dynscope/ik/manipulability.hpp"
+#include "dynscope/model/main_chain.hpp"
 #include "dynscope/model/names.hpp"
 #include "ik/ik_drag_command.hpp"
 #include "viewport/vtk_viewport.hpp"
@@ -146,6 +147,7 @@ void IkDragController::onModelChanged() {
     data_ = std::make_unique<dyn::Data>(m);
     frame_ = doc_->selectedBody() > 0 ? frameOfBody(doc_->selectedBody()) : m.frameIndex(m.defaultEndEffector);
     if (frame_ < 0) frame_ = int(m.frames.size()) - 1;
+    lockFingers();
   }
   gizmo_.setOutOfReach(false);
   emit pinsChanged();
@@ -163,8 +165,38 @@ void IkDragController::onSelectedBodyChanged(int body) {
   updateActions();
 }
 
+// The fingers of a hand (the joints below the main chain's end, dyn::mainChainEnd) are locked when a
+// robot is loaded: dragging the hand moves the arm, not the gripper. The Locked joints list frees
+// them; dragging a finger itself frees the locked joints that move it.
+void IkDragController::lockFingers() {
+  const dyn::Model& m = doc_->model();
+  const int hand = dyn::mainChainEnd(m);
+  for (int j = hand + 1; hand >= 1 && j <= m.N; ++j)
+    if (m.isAncestor(hand, j) && m.joints[j].nv > 0 && !isJointLocked(j)) {
+      solver_->lockJoint(j, true);
+      lockedJoints_.push_back(j);
+    }
+}
+
+void IkDragController::unlockSupportOf(int frame) {
+  const dyn::Model& m = doc_->model();
+  bool changed = false;
+  for (int i = m.frames[size_t(frame)].body; i >= 1; i = m.parent[i])
+    if (isJointLocked(i)) {
+      solver_->lockJoint(i, false);
+      lockedJoints_.erase(std::find(lockedJoints_.begin(), lockedJoints_.end(), i));
+      changed = true;
+    }
+  if (changed) emit locksChanged();
+}
+
 void IkDragController::setDraggedFrame(int frame) {
   if (!solver_ || frame < 0 || frame >= int(doc_->model().frames.size()) || frame == frame_ || isDragging()) return;
+  // A finger chosen to drag: the fingers' automatic locks on its way go (the user's own locks elsewhere stay).
+  const dyn::Model& m = doc_->model();
+  const int hand = dyn::mainChainEnd(m);
+  if (hand >= 1 && m.frames[size_t(frame)].body != hand && m.isAncestor(hand, m.frames[size_t(frame)].body))
+    unlockSupportOf(frame);
   frame_ = frame;
   emit draggedFrameChanged(frame_);
   placeGizmo();

@@ -149,6 +149,8 @@ class IkDragController : public QObject {
     dyn::Transform<double> pose;
   };
   void onModelChanged();
+  void lockFingers();               // the joints below the main chain's end (a hand's fingers)
+  void unlockSupportOf(int frame);  // the locked joints that move this frame
   void onPoseChanged();
   void onSelectedBodyChanged(int body);
   void updateActions();
