@@ -30,7 +30,11 @@ int figureNMax(int robotN) { return std::clamp(std::max(16, 2 * robotN), 1, 64);
 
 QString vectorText(const Eigen::VectorXd& v, int shown = 8) {
   QStringList parts;
-  for (int i = 0; i < std::min<int>(int(v.size()), shown); ++i) parts << QString::number(v[i], 'f', 3);
+  for (int i = 0; i < std::min<int>(int(v.size()), shown); ++i) {
+    QString x = QString::number(v[i], 'f', 3);
+    if (x == QLatin1String("-0.000")) x.remove(0, 1);  // a value that rounds to zero has no sign
+    parts << x;
+  }
   if (v.size() > shown) parts << QStringLiteral("…");
   return "(" + parts.join(", ") + ")";
 }
