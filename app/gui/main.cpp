@@ -1,6 +1,6 @@
 // dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--workspace ID] [--present]`, or headless pictures:
 // `--screenshot out.png` (the 3D view) and `--window-screenshot out.png` (the whole window); a video of the
-// trajectory: `--record out.mp4`; `dynscope --help`.
+// trajectory: `--record out.mp4`; the lecture handout: `--handout out.html|out.pdf`; `dynscope --help`.
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
@@ -16,6 +16,7 @@
 #include "lecture/lecture_document.hpp"
 #include "lecture/web_engine_environment.hpp"
 #include "viewport/vtk_viewport.hpp"
+#include "window/handout_command.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
 #include "window/record_command.hpp"
@@ -90,6 +91,11 @@ int main(int argc, char** argv) {
   if (!options.screenshot.isEmpty() || !options.windowScreenshot.isEmpty()) {
     const int code = options.screenshot.isEmpty() ? runWindowScreenshot(options, model, &error)
                                                   : runScreenshot(options, model, &error);
+    if (code != 0) err << "dynscope: " << error << "\n";
+    return code;
+  }
+  if (!options.handout.isEmpty()) {  // the lecture handout to a file, without a window on screen
+    const int code = runHandout(options, model, &error);
     if (code != 0) err << "dynscope: " << error << "\n";
     return code;
   }

@@ -6,9 +6,11 @@
 // WebEngine from the same page, uses KaTeX's fonts, and DeNOC's θ̇ and θ̈ go in as \dot and \ddot.
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <string>
+#include <tuple>
 
 #include "dynscope/dynscope.hpp"
 #include "file_size_limit.hpp"
@@ -103,6 +105,40 @@ class TestHandoutFile : public QObject {
       QFile out(QDir(keep).filePath("denoc_handout.html"));
       if (out.open(QIODevice::WriteOnly)) out.write(page.toUtf8());
     }
+  }
+
+  // `dynscope MODEL --algorithm NAME --handout out.pdf|out.html` (issue 37), headless: the PDF is a
+  // PDF; the page has the start and every step, the hint for the screen ("→ takes the first step")
+  // left out, Hollerbach's "Appendix B" upright; a wrong suffix or algorithm is refused, named.
+  void headlessHandoutFromTheCommandLine() {
+    QTemporaryDir dir;
+    const QString robot = QString::fromStdString(std::string(DYNSCOPE_ROBOTS_DIR) + "/stanford_arm.dh");
+    const auto run = [&](const QStringList& args) {
+      QProcess p;
+      p.start(DYNSCOPE_GUI, args);
+      const bool finished = p.waitForFinished(240000);
+      return std::pair{finished ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
+    };
+    const QString pdf = dir.filePath("lagrange.pdf"), html = dir.filePath("lagrange.html");
+    auto [status, err] = run({robot, "--algorithm", "lagrange-3x3", "--handout", pdf, "--size", "320x240"});
+    QVERIFY2(status == 0, qPrintable(err));
+    QVERIFY(readAll(pdf).startsWith("%PDF-"));
+    std::tie(status, err) = run({robot, "--algorithm", "lagrange-3x3", "--handout", html, "--size", "320x240"});
+    QVERIFY2(status == 0, qPrintable(err));
+    const QString page = QString::fromUtf8(readAll(html));
+    const dyn::Model arm = dyn::loadModel(robot.toStdString());
+    dyn::TraceInput in;
+    in.q = arm.neutral();
+    in.qd = in.qdd = in.tau = Eigen::VectorXd::Zero(arm.nv);
+    const dyn::AlgorithmTrace t = dyn::traceAlgorithm(arm, "lagrange-3x3", in);
+    QCOMPARE(page.count("<section id=\"step"), int(t.steps.size()) + 1);
+    QCOMPARE(page.count("data:image/png;base64,"), int(t.steps.size()) + 1);  // a picture per step
+    QVERIFY(!page.contains("takes the first step"));
+    QVERIFY(page.contains("Appendix B, eq. B5"));  // words, not a math italic B
+    std::tie(status, err) = run({robot, "--handout", dir.filePath("x.txt")});
+    QVERIFY(status == 1 && err.contains("--handout") && err.contains(".pdf"));
+    std::tie(status, err) = run({robot, "--algorithm", "nope", "--handout", html});
+    QVERIFY(status == 1 && err.contains("'nope'"));
   }
 
   void aFailedWriteKeepsTheOldFile() {

@@ -62,16 +62,26 @@ QString substituted(const dyn::TraceStepRecord& step, const dyn::TraceLine& line
     if (!row.isEmpty()) out += "<div class=\"row\">" + row + "</div>";
     row.clear();
   };
+  qsizetype lastTerm = -1;  // where the last term starts in `row`
   for (const dyn::TraceToken& tok : line.substituted) {
     if (tok.term < 0 && tok.text == "\n") {
       flush();
+      lastTerm = -1;
     } else if (tok.term >= 0) {
       const bool written = std::find(step.written.begin(), step.written.end(), tok.term) != step.written.end();
+      lastTerm = row.size();
       row += termHtml(step.terms[tok.term], written);
     } else {
-      // A lone superscript (the ᵀ of pᵀ w̃) stands at the top of the term before it.
+      // A lone superscript (the ᵀ of pᵀ w̃) stands at the top of the term before it, in one box with
+      // it: a line or a page never parts them.
       const bool sup = tex_markup::toTex(tok.text).startsWith("{}^");
-      row += QString("<div class=\"op%1\">").arg(sup ? " sup" : "") + math(tok.text, true) + "</div>";
+      const QString op = QString("<div class=\"op%1\">").arg(sup ? " sup" : "") + math(tok.text, true) + "</div>";
+      if (sup && lastTerm >= 0) {
+        row = row.left(lastTerm) + "<div class=\"tsup\">" + row.mid(lastTerm) + op + "</div>";
+        lastTerm = -1;
+      } else {
+        row += op;
+      }
     }
   }
   flush();
@@ -211,7 +221,11 @@ QString stepBody(const dyn::Model& model, const dyn::AlgorithmTrace& trace, int 
     h += "</table>";
     for (const dyn::TraceLine& l : trace.start) h += lineHtml(nullptr, l);
     h += "<p class=\"ref\">" +
-         QObject::tr("%1 steps in %2 passes. → takes the first step.").arg(n).arg(trace.passes.size()) + "</p>";
+         (style.screenHints ? QObject::tr("%1 steps in %2 passes. → takes the first step.")
+                            : QObject::tr("%1 steps in %2 passes."))
+             .arg(n)
+             .arg(trace.passes.size()) +
+         "</p>";
     return h;
   }
   const dyn::TraceStepRecord& step = trace.steps[std::min(position, n) - 1];
@@ -296,6 +310,7 @@ QString css(const Style& s) {
              ".term{display:flex;flex-direction:column;align-items:center;flex:none;}"
              ".op{font-size:%3;flex:none;white-space:nowrap;}"
              ".op.sup{align-self:flex-start;margin-left:-0.3em;}"
+             ".tsup{display:flex;flex:none;align-items:center;}.tsup .op.sup{margin-left:0.05em;}"
              "table.m{border-collapse:separate;border-spacing:0;font-size:%1;font-variant-numeric:tabular-nums;"
              "border-left:2px solid #58606e;border-right:2px solid #58606e;border-radius:4px;padding:1px;}"
              "table.m.s{border:none;}"

@@ -20,11 +20,13 @@ struct Style {
   // A step's equations together at the top, their numbers below them (each substitution shows its
   // symbols under the values): the board's content stays on screen while the numbers may scroll.
   bool equationsFirst = false;
+  // Hints for the screen ("→ takes the first step"): not on paper.
+  bool screenHints = true;
   static Style normal() { return {}; }
   // Read from the back of a lecture hall: at 1920x1080 (scale 1), and the same size on the wall from a
   // smaller screen (scale = its height / 1080: widgets/presentation_scale.hpp).
   static Style presentation(double scale = 1) { return {30 * scale, 24 * scale, 24 * scale, 24 * scale, true, true}; }
-  static Style handout() { return {12, 9, 8, 13}; }
+  static Style handout() { return {12, 9, 8, 13, false, false, false}; }
 };
 
 // Markup (algorithm_trace.hpp) as an element that KaTeX typesets; `display`: \displaystyle, as

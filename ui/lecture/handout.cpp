@@ -37,6 +37,8 @@ const char* kHandoutCss =
     "img{max-width:100%;border:1px solid #ccd;}"
     ".legend{white-space:pre-line;color:#404858;font-size:9pt;}"
     ".counts{font-size:8pt;color:#5a6270;}"
+    // On paper a matrix, a term with its superscript and an equation stay whole on their page.
+    ".eq,.row,.term,.tsup,table.m,table.inputs tr,.vg,.result{break-inside:avoid;}"
     "@media print{body{max-width:none;}}";
 
 // The page; pictures either embedded (data URIs) or named step<p>.png and collected in `images`;

@@ -465,6 +465,13 @@ void TraceArrowOverlay::updateLegend() {
     put(legend_[kKinds + 2], "Some bodies' arrows overlap: zoom in to part them", dark);
   else
     legend_[kKinds + 2]->VisibilityOff();
+  // The compact legend's "(reduced)" said in words once, at the foot.
+  bool anyReduced = false;
+  for (int k = 0; k < kKinds; ++k) anyReduced = anyReduced || (present[k] && scaleReduced(dyn::ArrowKind(k)));
+  if (compact_ && anyReduced)
+    put(legend_[kKinds + 3], "(reduced): shortened so that neighbouring bodies' arrows do not overlap", dark);
+  else
+    legend_[kKinds + 3]->VisibilityOff();
   placeLegend();
 }
 

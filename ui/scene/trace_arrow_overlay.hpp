@@ -117,7 +117,7 @@ class TraceArrowOverlay {
   std::vector<Arrow> arrows_;
   vtkNew<vtkActor> pass_;
   // The header and the kinds (top left), then two notes (bottom left: short arrows, overlaps).
-  std::array<vtkSmartPointer<vtkTextActor>, kKinds + 3> legend_;
+  std::array<vtkSmartPointer<vtkTextActor>, kKinds + 4> legend_;  // title, kinds, notes (stretched, crowded, reduced)
   std::array<double, kKinds> base_{}, applied_{};
   std::vector<double> drawn_;  // per arrow: the length drawn (m), 0 when hidden
   std::vector<char> stretched_;

@@ -36,8 +36,13 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   const QCommandLineOption fps("fps", "--record: frames per second (default 30); frame k shows time k/fps.", "N");
   const QCommandLineOption duration("duration",
                                     "--record: seconds of video (default: the whole trajectory, start to end).", "S");
+  const QCommandLineOption handout(
+      "handout",
+      "Write the lecture handout of --algorithm (default rnea) on MODEL, every step with its equations, numbers and "
+      "a picture (--size: the pictures'), to an HTML page or a PDF, and exit (Xvfb).",
+      "out.html|out.pdf");
   parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time, record,
-                     trajectory, fps, duration});
+                     trajectory, fps, duration, handout});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -63,6 +68,15 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
   if (parser.isSet(record) && out->record.isEmpty()) return fail("--record needs a file name");
   if (parser.isSet(record) && (parser.isSet(screenshot) || parser.isSet(windowShot)))
     return fail("--record and the screenshot options exclude each other");
+  out->handout = parser.value(handout);
+  if (parser.isSet(handout)) {
+    if (out->handout.isEmpty()) return fail("--handout needs a file name");
+    const QString lower = out->handout.toLower();
+    if (!lower.endsWith(".html") && !lower.endsWith(".htm") && !lower.endsWith(".pdf"))
+      return fail("--handout: the file must end in .html or .pdf, got '" + out->handout + "'");
+    if (parser.isSet(screenshot) || parser.isSet(windowShot) || parser.isSet(record))
+      return fail("--handout and the screenshot or --record options exclude each other");
+  }
   out->trajectory = parser.value(trajectory);
   if (parser.isSet(fps)) {
     bool ok = false;

@@ -1,6 +1,6 @@
 // The command line of `dynscope`: [MODEL] [--screenshot out.png | --window-screenshot out.png]
 // [--q a,b,...] [--size WxH] [--workspace ID] [--algorithm NAME] [--step N] [--present]
-// [--record out.mp4 [--trajectory NAME|FILE] [--fps N] [--duration S]].
+// [--record out.mp4 [--trajectory NAME|FILE] [--fps N] [--duration S]] [--handout out.html|out.pdf].
 #pragma once
 #include <QSize>
 #include <QString>
@@ -24,6 +24,7 @@ struct LaunchOptions {
   QString trajectory;        // --trajectory: a demonstration's name or a CSV file (for --record)
   int fps = 30;              // --fps: frames per second of --record
   double duration = -1;      // --duration: seconds of video; -1: the whole trajectory
+  QString handout;           // --handout: the lecture handout of --algorithm to this HTML or PDF, then exit
   bool showHelp = false, showVersion = false;
   QString helpText;
 };
