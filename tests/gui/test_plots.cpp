@@ -645,7 +645,8 @@ class TestPlots : public QObject {
   void limitLinesNearTheDataAreInsideTheAutoRange() {
     auto plot = makePlot();
     QVERIFY(plot);
-    QVERIFY(plot->setLimits({-28, -INFINITY, -2}, {28, INFINITY, 0.5}));
+    // The ramp (-0.5 … 0.5) comes near its own limits -1.2 and 0.5; the sine is far from its ±28.
+    QVERIFY(plot->setLimits({-28, -INFINITY, -1.2}, {28, INFINITY, 0.5}));
     settle();
     const QValueAxis* y = plot->canvas()->axisY();
     for (QLineSeries* limit : {plot->lowerLimitSeries(2), plot->upperLimitSeries(2)}) {
@@ -657,11 +658,26 @@ class TestPlots : public QObject {
     QVERIFY(!plot->limitInView(0, true) && !plot->limitInView(0, false));
     QVERIFY2(plot->limitNote(Qt::TopEdge).contains("28"), qPrintable(plot->limitNote(Qt::TopEdge)));
     QVERIFY2(plot->limitNote(Qt::BottomEdge).contains("28"), qPrintable(plot->limitNote(Qt::BottomEdge)));
+    QVERIFY(plot->lowerLimitSeries(2)->isVisible() && plot->upperLimitSeries(2)->isVisible());
     // A hidden series' limits are not named.
     plot->setSeriesVisible(0, false);
     plot->autoRange();
     settle();
     QVERIFY2(plot->limitNote(Qt::TopEdge).isEmpty(), qPrintable(plot->limitNote(Qt::TopEdge)));
+    // A limit its own curve stays far from (the ramp's -2: 2.5 times the ramp's extent away) is not
+    // drawn, though the cosine comes near it (a curve crossing another joint's limit line would read
+    // as a violation): the range leaves it out and a note names it (issue 37).
+    QVERIFY(plot->setLimits({-28, -INFINITY, -2}, {28, INFINITY, 0.5}));
+    plot->autoRange();
+    settle();
+    QVERIFY(!plot->lowerLimitSeries(2)->isVisible());
+    QVERIFY(plot->upperLimitSeries(2)->isVisible());
+    QVERIFY2(y->min() > -2, qPrintable(QString("[%1, %2]").arg(y->min()).arg(y->max())));
+    QVERIFY2(plot->limitNote(Qt::BottomEdge).contains("2"), qPrintable(plot->limitNote(Qt::BottomEdge)));
+    // Zoomed out by hand to take it in: drawn (the user asked to see that far).
+    plot->canvas()->setYRange(-3, 3);
+    settle();
+    QVERIFY(plot->lowerLimitSeries(2)->isVisible());
   }
 
   // After switching robots the plots are emptied: no time cursor stays on an empty plot, also

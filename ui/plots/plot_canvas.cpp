@@ -414,11 +414,20 @@ void PlotCanvas::autoRange() {
     y0 = std::floor(y0 / step + 1e-9) * step;
     y1 = std::ceil(y1 / step - 1e-9) * step;
   }
+  m_autoY0 = y0;  // before: the range's signals ask showsAutoRange()
+  m_autoY1 = y1;
   setYRange(y0, y1);
+  m_autoY0 = m_axisY->min();
+  m_autoY1 = m_axisY->max();
 }
 
 void PlotCanvas::autoRangeIfUntouched() {
   if (!m_userView) autoRange();
+}
+
+bool PlotCanvas::showsAutoRange() const {
+  const double tol = 1e-9 * std::max(1.0, std::abs(m_autoY1 - m_autoY0));
+  return !m_userView && std::abs(m_axisY->min() - m_autoY0) <= tol && std::abs(m_axisY->max() - m_autoY1) <= tol;
 }
 
 void PlotCanvas::zoomX(double factor, double around) {

@@ -109,6 +109,8 @@ class PlotCanvas : public QChartView {
   // View. setData calls autoRangeIfUntouched, which keeps a view the user zoomed or panned.
   void autoRange();
   void autoRangeIfUntouched();
+  // The y range is the last auto range's (not zoomed, panned or set since).
+  bool showsAutoRange() const;
   void zoomX(double factor, double aroundX);
   void zoomY(double factor, double aroundY);
   void panBy(double dxPixels, double dyPixels);
@@ -172,9 +174,10 @@ class PlotCanvas : public QChartView {
   QString m_hoverPlain;
   double m_cursorTime = NAN;
   int m_lastPlotWidth = -1;
-  bool m_settingRange = false;  // inside applyRange
-  bool m_viewPending = false;   // viewChanged due when applyRange returns
-  bool m_userView = false;      // zoomed/panned since the last auto-range
+  bool m_settingRange = false;        // inside applyRange
+  bool m_viewPending = false;         // viewChanged due when applyRange returns
+  bool m_userView = false;            // zoomed/panned since the last auto-range
+  double m_autoY0 = 0, m_autoY1 = 0;  // the y range the last auto-range set
   bool m_readable = true;
   QString m_unreadable;  // why not readable (tests, debugging)
   bool m_layingOut = false;

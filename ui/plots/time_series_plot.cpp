@@ -16,9 +16,9 @@
 
 #include "plots/csv_export.hpp"
 #include "plots/decimation.hpp"
+#include "plots/plot_failure.hpp"
 #include "plots/plot_legend.hpp"
 #include "plots/plot_palette.hpp"
-#include "plots/plot_failure.hpp"
 
 namespace {
 
@@ -67,18 +67,18 @@ bool TimeSeriesPlot::setData(const std::vector<double>& t, const Eigen::MatrixXd
                              QString yLabel, QString xLabel, QString* error) {
   if (values.cols() != Eigen::Index(t.size()))
     return plotFailure(error, tr("Plot data: %1 times but %2 samples per series (values must be series x samples)")
-                           .arg(t.size())
-                           .arg(values.cols()));
+                                  .arg(t.size())
+                                  .arg(values.cols()));
   if (names.size() != values.rows())
     return plotFailure(error, tr("Plot data: %1 names for %2 series").arg(names.size()).arg(values.rows()));
   for (std::size_t k = 0; k < t.size(); ++k) {
     if (!std::isfinite(t[k])) return plotFailure(error, tr("Plot data: t[%1] = %2 is not finite").arg(k).arg(t[k]));
     if (k > 0 && t[k] < t[k - 1])
       return plotFailure(error, tr("Plot data: t[%1] = %2 comes before t[%3] = %4; times must not decrease")
-                             .arg(k)
-                             .arg(t[k], 0, 'g', 17)
-                             .arg(k - 1)
-                             .arg(t[k - 1], 0, 'g', 17));
+                                    .arg(k)
+                                    .arg(t[k], 0, 'g', 17)
+                                    .arg(k - 1)
+                                    .arg(t[k - 1], 0, 'g', 17));
   }
   QScopedValueRollback batch(m_batch, true);
   viewAboutToChange();  // no stroking of the old points on the new axes
@@ -173,8 +173,8 @@ void TimeSeriesPlot::applyVisibility(int i) {
     rebuildFlags(i);
   }
   d.line->setVisible(d.visible);
-  if (d.lower) d.lower->setVisible(d.visible);
-  if (d.upper) d.upper->setVisible(d.visible);
+  if (d.lower) d.lower->setVisible(d.visible && limitDrawn(i, m_lower[std::size_t(i)]));
+  if (d.upper) d.upper->setVisible(d.visible && limitDrawn(i, m_upper[std::size_t(i)]));
   if (d.flags) d.flags->setVisible(d.visible && !m_flags[std::size_t(i)].empty());
   updateLimitNotes();
 }
@@ -220,7 +220,7 @@ void TimeSeriesPlot::rebuildLimits(int i) {
       series->setPen(pen);
       m_canvas->addSeries(series);
     }
-    series->setVisible(d.visible);
+    series->setVisible(d.visible && limitDrawn(i, limit));
     series->replace({QPointF(x0, limit), QPointF(x1, limit)});  // spans the view, whatever the zoom
   };
   if (std::size_t(i) < m_lower.size()) {
@@ -271,15 +271,15 @@ void TimeSeriesPlot::rebuildFlags(int i) {
 bool TimeSeriesPlot::setLimits(const std::vector<double>& lower, const std::vector<double>& upper, QString* error) {
   if (int(lower.size()) != seriesCount() || int(upper.size()) != seriesCount())
     return plotFailure(error, tr("Plot limits: %1 lower and %2 upper limits for %3 series")
-                           .arg(lower.size())
-                           .arg(upper.size())
-                           .arg(seriesCount()));
+                                  .arg(lower.size())
+                                  .arg(upper.size())
+                                  .arg(seriesCount()));
   for (int i = 0; i < seriesCount(); ++i)
     if (lower[std::size_t(i)] > upper[std::size_t(i)])
       return plotFailure(error, tr("Plot limits: series '%1' has lower limit %2 above upper limit %3")
-                             .arg(m_names[i])
-                             .arg(lower[std::size_t(i)])
-                             .arg(upper[std::size_t(i)]));
+                                    .arg(m_names[i])
+                                    .arg(lower[std::size_t(i)])
+                                    .arg(upper[std::size_t(i)]));
   m_lower = lower;
   m_upper = upper;
   for (int i = 0; i < seriesCount(); ++i) rebuildLimits(i);
@@ -324,7 +324,9 @@ void TimeSeriesPlot::updateLimitNotes() {
     if (!m_drawn[std::size_t(i)].visible) continue;
     const QString unit = i < m_limitUnits.size() ? m_limitUnits[i] : QString();
     const double hi = m_upper[std::size_t(i)], lo = m_lower[std::size_t(i)];
-    const bool above = std::isfinite(hi) && hi > y->max(), below = std::isfinite(lo) && lo < y->min();
+    // Beyond the view, or in it but not drawn (another joint's curve would seem to cross it).
+    const bool above = std::isfinite(hi) && (hi > y->max() || !limitDrawn(i, hi));
+    const bool below = std::isfinite(lo) && (lo < y->min() || !limitDrawn(i, lo));
     symmetric &= above == below && (!above || lo == -hi);
     for (int k : {0, 1}) {
       const double v = k == 0 ? hi : lo;
@@ -376,9 +378,9 @@ bool TimeSeriesPlot::setFlaggedSamples(int series, std::vector<int> sampleIndice
   for (int k : sampleIndices)
     if (k < 0 || k >= sampleCount())
       return plotFailure(error, tr("Flagged samples of '%1': sample %2 is out of range (0..%3)")
-                             .arg(m_names[series])
-                             .arg(k)
-                             .arg(sampleCount() - 1));
+                                    .arg(m_names[series])
+                                    .arg(k)
+                                    .arg(sampleCount() - 1));
   std::sort(sampleIndices.begin(), sampleIndices.end());
   sampleIndices.erase(std::unique(sampleIndices.begin(), sampleIndices.end()), sampleIndices.end());
   m_flags[std::size_t(series)] = std::move(sampleIndices);
@@ -421,15 +423,30 @@ PlotBounds TimeSeriesPlot::dataBounds() const {
   // The limit lines near the data inside the range: how close τ comes to them is what they are
   // drawn for. The data's extent is their span, but at least half their magnitude, so that a
   // nearly constant signal (a held pose's gravity torque) still shows a limit a little above it.
-  const PlotBounds data = b;
-  const double extent = std::max(data.y1 - data.y0, 0.5 * std::max(std::abs(data.y0), std::abs(data.y1)));
+  // Each joint's own curve decides (nearOwnCurve).
   for (int i = 0; i < seriesCount() && std::size_t(i) < m_lower.size(); ++i) {
     if (!m_drawn[std::size_t(i)].visible) continue;
     for (double limit : {m_lower[std::size_t(i)], m_upper[std::size_t(i)]})
-      if (std::isfinite(limit) && std::max(data.y1, limit) - std::min(data.y0, limit) <= kNearLimit * extent)
-        b.include(m_t.front(), limit);
+      if (nearOwnCurve(i, limit)) b.include(m_t.front(), limit);
   }
   return b;
+}
+
+bool TimeSeriesPlot::nearOwnCurve(int i, double limit) const {
+  if (!std::isfinite(limit) || i < 0 || i >= seriesCount()) return false;
+  double lo = INFINITY, hi = -INFINITY;
+  for (double v : seriesValues(i))
+    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!(hi >= lo)) return false;
+  // The curve's extent, but at least half its magnitude: a nearly constant signal (a held pose's
+  // gravity torque) still shows a limit a little above it.
+  const double extent = std::max(hi - lo, 0.5 * std::max(std::abs(lo), std::abs(hi)));
+  return std::max(hi, limit) - std::min(lo, limit) <= kNearLimit * extent;
+}
+
+bool TimeSeriesPlot::limitDrawn(int i, double limit) const {
+  if (!std::isfinite(limit)) return false;
+  return !m_canvas->showsAutoRange() || nearOwnCurve(i, limit);
 }
 
 bool TimeSeriesPlot::readout(double t, double* sampleTime, QList<ReadoutRow>* rows) const {

@@ -91,6 +91,12 @@ class TimeSeriesPlot : public PlotWidget {
   void applyVisibility(int i);
   void rebuildPoints(int i);
   void rebuildLimits(int i);
+  // A limit of series i that its own curve comes near (within a factor of two of the curve's extent):
+  // the auto range shows it and draws its line; another joint's curve crossing it would read as a
+  // violation, so the others are named in a note.
+  bool nearOwnCurve(int i, double limit) const;
+  // Whether series i's limit line is drawn: near its own curve, or anywhere in a view the user chose.
+  bool limitDrawn(int i, double limit) const;
   void rebuildFlags(int i);
   void updateLegend();
   void updateLimitNotes();
