@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "dynscope/algorithms/kinematics.hpp"
 #include "dynscope/io/mesh_path.hpp"
 #include "model_check_context.hpp"
 #include "quoted_name.hpp"
@@ -20,7 +21,6 @@ std::string num(double v) {
   std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
 }
-
 
 std::string momentsText(const Vec3<double>& e) {
   return "(" + num(e[0]) + ", " + num(e[1]) + ", " + num(e[2]) + ") kg m^2";
@@ -393,6 +393,49 @@ void checkUnusedLinks(Context& c) {
   f.hint = "Nothing to do: they add no mass and stay available as named frames (fk --link, IK targets, payloads).";
 }
 
+// ---------------------------------------------------------------- a legged robot fixed to the world
+
+// A robot whose base carries two or more legs (chains of two or more joints from the base whose tips
+// hang at least 0.1 m below it at the neutral pose: a quadruped's, a humanoid's) but no free joint:
+// its legs dangle in the air; say where the floating base is.
+void checkFixedLeggedBase(Context& c) {
+  const Model& m = c.model;
+  for (int i = 1; i <= m.N; ++i)
+    if (m.joints[size_t(i)].type == JointType::Floating) return;
+  if (m.N < 4) return;
+  Data d(m);
+  forwardKinematics(m, d, m.neutral());
+  int legs = 0;
+  for (int child = 1; child <= m.N; ++child) {
+    if (m.parent[size_t(child)] != 0) continue;
+    int tip = child, joints = 1;
+    bool chain = true;
+    for (;;) {
+      int next = -1, children = 0;
+      for (int k = tip + 1; k <= m.N; ++k)
+        if (m.parent[size_t(k)] == tip) ++children, next = k;
+      if (children == 0) break;
+      if (children > 1) {
+        chain = false;
+        break;
+      }
+      tip = next;
+      ++joints;
+    }
+    // The tip's origin below the base: world z (gravity along -z), body 0 at the world origin.
+    if (chain && joints >= 2 && d.X0[size_t(tip)].r.z() < -0.1) ++legs;
+  }
+  if (legs < 2) return;
+  Finding& f = c.add(Severity::Info, "base.legged");
+  f.body = 0;
+  f.link = m.bodyNames.empty() ? std::string() : m.bodyNames[0];
+  if (c.desc) f.line = c.frameLine(f.link);
+  f.element = "link " + inQuotes(f.link);
+  f.message = inQuotes(f.link) + " carries " + std::to_string(legs) +
+              " legs and is fixed to the world: the robot hangs in the air";
+  f.hint = "To stand it on the ground and let it fall: File > Floating base (dynscope-cli --floating-base).";
+}
+
 // ---------------------------------------------------------------- meshes
 
 // "mesh 'URI' ..." with resolveMeshPath's reason, without repeating the file it names.
@@ -522,6 +565,7 @@ std::vector<Finding> checkModel(const Model& model, const RobotDescription* desc
   check_detail::checkMimics(c);
   check_detail::checkNames(c);
   check_detail::checkUnusedLinks(c);
+  check_detail::checkFixedLeggedBase(c);
   if (options.meshes) check_detail::checkMeshes(c);
   check_detail::checkConditioning(c);
   return std::move(c.out);

@@ -40,7 +40,7 @@ GroundBox::GroundBox(QWidget* parent) : QGroupBox(tr("Ground"), parent) {
   form->addRow(tr("Height"), m_height);
   m_friction = spin(0, 5, 2, 0.1, defaults.friction, QString(), this);
   m_friction->setObjectName("simulationGroundFriction");
-  m_friction->setToolTip(tr("Coulomb friction coefficient μ: a point sticks while |F_t| < μ F_n"));
+  m_friction->setToolTip(tr("Coulomb friction coefficient μ: a point sticks while |Fₜ| < μ Fₙ"));
   form->addRow(tr("Friction μ"), m_friction);
   m_time = spin(1, 200, 1, 1, defaults.timeConstant * 1e3, tr(" ms"), this);
   m_time->setObjectName("simulationGroundTime");

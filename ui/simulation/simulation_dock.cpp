@@ -638,7 +638,7 @@ void SimulationDock::updatePlots() {
     Eigen::MatrixXd m(2, n);
     m.row(0) = row(h.contactNormal);
     m.row(1) = row(h.contactFriction);
-    m_contactPlot->setData(toStd(h.t), m, {tr("normal Σ F_n"), tr("friction Σ |F_t|")}, tr("F [N]"));
+    m_contactPlot->setData(toStd(h.t), m, {tr("normal Σ Fₙ"), tr("friction Σ |Fₜ|")}, tr("F [N]"));
   }
 }
 

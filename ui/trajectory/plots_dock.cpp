@@ -27,11 +27,11 @@ PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
   m_tabs->setObjectName("plotTabs");
   m_tabs->setDocumentMode(true);
   const QString titles[] = {tr("τ"), tr("q"), tr("velocity"), tr("acceleration"), tr("power"), tr("energy")};
-  const QString tips[] = {tr("Joint torques and forces τ = RNEA(q, dq/dt, d²q/dt²)"),
+  const QString tips[] = {tr("Joint torques and forces τ = RNEA(q, q̇, q̈)"),
                           tr("Joint positions"),
                           tr("Joint velocities"),
                           tr("Joint accelerations"),
-                          tr("Power delivered by each joint, τ·dq/dt"),
+                          tr("Power delivered by each joint, τ·q̇"),
                           tr("Kinetic, potential and total energy")};
   for (int i = Torque; i <= Energy; ++i) {
     auto* p = new TimeSeriesPlot(m_tabs);
@@ -43,10 +43,10 @@ PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
   }
   m_decomposition = new StackedDecompositionPlot(m_tabs);
   m_decomposition->setObjectName("plot_decomposition");
-  m_decomposition->setTermNames({tr("inertial M(q)·d²q/dt²"), tr("Coriolis/centrifugal c(q, dq/dt)"),
-                                 tr("gravity g(q)"), tr("τ"), tr("external −Jᵀf")});
+  m_decomposition->setTermNames(
+      {tr("inertial M(q)·q̈"), tr("Coriolis/centrifugal c(q, q̇)"), tr("gravity g(q)"), tr("τ"), tr("external −Jᵀf")});
   m_tabs->addTab(m_decomposition, tr("τ decomposition"));
-  m_tabs->setTabToolTip(Decomposition, tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q), for one joint"));
+  m_tabs->setTabToolTip(Decomposition, tr("τ = M(q)·q̈ + c(q, q̇) + g(q), for one joint"));
   connect(m_decomposition, &PlotWidget::cursorTimeRequested, this, &PlotsDock::timeRequested);
   setWidget(m_tabs);
 
@@ -105,9 +105,9 @@ void PlotsDock::fill(int tab) {
     case Torque: {
       m_series[Torque]->setData(t, d.tau, v, tr("τ [N·m | N]"));
       m_tabs->setTabToolTip(Torque, m_doc->hasExternalForces()
-                                        ? tr("What the joints give, τ = RNEA(q, dq/dt, d²q/dt²) − Jᵀf: the run had "
+                                        ? tr("What the joints give, τ = RNEA(q, q̇, q̈) − Jᵀf: the run had "
                                              "forces from outside (Jᵀf)")
-                                        : tr("Joint torques and forces τ = RNEA(q, dq/dt, d²q/dt²)"));
+                                        : tr("Joint torques and forces τ = RNEA(q, q̇, q̈)"));
       std::vector<double> lo(m.nv), hi(m.nv);
       for (int k = 0; k < m.nv; ++k) {
         const double e = m.effortLimit[k];
@@ -131,13 +131,13 @@ void PlotsDock::fill(int tab) {
       m_series[Position]->setData(t, s.q, toQt(dyn::configurationNames(m)), tr("q [rad | m]"));
       break;
     case Velocity:
-      m_series[Velocity]->setData(t, s.qd, v, tr("dq/dt [rad/s | m/s]"));
+      m_series[Velocity]->setData(t, s.qd, v, tr("q̇ [rad/s | m/s]"));
       break;
     case Acceleration:
-      m_series[Acceleration]->setData(t, s.qdd, v, tr("d²q/dt² [rad/s² | m/s²]"));
+      m_series[Acceleration]->setData(t, s.qdd, v, tr("q̈ [rad/s² | m/s²]"));
       break;
     case Power:
-      m_series[Power]->setData(t, d.power, v, tr("τ·dq/dt [W]"));
+      m_series[Power]->setData(t, d.power, v, tr("τ·q̇ [W]"));
       break;
     case Energy: {
       if (d.total.size() != s.samples()) {
@@ -155,9 +155,9 @@ void PlotsDock::fill(int tab) {
       // A run with forces from outside: τ is the joints' share and −Jᵀf the fourth term.
       m_decomposition->setData(t, d.inertial, d.coriolis, d.gravity, d.external, d.tau, v, tr("τ [N·m | N]"));
       m_tabs->setTabToolTip(Decomposition, d.external.size() > 0
-                                               ? tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q) − Jᵀf: what the joints "
+                                               ? tr("τ = M(q)·q̈ + c(q, q̇) + g(q) − Jᵀf: what the joints "
                                                     "give, for one joint (Jᵀf: the forces from outside)")
-                                               : tr("τ = M(q)·d²q/dt² + c(q, dq/dt) + g(q), for one joint"));
+                                               : tr("τ = M(q)·q̈ + c(q, q̇) + g(q), for one joint"));
       break;
   }
   const double now = m_doc->time();
