@@ -160,8 +160,9 @@ MatrixHeatMap::Layout MatrixHeatMap::layoutFor(QSize size) const {
   l.matrix = QRectF(kMargin + labelW, top + band(labelW), l.cell * n, l.cell * n);
   const double right = side ? l.matrix.right() + 6 + l.cell : l.matrix.right();
   if (side) l.side = QRectF(l.matrix.right() + 6, l.matrix.top(), l.cell, l.matrix.height());
-  // Colour bar: its caption above, the legend of the special cells below.
-  const double barTop = l.matrix.top() + fh + 4, legendH = (pending ? 3 : 2) * (fh + 4);
+  // Colour bar: its caption above (clear of the top tick's label, which is centred on the bar's top
+  // edge), the legend of the special cells below.
+  const double barTop = l.matrix.top() + 1.5 * fh + 6, legendH = (pending ? 3 : 2) * (fh + 4);
   l.bar = QRectF(right + 16, barTop, 14, std::max(40.0, l.matrix.bottom() - barTop - legendH - 6));
   l.readable = n == 0 || (l.matrix.width() >= minimumMatrixSide() - 0.5 && l.titleLines > 0 &&
                           l.bar.left() - 16 + barBlock <= W + 0.5 && l.bar.bottom() + legendH + 6 <= H + 0.5);
