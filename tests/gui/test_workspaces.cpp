@@ -328,6 +328,43 @@ class TestWorkspaces : public QObject {
     QCOMPARE(w.workspace(), QString("lecture"));
   }
 
+  // Dock sizes are saved in pixels: restored on the screen they were saved on, and on a screen of
+  // another size (a 1920x1080 desk, then a 1366x768 laptop) the designed layout instead, so that a
+  // table never ends up larger than the 3D view (issue 37).
+  void layoutsFromAnotherScreenAreNotRestored() {
+    QSettings(kSettingsOrganization, kSettingsApplication).clear();
+    // Reopened in the Trajectory workspace; Explore's saved layout comes back on switching to it.
+    const auto jointsWidth = [](bool sameScreen) {
+      if (!sameScreen)
+        QSettings(kSettingsOrganization, kSettingsApplication).setValue("workspace/screen", QSize(800, 600));
+      MainWindow w(MainWindow::Settings::Persistent);
+      if (!showWithRobot(w, QSize(1366, 768), "ur5.urdf")) return -1;
+      settle(300);
+      w.setWorkspace("explore");
+      settle(500);
+      return w.findChild<QDockWidget*>("jointsDock")->width();
+    };
+    int designed = 0;
+    {
+      MainWindow w(MainWindow::Settings::Persistent);
+      QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
+      QVERIFY(w.setWorkspace("explore"));
+      settle(500);
+      auto* joints = w.findChild<QDockWidget*>("jointsDock");
+      designed = joints->width();
+      w.resizeDocks({joints}, {designed + 250}, Qt::Horizontal);
+      settle(200);
+      QVERIFY(joints->width() > designed + 150);
+      QVERIFY(w.setWorkspace("trajectory"));  // Explore's layout kept
+      settle(300);
+      QVERIFY(w.close());  // saves the layouts with this screen's size
+    }
+    const int same = jointsWidth(true), other = jointsWidth(false);
+    QVERIFY2(same > designed + 150, qPrintable(QString("restored %1, designed %2").arg(same).arg(designed)));
+    QVERIFY2(std::abs(other - designed) < 30, qPrintable(QString("%1 px, designed %2").arg(other).arg(designed)));
+    QSettings(kSettingsOrganization, kSettingsApplication).clear();
+  }
+
   // A dock that is not on screen does no work: the mass matrix and the formulations' survey wait in
   // the Explore workspace while the joints move, and catch up when their workspace shows them.
   void docksOffScreenDoNoWork() {

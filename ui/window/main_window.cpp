@@ -129,7 +129,9 @@ MainWindow::MainWindow(Settings settings, QWidget* parent) : QMainWindow(parent)
   if (m_settings == Settings::Persistent) {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     restoreGeometry(s.value("window/geometry").toByteArray());
-    m_layoutRestored = restoreState(s.value("window/state").toByteArray());
+    // Dock sizes saved on a screen of another size: the designed layout instead (see createWorkspaceUi).
+    if (s.value("workspace/screen").toSize() == savedScreenSize())
+      m_layoutRestored = restoreState(s.value("window/state").toByteArray());
   }
   if (!m_layoutRestored) workspaces::apply(this, currentWorkspace().desk);  // sized at the first show
   applySceneToggles();

@@ -218,6 +218,7 @@ class MainWindow : public QMainWindow {
   void followRobotKind();
   std::vector<QDockWidget*> m_laidOut;  // the docks the last layOut showed
   void saveWorkspaceSettings() const;
+  QSize savedScreenSize() const;  // the screen's available size, kept with the saved dock layouts
   // main_window_lecture.cpp
   void createLectureUi();
   void updateLectureView();

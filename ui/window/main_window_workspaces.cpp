@@ -35,10 +35,14 @@ void MainWindow::createWorkspaceUi() {
     QSettings s(kSettingsOrganization, kSettingsApplication);
     const QString current = s.value("workspace/current").toString();
     if (workspaces::find(current)) m_workspace = current;
-    for (const workspaces::Workspace& w : workspaces::all()) {
-      const QByteArray state = s.value(QString("workspace/state/") + w.id).toByteArray();
-      if (!state.isEmpty()) m_workspaceStates.insert(w.id, state);
-    }
+    // Dock sizes are kept in pixels: a layout saved on another screen (a 1920x1080 desk, then a
+    // 1366x768 laptop) would give the 3D view less room than a table. There the designed layout,
+    // in shares of the window, applies instead.
+    if (s.value("workspace/screen").toSize() == savedScreenSize())
+      for (const workspaces::Workspace& w : workspaces::all()) {
+        const QByteArray state = s.value(QString("workspace/state/") + w.id).toByteArray();
+        if (!state.isEmpty()) m_workspaceStates.insert(w.id, state);
+      }
   }
   // In the menu bar's free right-hand end (as Blender puts its workspace tabs beside the menus): a
   // toolbar row of its own would cost the 3D view height, and beside the view tools it would
@@ -134,9 +138,15 @@ void MainWindow::layOut(const workspaces::Layout& layout) {
     });
 }
 
+QSize MainWindow::savedScreenSize() const {
+  const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+  return screen ? screen->availableGeometry().size() : QSize();
+}
+
 void MainWindow::saveWorkspaceSettings() const {
   QSettings s(kSettingsOrganization, kSettingsApplication);
   s.setValue("workspace/current", m_workspace);
+  s.setValue("workspace/screen", savedScreenSize());
   for (auto it = m_workspaceStates.begin(); it != m_workspaceStates.end(); ++it)
     if (it.key() != m_workspace) s.setValue("workspace/state/" + it.key(), it.value());
   s.setValue("workspace/state/" + m_workspace, saveState());
