@@ -53,6 +53,7 @@ Simulator::Simulator(const Model& model, const SimulationSettings& settings, Con
   tauExternal_.setZero(nv);
   tauGround_.setZero(nv);  // the implicit step's workspace (simulator_contact.cpp), also for joint limits alone
   impulse_.setZero(nv);
+  armatureWork_.setZero(nv);
   Sw_.setZero(6, nv);
   for (int i = 1; i <= model_.N; ++i)
     if (model_.joints[i].type == JointType::Floating)
@@ -580,7 +581,10 @@ bool Simulator::stepEulerVelocity(double h) {
 bool Simulator::stepEuler(double h) {
   // The ground touched, or (velocity form, whose limit springs are otherwise explicit) a joint limit
   // pushing: the forces at the step's end (simulator_contact.cpp).
-  if (implicitContact() && (contactCandidates(h) || (!screwJoints_ && limitPushing()))) return stepEulerContact(h);
+  if (implicitContact()) {
+    if (contactCandidates(h)) return stepEulerContact(h);
+    if (!screwJoints_ && limitPushing()) return stepEulerLimits(h);  // one ABA: the terms are diagonal
+  }
   if (!screwJoints_) return stepEulerVelocity(h);
   if (!massValid_) massMatrix_ = crba(model_, data_, q_);  // H(q_n)
   // Viscous terms implicitly, (H + h B)(v+ - qd_n) = h (dT/dq + tau - g): stable for any b h / H_ii,

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "contact_point_state.hpp"
+#include "dynscope/algorithms/aba.hpp"
 #include "dynscope/algorithms/configuration.hpp"
 #include "dynscope/algorithms/crba.hpp"
 #include "dynscope/algorithms/kinematics.hpp"
@@ -239,6 +240,32 @@ bool Simulator::stepEulerContact(double h) {
     force_[i] = sum - tauGround_[i];
   }
   if (!solveContactStep(h)) return false;
+  integrate(model_, q_, qdNew_, h, qNew_);  // q+ = q (+) h qd+
+  ++stats_.subSteps;
+  return commit(t_ + h, false);
+}
+
+// Pushing joint limits alone (no contact rows): their implicit terms are diagonal in joint space,
+// (H + h diag(b + c + h k)) (qd+ - qd) = h (tau - C) - h^2 k qd, i.e. one ABA on the model with that
+// diagonal as extra armature and tau - h k qd: the same step as stepEulerContact's, for an ABA's cost.
+bool Simulator::stepEulerLimits(double h) {
+  if (model_.armature.size() == model_.nv)
+    armatureWork_ = model_.armature;
+  else
+    armatureWork_.setZero();
+  force_ = tau_;
+  if (settings_.damping) armatureWork_ += h * model_.damping;  // -B qd+: implicit
+  for (size_t j = 0; j < limitDofs_.size(); ++j)
+    if (contact_[j] == 1 || contact_[j] == -1) {  // its spring and damper at the step's end
+      const int v = limitDofs_[j];
+      armatureWork_[v] += h * (limitC_[j] + h * limitK_[j]);
+      force_[v] -= h * limitK_[j] * qd_[v];
+    }
+  model_.armature.swap(armatureWork_);
+  ++stats_.evaluations;
+  dv_ = aba(model_, data_, q_, qd_, force_);  // (qd+ - qd) / h
+  model_.armature.swap(armatureWork_);
+  qdNew_ = qd_ + h * dv_;
   integrate(model_, q_, qdNew_, h, qNew_);  // q+ = q (+) h qd+
   ++stats_.subSteps;
   return commit(t_ + h, false);

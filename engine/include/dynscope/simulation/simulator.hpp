@@ -147,6 +147,7 @@ class Simulator {
   bool stepEuler(double h);
   bool stepEulerVelocity(double h);
   bool stepEulerContact(double h);   // symplectic Euler, velocity form, the ground's forces implicit
+  bool stepEulerLimits(double h);    // the same with pushing joint limits alone: one ABA with armature
   bool contactCandidates(double h);  // the points that touch or will within h (contactRows_)
   bool solveContactStep(double h);   // qdNew_ from the implicit contact rows (an active-set loop)
   void kineticGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& out);
@@ -247,6 +248,7 @@ class Simulator {
   Eigen::MatrixXd contactJ_;                     // 3 x nv per row
   Eigen::Matrix<double, 6, Eigen::Dynamic> Sw_;  // world Pluecker motion subspace per dof
   Eigen::VectorXd impulse_;                      // the step's right-hand side
+  Eigen::VectorXd armatureWork_;                 // stepEulerLimits: the armature with the implicit terms
   std::vector<int> freeDofs_;                    // the dofs of floating joints
   std::vector<Vec3<double>> anchor_;             // per point: where it stuck (world, z unused)
   std::vector<signed char> anchored_;            // per point: in contact at the last step's end
