@@ -29,6 +29,30 @@ void settle(int ms) {
 
 }  // namespace
 
+QString unknownAlgorithm(const QString& name) {
+  if (dyn::findTraceableAlgorithm(name.toStdString())) return {};
+  QStringList names;
+  for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) names << QString::fromUtf8(a.name);
+  return QString("--algorithm: unknown algorithm '%1' (known: %2)").arg(name, names.join(", "));
+}
+
+QString playDemoAt(MainWindow& window, const LaunchOptions& options) {
+  if (!options.demo.isEmpty()) {
+    const auto demo = dyn::demoTrajectoryByName(options.demo.toStdString());
+    if (!demo)
+      return QString("--demo: unknown demonstration '%1' (known: saha-stanford, saha-planar3)").arg(options.demo);
+    if (QString e; !window.trajectory()->loadDemo(*demo, &e)) return "--demo: " + e;
+  }
+  if (window.trajectory()->hasTrajectory()) {
+    const std::vector<double> times = window.trajectory()->sampleTimes();
+    const double t = options.time >= 0 ? options.time : 0.5 * (times.front() + times.back());
+    if (t > times.back() + 1e-12)
+      return QString("--time: the trajectory ends at %1 s, asked for %2 s").arg(times.back()).arg(t);
+    window.timelineDock()->setTime(t);
+  }
+  return {};
+}
+
 int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, QString* error) {
   const auto fail = [&](const QString& message) {
     if (error) *error = message;
@@ -37,30 +61,15 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
   if (!options.workspace.isEmpty() && !workspaces::find(options.workspace))
     return fail(
         QString("--workspace: unknown workspace '%1' (known: %2)").arg(options.workspace, workspaces::idList()));
-  if (!options.algorithm.isEmpty() && !dyn::findTraceableAlgorithm(options.algorithm.toStdString())) {
-    QStringList names;
-    for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) names << QString::fromUtf8(a.name);
-    return fail(QString("--algorithm: unknown algorithm '%1' (known: %2)").arg(options.algorithm, names.join(", ")));
-  }
+  if (!options.algorithm.isEmpty())
+    if (const QString e = unknownAlgorithm(options.algorithm); !e.isEmpty()) return fail(e);
   MainWindow window(MainWindow::Settings::Ephemeral);  // the user's layout and settings stay untouched
   window.setErrorHandler([](const QString&, const QString&) {});
   const QSize size = options.size.isEmpty() ? QSize(1920, 1080) : options.size;
   window.resize(size);
   window.show();
   if (const QString e = loadAndPose(window, options, modelPath); !e.isEmpty()) return fail(e);
-  if (!options.demo.isEmpty()) {
-    const auto demo = dyn::demoTrajectoryByName(options.demo.toStdString());
-    if (!demo)
-      return fail(QString("--demo: unknown demonstration '%1' (known: saha-stanford, saha-planar3)").arg(options.demo));
-    if (QString e; !window.trajectory()->loadDemo(*demo, &e)) return fail("--demo: " + e);
-  }
-  if (window.trajectory()->hasTrajectory()) {
-    const std::vector<double> times = window.trajectory()->sampleTimes();
-    const double t = options.time >= 0 ? options.time : 0.5 * (times.front() + times.back());
-    if (t > times.back() + 1e-12)
-      return fail(QString("--time: the trajectory ends at %1 s, asked for %2 s").arg(times.back()).arg(t));
-    window.timelineDock()->setTime(t);
-  }
+  if (const QString e = playDemoAt(window, options); !e.isEmpty()) return fail(e);
   // An algorithm means lecture mode; its workspace unless another was asked for.
   const QString workspace =
       !options.workspace.isEmpty() ? options.workspace : (options.algorithm.isEmpty() ? QString() : "lecture");
