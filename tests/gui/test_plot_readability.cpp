@@ -14,6 +14,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QtTest>
@@ -66,6 +67,8 @@ QString problemsOf(PlotCanvas* c) {
     if (!text || !text->isVisible() || text->toPlainText().isEmpty()) continue;
     const QRectF r = text->sceneBoundingRect();
     if (cut(text->toPlainText())) problems << "label cut: " + text->toPlainText();
+    static const QRegularExpression negativeZero(QStringLiteral("^[-\u2212]0([.,]0*)?$"));
+    if (negativeZero.match(text->toPlainText()).hasMatch()) problems << "negative zero: " + text->toPlainText();
     if (r.height() > 1.8 * line) problems << "label wraps: " + text->toPlainText();
     if (!chartRect.contains(r)) problems << "label outside the chart: " + text->toPlainText();
     if (r.center().x() < area.left() - 1) {
@@ -366,6 +369,31 @@ class TestPlotReadability : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
     QVERIFY(plot.setData(t, e, {"kinetic", "potential", "total"}, "energy [J]"));
     checkAtWorkspaceSizes(&plot, "energy", {}, {{0, false}, {1, false}, {0, true}, {1, true}});
+  }
+
+  // Ranges whose steps are not binary fractions (0.1, 0.2, 0.05): Qt Charts adds the step up from
+  // the first tick, and the tick at zero must still read "0", never "-0.0".
+  void zeroTickIsNotNegative() {
+    const int n = 401;
+    const std::vector<double> t = times(n, 0.01);
+    TimeSeriesPlot plot;
+    plot.resize(900, 420);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    int zeros = 0;
+    for (double amplitude : {0.3, 0.7, 0.15, 0.035, 1.3, 3.3}) {
+      Eigen::MatrixXd y(1, n);
+      for (int k = 0; k < n; ++k) y(0, k) = amplitude * std::sin(1.7 * t[std::size_t(k)] - 0.4);
+      QVERIFY(plot.setData(t, y, {"q̇"}, "velocity [rad/s]"));
+      settle();
+      const QString problems = problemsOf(plot.canvas());
+      QVERIFY2(!problems.contains("negative zero"),
+               qPrintable(QString("amplitude %1: %2").arg(amplitude).arg(problems)));
+      for (QGraphicsItem* item : plot.canvas()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+          zeros += QRegularExpression(QStringLiteral("^0([.]0*)?$")).match(text->toPlainText()).hasMatch();
+    }
+    QVERIFY2(zeros >= 6, qPrintable(QString("a zero tick on %1 of 6 axes").arg(zeros)));
   }
 
   void decompositionPlot() {

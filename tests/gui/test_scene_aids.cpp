@@ -385,8 +385,12 @@ class TestSceneAids : public QObject {
         for (int k = 0; k < TraceArrowOverlay::kKinds; ++k) {
           const auto kind = dyn::ArrowKind(k);
           std::vector<std::pair<int, ReadArrow>> shown;
+          std::vector<bool> current;  // drawn opaque: written by this step
           for (int body = 1; body <= m.N; ++body)
-            if (vtkActor* a = o->actorFor(body, kind)) shown.push_back({body, readArrow(a)});
+            if (vtkActor* a = o->actorFor(body, kind)) {
+              shown.push_back({body, readArrow(a)});
+              current.push_back(a->GetProperty()->GetOpacity() > 0.99);
+            }
           for (const auto& [body, a] : shown) {
             // Its length on screen at its depth: measured across the view, where it is not foreshortened.
             Vector3d dop;
@@ -407,6 +411,14 @@ class TestSceneAids : public QObject {
                              b1 = display(r, b.tip);
               if ((a0 - b0).norm() < gap) continue;  // the same point
               const double apart = segmentGap(a0 + 0.15 * (a1 - a0), a1, b0 + 0.15 * (b1 - b0), b1);
+              // The step's own arrows: no lighter arrow of another body lies on them, whatever the legend says.
+              if (current[i] != current[j])
+                QVERIFY2(apart >= gap - 1, qPrintable(QString("step %1: kind %2: body %3's lighter arrow lies on "
+                                                              "this step's (%4 px apart)")
+                                                          .arg(step)
+                                                          .arg(k)
+                                                          .arg(current[i] ? shown[j].first : shown[i].first)
+                                                          .arg(apart)));
               const QString legend = QString::fromStdString(o->legendText());
               const bool named = (o->scaleReduced(kind) && legend.contains("reduced")) ||
                                  (o->crowded() && legend.contains("overlap: zoom in"));

@@ -150,6 +150,7 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   m_table->setModel(m_model);
   m_table->setSelectionMode(QAbstractItemView::NoSelection);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->verticalHeader()->setTextElideMode(Qt::ElideRight);
   m_table->setToolTip(
       tr("The per-body quantities written so far; the cells of the current step highlighted. "
          "Hover a cell for every entry."));
@@ -358,6 +359,9 @@ void AlgorithmInspectorDock::refresh() {
   // The step's body row in view: the table may have room for only a few rows (a laptop presenting).
   // (Queued: the table's model takes the same step after this.)
   // Scrolled sideways to the columns this step wrote (the last, then the first: both in view when they fit).
+  // Long body names ("left_shoulder_pitch_link") elided, whole in the tooltip: the step's columns
+  // need the width more than the names do (measured now: presenting scales the font).
+  m_table->verticalHeader()->setMaximumWidth(m_table->fontMetrics().horizontalAdvance("00 left_shoulder_pi…"));
   if (const int body = p > 0 ? t.steps[size_t(p - 1)].body : 0; body >= 1)
     QTimer::singleShot(0, this, [this, body] {
       if (body > m_model->rowCount()) return;

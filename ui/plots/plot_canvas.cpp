@@ -284,18 +284,24 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   // finer old step (that would be millions of ticks for a moment), so the coarser goes first.
   // Inside setRange Qt may relayout the axes (a new plot width) and updates every series:
   // rebuild the point lists once, afterwards, rather than from each of those signals.
-  const bool newX = axis == m_axisX && (lo != axis->min() || hi != axis->max());
+  // Qt Charts finds its ticks by adding the step to the first one: the tick at zero may come out
+  // -3e-17 and read "-0.0". Anchored a billionth of a step above zero, every tick sits that little
+  // above its multiple (invisible) and the top one stays in by a range that much longer.
+  const double bias = 1e-9 * step;
+  m_tickBias[axis == m_axisY] = bias;
+  const bool newX = axis == m_axisX && (lo != axis->min() || hi + 2 * bias != axis->max());
   if (newX && m_content) m_content->viewAboutToChange();
   const bool nested = m_settingRange;
   m_settingRange = true;
   m_viewPending |= newX;  // also when Qt's fuzzy compare ignores the change: the lines are empty
   if (step >= axis->tickInterval()) {
     axis->setTickInterval(step);
-    axis->setRange(lo, hi);
+    axis->setRange(lo, hi + 2 * bias);
   } else {
-    axis->setRange(lo, hi);
+    axis->setRange(lo, hi + 2 * bias);
     axis->setTickInterval(step);
   }
+  axis->setTickAnchor(bias);
   axis->setLabelFormat(format);
   m_settingRange = nested;
   if (!nested && m_viewPending) {
@@ -373,7 +379,7 @@ void PlotCanvas::requestViewChanged() {
 
 void PlotCanvas::updateTicks() {
   for (QValueAxis* axis : {m_axisX, m_axisY})
-    if (axis->max() > axis->min()) applyRange(axis, axis->min(), axis->max());
+    if (axis->max() > axis->min()) applyRange(axis, axis->min(), axis->max() - 2 * m_tickBias[axis == m_axisY]);
 }
 
 void PlotCanvas::setXRange(double x0, double x1) {

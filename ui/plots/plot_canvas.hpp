@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QList>
 #include <QPointer>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -174,10 +175,11 @@ class PlotCanvas : public QChartView {
   QString m_hoverPlain;
   double m_cursorTime = NAN;
   int m_lastPlotWidth = -1;
-  bool m_settingRange = false;        // inside applyRange
-  bool m_viewPending = false;         // viewChanged due when applyRange returns
-  bool m_userView = false;            // zoomed/panned since the last auto-range
-  double m_autoY0 = 0, m_autoY1 = 0;  // the y range the last auto-range set
+  std::array<double, 2> m_tickBias{};  // x, y: the tick anchor above zero (applyRange)
+  bool m_settingRange = false;         // inside applyRange
+  bool m_viewPending = false;          // viewChanged due when applyRange returns
+  bool m_userView = false;             // zoomed/panned since the last auto-range
+  double m_autoY0 = 0, m_autoY1 = 0;   // the y range the last auto-range set
   bool m_readable = true;
   QString m_unreadable;  // why not readable (tests, debugging)
   bool m_layingOut = false;

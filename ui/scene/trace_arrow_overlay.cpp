@@ -81,7 +81,7 @@ TraceArrowOverlay::TraceArrowOverlay(vtkRenderer* scene) : scene_(scene) {
   applied_.fill(0.1);
   pass_->SetMapper(unitArrowMapper(false, 12, 20));
   pass_->GetProperty()->SetColor(0.98, 0.78, 0.10);
-  pass_->GetProperty()->SetOpacity(0.85);
+  pass_->GetProperty()->SetOpacity(0.5);
   pass_->GetProperty()->SetAmbient(0.4);
   pass_->VisibilityOff();
   overlay_->AddActor(pass_);
@@ -333,7 +333,11 @@ void TraceArrowOverlay::layout() {
     }
     applied_[size_t(kind)] = bestScale;
     lengths(kind);
-    crowded_ = crowded_ || overlappingPairs(projectedSegments(kind), overlapGap()) > 0;
+  }
+  if (sized) yieldToTheStep();
+  for (int kind = 0; kind < kKinds && sized; ++kind) {
+    const auto segments = projectedSegments(kind);
+    crowded_ = crowded_ || (segments.size() <= 400 && overlappingPairs(segments, overlapGap()) > 0);
   }
   for (size_t k = 0; k < arrows_.size(); ++k) {
     vtkActor* actor = actors_[k];
@@ -342,6 +346,34 @@ void TraceArrowOverlay::layout() {
       placeArrow(actor, arrows_[k].arrow.origin, arrows_[k].arrow.vector, drawn_[k], thickness_ / kArrowShaft);
   }
   updateLegend();
+}
+
+// The step's arrows are what the lecturer talks about: another body's lighter arrow of the same kind
+// that would lie on one of them (the Stanford arm's wrist bodies share a point; at rest a vertical
+// chain's accelerations line up) is not drawn until its own step.
+void TraceArrowOverlay::yieldToTheStep() {
+  yielded_ = false;
+  const double gap = overlapGap();
+  std::vector<Segment> steps;
+  for (size_t k = 0; k < arrows_.size(); ++k)
+    if (arrows_[k].current && drawn_[k] > 0) {
+      const dyn::TraceArrow& a = arrows_[k].arrow;
+      steps.push_back(
+          {a.body, int(a.kind), toPixels(a.origin), toPixels(a.origin + a.vector.normalized() * drawn_[k])});
+    }
+  if (steps.empty() || steps.size() == arrows_.size()) return;
+  for (size_t k = 0; k < arrows_.size(); ++k) {
+    const dyn::TraceArrow& a = arrows_[k].arrow;
+    if (arrows_[k].current || drawn_[k] <= 0) continue;
+    const Eigen::Vector2d from = toPixels(a.origin), to = toPixels(a.origin + a.vector.normalized() * drawn_[k]);
+    for (const Segment& s : steps)
+      if (s.kind == int(a.kind) && s.body != a.body &&
+          segmentDistance(from + 0.15 * (to - from), to, s.from + 0.15 * (s.to - s.from), s.to) < gap) {
+        drawn_[k] = 0;
+        yielded_ = true;
+        break;
+      }
+  }
 }
 
 // Two tip widths (a tip is 3 shaft radii across) and at least 4 pixels: apart enough to tell two
@@ -396,7 +428,8 @@ void TraceArrowOverlay::setPassArrow(bool on, const Eigen::Vector3d& from, const
   const Eigen::Vector3d d = to - from;
   const bool show = on && visible_ && d.norm() > 1e-3;
   pass_->SetVisibility(show);
-  if (show) placeArrow(pass_, from, d, d.norm(), 2.2 * thickness_ / kArrowShaft);
+  // Thin and translucent: it shows the pass's direction, the step's own arrows stay readable through it.
+  if (show) placeArrow(pass_, from, d, d.norm(), 1.4 * thickness_ / kArrowShaft);
 }
 
 void TraceArrowOverlay::setPresentation(bool on) {
@@ -461,8 +494,14 @@ void TraceArrowOverlay::updateLegend() {
         "Shorter than " + std::to_string(int(kMinPixels)) + " px: drawn that long (direction only)", dark);
   else
     legend_[kKinds + 1]->VisibilityOff();
-  if (crowded_)
-    put(legend_[kKinds + 2], "Some bodies' arrows overlap: zoom in to part them", dark);
+  if (crowded_ || yielded_)
+    put(legend_[kKinds + 2],
+        std::string(crowded_ ? "Some bodies' arrows overlap: zoom in to part them" : "") +
+            (crowded_ && yielded_ ? "; " : "") +
+            (yielded_
+                 ? (crowded_ ? "those on this step's hidden" : "Lighter arrows that would lie on this step's: hidden")
+                 : ""),
+        dark);
   else
     legend_[kKinds + 2]->VisibilityOff();
   // The compact legend's "(reduced)" said in words once, at the foot.

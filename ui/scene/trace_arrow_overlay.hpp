@@ -97,13 +97,15 @@ class TraceArrowOverlay {
   // bodies whose arrows start less than `gap` apart share the point and are not counted).
   static int overlappingPairs(const std::vector<Segment>& segments, double gap);
   bool crowded() const { return crowded_; }  // some overlap remains: the legend says to zoom in
+  bool yielded() const { return yielded_; }  // lighter arrows hidden where they would lie on the step's
   double overlapGap() const;                 // the gap layout() keeps (pixels)
 
  private:
   static void onStart(vtkObject*, unsigned long, void* self, void*);
   void syncCamera();
   void apply();
-  void layout();  // drawn lengths, scales stepped down, matrices: from the current camera
+  void layout();          // drawn lengths, scales stepped down, matrices: from the current camera
+  void yieldToTheStep();  // lighter arrows lying on the step's not drawn
   Eigen::Vector2d toPixels(const Eigen::Vector3d& p) const;
   void updateLegend();
   void placeLegend();
@@ -124,6 +126,7 @@ class TraceArrowOverlay {
   std::array<bool, kKinds> kindOn_{};
   double factor_ = 1, thickness_ = 0.004;
   bool visible_ = true, presentation_ = false, crowded_ = false;
+  bool yielded_ = false;  // some lighter arrows not drawn: they would lie on the step's (yieldToTheStep)
   bool compact_ = false;  // the legend's lines without the kinds' names (presenting in a narrow view)
   bool wantsCompact() const;
   std::string point_ = "COM";
