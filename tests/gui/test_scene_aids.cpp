@@ -128,7 +128,7 @@ class TestSceneAids : public QObject {
     pose(scene, m, d, q);
     const int* size = view_->renderer()->GetSize();
     for (const Vector3d& c : corners(scene, movingOnly)) {
-      if (c.z() < scene.groundHeight()) continue;  // through the floor: not framed (RobotScene::updatePose)
+      if (scene.up().dot(c) < scene.groundHeight()) continue;  // through the floor: not framed (RobotScene::updatePose)
       const Vector2d p = display(view_->renderer(), c);
       if (p.x() < -1 || p.y() < -1 || p.x() > size[0] + 1 || p.y() > size[1] + 1) {
         *why = QString("corner (%1, %2, %3) at pixel (%4, %5) of %6 x %7")
@@ -299,6 +299,39 @@ class TestSceneAids : public QObject {
     QVERIFY2(atLoad > 0.6 && atLoad <= 1.0 && afterF > 0.6 && afterF <= 1.0, qPrintable(figures));
     if (file.endsWith("floor_humanoid.xml"))
       QVERIFY2(heightAtLoad >= 1.0 / 3 && heightAfterF >= 1.0 / 3, qPrintable(figures));
+  }
+
+  // Saha's planar arm falls along -y: the grid lies across y below the arm (not in the arm's plane),
+  // the camera holds +y up, and the robot at load is framed above that floor.
+  void gridFollowsGravity() {
+    const QString file = robot("planar3.dh");
+    const dyn::Model m = dyn::loadModel(file.toStdString());
+    QVERIFY(m.gravity.v.normalized().isApprox(-Vector3d::UnitY()));
+    dyn::Data d(m);
+    RobotScene scene(view_->renderer());
+    scene.setAutoFit(true);
+    scene.setModel(m, file);
+    pose(scene, m, d, m.home());
+    keep(view_->grabImage(), "planar3_floor.png");
+    QVERIFY((scene.up() - Vector3d::UnitY()).norm() < 1e-12);
+    vtkMatrix4x4* g = scene.gridActor()->GetUserMatrix();
+    QVERIFY(g);
+    const Vector3d normal(g->GetElement(0, 2), g->GetElement(1, 2), g->GetElement(2, 2));
+    const Vector3d origin(g->GetElement(0, 3), g->GetElement(1, 3), g->GetElement(2, 3));
+    QVERIFY2((normal - Vector3d::UnitY()).norm() < 1e-9,
+             qPrintable(QString("grid normal (%1, %2, %3)").arg(normal.x()).arg(normal.y()).arg(normal.z())));
+    for (const Vector3d& c : corners(scene, false))
+      QVERIFY2(c.y() >= origin.y(),
+               qPrintable(QString("corner y %1 below the floor at %2").arg(c.y()).arg(origin.y())));
+    double up[3];
+    view_->renderer()->GetActiveCamera()->GetViewUp(up);
+    QVERIFY2(up[1] > 0.7, qPrintable(QString("view up (%1, %2, %3)").arg(up[0]).arg(up[1]).arg(up[2])));
+    QString why;
+    QVERIFY2(inside(scene, m, d, m.home(), &why), qPrintable(why));
+    // With the simulation's ground (the plane z = height), the grid is that plane again.
+    scene.setGroundHeight(-0.5);
+    g = scene.gridActor()->GetUserMatrix();
+    QVERIFY(std::abs(g->GetElement(2, 2) - 1) < 1e-9 && std::abs(g->GetElement(2, 3) + 0.5) < 1e-9);
   }
 
   // A motion loaded after the robot (Saha's Stanford-arm demonstration) is framed as it sweeps:

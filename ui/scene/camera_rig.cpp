@@ -7,6 +7,7 @@
 #include <vtkNew.h>
 #include <vtkRenderer.h>
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 
@@ -139,10 +140,13 @@ void CameraRig::turnTo(View view) {
     case View::Iso:
       break;
   }
+  // The views are drawn for +z up; a model whose gravity points elsewhere turns them with it.
+  const Eigen::Matrix3d R = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), up_).toRotationMatrix();
+  const Vec3 d = R * Vec3(dir[0], dir[1], dir[2]), u = R * Vec3(up[0], up[1], up[2]);
   double fp[3];
   cam->GetFocalPoint(fp);
-  cam->SetPosition(fp[0] + dir[0], fp[1] + dir[1], fp[2] + dir[2]);
-  cam->SetViewUp(up);
+  cam->SetPosition(fp[0] + d[0], fp[1] + d[1], fp[2] + d[2]);
+  cam->SetViewUp(u.data());
 }
 
 void CameraRig::setParallelProjection(bool on) {

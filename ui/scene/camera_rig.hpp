@@ -29,6 +29,8 @@ class CameraRig {
   bool sees(const std::vector<scene::Vec3>& points) const;
   // Turns the camera to look from `view`'s direction at the focal point (then fit() frames).
   void turnTo(View view);
+  // The world's up (against gravity): the views turn with it, the camera keeps it up.
+  void setUp(const scene::Vec3& up) { up_ = up.normalized(); }
   void setParallelProjection(bool on);
 
  private:
@@ -36,6 +38,7 @@ class CameraRig {
 
   vtkRenderer* renderer_;
   std::vector<scene::Vec3> fitPoints_;  // of the last fit()
+  scene::Vec3 up_ = scene::Vec3::UnitZ();
   double fitMargin_ = 0.85, fitAspect_ = 0;
   std::array<double, 11> fitCamera_{};  // the camera fit() left
 };

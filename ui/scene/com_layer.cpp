@@ -82,7 +82,9 @@ void ComLayer::pose(const dyn::Model& model, const dyn::Data& data, const SceneP
   const Vec3 c = dyn::centerOfMass(model, data);
   poseToMatrix(Mat3::Identity(), c, 1.0, m);
   robotComMatrix_->DeepCopy(m);
-  m[10] = std::max(c.z() - pose.groundZ, 1e-6);  // the unit line (0,0,0)-(0,0,-1) stretched down to the ground
+  // The unit line (0,0,0)-(0,0,-1) turned to -up and stretched down to the ground.
+  const double drop = std::max(pose.up.dot(c) - pose.groundZ, 1e-6);
+  for (int r = 0; r < 3; ++r) m[4 * r + 2] = pose.up[r] * drop;
   robotComLineMatrix_->DeepCopy(m);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Geometry>
 
@@ -125,6 +126,9 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
   d_->inertia.setEllipsoids(inertiaShape_ == InertiaShape::Ellipsoid);
   d_->built = true;
   if (!groundFixed_) groundZ_ = 0.0;
+  const Eigen::Vector3d g = model.gravity.v;
+  gravityUp_ = g.norm() > 1e-9 ? Eigen::Vector3d(-g.normalized()) : Eigen::Vector3d::UnitZ();
+  setUp(groundFixed_ ? Eigen::Vector3d::UnitZ() : gravityUp_);
   applyMaterials();
   applyVisibility();
   requestRender();
@@ -134,16 +138,23 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
   if (!d_->built || int(data.X0.size()) != d_->nBodies || model.geometries.size() != d_->geometry.size() ||
       model.frames.size() != d_->frames.size())
     return;
-  ScenePose pose{frameScale_, groundZ_};
+  ScenePose pose{frameScale_, groundZ_, up_};
   d_->geometry.pose(model, data, pose);
   const bool first = !d_->posed;
   if (first) {  // first pose of this model: ground, grid (the COM's plumb line ends on that ground)
     double b[6];
     if (d_->geometry.bounds(b, false)) {
-      if (!groundFixed_) groundZ_ = std::min(0.0, b[4]) - 0.001;
-      const double reach = std::max({std::abs(b[0]), std::abs(b[1]), std::abs(b[2]), std::abs(b[3]), b[5] - b[4]});
+      // Heights along up, and how far the robot reaches across it from the origin.
+      double low = std::numeric_limits<double>::infinity(), high = -low, across = 0;
+      for (const auto& p : d_->geometry.corners()) {
+        low = std::min(low, heightOf(p));
+        high = std::max(high, heightOf(p));
+        across = std::max(across, (p - heightOf(p) * up_).norm());
+      }
+      if (!groundFixed_) groundZ_ = std::min(0.0, low) - 0.001;
+      const double reach = std::max(across, high - low);
       d_->ground.setGrid(std::max(1.0, std::ceil(reach * 1.5 + 0.25)), groundZ_);
-      d_->ground.setWorldAxesLength(std::clamp(0.15 * std::max(b[5] - b[4], reach), 0.1, 0.5));
+      d_->ground.setWorldAxesLength(std::clamp(0.15 * std::max(high - low, reach), 0.1, 0.5));
       d_->forces.setRobotSize(std::max({b[1] - b[0], b[3] - b[2], b[5] - b[4]}));  // its largest extent
     }
     pose.groundZ = groundZ_;
@@ -164,7 +175,7 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
     // A pose that leaves the view (an arm raised by its slider, an IK drag) widens the framing to
     // take it in, as long as the user has not moved the camera: the reach, when a motion needs it.
     d_->geometry.corners(d_->poseCorners);
-    for (auto& p : d_->poseCorners) p.z() = std::max(p.z(), groundZ_);
+    for (auto& p : d_->poseCorners) keepAboveGround(p);
     if (!d_->camera.sees(d_->poseCorners)) {
       std::vector<scene::Vec3> both = d_->camera.fitPoints();
       both.insert(both.end(), d_->poseCorners.begin(), d_->poseCorners.end());
@@ -322,8 +333,18 @@ void RobotScene::setWarningBodies(const std::vector<int>& bodies) {
 void RobotScene::setGroundHeight(double z) {
   groundFixed_ = true;
   groundZ_ = z;
+  setUp(Eigen::Vector3d::UnitZ());  // the simulation's ground is the plane z = height
   d_->ground.setHeight(z);
   requestRender();
+}
+
+vtkActor* RobotScene::gridActor() const { return d_->ground.grid(); }
+
+void RobotScene::setUp(const Eigen::Vector3d& up) {
+  if (up.isApprox(up_)) return;
+  up_ = up;
+  d_->ground.setUp(up);
+  d_->camera.setUp(up);
 }
 
 // ---- picking and camera -----------------------------------------------------------------------
@@ -371,7 +392,7 @@ bool RobotScene::fitToMotion(const dyn::Model& model, const std::vector<Eigen::V
 }
 
 void RobotScene::frame(std::vector<Eigen::Vector3d> points) {
-  for (auto& p : points) p.z() = std::max(p.z(), groundZ_);  // a pose through the floor is no part of the picture
+  for (auto& p : points) keepAboveGround(p);  // a pose through the floor is no part of the picture
   d_->camera.fit(points, 0.9);
 }
 

@@ -17,6 +17,7 @@
 #include <QPoint>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <memory>
@@ -124,6 +125,8 @@ class RobotScene : public QObject {
   InertiaShape inertiaShape() const { return inertiaShape_; }
   bool showLinkNames() const { return showNames_; }
   bool showGrid() const { return showGrid_; }
+  const Eigen::Vector3d& up() const { return up_; }  // the world's up: against gravity (grid, views)
+  vtkActor* gridActor() const;
   bool showWorldAxes() const { return showWorldAxes_; }
   bool showLoopJoints() const { return showLoops_; }
   double opacity() const { return opacity_; }
@@ -169,6 +172,12 @@ class RobotScene : public QObject {
   InertiaShape inertiaShape_ = InertiaShape::Box;
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
   bool groundFixed_ = false;
+  // The world's up: against the model's gravity (planar3 falls along -y), +z without gravity or with
+  // the simulation's ground (its plane is z = height). Grid, views, clipping and plumb line follow it.
+  Eigen::Vector3d up_ = Eigen::Vector3d::UnitZ(), gravityUp_ = Eigen::Vector3d::UnitZ();
+  void setUp(const Eigen::Vector3d& up);
+  double heightOf(const Eigen::Vector3d& p) const { return up_.dot(p); }
+  void keepAboveGround(Eigen::Vector3d& p) const { p += std::max(0.0, groundZ_ - heightOf(p)) * up_; }
   int selectedBody_ = -1;
   std::vector<int> warningBodies_;  // sorted
   void applyVisibility();

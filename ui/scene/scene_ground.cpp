@@ -12,6 +12,8 @@
 #include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
 
+#include <vtkMatrix4x4.h>
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "scene/scene_primitives.hpp"
@@ -41,10 +43,8 @@ SceneGround::~SceneGround() {
 }
 
 void SceneGround::setGrid(double half, double z) {
-  if (grid_ && half == half_) {
-    grid_->SetPosition(0, 0, z);
-    return;
-  }
+  height_ = z;
+  if (grid_ && half == half_) return place();
   if (grid_) renderer_->RemoveActor(grid_);
   half_ = half;
   const double step = half <= 2.5 ? 0.1 : (half <= 6 ? 0.25 : 1.0);
@@ -75,13 +75,31 @@ void SceneGround::setGrid(double half, double z) {
   grid_->GetProperty()->LightingOff();
   grid_->GetProperty()->SetLineWidth(1.0);
   grid_->PickableOff();
-  grid_->SetPosition(0, 0, z);
   grid_->SetVisibility(gridOn_);
   renderer_->AddActor(grid_);
+  place();
 }
 
 void SceneGround::setHeight(double z) {
-  if (grid_) grid_->SetPosition(0, 0, z);
+  height_ = z;
+  place();
+}
+
+void SceneGround::setUp(const Eigen::Vector3d& up) {
+  up_ = up.normalized();
+  place();
+}
+
+// The grid drawn in the xy-plane, turned so that its normal is up_ and moved height_ along it.
+void SceneGround::place() {
+  if (!grid_) return;
+  const Eigen::Matrix3d R = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), up_).toRotationMatrix();
+  double m[16];
+  scene::poseToMatrix(R, height_ * up_, 1.0, m);
+  grid_->SetUserMatrix(nullptr);
+  vtkNew<vtkMatrix4x4> matrix;
+  matrix->DeepCopy(m);
+  grid_->SetUserMatrix(matrix);
 }
 
 void SceneGround::setWorldAxesLength(double metres) { worldAxes_->SetTotalLength(metres, metres, metres); }

@@ -8,6 +8,7 @@
 #pragma once
 #include <vtkSmartPointer.h>
 
+#include <Eigen/Core>
 #include <array>
 #include <map>
 #include <memory>
@@ -62,7 +63,8 @@ class SceneStage {
 // What a pose update needs besides the model and its kinematics.
 struct ScenePose {
   double frameScale = 0.1;  // length of the frame arrows (m)
-  double groundZ = 0;       // the ground's height (the robot COM's plumb line ends there)
+  double groundZ = 0;       // the ground's height along `up` (the robot COM's plumb line ends there)
+  Eigen::Vector3d up = Eigen::Vector3d::UnitZ();  // the world's up (against gravity)
 };
 
 class SceneLayer {
