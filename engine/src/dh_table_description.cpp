@@ -214,6 +214,8 @@ RobotDescription assemble(const DhTable& t) {
   ball.kind = Shape::Kind::Sphere;
   ball.radius = 0.5 * jr;
   last.visuals.push_back(visual("tool", toolPose, ball, pal.tool, t.toolLine));
+  // A tool offset (the modified convention's last length is one) hangs on a rod, not in the air.
+  addRod(last, "tool_rod", Vec3<double>::Zero(), toolPose.xyz, rr, pal.segment, t.toolLine);
   robot.defaultEndEffector = last.name;
   return robot;
 }

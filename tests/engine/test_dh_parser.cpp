@@ -94,8 +94,7 @@ const dyn::LinkDesc* linkNamed(const RobotDescription& r, const std::string& nam
 
 // Pose of a link in the root link, composing joint origins and, for movable joints, the
 // motion q[name] about / along the joint axis (z for every DH joint).
-Mat4 linkInRoot(const RobotDescription& r, const std::string& link,
-                const std::map<std::string, double>& q = {}) {
+Mat4 linkInRoot(const RobotDescription& r, const std::string& link, const std::map<std::string, double>& q = {}) {
   for (const auto& j : r.joints) {
     if (j.child != link) continue;
     const double qi = q.count(j.name) ? q.at(j.name) : 0.0;
@@ -108,8 +107,7 @@ Mat4 linkInRoot(const RobotDescription& r, const std::string& link,
 }
 
 // A link or a FrameDesc, by name.
-Mat4 frameInRoot(const RobotDescription& r, const std::string& name,
-                 const std::map<std::string, double>& q = {}) {
+Mat4 frameInRoot(const RobotDescription& r, const std::string& name, const std::map<std::string, double>& q = {}) {
   if (linkNamed(r, name)) return linkInRoot(r, name, q);
   for (const auto& f : r.frames)
     if (f.name == name) return linkInRoot(r, f.link, q) * urdf(f.origin);
@@ -350,8 +348,7 @@ void TestDhParser::chainMatchesDhProduct_data() {
   std::mt19937 gen(20240611);
   std::uniform_real_distribution<double> len(-0.8, 0.8), ang(-kPi, kPi);
   std::vector<DhRow> random;
-  for (int i = 0; i < 7; ++i)
-    random.push_back({i % 3 == 2 ? 'P' : 'R', len(gen), ang(gen), len(gen), ang(gen)});
+  for (int i = 0; i < 7; ++i) random.push_back({i % 3 == 2 ? 'P' : 'R', len(gen), ang(gen), len(gen), ang(gen)});
   // Right angles everywhere: products such as Rx(90) Rz(90) put pitch at exactly +-90 deg, where
   // roll and yaw are not separately defined; and alpha = pi gives roll = +-pi.
   const double h = kPi / 2;
@@ -374,8 +371,7 @@ void TestDhParser::chainMatchesDhProduct() {
   QFETCH(bool, modified);
   QFETCH(std::vector<DhRow>, rows);
   QFETCH(bool, withBase);
-  const std::string extra =
-      withBase ? "base 0.1 -0.2 0.3 0.4 -0.5 0.6\ntool 0.01 0.02 0.03 1.2 0.3 -2\n" : "";
+  const std::string extra = withBase ? "base 0.1 -0.2 0.3 0.4 -0.5 0.6\ntool 0.01 0.02 0.03 1.2 0.3 -2\n" : "";
   const RobotDescription r = dyn::parseDhString(tableText(modified, rows, extra));
 
   std::mt19937 gen(7);
@@ -394,9 +390,9 @@ void TestDhParser::chainMatchesDhProduct() {
       T = T * dhStep(modified, rows[i], qs[i]);
       const std::string n = std::to_string(i + 1);
       const Mat4 got = frameInRoot(r, "frame" + n, q);
-      QVERIFY2(near(got, T), ("frame" + n + (atZero ? " at q = 0" : " at q != 0") + "\nexpected" + show(T) +
-                              "\ngot" + show(got))
-                                 .c_str());
+      QVERIFY2(
+          near(got, T),
+          ("frame" + n + (atZero ? " at q = 0" : " at q != 0") + "\nexpected" + show(T) + "\ngot" + show(got)).c_str());
       // link<i> is the joint frame: z on joint axis i, which is z of DH frame i-1 (standard) or i (modified).
       const Mat4 joint = linkInRoot(r, "link" + n, q);
       if (modified) {
@@ -427,8 +423,7 @@ void TestDhParser::conventionsDescribeTheSameArm() {
       "joint j3 R a=0.25 mass=0.2 com=0.05,0,0  inertia=0,0.00016666666667,0.00016666666667\n");
   for (const std::map<std::string, double>& q :
        std::vector<std::map<std::string, double>>{{}, {{"j1", 0.7}, {"j2", -1.1}, {"j3", 2.0}}}) {
-    const V3 toolS = frameInRoot(s, "tool", q).block<3, 1>(0, 3),
-             toolM = frameInRoot(m, "tool", q).block<3, 1>(0, 3);
+    const V3 toolS = frameInRoot(s, "tool", q).block<3, 1>(0, 3), toolM = frameInRoot(m, "tool", q).block<3, 1>(0, 3);
     QVERIFY((toolS - toolM).norm() < 1e-12);
     for (int i = 1; i <= 3; ++i) {
       auto comInRoot = [&](const RobotDescription& r, const std::string& link) {
@@ -454,8 +449,8 @@ void TestDhParser::matrixToRpyRoundTrip() {
   // The parser's poses round-trip through URDF rpy even at pitch = +-90 deg (checked for whole chains in
   // chainMatchesDhProduct); here one joint origin each way.
   for (double s : {1.0, -1.0}) {
-    const RobotDescription r = dyn::parseDhString(
-        "convention modified\njoint j1 R alpha=" + num(s * kPi / 2) + " theta=" + num(kPi / 2) + "\n");
+    const RobotDescription r = dyn::parseDhString("convention modified\njoint j1 R alpha=" + num(s * kPi / 2) +
+                                                  " theta=" + num(kPi / 2) + "\n");
     const dyn::Pose& p = r.joints[0].origin;
     QVERIFY(std::abs(std::abs(p.rpy.y()) - kPi / 2) < 1e-12);
     QVERIFY(near(urdf(p), Rx(s * kPi / 2) * Rz(kPi / 2)));
@@ -510,8 +505,7 @@ void TestDhParser::geometryForTheRenderer() {
   // careless matrix-to-rpy conversion can turn it off its line.
   for (const V3& ad : {V3(0.4, 0, 0.2), V3(-0.4, 0, -0.2), V3(0.3, 0, -0.5), V3(-1e-3, 0, 2)}) {
     const double a = ad.x(), d = ad.z();
-    const RobotDescription r =
-        dyn::parseDhString("joint j1 R a=" + num(a) + " d=" + num(d) + " alpha=0.5 theta=0.3\n");
+    const RobotDescription r = dyn::parseDhString("joint j1 R a=" + num(a) + " d=" + num(d) + " alpha=0.5 theta=0.3\n");
     std::map<std::string, std::pair<V3, V3>> ends;
     for (const auto& g : linkNamed(r, "link1")->visuals) {
       const Mat4 T = urdf(g.origin);
@@ -527,6 +521,30 @@ void TestDhParser::geometryForTheRenderer() {
     QVERIFY2(joins("j1_d", V3::Zero(), V3(0, 0, d)), ("d rod for a=" + num(a)).c_str());
     QVERIFY2(joins("j1_a", V3(0, 0, d), V3(a, 0, d)), ("a rod for a=" + num(a)).c_str());
   }
+  // A tool offset (a modified table's last length) is joined to the last link by a rod that ends
+  // at the tool ball; without an offset there is no rod.
+  for (const char* conv : {"standard", "modified"})
+    for (const char* tool : {"tool 0.1 0 0.05 0 0 0\n", ""}) {
+      const RobotDescription r =
+          dyn::parseDhString(std::string("convention ") + conv + "\n" + tool + "joint j1 R a=0.3\njoint j2 R a=0.25\n");
+      const auto* last = linkNamed(r, r.defaultEndEffector);
+      QVERIFY(last);
+      const V3 toolAt = *tool ? V3(0.1, 0, 0.05) : V3::Zero();
+      bool ball = false, rod = false;
+      for (const auto& g : last->visuals) {
+        const Mat4 T = urdf(g.origin);
+        if (g.name == "tool") ball = (T.block<3, 1>(0, 3) - toolAt).norm() < 1e-12;
+        if (g.name == "tool_rod") {
+          const V3 e0 = (T * Eigen::Vector4d(0, 0, -g.shape.length / 2, 1)).head<3>(),
+                   e1 = (T * Eigen::Vector4d(0, 0, g.shape.length / 2, 1)).head<3>();
+          rod = (e0.norm() < 1e-12 && (e1 - toolAt).norm() < 1e-12) ||
+                (e1.norm() < 1e-12 && (e0 - toolAt).norm() < 1e-12);
+          QVERIFY2(*tool, "a rod without a tool offset");
+        }
+      }
+      QVERIFY2(ball, conv);
+      QVERIFY2(rod == bool(*tool), (std::string(conv) + ": the tool rod from the last frame to the ball").c_str());
+    }
 }
 
 void TestDhParser::defaultsAndFileLoading() {

@@ -284,10 +284,11 @@ void PlotCanvas::applyRange(QValueAxis* axis, double lo, double hi) {
   // finer old step (that would be millions of ticks for a moment), so the coarser goes first.
   // Inside setRange Qt may relayout the axes (a new plot width) and updates every series:
   // rebuild the point lists once, afterwards, rather than from each of those signals.
-  // Qt Charts finds its ticks by adding the step to the first one: the tick at zero may come out
-  // -3e-17 and read "-0.0". Anchored a billionth of a step above zero, every tick sits that little
-  // above its multiple (invisible) and the top one stays in by a range that much longer.
-  const double bias = 1e-9 * step;
+  // Qt Charts finds its ticks by adding the step to the first one: a tick at zero inside the range
+  // may come out -3e-17 and read "-0.0". Anchored a billionth of a step above zero, every tick sits
+  // that little above its multiple (invisible) and the top one stays in by a range that much longer.
+  // Without a tick below zero (time from 0), zero is Qt's first tick, exact, and the ends stay.
+  const double bias = lo < -0.999 * step && hi > 0 ? 1e-9 * step : 0.0;
   m_tickBias[axis == m_axisY] = bias;
   const bool newX = axis == m_axisX && (lo != axis->min() || hi + 2 * bias != axis->max());
   if (newX && m_content) m_content->viewAboutToChange();
