@@ -4,6 +4,7 @@
 // Undo restores the previous τ bit for bit; a refused value (a negative mass, lower above upper) is
 // refused in its box with the reason and leaves the robot as it was; the edits mark the work unsaved
 // and come back with the project. Screenshots go to $DYNSCOPE_SCREENSHOT_DIR when set.
+#include <vtkCamera.h>
 #include <vtkMapper.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QWheelEvent>
+#include <array>
 #include <memory>
 
 #include "document/robot_document.hpp"
@@ -27,6 +29,7 @@
 #include "scene/robot_scene.hpp"
 #include "session/workbench_session.hpp"
 #include "trajectory/trajectory_document.hpp"
+#include "viewport/vtk_viewport.hpp"
 #include "window/joint_row.hpp"
 #include "window/joints_dock.hpp"
 #include "window/main_window.hpp"
@@ -244,6 +247,53 @@ class TestRobotEditing : public QObject {
     m_window->undoStack()->undo();
     QCOMPARE(doc()->model().nv, nv);
     doc()->setSelectedBody(doc()->model().bodyIndex("forearm_link"));
+  }
+
+  // A lecturer who has turned the camera and selected a link edits the tree (a joint made fixed) and
+  // undoes it: the camera stays where it was and the selected link stays drawn selected.
+  void selectionAndCameraSurviveAnEditAndItsUndo() {
+    RobotScene* scene = m_window->scene();
+    const int forearm = doc()->model().bodyIndex("forearm_link");
+    doc()->setSelectedBody(forearm);
+    vtkCamera* camera = m_window->viewport()->renderer()->GetActiveCamera();
+    camera->Azimuth(25);
+    camera->Elevation(10);
+    camera->Dolly(1.2);
+    const auto state = [&] {
+      std::array<double, 9> s{};
+      camera->GetPosition(s.data());
+      camera->GetFocalPoint(s.data() + 3);
+      camera->GetViewUp(s.data() + 6);
+      return s;
+    };
+    const std::array<double, 9> before = state();
+    const auto same = [&] {
+      const std::array<double, 9> now = state();
+      for (int k = 0; k < 9; ++k)
+        if (std::abs(now[size_t(k)] - before[size_t(k)]) > 1e-9) return false;
+      return true;
+    };
+    doc()->setSelectedBody(doc()->model().bodyIndex("wrist_3_link"));
+    QComboBox* kind = editor()->kindBox();
+    kind->setCurrentIndex(kind->findData(int(dyn::JointKind::Fixed)));
+    emit kind->activated(kind->currentIndex());
+    QVERIFY(doc()->model().bodyIndex("wrist_3_link") < 0);
+    QCoreApplication::processEvents();
+    QVERIFY2(same(), "camera moved by the edit");
+    doc()->setSelectedBody(doc()->model().bodyIndex("forearm_link"));
+    m_window->undoStack()->undo();
+    QCoreApplication::processEvents();
+    QVERIFY(doc()->model().bodyIndex("wrist_3_link") > 0);
+    QVERIFY2(same(), "camera moved by the undo");
+    QCOMPARE(doc()->selectedBody(), doc()->model().bodyIndex("forearm_link"));
+    QCOMPARE(scene->selectedBody(), doc()->selectedBody());  // drawn selected on the rebuilt actors
+    m_window->undoStack()->redo();
+    QCoreApplication::processEvents();
+    QCOMPARE(scene->selectedBody(), doc()->selectedBody());
+    QVERIFY2(same(), "camera moved by the redo");
+    m_window->undoStack()->undo();
+    QCOMPARE(scene->selectedBody(), doc()->selectedBody());
+    QVERIFY(forearm > 0);
   }
 
   void editsComeBackWithTheProject() {

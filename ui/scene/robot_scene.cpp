@@ -170,6 +170,10 @@ void RobotScene::updatePose(const dyn::Model& model, const dyn::Data& data) {
       frame(d_->pendingMotion.empty() ? d_->geometry.corners()
                                       : scene::sweptCorners(model, d_->fitBoxes(), d_->pendingMotion));
       d_->pendingMotion.clear();
+    } else if (keepInView_ && d_->camera.untouchedSinceFit()) {
+      d_->geometry.corners(d_->poseCorners);
+      for (auto& p : d_->poseCorners) keepAboveGround(p);
+      if (!d_->camera.sees(d_->poseCorners)) frame(d_->poseCorners);
     }
   } else if (autoFit_ && d_->camera.untouchedSinceFit() && !(framingHeld_ && framingHeld_())) {
     // A pose that leaves the view (an arm raised by its slider, an IK drag) widens the framing to

@@ -110,6 +110,9 @@ class RobotScene : public QObject {
   void setWarningBodies(const std::vector<int>& bodies);
   void setGroundHeight(double z);              // grid height; default: min(0, lowest point at the first pose)
   void setAutoFit(bool on) { autoFit_ = on; }  // fit the camera to the robot at the first pose after setModel
+  // Without autoFit: the camera stays at the first pose after setModel unless the robot would leave
+  // a view the user has not moved (an edit that grew it): it then takes the robot in, looking the same way.
+  void setKeepInView(bool on) { keepInView_ = on; }
   // While it says so (a drag in the 3D view: IK, a push), a pose leaving the view does not widen the
   // framing: the camera under a dragging mouse stays where it is.
   void setFramingHeld(std::function<bool()> held) { framingHeld_ = std::move(held); }
@@ -168,7 +171,7 @@ class RobotScene : public QObject {
   bool showVisual_ = true, showCollision_ = false, showFrames_ = false, showJointAxes_ = false;
   bool showCom_ = false, showInertia_ = false, showNames_ = false, showGrid_ = true, showWorldAxes_ = true;
   std::function<bool()> framingHeld_;
-  bool autoFit_ = true, showLoops_ = true;
+  bool autoFit_ = true, showLoops_ = true, keepInView_ = false;
   InertiaShape inertiaShape_ = InertiaShape::Box;
   double frameScale_ = 0.1, opacity_ = 1.0, groundZ_ = 0.0;
   bool groundFixed_ = false;

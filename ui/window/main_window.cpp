@@ -246,15 +246,15 @@ void MainWindow::onLoadingFinished() {
 }
 
 void MainWindow::onModelChanged() {
-  // A reload or an edit keeps the lecturer's camera; a robot with other bodies (another file, rows
-  // added to a DH table) is fitted again.
-  // So is one whose size changed much (a DH table's lengths typed in): the sum of the joint offsets.
+  // A reload, an edit or its undo keeps the lecturer's camera, widened only if the robot would leave
+  // the view (rows added to a DH table); another file is fitted again, and so is a robot whose size
+  // changed much (a DH table's lengths typed in): the sum of the joint offsets.
   double extent = 0;
   for (const auto& X : m_doc->model().Xtree) extent += X.translation().norm();
   for (const auto& f : m_doc->model().frames) extent += f.placement.translation().norm();
   const bool resized = extent > 1.5 * m_shownExtent + 1e-3 || extent < m_shownExtent / 1.5 - 1e-3;
-  m_scene->setAutoFit(!m_doc->lastLoadWasReload() || m_doc->model().N != m_shownBodies || resized);
-  m_shownBodies = m_doc->model().N;
+  m_scene->setAutoFit(!m_doc->lastLoadWasReload() || resized);
+  m_scene->setKeepInView(true);
   m_shownExtent = extent;
   if (m_doc->modelKeptTree() && !m_scene->autoFit() && m_scene->refreshModel(m_doc->model())) {
     // an edit of numbers: the actors stay
@@ -263,6 +263,7 @@ void MainWindow::onModelChanged() {
   } else {
     m_scene->setModel(m_doc->model(), m_doc->sourceFile());
   }
+  m_scene->setSelectedBody(m_doc->selectedBody());  // new actors: the selection drawn on them again
   restyleIfPresenting();
   // The joint rows in full (no sideways scrolling), up to 40 % of the window: the 3D view stays the
   // largest part. Queued: the dock's rows know their size once the rebuild's layout has run.

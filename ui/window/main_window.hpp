@@ -295,7 +295,6 @@ class MainWindow : public QMainWindow {
   bool m_presentation = false;
   QSize m_presentScreen;       // presentOnScreenOfSize's, else empty: the window's screen
   QString m_framedMotion;      // the loaded trajectory the camera last framed (main_window_trajectory.cpp)
-  int m_shownBodies = -1;      // bodies of the robot the scene shows (a change refits the camera)
   double m_shownExtent = 0;    // and its size (the sum of its joint offsets; a large change refits too)
   bool m_loopRefused = false;  // the last pose change was refused: the loops cannot close there
   struct PresentationReturn {  // what presentation mode gives back when it ends
