@@ -5,6 +5,7 @@
 // remembers the user's changes; Ctrl+1..5 switch; --window-screenshot renders the whole window.
 // DYNSCOPE_GRAB_DIR=/some/dir keeps a picture of every workspace for a human to look at.
 #include <QtTest>
+#include <array>
 
 #include <QAbstractScrollArea>
 #include <QDockWidget>
@@ -205,6 +206,46 @@ class TestWorkspaces : public QObject {
         QTRY_COMPARE(layoutSignature(w), before);
       }
       QCOMPARE(QApplication::font(), font);
+    }
+  }
+
+  // On the laptop (1366 x 768) the first F11 round trip, and every later one, gives the 3D view back
+  // as it was: the same camera, so the robot the same size.
+  void presentationGivesBackTheCamera() {
+    MainWindow w(MainWindow::Settings::Ephemeral);
+    QVERIFY(showWithRobot(w, QSize(1366, 768), "ur5.urdf"));
+    for (const char* id : {"explore", "trajectory", "lecture"}) {
+      QVERIFY(w.setWorkspace(id));
+      settle(500);
+      vtkCamera* camera = w.scene()->renderer()->GetActiveCamera();
+      const auto state = [&] {
+        std::array<double, 8> s{};
+        camera->GetPosition(s.data());
+        camera->GetFocalPoint(s.data() + 3);
+        s[6] = camera->GetParallelScale();
+        s[7] = camera->GetViewAngle();
+        return s;
+      };
+      const std::array<double, 8> before = state();
+      const QSize view = w.viewport()->size();
+      for (int k = 0; k < 3; ++k) {
+        key(w, Qt::Key_F11);
+        QTRY_VERIFY(w.presentationMode());
+        settle(300);
+        key(w, Qt::Key_F11);
+        QTRY_VERIFY(!w.presentationMode());
+        settle(300);
+        QCOMPARE(w.viewport()->size(), view);
+        const std::array<double, 8> after = state();
+        for (int j = 0; j < 8; ++j)
+          QVERIFY2(std::abs(after[size_t(j)] - before[size_t(j)]) <= 1e-9 * (1 + std::abs(before[size_t(j)])),
+                   qPrintable(QString("%1, round trip %2: camera entry %3 was %4, now %5")
+                                  .arg(id)
+                                  .arg(k + 1)
+                                  .arg(j)
+                                  .arg(before[size_t(j)])
+                                  .arg(after[size_t(j)])));
+      }
     }
   }
 
