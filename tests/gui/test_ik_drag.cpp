@@ -26,7 +26,9 @@
 #include "dynscope/dynscope.hpp"
 #include "ik/ik_dock.hpp"
 #include "ik/ik_drag_controller.hpp"
+#include "scene/arrow_glyph.hpp"
 #include "scene/robot_scene.hpp"
+#include "viewport/render_scale.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/main_window.hpp"
 
@@ -204,6 +206,30 @@ class TestIkDrag : public QObject {
     QVERIFY((ik_->gizmo().origin() - pose(ik_->draggedFrame()).translation()).norm() < 1e-12);
     doc_->setSelectedBody(-1);
     QCOMPARE(ik_->draggedFrame(), m.frameIndex(m.defaultEndEffector));
+  }
+
+  // A moving frame in software GL is drawn into a smaller part of the framebuffer (VtkViewport's
+  // adaptive quality, 0.55 of each side here) and scaled up: the handle, sized in screen pixels,
+  // keeps its world size (it alternated between two sizes 1.8x apart during drags), and so do the
+  // shortest arrows (pixelsPerMetreAt).
+  void handleKeepsItsSizeInMovingFrames() {
+    IkGizmo& g = ik_->gizmo();
+    vtkRenderer* r = view_->renderer();
+    const double still = g.scale(), ppm = pixelsPerMetreAt(r, g.origin());
+    double v[4];
+    r->GetViewport(v);
+    r->SetViewport(v[0] * 0.55, v[1] * 0.55, v[2] * 0.55, v[3] * 0.55);
+    viewport::setRenderScale(0.55);
+    g.setPose(g.rotation(), g.origin());
+    const double moving = g.scale(), ppmMoving = pixelsPerMetreAt(r, g.origin());
+    viewport::setRenderScale(1.0);
+    r->SetViewport(v);
+    g.setPose(g.rotation(), g.origin());
+    QVERIFY2(std::abs(moving / still - 1) < 0.01,
+             qPrintable(QString("handle %1 still, %2 moving").arg(still).arg(moving)));
+    QVERIFY2(std::abs(ppmMoving / ppm - 1) < 0.01,
+             qPrintable(QString("%1 px/m still, %2 moving").arg(ppm).arg(ppmMoving)));
+    QCOMPARE(g.scale(), still);
   }
 
   // The x arrow: grabbed near its tip and pulled 60 px along its projection, the link follows

@@ -1,4 +1,5 @@
 #include "ik/ik_gizmo.hpp"
+#include "viewport/render_scale.hpp"
 
 #include <vtkArrowSource.h>
 #include <vtkCamera.h>
@@ -142,7 +143,7 @@ void IkGizmo::syncCamera() {
 void IkGizmo::updateScale() {
   vtkCamera* cam = scene_->GetActiveCamera();
   const int* size = scene_->GetSize();
-  const double h = std::max(1, size[1]);
+  const double h = std::max(1, size[1]) / viewport::renderScale();  // screen pixels, also while moving
   double worldPerPixel;
   if (cam->GetParallelProjection()) {
     worldPerPixel = 2 * cam->GetParallelScale() / h;

@@ -1,4 +1,5 @@
 #include "scene/arrow_glyph.hpp"
+#include "viewport/render_scale.hpp"
 
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
@@ -59,11 +60,12 @@ void placeArrow(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vec
 double pixelsPerMetreAt(vtkRenderer* renderer, const Eigen::Vector3d& p) {
   const int* size = renderer ? renderer->GetSize() : nullptr;
   if (!size || size[1] <= 0 || !renderer->GetRenderWindow()) return 0;
+  const double height = size[1] / viewport::renderScale();  // on screen, also in a moving frame
   vtkCamera* cam = renderer->GetActiveCamera();
-  if (cam->GetParallelProjection()) return size[1] / (2 * cam->GetParallelScale());
+  if (cam->GetParallelProjection()) return height / (2 * cam->GetParallelScale());
   Eigen::Vector3d eye, dop;
   cam->GetPosition(eye.data());
   cam->GetDirectionOfProjection(dop.data());
   const double depth = std::max((p - eye).dot(dop), 1e-6);
-  return size[1] / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
+  return height / (2 * depth * std::tan(vtkMath::RadiansFromDegrees(cam->GetViewAngle() / 2)));
 }

@@ -2,6 +2,7 @@
 
 #include "scene/arrow_glyph.hpp"
 #include "scene/scene_colours.hpp"
+#include "viewport/render_scale.hpp"
 
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
@@ -134,13 +135,13 @@ void TraceArrowOverlay::syncCamera() {
 // scale and leave out the kind's name.
 bool TraceArrowOverlay::wantsCompact() const {
   const int* size = overlay_->GetSize();
-  return presentation_ && size && size[0] > 0 && size[0] < 900;
+  return presentation_ && size && size[0] > 0 && size[0] / viewport::renderScale() < 900;
 }
 
 void TraceArrowOverlay::placeLegend() {
   if (wantsCompact() != compact_) return updateLegend();  // the lines' texts first; it places them
   const int* size = overlay_->GetSize();
-  const double height = size && size[1] > 0 ? size[1] : 600;
+  const double height = size && size[1] > 0 ? size[1] / viewport::renderScale() : 600;  // on screen
   int font = presentation_ ? std::clamp(int(height / (3 * std::max(legendLines(), 1) * 1.45)), 14, 24) : 14;
   for (const auto& t : legend_) t->GetTextProperty()->SetFontSize(font);
   // Nor wider than the view: the longest line whole (a narrow view beside the equations, presenting).
@@ -287,7 +288,7 @@ Eigen::Vector2d TraceArrowOverlay::toPixels(const Eigen::Vector3d& p) const {
   scene_->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
   scene_->WorldToDisplay();
   const double* d = scene_->GetDisplayPoint();
-  return {d[0], d[1]};
+  return Eigen::Vector2d(d[0], d[1]) / viewport::renderScale();  // screen pixels, as the gaps are
 }
 
 void TraceArrowOverlay::layout() {

@@ -1,5 +1,7 @@
 #include "viewport/vtk_viewport.hpp"
 
+#include "viewport/render_scale.hpp"
+
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
@@ -289,7 +291,9 @@ void VtkViewport::paintGL() {
   state->vtkglDepthFunc(GL_LEQUAL);
   d_->inPaint = true;
   d_->renderer->ResetCameraClippingRange();  // the robot moves: keep all of it between the planes
+  viewport::setRenderScale(double(h) / H);
   d_->window->Render();
+  viewport::setRenderScale(1.0);
   d_->inPaint = false;
   if (QOpenGLContext::currentContext() != context()) makeCurrent();
   // Software GL renders when the commands are flushed: wait, so that the time is the real cost.
