@@ -123,6 +123,7 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Rendering, sizes and extensions do not change the dynamics.");
     });
+    applyTotalMass(root);
     suggestEndEffector();
     describeInitialPose();
     r.flushFindings();
@@ -140,6 +141,30 @@ class Parser {
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
   int includeDepth = 0;
+
+  // <compiler settotalmass="M"> (MuJoCo's XML reference, compiler/settotalmass; mj_setTotalmass): when
+  // M > 0, every body's mass and inertia is scaled by M / (the sum of the bodies' masses), the world
+  // excluded, after every other rule that sets masses. Bodies welded to the world count, as in MuJoCo.
+  void applyTotalMass(const XMLElement* root) {
+    const double target = r.compiler.settotalmass;
+    if (!(target > 0)) return;
+    double total = 0;
+    for (const LinkDesc& l : robot.links)
+      if (l.inertial) total += l.inertial->mass;
+    if (!(total > 0)) return;  // MuJoCo leaves a massless model as it is
+    const double s = target / total;
+    for (LinkDesc& l : robot.links)
+      if (InertialDesc* in = l.inertial ? &*l.inertial : nullptr) {
+        in->mass *= s;
+        for (double* i : {&in->ixx, &in->iyy, &in->izz, &in->ixy, &in->ixz, &in->iyz}) *i *= s;
+      }
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << "<compiler settotalmass=\"" << target << "\"> applied: every body's mass and inertia scaled by " << s
+        << " (the bodies' masses summed to " << total << " kg)";
+    r.note(Severity::Info, "mjcf.settotalmass", r.compiler.settotalmassAt ? r.compiler.settotalmassAt : root,
+           "<compiler> settotalmass", msg.str(), "MuJoCo's compiler scales the masses the same way (mj_setTotalmass).");
+  }
 
   // The body the last movable joint moves (the builder's default would be its joint's own link when
   // that is a `body/joint` link).
@@ -264,7 +289,12 @@ class Parser {
         r.fail(el, "<compiler>",
                "coordinate=\"" + std::string(c) + "\" is not supported (MuJoCo 2's global coordinates; use local)");
     }
-    for (const char* changes : {"boundmass", "boundinertia", "settotalmass", "balanceinertia"})
+    if (const char* v = el->Attribute("settotalmass")) {
+      r.markRead(el, "settotalmass");
+      r.compiler.settotalmass = r.numbers(el, "settotalmass", v, 1)[0];
+      r.compiler.settotalmassAt = el;
+    }
+    for (const char* changes : {"boundmass", "boundinertia", "balanceinertia"})
       if (el->Attribute(changes)) {
         r.markRead(el, changes);
         r.note(Severity::Warning, "mjcf.compiler_not_applied", el, std::string("<compiler> ") + changes,

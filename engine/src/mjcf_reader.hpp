@@ -35,7 +35,9 @@ struct Compiler {
   std::string meshdir;     // relative to the model file's folder
   bool autolimits = true;  // MuJoCo 3's default
   enum class FromGeom { False, True, Auto } inertiaFromGeom = FromGeom::Auto;
-  int groupMin = 0, groupMax = 5;  // inertiagrouprange
+  int groupMin = 0, groupMax = 5;              // inertiagrouprange
+  double settotalmass = -1;                    // > 0: every body's mass and inertia scaled to this total
+  const XMLElement* settotalmassAt = nullptr;  // the <compiler> that sets it
 };
 
 class Reader {

@@ -418,6 +418,33 @@ class TestMjcfParser : public QObject {
     }
   }
 
+  void setTotalMass() {
+    // settotalmass="14": the masses written (3 kg base welded to the world, the arm's geoms, a 2 kg
+    // hand) are scaled to sum to 14 kg, each inertia by the same factor; the ratios stay.
+    const RobotDescription plain = dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body name="a"><joint/><inertial pos="0 0 0" mass="3" diaginertia="1 2 2.5"/>
+<body name="b"><joint/><geom size="0.1"/></body></body></worldbody></mujoco>)",
+        "plain.xml");
+    const RobotDescription scaled = dyn::parseMjcfString(
+        R"(<mujoco><compiler settotalmass="14"/><worldbody><body name="a"><joint/>
+<inertial pos="0 0 0" mass="3" diaginertia="1 2 2.5"/><body name="b"><joint/><geom size="0.1"/></body></body>
+</worldbody></mujoco>)",
+        "scaled.xml");
+    const double ma = link(plain, "a").inertial->mass, mb = link(plain, "b").inertial->mass;
+    const double s = 14 / (ma + mb);
+    QVERIFY(std::abs(link(scaled, "a").inertial->mass + link(scaled, "b").inertial->mass - 14) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "a").inertial->mass - s * 3) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "a").inertial->iyy - s * 2) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "b").inertial->ixx - s * link(plain, "b").inertial->ixx) < 1e-15);
+    QVERIFY(finding(scaled.findings, "mjcf.settotalmass"));
+    QVERIFY(!finding(scaled.findings, "mjcf.compiler_not_applied"));
+    // The oracle file: the model's bodies (the base is welded to the world) sum to 14 kg.
+    const RobotDescription file = dyn::parseMjcfFile(dataFile("settotalmass.xml"));
+    double total = 0;
+    for (const dyn::LinkDesc& l : file.links) total += l.inertial ? l.inertial->mass : 0;
+    QVERIFY(std::abs(total - 14) < 1e-12);
+  }
+
   void meshInertia() {
     // A 0.2 x 0.1 x 0.4 box as an OBJ of quads (outward) and as an ASCII STL of triangles with the
     // opposite winding, centred at (0.1, 0, 0): both give the box's mass, centre and inertia.
