@@ -124,6 +124,9 @@ class Parser {
                "Rendering, sizes and extensions do not change the dynamics.");
     });
     applyTotalMass(root);
+    if (gravityDisabled) robot.gravity = Vec3<double>::Zero();
+    if (passiveDisabled)
+      for (JointDesc& j : robot.joints) j.damping = 0;
     suggestEndEffector();
     describeInitialPose();
     r.flushFindings();
@@ -141,6 +144,8 @@ class Parser {
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
   int includeDepth = 0;
+  bool gravityDisabled = false;  // <option><flag gravity="disable">
+  bool passiveDisabled = false;  // <option><flag passive="disable">
 
   // <compiler settotalmass="M"> (MuJoCo's XML reference, compiler/settotalmass; mj_setTotalmass): when
   // M > 0, every body's mass and inertia is scaled by M / (the sum of the bodies' masses), the world
@@ -333,10 +338,47 @@ class Parser {
     }
     r.noteUnreadAttributes(el);
     forEachChild(el, [&](const XMLElement* c) {
+      if (!std::strcmp(c->Name(), "flag")) {
+        readFlags(c);
+        return;
+      }
       r.note(Severity::Info, "mjcf.element_ignored", c, "<option> <" + std::string(c->Name()) + ">",
              "<option> <" + std::string(c->Name()) + "> is not used by Dynscope",
-             "Simulator flags do not change the dynamics model.");
+             "Simulator settings do not change the dynamics model.");
     });
+  }
+
+  // <option><flag>: of MuJoCo's flags (XML reference, option/flag) the rigid-body model depends on
+  // gravity ("disable": MuJoCo computes with zero gravity) and passive ("disable": no joint damping
+  // and springs); the others tune the solver, contacts, sensors or rendering.
+  void readFlags(const XMLElement* el) {
+    const auto value = [&](const char* name) -> std::optional<bool> {
+      const char* v = el->Attribute(name);
+      if (!v) return std::nullopt;
+      r.markRead(el, name);
+      if (!std::strcmp(v, "enable") || !std::strcmp(v, "disable")) return !std::strcmp(v, "enable");
+      r.fail(el, "<option> <flag>", std::string(name) + "=\"" + v + "\": expected enable or disable");
+    };
+    if (value("gravity") == false) {
+      gravityDisabled = true;
+      r.note(Severity::Info, "mjcf.flag_applied", el, "<option> <flag> gravity",
+             "<flag gravity=\"disable\">: the model has no gravity, as MuJoCo computes it",
+             "MuJoCo replaces the gravity vector by zero while the flag is set.");
+    }
+    if (value("passive") == false) {
+      passiveDisabled = true;
+      r.note(Severity::Info, "mjcf.flag_applied", el, "<option> <flag> passive",
+             "<flag passive=\"disable\">: joint damping and springs are left out, as MuJoCo leaves them out",
+             "MuJoCo computes no passive forces while the flag is set.");
+    }
+    bool any = false;
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+      if (std::strcmp(a->Name(), "gravity") && std::strcmp(a->Name(), "passive")) any = true;
+    if (any)
+      r.note(Severity::Info, "mjcf.element_ignored", el, "<option> <flag>",
+             "<option> <flag> settings other than gravity and passive are not used by Dynscope",
+             "They switch MuJoCo's solver, contacts, limits, sensors or actuation, not the rigid-body model.");
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) r.markRead(el, a->Name());
   }
 
   void readAssets(const XMLElement* el) {

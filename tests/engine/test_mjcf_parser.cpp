@@ -445,6 +445,29 @@ class TestMjcfParser : public QObject {
     QVERIFY(std::abs(total - 14) < 1e-12);
   }
 
+  void optionFlags() {
+    // <flag gravity="disable">: zero gravity; passive="disable": no damping; other flags: an info.
+    const RobotDescription r = dyn::parseMjcfString(
+        R"(<mujoco><option gravity="0 0 -3"><flag gravity="disable" passive="disable" warmstart="disable"/></option>
+<worldbody><body><joint damping="2"/><geom size="0.1"/></body></worldbody></mujoco>)",
+        "flags.xml");
+    QVERIFY(r.gravity.norm() == 0);
+    QCOMPARE(r.joints.front().damping, 0.0);
+    QCOMPARE(countCode(r.findings, "mjcf.flag_applied"), 2);
+    QVERIFY(finding(r.findings, "mjcf.element_ignored"));
+    const RobotDescription on = dyn::parseMjcfString(
+        R"(<mujoco><option gravity="0 0 -3"><flag gravity="enable"/></option>
+<worldbody><body><joint damping="2"/><geom size="0.1"/></body></worldbody></mujoco>)",
+        "flags.xml");
+    QVERIFY((on.gravity - dyn::Vec3<double>(0, 0, -3)).norm() == 0);
+    QCOMPARE(on.joints.front().damping, 2.0);
+    // Gravity-free inverse dynamics: at rest, no torque.
+    const dyn::Model model = dyn::loadModel(dataFile("gravity_flag.xml"));
+    dyn::Data data(model);
+    const Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 0.4), z = Eigen::VectorXd::Zero(model.nv);
+    QVERIFY(dyn::rnea(model, data, q, z, z).norm() == 0);
+  }
+
   void meshInertia() {
     // A 0.2 x 0.1 x 0.4 box as an OBJ of quads (outward) and as an ASCII STL of triangles with the
     // opposite winding, centred at (0.1, 0, 0): both give the box's mass, centre and inertia.

@@ -143,7 +143,7 @@ class TestMujocoOracle : public QObject {
   void compare_data() {
     QTest::addColumn<QString>("file");
     for (const char* f : {"pendulum.xml", "armature.xml", "defaults.xml", "geom_inertia.xml", "branched_arm.xml",
-                          "modern.xml", "settotalmass.xml"})
+                          "modern.xml", "settotalmass.xml", "gravity_flag.xml"})
       QTest::newRow(f) << QString::fromStdString(dataFile(f));
     // More models to compare (e.g. MuJoCo Menagerie's robot files), ':'-separated.
     for (const QString& f : qEnvironmentVariable("DYNSCOPE_MJCF_ORACLE_FILES").split(':', Qt::SkipEmptyParts))
