@@ -20,6 +20,7 @@
 #include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
 #include "quoted_name.hpp"
+#include "triangle_mesh.hpp"
 
 namespace dyn {
 namespace {
@@ -37,8 +38,15 @@ bool isActuatorTag(const std::string& tag) {
 std::string bucketOf(const std::string& tag) { return isActuatorTag(tag) ? "general" : tag; }
 
 struct MeshAsset {
-  std::string path;  // as the description keeps it: relative to the model file's folder, or absolute
+  std::string path;  // as the description keeps it: relative to the model file's folder, or absolute;
+                     // empty for a mesh given by its vertices in the file
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  Eigen::Vector3d refpos = Eigen::Vector3d::Zero();  // MuJoCo 2's refpos, refquat: the mesh's own frame
+  Eigen::Quaterniond refquat = Eigen::Quaterniond::Identity();
+  std::vector<Eigen::Vector3d> vertices;  // <mesh vertex>
+  std::vector<int> faces;                 // <mesh face> (none: the vertices' convex hull, as MuJoCo)
+  std::optional<MeshRule> rule;           // <mesh inertia> (MuJoCo 3.3)
+  const XMLElement* el = nullptr;
 };
 
 // A mass, its centre and its inertia about the centre, in the body frame: what the geoms add up to.
@@ -58,6 +66,7 @@ struct MassSum {
     std::string mesh;
     std::optional<double> mass;
     double density;
+    MeshRule rule;
   };
   std::vector<MeshPart> meshes;
 };
@@ -137,7 +146,9 @@ class Parser {
   RobotDescription& robot;
   std::map<std::string, MeshAsset> meshes;
   std::map<std::string, std::array<double, 4>> materials;
-  std::map<std::string, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;  // by mesh name
+  // Each mesh's triangles (scaled, in its own frame) or why they could not be read; its inertia by rule.
+  std::map<std::string, std::pair<std::vector<Triangle>, std::string>> meshTriangles;
+  std::map<std::pair<std::string, MeshRule>, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;
   std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
   std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
   std::map<std::string, Iso> freeBodyPose;   // free joint name -> its body's written pose in the world (qpos0)
@@ -272,6 +283,7 @@ class Parser {
         r.compiler.meshdir = d;
       }
     flag("autolimits", r.compiler.autolimits);
+    flag("exactmeshinertia", r.compiler.exactMeshInertia);
     if (const char* v = el->Attribute("inertiafromgeom")) {
       r.markRead(el, "inertiafromgeom");
       const std::string s = v;
@@ -385,23 +397,7 @@ class Parser {
     forEachChild(el, [&](const XMLElement* a) {
       const std::string tag = a->Name();
       if (tag == "mesh") {
-        const char* file = r.get(a, "file", "mesh", "");
-        const char* nm = a->Attribute("name");
-        if (!file) {
-          r.note(Severity::Warning, "mjcf.mesh_inline", a, "<mesh>",
-                 "a mesh without a file (vertices written in the model) is not drawn", "");
-          return;
-        }
-        std::string name = nm ? nm : fs::path(file).stem().string();
-        MeshAsset m;
-        const fs::path f(file);
-        m.path =
-            f.is_absolute() || r.compiler.meshdir.empty() ? f.string() : (fs::path(r.compiler.meshdir) / f).string();
-        if (const char* s = r.get(a, "scale", "mesh", "")) {
-          const std::vector<double> v = r.numbers(a, "scale", s, 3);
-          m.scale = Eigen::Vector3d(v[0], v[1], v[2]);
-        }
-        meshes[name] = m;
+        readMesh(a);
       } else if (tag == "material") {
         const char* nm = a->Attribute("name");
         const char* rgba = r.get(a, "rgba", "material", "");
@@ -419,6 +415,106 @@ class Parser {
       }
       r.noteUnreadAttributes(a);
     });
+  }
+
+  // <asset><mesh>: a file (STL, OBJ) or vertices (and faces) written in the model; scale, MuJoCo 2's
+  // refpos and refquat, MuJoCo 3.3's inertia rule.
+  void readMesh(const XMLElement* a) {
+    const char* file = r.get(a, "file", "mesh", "");
+    const char* vertex = a->Attribute("vertex");
+    const char* nm = a->Attribute("name");
+    r.markRead(a, "vertex");
+    if (!file && !vertex) {
+      r.note(Severity::Warning, "mjcf.mesh_inline", a, "<mesh>",
+             "a mesh with neither a file nor vertices (a built-in or plugin mesh) is not read: geoms using it have no "
+             "mass from it and are not drawn",
+             "");
+      return;
+    }
+    if (!nm && !file) r.fail(a, "<mesh>", "a mesh given by its vertices needs a name");
+    const std::string name = nm ? nm : fs::path(file).stem().string();
+    MeshAsset m;
+    m.el = a;
+    if (file) {
+      const fs::path f(file);
+      m.path = f.is_absolute() || r.compiler.meshdir.empty() ? f.string() : (fs::path(r.compiler.meshdir) / f).string();
+    }
+    if (vertex) {
+      if (file) r.fail(a, "<mesh>", "a mesh has either a file or vertices, not both");
+      const std::vector<double> v = r.numbers(a, "vertex", vertex, 0, std::numeric_limits<size_t>::max());
+      if (v.size() % 3 || v.size() < 12)
+        r.fail(
+            a, "<mesh>",
+            "vertex: expected at least 4 vertices of 3 numbers each, found " + std::to_string(v.size()) + " numbers");
+      for (size_t k = 0; k < v.size(); k += 3) m.vertices.emplace_back(v[k], v[k + 1], v[k + 2]);
+      if (const char* f = a->Attribute("face")) {
+        r.markRead(a, "face");
+        const std::vector<double> idx = r.numbers(a, "face", f, 0, std::numeric_limits<size_t>::max());
+        if (idx.size() % 3 || idx.empty())
+          r.fail(a, "<mesh>", "face: expected 3 vertex indices per triangle, found " + std::to_string(idx.size()));
+        for (const double i : idx) {
+          if (i != std::floor(i) || i < 0 || i >= double(m.vertices.size()))
+            r.fail(a, "<mesh>",
+                   "face: vertex index " + formatNumber(i) + " is not one of the " + std::to_string(m.vertices.size()) +
+                       " vertices (counted from 0)");
+          m.faces.push_back(int(i));
+        }
+      }
+      for (const char* drawing : {"normal", "texcoord"}) r.markRead(a, drawing);
+    }
+    if (const char* s = r.get(a, "scale", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "scale", s, 3);
+      m.scale = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* p = r.get(a, "refpos", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "refpos", p, 3);
+      m.refpos = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* q = r.get(a, "refquat", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "refquat", q, 4);
+      m.refquat = Eigen::Quaterniond(v[0], v[1], v[2], v[3]);
+      if (!(m.refquat.norm() > 0)) r.fail(a, "<mesh>", "refquat: the quaternion must not be zero");
+      m.refquat.normalize();
+    }
+    if (const char* rule = r.get(a, "inertia", "mesh", "")) {
+      const std::string v = rule;
+      m.rule = v == "convex"   ? MeshRule::Convex
+               : v == "exact"  ? MeshRule::Exact
+               : v == "legacy" ? MeshRule::Legacy3
+               : v == "shell"  ? MeshRule::Shell
+                               : (r.fail(a, "<mesh>", "inertia=\"" + v + "\": expected convex, exact, legacy or shell"),
+                                 MeshRule::Exact);
+    }
+    meshes[name] = std::move(m);
+    r.noteUnreadAttributes(a);
+  }
+
+  static std::string formatNumber(double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+  }
+
+  // A mesh's triangles in its frame as MuJoCo places them: v -> scale * (refquat^-1 (v - refpos)).
+  const std::pair<std::vector<Triangle>, std::string>& trianglesOf(const std::string& name, const MeshAsset& a) {
+    if (const auto it = meshTriangles.find(name); it != meshTriangles.end()) return it->second;
+    std::vector<Triangle> triangles;
+    std::string error;
+    if (!a.path.empty()) {
+      const std::string path = resolveMeshPath(a.path, r.mainFile(), &error);
+      if (!path.empty()) readTriangleMesh(path, triangles, &error);
+    } else if (!a.faces.empty()) {
+      for (size_t k = 0; k + 2 < a.faces.size(); k += 3)
+        triangles.push_back(
+            {a.vertices[size_t(a.faces[k])], a.vertices[size_t(a.faces[k + 1])], a.vertices[size_t(a.faces[k + 2])]});
+    } else {
+      triangles = convexHull(a.vertices);  // MuJoCo makes the faces of a vertex-only mesh from its hull
+      if (triangles.empty()) error = "its vertices span no volume";
+    }
+    const Eigen::Matrix3d Rt = a.refquat.toRotationMatrix().transpose();
+    for (Triangle& t : triangles)
+      for (Eigen::Vector3d& v : t) v = (Rt * (v - a.refpos)).cwiseProduct(a.scale);
+    return meshTriangles.emplace(name, std::make_pair(std::move(triangles), error)).first->second;
   }
 
   // ---- bodies ---------------------------------------------------------------------------------
@@ -685,28 +781,30 @@ class Parser {
              "<inertial> is replaced by the geoms' inertia (<compiler inertiafromgeom=\"true\">)", "");
   }
 
-  // The mesh geoms' mass and inertia, from their files (MuJoCo's compiler reads the triangles too).
+  // The mesh geoms' mass and inertia, from their triangles by the rule that applies (as MuJoCo's
+  // compiler; mjcf_mesh_inertia.cpp), and a finding naming the rule.
   void addMeshes(MassSum& sum, const std::string& link) {
     for (const MassSum::MeshPart& p : sum.meshes) {
-      std::string why;
       const auto asset = meshes.find(p.mesh);
       if (asset == meshes.end()) continue;  // mjcf.mesh_missing says so
-      auto cached = meshInertias.find(p.mesh);
+      auto cached = meshInertias.find({p.mesh, p.rule});
       if (cached == meshInertias.end()) {
-        std::string error;
-        const std::string path = resolveMeshPath(asset->second.path, r.mainFile(), &error);
-        std::optional<MeshInertia> mi = path.empty() ? std::nullopt : meshInertia(path, asset->second.scale, &error);
-        cached = meshInertias.emplace(p.mesh, std::make_pair(mi, error)).first;
+        const auto& [triangles, readError] = trianglesOf(p.mesh, asset->second);
+        std::string error = readError;
+        std::optional<MeshInertia> mi = triangles.empty() ? std::nullopt : meshInertia(triangles, p.rule, &error);
+        cached = meshInertias.emplace(std::make_pair(p.mesh, p.rule), std::make_pair(mi, error)).first;
       }
       const auto& [mi, error] = cached->second;
       if (!mi) {
         r.note(Severity::Warning, "mjcf.mesh_inertia", p.el, "body " + inQuotes(link) + " <geom>",
                "the inertia of mesh " + inQuotes(p.mesh) + " is not computed (" + error + "): body " + inQuotes(link) +
                    " lacks its share",
-               "MuJoCo computes a mesh's volume and inertia from its triangles; Dynscope reads STL and OBJ files. "
-               "Give the body an <inertial> element, or make the mesh file available.");
+               "MuJoCo computes a mesh's volume and inertia from its triangles (MuJoCo refuses such a mesh); "
+               "Dynscope reads STL and OBJ files and meshes written in the model. Give the body an <inertial> "
+               "element, or make the mesh file available.");
         continue;
       }
+      noteMeshRule(p);
       const double m = p.mass ? *p.mass : p.density * mi->volume;
       const Eigen::Matrix3d R = p.pose.linear();
       const Eigen::Vector3d c = p.pose * mi->centroid;
@@ -714,6 +812,35 @@ class Parser {
       sum.moment += m * c;
       sum.parts.push_back({m, c, m * R * mi->inertiaPerMass * R.transpose()});
     }
+  }
+
+  void noteMeshRule(const MassSum::MeshPart& p) {
+    std::string how;
+    switch (p.rule) {
+      case MeshRule::Legacy2:
+        how =
+            "MuJoCo 2.x's default rule (<compiler exactmeshinertia=\"false\">, as MuJoCo 2.2.2 to 3.2 compute it): "
+            "the tetrahedra from the face centre counted with positive volume, the mass from the volume of the box "
+            "with the same inertia. MuJoCo 3.3 and later take the tetrahedra's volume instead (their "
+            "inertia=\"legacy\"); set <mesh inertia=...> to choose";
+        break;
+      case MeshRule::Exact:
+        how = "the exact rule (exactmeshinertia=\"true\" or <mesh inertia=\"exact\">): the solid the triangles enclose";
+        break;
+      case MeshRule::Legacy3:
+        how =
+            "MuJoCo 3.3's legacy rule (<mesh inertia=\"legacy\">): the tetrahedra from the face centre counted "
+            "with positive volume (over-counting a concave mesh)";
+        break;
+      case MeshRule::Convex:
+        how = "the convex rule (<mesh inertia=\"convex\">): the solid of the mesh's convex hull";
+        break;
+      case MeshRule::Shell:
+        how = "the shell rule (<mesh inertia=\"shell\"> or <geom shellinertia=\"true\">): the mass on the surface";
+        break;
+    }
+    r.note(Severity::Info, "mjcf.mesh_inertia_rule", p.el, "<geom> mesh", "mesh geoms' mass and inertia by " + how,
+           "docs/mjcf.md lists MuJoCo's mesh inertia rules.");
   }
 
   InertialDesc readInertial(const XMLElement* el, const Iso& offset) {
@@ -771,6 +898,16 @@ class Parser {
     return in;
   }
 
+  // The mesh inertia rule for a geom: its mesh's inertia (MuJoCo 3.3), else the geom's shellinertia
+  // (MuJoCo 2.3 to 3.2), else the compiler's exactmeshinertia (MuJoCo 2.x), else MuJoCo 2's default.
+  MeshRule meshRule(const XMLElement* el, const char* mesh, const std::string& cc) {
+    if (const auto it = mesh ? meshes.find(mesh) : meshes.end(); it != meshes.end() && it->second.rule)
+      return *it->second.rule;
+    if (const char* shell = r.get(el, "shellinertia", "geom", cc); shell && !std::strcmp(shell, "true"))
+      return MeshRule::Shell;
+    return r.compiler.exactMeshInertia ? MeshRule::Exact : MeshRule::Legacy2;
+  }
+
   void readGeom(const XMLElement* el, const Iso& offset, const Iso& prefix, const std::string& cc, MassSum& sum,
                 std::vector<Geometry>& visuals, std::vector<Geometry>& collisions, const std::string& link) {
     const char* t = r.get(el, "type", "geom", cc);
@@ -825,8 +962,12 @@ class Parser {
         }
       } else if (type == GeomType::Mesh) {
         const char* mesh = r.get(el, "mesh", "geom", cc);
-        MassSum::MeshPart part{el, pose, mesh ? mesh : "", std::nullopt,
-                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0};
+        MassSum::MeshPart part{el,
+                               pose,
+                               mesh ? mesh : "",
+                               std::nullopt,
+                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0,
+                               meshRule(el, mesh, cc)};
         if (massAttr) part.mass = r.numbers(el, "mass", massAttr, 1)[0];
         if (part.mass.value_or(1) < 0 || part.density < 0) r.fail(el, ctx, "negative mass or density");
         if (part.mass.value_or(1) > 0 && part.density > 0) sum.meshes.push_back(std::move(part));
@@ -899,9 +1040,22 @@ class Parser {
                  mesh ? "mesh " + inQuotes(mesh) + " is not defined in <asset>" : "a mesh geom names no mesh", "");
           break;
         }
+        if (it->second.path.empty()) {
+          r.note(Severity::Info, "mjcf.mesh_inline", el, ctx,
+                 "a mesh written in the model (<mesh vertex>) counts for the inertia but is not drawn", "");
+          break;
+        }
         geo.shape.kind = Shape::Kind::Mesh;
         geo.shape.meshUri = it->second.path;
         geo.shape.scale = it->second.scale;
+        if (it->second.refpos.norm() > 0 || !it->second.refquat.isApprox(Eigen::Quaterniond::Identity(), 0)) {
+          // scale * (R^T (v - refpos)): exact for a uniform scale or no refquat.
+          const Eigen::Matrix3d Rt = it->second.refquat.toRotationMatrix().transpose();
+          Iso ref = Iso::Identity();
+          ref.linear() = Rt;
+          ref.translation() = -(Rt * it->second.refpos).cwiseProduct(it->second.scale);
+          geo.origin = toPose(offset * pose * ref);
+        }
         shapes.push_back(geo);
         break;
       }

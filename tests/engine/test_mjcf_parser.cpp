@@ -518,6 +518,85 @@ class TestMjcfParser : public QObject {
     QVERIFY(finding(missing.findings, "mjcf.mesh_inertia"));
   }
 
+  void meshInertiaRules() {
+    // Closed forms for each of MuJoCo's rules, on the meshes of tests/data/mjcf/meshes: a right
+    // tetrahedron with legs a, a U-shaped prism (a 3u x 3u square less a u x 2u notch, height h).
+    const double a = 0.25, u = 0.0625, h = 0.125, rho = 1000;
+    const auto load = [](const std::string& compiler, const std::string& meshAttr, const std::string& mesh) {
+      return dyn::parseMjcfString("<mujoco><compiler meshdir=\"meshes\" " + compiler + "/><asset><mesh file=\"" + mesh +
+                                      ".obj\" " + meshAttr +
+                                      "/></asset><worldbody><body name=\"b\"><joint/><geom type=\"mesh\" mesh=\"" +
+                                      mesh + "\"/></body></worldbody></mujoco>",
+                                  dataFile("rules.xml"));
+    };
+    const auto mass = [](const RobotDescription& r) { return link(r, "b").inertial->mass; };
+    // MuJoCo 2's default: the tetrahedron's mass from its equivalent inertia box. About its centroid
+    // the second moments are V a^2 (I/20 - J/80) (J: all ones), principal V a^2 (1/80, 1/20, 1/20), so
+    // the box's half-sides are sqrt(3 c_k / V) and its volume 8 a^3 sqrt(27 / 32000).
+    const RobotDescription legacy = load("", "", "tetra");
+    QVERIFY(std::abs(mass(legacy) - rho * 8 * a * a * a * std::sqrt(27.0 / 32000)) < 1e-12);
+    QVERIFY(finding(legacy.findings, "mjcf.mesh_inertia_rule"));
+    QVERIFY(finding(legacy.findings, "mjcf.mesh_inertia_rule")->message.find("MuJoCo 2.x") != std::string::npos);
+    // Exact (2.x's flag, 3.3's attribute), and 3.3's legacy and convex on a convex mesh: the solid.
+    const double tetra = rho * a * a * a / 6;
+    for (const auto& [compiler, attr] : {std::pair<std::string, std::string>{"exactmeshinertia=\"true\"", ""},
+                                         {"", "inertia=\"exact\""},
+                                         {"", "inertia=\"legacy\""},
+                                         {"", "inertia=\"convex\""}}) {
+      const RobotDescription r = load(compiler, attr, "tetra");
+      QVERIFY2(std::abs(mass(r) - tetra) < 1e-12, (compiler + attr).c_str());
+      const dyn::InertialDesc& in = *link(r, "b").inertial;
+      QVERIFY((in.origin.xyz - V3::Constant(a / 4)).norm() < 1e-15);
+      // I = tr(C) - C with C = V a^2 (I/20 - J/80): diagonal m a^2 (1/10 - 1/80) ... per unit mass.
+      QVERIFY(std::abs(in.ixx - tetra * a * a * (2.0 / 20 - 2.0 / 80)) < 1e-15);
+      QVERIFY(std::abs(in.ixy - tetra * a * a / 80) < 1e-15);
+    }
+    // The U: exact = 7 u^2 h; convex = the 3u x 3u x h box; MuJoCo 3.3's legacy over-counts.
+    const double exactU = rho * 7 * u * u * h, boxU = rho * 9 * u * u * h;
+    QVERIFY(std::abs(mass(load("", "inertia=\"exact\"", "ushape")) - exactU) < 1e-12);
+    const RobotDescription convex = load("", "inertia=\"convex\"", "ushape");
+    QVERIFY(std::abs(mass(convex) - boxU) < 1e-12);
+    QVERIFY((link(convex, "b").inertial->origin.xyz - V3(1.5 * u, 1.5 * u, h / 2)).norm() < 1e-15);
+    QVERIFY(std::abs(link(convex, "b").inertial->izz - boxU * (18 * u * u) / 12) < 1e-15);
+    QVERIFY(mass(load("", "inertia=\"legacy\"", "ushape")) > exactU * 1.01);
+    // Shell: the surface of a cube of side s (written in the model by its corners: the hull's faces):
+    // mass = density x 6 s^2, Izz = m 5 s^2 / 18.
+    const double side = 0.5;
+    const RobotDescription shell = dyn::parseMjcfString(
+        R"(<mujoco><asset><mesh name="cube" inertia="shell" vertex="0 0 0 0.5 0 0 0 0.5 0 0.5 0.5 0
+0 0 0.5 0.5 0 0.5 0 0.5 0.5 0.5 0.5 0.5 0.2 0.3 0.1"/></asset>
+<worldbody><body name="b"><joint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>)",
+        "shell.xml");
+    const double ms = rho * 6 * side * side;
+    QVERIFY(std::abs(mass(shell) - ms) < 1e-9);
+    QVERIFY(std::abs(link(shell, "b").inertial->izz - ms * 5 * side * side / 18) < 1e-12);
+    QVERIFY((link(shell, "b").inertial->origin.xyz - V3::Constant(side / 2)).norm() < 1e-15);
+    // A mesh written in the model by its vertices (a cube of side 0.25 and a roof apex 0.125 above
+    // it; two points inside): the convex hull's solid under the exact rule, no "not defined" warning.
+    const RobotDescription house = dyn::parseMjcfFile(dataFile("mesh_exact.xml"));
+    QVERIFY(!finding(house.findings, "mjcf.mesh_missing"));
+    QVERIFY(!finding(house.findings, "mjcf.mesh_inertia"));
+    QVERIFY(finding(house.findings, "mjcf.mesh_inline"));
+    const double cube = 0.25 * 0.25 * 0.25, roof = 0.25 * 0.25 * 0.125 / 3;
+    QVERIFY(std::abs(link(house, "b4").inertial->mass - rho * (cube + roof)) < 1e-12);
+    // ... and with its faces given: the tetrahedron of legs 0.5, 0.25, 0.125 (mass 0.7 written) plus
+    // a U at density 1000.
+    QVERIFY(std::abs(link(house, "b5").inertial->mass - (0.7 + exactU)) < 1e-12);
+    // Bad inline meshes: refused naming the element.
+    for (const char* bad : {R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0"/>)",
+                            R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 4"/>)",
+                            R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1" inertia="solid"/>)"}) {
+      try {
+        dyn::parseMjcfString(std::string("<mujoco><asset>\n") + bad +
+                                 "</asset><worldbody><body><joint/><geom size=\"1\"/></body></worldbody></mujoco>",
+                             "bad.xml");
+        QFAIL(bad);
+      } catch (const LoadError& e) {
+        QCOMPARE(e.line(), 2);
+      }
+    }
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
