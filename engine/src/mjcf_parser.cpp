@@ -135,7 +135,7 @@ class Parser {
     applyTotalMass(root);
     if (gravityDisabled) robot.gravity = Vec3<double>::Zero();
     if (passiveDisabled)
-      for (JointDesc& j : robot.joints) j.damping = 0;
+      for (JointDesc& j : robot.joints) j.damping = j.stiffness = 0;
     suggestEndEffector();
     describeInitialPose();
     r.flushFindings();
@@ -654,6 +654,11 @@ class Parser {
       if (!freeElement) {  // <freejoint> is <joint type="free"> with no damping, friction or armature
         jd.damping = optNumber(el, "damping", "joint", cc, 0);
         jd.armature = optNumber(el, "armature", "joint", cc, 0);
+        if (optNumber(el, "stiffness", "joint", cc, 0) != 0)
+          r.note(Severity::Warning, "mjcf.joint_spring", el, ctx + " stiffness",
+                 "a free joint's spring (stiffness) is not represented",
+                 "Dynscope applies the springs of hinge and slide joints only.");
+        r.markRead(el, "springref");
         jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
       }
       r.markRead(el, "align");
@@ -709,10 +714,18 @@ class Parser {
     jd.armature = optNumber(el, "armature", "joint", cc, 0);
     if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0)
       r.fail(el, ctx, "damping, frictionloss and armature must not be negative");
-    if (optNumber(el, "stiffness", "joint", cc, 0) != 0)
+    // A spring: MuJoCo's passive force -stiffness (qpos - springref), springref in the compiler's angle
+    // unit for hinges (qpos_spring); independent of ref, which is qpos0.
+    const double stiffness = optNumber(el, "stiffness", "joint", cc, 0);
+    if (stiffness < 0) r.fail(el, ctx, "stiffness must not be negative");
+    if (hinge || slide) {
+      jd.stiffness = stiffness;
+      jd.springref = optNumber(el, "springref", "joint", cc, 0) * unit;
+    } else if (stiffness != 0) {
       r.note(Severity::Warning, "mjcf.joint_spring", el, ctx + " stiffness",
-             "joint springs (stiffness) are not represented",
-             "Dynscope's dynamics have no joint springs: add the spring torque to tau yourself.");
+             "a ball joint's spring (stiffness) is not represented",
+             "Dynscope applies the springs of hinge and slide joints only.");
+    }
     r.markRead(el, "springref");
     if (limited(el, "actuatorfrclimited", "actuatorfrcrange", "joint", cc)) {
       const std::vector<double> f = r.numbers(el, "actuatorfrcrange", r.get(el, "actuatorfrcrange", "joint", cc), 2);

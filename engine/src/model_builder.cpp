@@ -233,6 +233,14 @@ struct Builder {
         if (model.armature.size() != model.nv) model.armature = VecX<double>::Zero(model.nv);
         model.armature.segment(jm.idx_v, jm.nv).setConstant(jd.armature);
       }
+      if (jd.stiffness != 0 && jm.nv == 1 && jm.nq == 1) {  // likewise springs
+        if (model.stiffness.size() != model.nv) {
+          model.stiffness = VecX<double>::Zero(model.nv);
+          model.springref = VecX<double>::Zero(model.nv);
+        }
+        model.stiffness[jm.idx_v] = jd.stiffness;
+        model.springref[jm.idx_v] = jd.springref;
+      }
     }
   }
 

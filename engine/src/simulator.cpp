@@ -259,6 +259,12 @@ void Simulator::setWrenches(const std::vector<ExternalWrench>& wrenches) {
 void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
                               bool held) const {
   if (settings_.damping) tau -= model_.damping.cwiseProduct(qd);  // viscous: -b qd
+  if (model_.stiffness.size() == model_.nv)                       // joint springs: -k (q - springref)
+    for (int i = 1; i <= model_.N; ++i) {
+      const JointModel<double>& J = model_.joints[i];
+      if (J.nv == 1 && J.nq == 1 && model_.stiffness[J.idx_v] != 0)
+        tau[J.idx_v] -= model_.stiffness[J.idx_v] * (q[J.idx_q] - model_.springref[J.idx_v]);
+    }
   if (settings_.friction)
     for (int i = 0; i < model_.nv; ++i)  // Coulomb, smoothed: -f tanh(qd / eps)
       if (model_.friction[i] != 0) tau[i] -= model_.friction[i] * std::tanh(qd[i] / frictionEps_[i]);

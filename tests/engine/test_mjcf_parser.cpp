@@ -406,7 +406,9 @@ class TestMjcfParser : public QObject {
     QVERIFY(!j.hasLimits);
     QCOMPARE(j.kind, JointKind::Continuous);
     QVERIFY(finding(r.findings, "mjcf.range_without_limited"));
-    QVERIFY(finding(r.findings, "mjcf.joint_spring"));
+    QVERIFY(!finding(r.findings, "mjcf.joint_spring"));  // a hinge's spring is applied
+    QCOMPARE(j.stiffness, 5.0);
+    QCOMPARE(j.springref, 0.0);
     QVERIFY(finding(r.findings, "mjcf.actuator_target"));
     QVERIFY(std::abs(link(r, "b").inertial->mass - 1000 * 4.0 / 3.0 * kPi * 0.001) < 1e-12);
     // Not UTF-8: refused, naming the line.

@@ -146,7 +146,7 @@ class TestMujocoOracle : public QObject {
     // single precision (its mesh volumes and centres agree to about 1e-8), so kInertiaTol for meshes.
     QTest::addColumn<double>("massTol");
     for (const char* f : {"pendulum.xml", "armature.xml", "defaults.xml", "geom_inertia.xml", "branched_arm.xml",
-                          "modern.xml", "settotalmass.xml", "gravity_flag.xml"})
+                          "modern.xml", "settotalmass.xml", "gravity_flag.xml", "springs.xml"})
       QTest::newRow(f) << QString::fromStdString(dataFile(f)) << kTol;
     for (const char* f : {"mesh_legacy.xml", "mesh_exact.xml"})
       QTest::newRow(f) << QString::fromStdString(dataFile(f)) << kInertiaTol;
@@ -261,6 +261,23 @@ class TestMujocoOracle : public QObject {
       for (int k = 0; k < m->nv; ++k) d->qacc[k] = qacc[k];
       mj_inverse(m, d);
       const Eigen::VectorXd taumj = Eigen::Map<Eigen::VectorXd>(d->qfrc_inverse, m->nv);
+
+      // Passive forces of hinges and slides: MuJoCo's qfrc_passive (springs and damping) against
+      // -stiffness (q - springref) - damping qd from our model (the simulator's passive torque).
+      const int flags = m->opt.disableflags;
+      m->opt.disableflags &= ~mjDSBL_PASSIVE;
+      mj_forward(m, d);
+      m->opt.disableflags = flags;
+      for (const Pair& p : pairs) {
+        if (p.type != mjJNT_HINGE && p.type != mjJNT_SLIDE) continue;
+        const bool spring = model.stiffness.size() == model.nv;
+        const double k = spring ? model.stiffness[p.iv] : 0, ref = spring ? model.springref[p.iv] : 0;
+        const double ours = -k * (q[p.iq] - ref) - model.damping[p.iv] * v[p.iv];
+        const QString bad =
+            mismatch(Eigen::VectorXd::Constant(1, ours), Eigen::VectorXd::Constant(1, d->qfrc_passive[p.vadr]),
+                     QString("state %1, passive force of dof %2").arg(s).arg(p.vadr));
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+      }
 
       // Body poses.
       dyn::forwardKinematics(model, data, q);

@@ -1,6 +1,7 @@
 // Kinetic energy T = sum 1/2 v_i . I_i v_i (Part 2, eq. 39) + 1/2 sum armature_k qd_k^2 (the rotors'
 // energy: MuJoCo's armature, on H's diagonal, so that T = 1/2 qd^T H qd), potential energy
-// V = -sum m_i g . c_i, centre of mass and total mass.
+// V = -sum m_i g . c_i + 1/2 sum stiffness_k (q_k - springref_k)^2 (joint springs, as MuJoCo counts
+// them), centre of mass and total mass.
 #pragma once
 #include "kinematics.hpp"
 
@@ -31,6 +32,13 @@ void computeEnergy(const ModelTpl<S>& model, DataTpl<S>& data, const Eigen::Matr
   }
   if (model.armature.size() == model.nv)
     for (int k = 0; k < model.nv; ++k) data.kinetic += S(0.5) * model.armature[k] * qd[k] * qd[k];
+  if (model.stiffness.size() == model.nv)
+    for (int i = 1; i <= model.N; ++i) {
+      const JointModel<S>& J = model.joints[i];
+      if (J.nv != 1 || J.nq != 1 || model.stiffness[J.idx_v] == S(0)) continue;
+      const S x = q[J.idx_q] - model.springref[J.idx_v];
+      data.potential += S(0.5) * model.stiffness[J.idx_v] * x * x;
+    }
   data.com = centerOfMass(model, data);
 }
 
