@@ -599,6 +599,26 @@ class TestMjcfParser : public QObject {
     }
   }
 
+  void namesShared() {
+    // A body and a site (and a body and a geom) named alike: valid MJCF, at most an info; --link
+    // means the body.
+    const dyn::Model model = dyn::loadModel(dataFile("shared_names.xml"));
+    for (const dyn::Finding& f : model.findings) QVERIFY2(f.severity != dyn::Severity::Error, f.text().c_str());
+    const dyn::Finding* shared = finding(model.findings, "names.shared");
+    QVERIFY(shared);
+    QCOMPARE(shared->severity, dyn::Severity::Info);
+    QCOMPARE(shared->line, 11);  // the site
+    QCOMPARE(model.frames[size_t(model.frameIndex("hand"))].body, model.bodyIndex("hand"));
+    QVERIFY(model.frames[size_t(model.frameIndex("hand"))].placement.r.norm() == 0);  // the body, not the site
+    // Two sites named alike: still an error (MuJoCo refuses it too).
+    const dyn::Model twice = dyn::buildModel(dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body name="b"><joint/><geom size="0.1"/><site name="s"/><site name="s" pos="1 0 0"/>
+</body></worldbody></mujoco>)",
+        "twice.xml"));
+    QVERIFY(finding(twice.findings, "names.duplicate"));
+    QCOMPARE(finding(twice.findings, "names.duplicate")->severity, dyn::Severity::Error);
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
