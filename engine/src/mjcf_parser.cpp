@@ -21,6 +21,7 @@
 #include "mjcf_reader.hpp"
 #include "quoted_name.hpp"
 #include "triangle_mesh.hpp"
+#include "xml_error_text.hpp"
 
 namespace dyn {
 namespace {
@@ -239,9 +240,14 @@ class Parser {
     std::ostringstream text;
     text << in.rdbuf();
     const std::string xml = text.str();
+    if (const std::string binary = binaryFileProblem(xml); !binary.empty())
+      throw LoadError(path.string(), 0, "",
+                      binary + " (included from " + r.fileOf(inc) + " line " + std::to_string(inc->GetLineNum()) + ")");
     tinyxml2::XMLDocument& doc = r.addDocument(path.string());
-    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
-      throw LoadError(path.string(), doc.ErrorLineNum(), "", std::string("malformed XML: ") + doc.ErrorName());
+    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+      const XmlErrorText error = describeXmlError(xml, doc);
+      throw LoadError(path.string(), error.line, "", error.message);
+    }
     const XMLElement* root = doc.RootElement();
     if (!root || std::strcmp(root->Name(), "mujoco"))
       throw LoadError(path.string(), root ? root->GetLineNum() : 0, "",
@@ -1240,13 +1246,6 @@ class Parser {
   }
 };
 
-std::string xmlError(const tinyxml2::XMLDocument& doc) {
-  const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
-  const size_t colon = full.find(": ");
-  return std::string("malformed XML: ") + doc.ErrorName() +
-         (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
-}
-
 }  // namespace
 
 bool looksLikeMjcf(const std::string& xmlText) {
@@ -1267,9 +1266,12 @@ bool looksLikeMjcf(const std::string& xmlText) {
 }
 
 RobotDescription parseMjcfString(const std::string& xml, const std::string& sourceName) {
+  if (const std::string binary = binaryFileProblem(xml); !binary.empty()) throw LoadError(sourceName, 0, "", binary);
   tinyxml2::XMLDocument doc;
-  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
-    throw LoadError(sourceName, doc.ErrorLineNum(), "", xmlError(doc));
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    const XmlErrorText error = describeXmlError(xml, doc);  // in words, at the line to look at
+    throw LoadError(sourceName, error.line, "", error.message);
+  }
   const XMLElement* root = doc.RootElement();
   if (!root) throw LoadError(sourceName, 0, "", "no root element");
   if (std::strcmp(root->Name(), "mujoco"))

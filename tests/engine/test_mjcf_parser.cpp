@@ -619,6 +619,29 @@ class TestMjcfParser : public QObject {
     QCOMPARE(finding(twice.findings, "names.duplicate")->severity, dyn::Severity::Error);
   }
 
+  void binaryFiles() {
+    // A binary file given as a URDF, an MJCF or a DH table: "not a text file", naming the file.
+    QTemporaryDir dir;
+    for (const char* name : {"robot.urdf", "robot.xml", "robot.dh", "robot.mjcf"}) {
+      const std::string path = dir.filePath(name).toStdString();
+      {
+        std::ofstream out(path, std::ios::binary);
+        out << std::string(
+            "<\x01\x02\x00\x7f"
+            "ELF binary",
+            15);
+      }
+      try {
+        dyn::loadModel(path);
+        QFAIL(name);
+      } catch (const LoadError& e) {
+        QCOMPARE(e.file(), path);
+        QVERIFY2(std::string(e.what()).find("this is not a text file") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("\x7f") == std::string::npos, e.what());
+      }
+    }
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
@@ -663,7 +686,18 @@ class TestMjcfParser : public QObject {
            "</worldbody></mujoco>"
         << 2 << "expected whole numbers";
     QTest::newRow("no bodies") << "<mujoco>\n<worldbody/></mujoco>" << 1 << "no bodies";
-    QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 2 << "malformed XML";
+    // Syntax errors in plain words (as URDF's), at the line to look at.
+    QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 3
+                               << "malformed XML: </mujoco> on line 3 closes <worldbody> opened on line 2";
+    QTest::newRow("bad attribute")
+        << "<mujoco>\n<worldbody>\n<body>\n<joint name=\"a\" axis=0 1 0/>\n</body></worldbody></mujoco>" << 4
+        << "an attribute of <joint> on line 4 is malformed";
+    QTest::newRow("truncated") << "<mujoco>\n<worldbody>\n<body name=\"arm\">\n<geom size=\"1\"/>" << 4
+                               << "the file ends inside <body name='arm'> opened on line 3";
+    QTest::newRow("binary") << QString::fromLatin1(
+                                   "\x7f"
+                                   "ELF\x02\x01")
+                            << 0 << "this is not a text file";
   }
   void errors() {
     QFETCH(QString, xml);
