@@ -156,8 +156,10 @@ class Parser {
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
   int includeDepth = 0;
-  bool gravityDisabled = false;  // <option><flag gravity="disable">
-  bool passiveDisabled = false;  // <option><flag passive="disable">
+  std::string suffix;  // the names' suffix of the elements being read (<replicate>)
+  std::map<std::string, std::vector<std::string>> replicas;  // a joint's name as written -> its replicas' names
+  bool gravityDisabled = false;                              // <option><flag gravity="disable">
+  bool passiveDisabled = false;                              // <option><flag passive="disable">
 
   // <compiler settotalmass="M"> (MuJoCo's XML reference, compiler/settotalmass; mj_setTotalmass): when
   // M > 0, every body's mass and inertia is scaled by M / (the sum of the bodies' masses), the world
@@ -412,6 +414,10 @@ class Parser {
           materials[nm] = {v[0], v[1], v[2], v[3]};
         }
         return;  // a material's texture and lighting are the renderer's business: not reported
+      } else if (tag == "model") {
+        r.note(Severity::Info, "mjcf.element_ignored", a, "<asset> <model>",
+               "<asset> <model> (MuJoCo 3) is not read: only <attach> uses it, which Dynscope refuses", "");
+        return;
       } else if (tag != "texture") {
         r.note(Severity::Info, "mjcf.element_ignored", a, "<asset> <" + tag + ">",
                "<asset> <" + tag + "> is not used by Dynscope", "");
@@ -527,7 +533,7 @@ class Parser {
 
   std::string nameOf(const XMLElement* el, const std::string& prefix) {
     const char* n = el->Attribute("name");
-    return n && *n ? std::string(n) : prefix + std::to_string(++unnamedCount);
+    return n && *n ? std::string(n) + suffix : prefix + std::to_string(++unnamedCount);
   }
 
   static bool isIdentity(const Iso& T) {
@@ -567,22 +573,75 @@ class Parser {
 
   // A body's children in file order, with <frame> elements (MuJoCo 3) opened: each child comes with
   // the pose of the frames around it and the childclass in force.
+  // <replicate> (MuJoCo 3, XML reference "replicate") is expanded here too: its children count times,
+  // replica i at position p_i (p_0 = 0, p_i+1 = p_i + R_i offset) turned by R_i = euler(i x euler),
+  // the names inside it suffixed with sep and i written with as many digits as count has (inner
+  // replicates' suffixes first).
   struct Item {
     const XMLElement* el;
     Iso prefix;
     std::string childclass;
+    std::string suffix;  // appended to the names of the element and everything in it (<replicate>)
   };
-  void collect(const XMLElement* el, const Iso& prefix, const std::string& cc, std::vector<Item>& out) {
+  void collect(const XMLElement* el, const Iso& prefix, const std::string& cc, const std::string& suffix,
+               std::vector<Item>& out) {
     forEachChild(el, [&](const XMLElement* c) {
       if (!std::strcmp(c->Name(), "frame")) {
         const char* fcc = c->Attribute("childclass");
         r.markRead(c, "childclass");
-        collect(c, prefix * framePose(r, c), fcc ? fcc : cc, out);
+        collect(c, prefix * framePose(r, c), fcc ? fcc : cc, suffix, out);
         r.noteUnreadAttributes(c);
         return;
       }
-      out.push_back(Item{c, prefix, cc});
+      if (!std::strcmp(c->Name(), "replicate")) {
+        replicate(c, prefix, cc, suffix, out);
+        return;
+      }
+      if (!std::strcmp(c->Name(), "attach"))
+        r.fail(c, "<attach>",
+               "MuJoCo 3's <attach> (bodies from another model) is not supported: the bodies it would add are "
+               "missing. Compile the model with MuJoCo and save it (mj_saveLastXML), then load the result");
+      out.push_back(Item{c, prefix, cc, suffix});
     });
+  }
+
+  void replicate(const XMLElement* c, const Iso& prefix, const std::string& cc, const std::string& suffix,
+                 std::vector<Item>& out) {
+    const char* countAttr = c->Attribute("count");
+    if (!countAttr) r.fail(c, "<replicate>", "missing count attribute");
+    const int count = r.integers(c, "count", countAttr, 1)[0];
+    if (count < 1) r.fail(c, "<replicate>", "count=\"" + std::string(countAttr) + "\": must be positive");
+    if (count > 100000) r.fail(c, "<replicate>", "count=\"" + std::string(countAttr) + "\": more than 100000 replicas");
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero(), euler = Eigen::Vector3d::Zero();
+    if (const char* o = c->Attribute("offset")) {
+      const std::vector<double> v = r.numbers(c, "offset", o, 3);
+      offset = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* e = c->Attribute("euler")) {
+      const std::vector<double> v = r.numbers(c, "euler", e, 3);
+      euler = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    const std::string sep = c->Attribute("sep") ? c->Attribute("sep") : "";
+    const char* rcc = c->Attribute("childclass");
+    if (rcc && !r.defaults.count(rcc))
+      r.fail(c, "<replicate>", "childclass " + inQuotes(rcc) + " is not defined by any <default>");
+    for (const char* a : {"count", "offset", "euler", "sep", "childclass"}) r.markRead(c, a);
+    r.noteUnreadAttributes(c);
+    const size_t digits = std::to_string(count).size();
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+    for (int i = 0; i < count; ++i) {
+      Iso pose = Iso::Identity();
+      pose.linear() = eulerRotation(r, double(i) * euler);
+      pose.translation() = p;
+      p += pose.linear() * offset;
+      std::string index = std::to_string(i);
+      index.insert(0, digits - index.size(), '0');
+      collect(c, prefix * pose, rcc ? rcc : cc, sep + index + suffix, out);
+    }
+    r.note(Severity::Info, "mjcf.replicate", c, "<replicate>",
+           "<replicate> expanded as MuJoCo 3 does: its children repeated, each replica moved by offset and turned by "
+           "euler from the previous one, names suffixed with sep and the replica's index",
+           "");
   }
 
   void readBody(const XMLElement* el, const std::string& parentLink, const Iso& parentOffset, std::string cc) {
@@ -648,7 +707,9 @@ class Parser {
     const std::string type = t ? t : "hinge";
     JointDesc jd;
     jd.line = el->GetLineNum();
-    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") : unnamed;
+    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") + suffix : unnamed;
+    if (!suffix.empty() && el->Attribute("name") && *el->Attribute("name"))
+      replicas[el->Attribute("name")].push_back(jd.name);
     jd.parent = parentLink;
     const std::string ctx = "joint " + inQuotes(jd.name);
     if (type == "free") {
@@ -752,12 +813,14 @@ class Parser {
   void readBodyContents(const XMLElement* el, const std::string& link, const Iso& offset, const std::string& cc,
                         const size_t* linkIndex) {
     std::vector<Item> items;
-    collect(el, Iso::Identity(), cc, items);
+    const std::string base = suffix;  // the names' suffix where el stands (<replicate>)
+    collect(el, Iso::Identity(), cc, base, items);
     const XMLElement* inertial = nullptr;
     MassSum sum;
     std::vector<Geometry> visuals, collisions;
     for (const Item& it : items) {
       const std::string tag = it.el->Name();
+      suffix = it.suffix;
       if (tag == "body")
         readBody(it.el, link, offset * it.prefix, it.childclass);
       else if (tag == "geom")
@@ -771,7 +834,7 @@ class Parser {
       } else if (tag == "camera" || tag == "light")
         r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Cameras and lights are MuJoCo's renderer settings.");
-      else if (tag == "composite" || tag == "flexcomp" || tag == "replicate" || tag == "attach" || tag == "plugin")
+      else if (tag == "composite" || tag == "flexcomp" || tag == "plugin")
         r.note(Severity::Warning, "mjcf.element_unsupported", it.el, "<" + tag + ">",
                "<" + tag + "> is not expanded: the bodies it would generate are missing",
                "Expand the model with MuJoCo (e.g. save it with mj_saveLastXML) and load the result.");
@@ -779,6 +842,7 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "");
     }
+    suffix = base;
     if (!linkIndex) {  // the world: geometry only (its mass does not move)
       LinkDesc& world = robot.links.front();
       world.visuals.insert(world.visuals.end(), visuals.begin(), visuals.end());
@@ -995,7 +1059,7 @@ class Parser {
 
     // Drawing: MuJoCo's viewer shows groups 0-2; geoms that collide are collision geometry.
     Geometry geo;
-    geo.name = el->Attribute("name") ? el->Attribute("name") : "";
+    geo.name = el->Attribute("name") ? el->Attribute("name") + suffix : "";
     geo.line = geo.shapeLine = el->GetLineNum();
     geo.origin = toPose(offset * pose);
     geo.material.hasColor = true;
@@ -1122,8 +1186,13 @@ class Parser {
                "an actuator on a tendon, site or body is not represented (only joint actuators are read)", "");
         return;
       }
-      const auto j = jointIndex.find(joint);
-      if (j == jointIndex.end()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
+      // A joint in a <replicate>: MuJoCo replicates the actuator with it (one per replica).
+      std::vector<size_t> targets;
+      if (const auto j = jointIndex.find(joint); j != jointIndex.end())
+        targets.push_back(j->second);
+      else if (const auto rep = replicas.find(joint); rep != replicas.end())
+        for (const std::string& name : rep->second) targets.push_back(jointIndex.at(name));
+      if (targets.empty()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
       double gear = 1;
       if (const char* g = r.get(el, "gear", "general", "")) gear = r.numbers(el, "gear", g, 1, 6)[0];
       double effort = kInfinity;
@@ -1143,8 +1212,8 @@ class Parser {
         const std::vector<double> c = r.numbers(el, "ctrlrange", r.get(el, "ctrlrange", "general", ""), 2);
         effort = std::min(effort, std::abs(gear * gain) * std::max(std::abs(c[0]), std::abs(c[1])));
       }
-      JointDesc& jd = robot.joints[j->second];
-      if (effort < kInfinity) jd.effort = std::max(jd.effort, effort);
+      for (const size_t t : targets)
+        if (effort < kInfinity) robot.joints[t].effort = std::max(robot.joints[t].effort, effort);
       r.noteUnreadAttributes(el);
     });
   }

@@ -98,6 +98,8 @@ class Reader {
 // tag/childclass: where defaults may supply them (geoms and sites); empty tag: own attributes only.
 Eigen::Matrix3d orientation(Reader& reader, const XMLElement* el, const std::string& tag = "",
                             const std::string& childclass = "");
+// The rotation of euler angles e (in the compiler's angle unit and eulerseq order).
+Eigen::Matrix3d eulerRotation(const Reader& reader, const Eigen::Vector3d& e);
 // pos and orientation of an element as a pose in its parent's frame.
 Iso framePose(Reader& reader, const XMLElement* el, const std::string& tag = "", const std::string& childclass = "");
 // The rotation taking z to v by the shortest arc (MuJoCo's zaxis and fromto rule).

@@ -642,6 +642,59 @@ class TestMjcfParser : public QObject {
     }
   }
 
+  void replicate() {
+    // MuJoCo 3's <replicate>: replica i turned by i x euler and placed at p_i (p_0 = 0,
+    // p_i+1 = p_i + R_i offset), names suffixed with sep and i; an actuator on a replicated joint acts
+    // on every replica.
+    const RobotDescription r = dyn::parseMjcfString(R"(<mujoco>
+<worldbody>
+  <body name="hub" pos="0 0 1"><joint name="spin" axis="0 0 1"/><geom size="0.1"/>
+    <replicate count="3" euler="0 0 120" offset="0.5 0 0" sep="_">
+      <body name="blade" pos="0.2 0 0"><joint name="pitch" axis="1 0 0"/><geom type="box" size="0.1 0.02 0.01"/>
+        <site name="tip" pos="0.1 0 0"/></body>
+    </replicate>
+  </body>
+  <replicate count="2">
+    <replicate count="10" sep="-" offset="0 0.1 0"><site name="s"/></replicate>
+  </replicate>
+</worldbody>
+<actuator><motor joint="pitch" ctrlrange="-1 1"/></actuator>
+</mujoco>)",
+                                                    "replicate.xml");
+    const dyn::Model model = dyn::buildModel(r);
+    QCOMPARE(model.nv, 4);
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+    V3 p = V3::Zero();
+    for (int i = 0; i < 3; ++i) {
+      const std::string k = std::to_string(i);
+      QCOMPARE(joint(r, "pitch_" + k).effort, 1.0);
+      const M3 R = Rz(2 * kPi / 3 * i);
+      const auto [E, x] = framePose(model, q, "blade_" + k);
+      QVERIFY2((x - (V3(0, 0, 1) + p + R * V3(0.2, 0, 0))).norm() < 1e-12, k.c_str());
+      QVERIFY2((E - R).norm() < 1e-12, k.c_str());
+      QVERIFY((framePose(model, q, "tip_" + k).second - (x + R * V3(0.1, 0, 0))).norm() < 1e-12);
+      p += R * V3(0.5, 0, 0);
+    }
+    // Nested: the inner suffix first, as many digits as the count has.
+    int sites = 0;
+    for (const dyn::FrameDesc& f : r.frames) sites += f.name.size() == 5 && f.name[0] == 's';
+    QCOMPARE(sites, 20);
+    QVERIFY((framePose(model, q, "s-071").second - V3(0, 0.7, 0)).norm() < 1e-12);
+    QVERIFY(model.frameIndex("s-000") >= 0);
+    QVERIFY(finding(r.findings, "mjcf.replicate"));
+    // <attach> is refused, naming the element and its line.
+    try {
+      dyn::parseMjcfString(R"(<mujoco><asset><model name="arm" file="arm.xml"/></asset><worldbody>
+<body name="b"><joint/><geom size="1"/>
+<attach model="arm" body="base" prefix="a-"/></body></worldbody></mujoco>)",
+                           "attach.xml");
+      QFAIL("no LoadError");
+    } catch (const LoadError& e) {
+      QCOMPARE(e.line(), 3);
+      QVERIFY2(std::string(e.what()).find("<attach>") != std::string::npos, e.what());
+    }
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
