@@ -1352,8 +1352,17 @@ RobotDescription parseMjcfString(const std::string& xml, const std::string& sour
   reader.nameDocument(&doc, sourceName);
   checkUtf8(reader, root);
   Parser(reader).read(root);
-  if (robot.links.size() == 1)
-    throw LoadError(sourceName, root->GetLineNum(), "<worldbody>", "the model has no bodies");
+  if (robot.links.size() == 1) {  // MuJoCo loads it (a template a program fills): an empty model
+    Finding f;
+    f.severity = Severity::Info;
+    f.code = "mjcf.no_bodies";
+    f.file = sourceName;
+    f.line = robot.links.front().line;
+    f.element = "<worldbody>";
+    f.message = "the model has no bodies: an empty model (no joints, no mass), as MuJoCo loads it";
+    f.hint = "A template that a program fills at run time; there is nothing to compute until bodies are added.";
+    robot.findings.push_back(std::move(f));
+  }
   return robot;
 }
 

@@ -610,7 +610,7 @@ bool Simulator::stepEuler(double h) {
     qdNew_ = qd_ + h * dv_;  // v+ = qd_n + h (H + h B)^-1 (dT/dq - g + tau)
     const double change = model_.nv ? (qdNew_ - qdTrial_).cwiseAbs().maxCoeff() : 0.0;
     qdTrial_.swap(qdNew_);
-    if (!(change > 1e-14 * (1 + qdTrial_.cwiseAbs().maxCoeff()))) break;
+    if (!(change > 1e-14 * (1 + (model_.nv ? qdTrial_.cwiseAbs().maxCoeff() : 0.0)))) break;
   }
   integrate(model_, q_, qdTrial_, h, qNew_);
   dq_.noalias() = massMatrix_ * qdTrial_;  // p+ = H(q_n) v+
