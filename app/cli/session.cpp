@@ -9,6 +9,7 @@
 #include "dynscope/io/atomic_file.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/model/names.hpp"
+#include "messages.hpp"
 #include "project/project_setup.hpp"
 
 namespace cli {
@@ -95,6 +96,9 @@ Session openSession(const Options& options) {
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
   if (options.command != Command::Check) printFindings(s.model.findings);
+  if (floating && !s.model.floatingBase && options.command != Command::Check)  // printFindings shows no infos
+    for (const dyn::Finding& f : s.model.findings)
+      if (f.code == "base.floats") note(f.message);
   // --no-mimic: every joint free. info and check still report the file's relations; every other
   // command gets a model without them (the IK solver and the simulator enforce what the model has).
   if (options.noMimic && options.command != Command::Info && options.command != Command::Check) s.model.mimics.clear();

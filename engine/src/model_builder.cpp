@@ -370,8 +370,9 @@ struct Builder {
     bodyOfLink.assign(robot.links.size(), -1);
     linkInBody.assign(robot.links.size(), Transform<double>::Identity());
     bodyOfLink[root] = 0;
-    // A robot that floats already (every joint from its root is free: an MJCF <freejoint> from
-    // the world) gets no second free joint: two stacked ones make H singular.
+    // A robot that floats already (a free joint from its root: an MJCF <freejoint> from the world,
+    // maybe beside static bodies welded there) gets no second free joint: two stacked ones make H
+    // singular, and a free joint above the world would move the static bodies with it.
     const std::string& rootName = robot.links[root].name;
     const JointDesc* ownFree = nullptr;
     bool allFree = true;
@@ -380,7 +381,7 @@ struct Builder {
         if (j.kind == JointKind::Floating && !ownFree) ownFree = &j;
         allFree &= j.kind == JointKind::Floating;
       }
-    if (opt.floatingBase && ownFree && allFree) {
+    if (opt.floatingBase && ownFree) {
       Finding f;
       f.severity = Severity::Info;
       f.code = "base.floats";
@@ -389,7 +390,9 @@ struct Builder {
       f.element = "joint '" + ownFree->name + "'";
       f.joint = ownFree->name;
       f.link = ownFree->child;
-      f.message = "the robot already has a free joint; the floating base asked for adds no second one";
+      f.message = "the robot already has a free joint ('" + ownFree->name +
+                  "'); the floating base asked for adds no second one" +
+                  (allFree ? "" : " (the bodies welded to '" + rootName + "' stay where they are)");
       floatsNote = std::move(f);
     }
     const bool addsBase = opt.floatingBase && !floatsNote;

@@ -148,6 +148,20 @@ class TestMjcfParser : public QObject {
     QVERIFY(floats != asked.findings.end());
     QCOMPARE(floats->joint, std::string("root"));
     QVERIFY(floats->line > 0);
+    // A free body beside a static one welded to the world: still no second free joint (the static
+    // body would float with it), and forward dynamics works.
+    const dyn::Model beside = dyn::buildModel(dyn::parseMjcfString(R"(<mujoco><worldbody>
+<body name="table" pos="0 0 0.5"><geom type="box" size="0.5 0.5 0.02"/></body>
+<body name="ball" pos="0 0 1"><freejoint name="ballfree"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                                                                   "beside.xml"),
+                                              dyn::BuildOptions{.floatingBase = true});
+    QCOMPARE(beside.nv, 6);
+    QVERIFY(!beside.floatingBase);
+    QVERIFY(finding(beside.findings, "base.floats"));
+    dyn::Data data(beside);
+    const Eigen::VectorXd qdd =
+        dyn::aba(beside, data, beside.home(), Eigen::VectorXd::Zero(6), Eigen::VectorXd::Zero(6));
+    QVERIFY((qdd.tail<3>() - Eigen::Vector3d(0, 0, -9.81)).norm() < 1e-12);  // falls (body axes = world at home)
     const RobotDescription fixedBase = dyn::parseMjcfFile(dataFile("pendulum.xml"));
     QCOMPARE(dyn::buildModel(fixedBase, dyn::BuildOptions{.floatingBase = true}).nv, dyn::buildModel(fixedBase).nv + 6);
   }
