@@ -101,6 +101,7 @@ class Parser {
       if (tag == "option") readOption(el);
       if (tag == "asset") readAssets(el);
     });
+    collectNames(root);
     robot.links.push_back(LinkDesc{"world", std::nullopt, {}, {}, root->GetLineNum()});
     bool hasWorld = false;
     forEachChild(root, [&](const XMLElement* el) {
@@ -155,6 +156,7 @@ class Parser {
   std::map<std::string, Iso> freeBodyPose;   // free joint name -> its body's written pose in the world (qpos0)
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
+  std::set<std::string> writtenNames;  // every name attribute of the file (for the names we make)
   int includeDepth = 0;
   std::string suffix;  // the names' suffix of the elements being read (<replicate>)
   std::map<std::string, std::vector<std::string>> replicas;  // a joint's name as written -> its replicas' names
@@ -215,6 +217,13 @@ class Parser {
   }
 
   // ---- structure ----------------------------------------------------------------------------
+
+  void collectNames(const XMLElement* el) {
+    forEachChild(el, [&](const XMLElement* c) {
+      if (const char* n = c->Attribute("name")) writtenNames.insert(n);
+      collectNames(c);
+    });
+  }
 
   // The element children of el, each <include> replaced by the children of the file's <mujoco>.
   void forEachChild(const XMLElement* el, const std::function<void(const XMLElement*)>& fn) {
@@ -533,7 +542,13 @@ class Parser {
 
   std::string nameOf(const XMLElement* el, const std::string& prefix) {
     const char* n = el->Attribute("name");
-    return n && *n ? std::string(n) + suffix : prefix + std::to_string(++unnamedCount);
+    if (n && *n) return std::string(n) + suffix;
+    // A name of our own that no element of the file has (MuJoCo leaves such elements unnamed; a body
+    // written as "body2" must not meet an unnamed one called so).
+    std::string made;
+    do made = prefix + std::to_string(++unnamedCount);
+    while (writtenNames.count(made));
+    return made;
   }
 
   static bool isIdentity(const Iso& T) {
@@ -779,12 +794,15 @@ class Parser {
     jd.damping = optNumber(el, "damping", "joint", cc, 0);
     jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
     jd.armature = optNumber(el, "armature", "joint", cc, 0);
-    if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0)
-      r.fail(el, ctx, "damping, frictionloss and armature must not be negative");
     // A spring: MuJoCo's passive force -stiffness (qpos - springref), springref in the compiler's angle
     // unit for hinges (qpos_spring); independent of ref, which is qpos0.
     const double stiffness = optNumber(el, "stiffness", "joint", cc, 0);
-    if (stiffness < 0) r.fail(el, ctx, "stiffness must not be negative");
+    // MuJoCo compiles negative values (they add energy instead of taking it): kept, with a warning.
+    if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0 || stiffness < 0)
+      r.note(Severity::Warning, "mjcf.negative_joint_value", el, ctx,
+             "a negative damping, frictionloss, armature or stiffness is kept as written",
+             "MuJoCo accepts it, but it adds energy (a negative armature can make H(q) indefinite, and forward "
+             "dynamics is then refused naming the joint); check the value.");
     if (hinge || slide) {
       jd.stiffness = stiffness;
       jd.springref = optNumber(el, "springref", "joint", cc, 0) * unit;

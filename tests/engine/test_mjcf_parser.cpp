@@ -709,6 +709,29 @@ class TestMjcfParser : public QObject {
     }
   }
 
+  void madeNamesAvoidWrittenOnes() {
+    // Unnamed bodies are named body1, body2, ... skipping the names the file writes: a body written
+    // as "body2" beside unnamed ones loads (MuJoCo loads it), no duplicate.
+    const dyn::Model model = dyn::buildModel(dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body><joint/><geom size=".1"/><body name="body2"><joint/><geom size=".1"/>
+<body><joint/><geom size=".1"/><site/><site name="site4"/><site/></body></body></body></worldbody></mujoco>)",
+        "names.xml"));
+    QCOMPARE(model.nv, 3);
+    for (const dyn::Finding& f : model.findings) QVERIFY2(f.severity != dyn::Severity::Error, f.text().c_str());
+    QVERIFY(model.frameIndex("body1") >= 0 && model.frameIndex("body2") >= 0 && model.frameIndex("body3") >= 0);
+  }
+
+  void negativeJointValuesWarn() {
+    // MuJoCo compiles negative damping, armature and stiffness: a warning, the values kept.
+    const RobotDescription r = dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body><joint name="j" damping="-1" stiffness="-2" frictionloss="-0.5"/><geom size=".1"/>
+</body></worldbody></mujoco>)",
+        "negative.xml");
+    QCOMPARE(joint(r, "j").damping, -1.0);
+    QCOMPARE(joint(r, "j").stiffness, -2.0);
+    QCOMPARE(finding(r.findings, "mjcf.negative_joint_value")->severity, dyn::Severity::Warning);
+  }
+
   void emptyWorld() {
     // A world without bodies (a template a program fills): MuJoCo loads it, and so does Dynscope, as
     // an empty model with an info; its algorithms and the simulator run on zero dofs.
