@@ -16,6 +16,8 @@
 #include <sstream>
 #include <system_error>
 
+#include <Eigen/Eigenvalues>
+
 #include "dynscope/io/mesh_path.hpp"
 #include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
@@ -134,6 +136,7 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Rendering, sizes and extensions do not change the dynamics.");
     });
+    applyMassBounds();
     applyTotalMass(root);
     if (gravityDisabled) robot.gravity = Vec3<double>::Zero();
     if (passiveDisabled)
@@ -156,12 +159,54 @@ class Parser {
   std::map<std::string, Iso> freeBodyPose;   // free joint name -> its body's written pose in the world (qpos0)
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
-  std::set<std::string> writtenNames;  // every name attribute of the file (for the names we make)
+  std::set<std::string> writtenNames;
+  // The links that are MuJoCo bodies (not the links of chained joints), with the body's pose as written.
+  std::vector<std::pair<size_t, Iso>> bodyLinks;  // every name
+                                                  // attribute of the file (for the names we make)
   int includeDepth = 0;
   std::string suffix;  // the names' suffix of the elements being read (<replicate>)
   std::map<std::string, std::vector<std::string>> replicas;  // a joint's name as written -> its replicas' names
   bool gravityDisabled = false;                              // <option><flag gravity="disable">
   bool passiveDisabled = false;                              // <option><flag passive="disable">
+
+  // <compiler boundmass boundinertia balanceinertia> (MuJoCo 2.2.2's mjCBody::Compile, XML reference
+  // compiler/boundmass ...): every body's mass raised to boundmass, its principal moments each to
+  // boundinertia; then, with balanceinertia, moments violating A + B >= C all replaced by their mean.
+  // A body without an <inertial> or geoms' inertia gets them where MuJoCo's compiler puts such a body's
+  // inertial frame: at the body's own pos and quat (relative to its parent) read in the body frame.
+  void applyMassBounds() {
+    const Compiler& c = r.compiler;
+    if (!(c.boundmass > 0) && !(c.boundinertia > 0) && !c.balanceinertia) return;
+    int changed = 0;
+    for (const auto& [k, written] : bodyLinks) {
+      LinkDesc& link = robot.links[k];
+      InertialDesc in = link.inertial ? *link.inertial : InertialDesc{};
+      if (!link.inertial) {
+        in.line = in.inertiaLine = link.line;
+        in.origin = toPose(written);
+      }
+      Eigen::Matrix3d I;
+      I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(I);
+      const Eigen::Vector3d d = eig.eigenvalues();
+      const double mass = std::max(in.mass, c.boundmass);
+      Eigen::Vector3d bounded = d.cwiseMax(Eigen::Vector3d::Constant(c.boundinertia));
+      if (c.balanceinertia && (bounded[0] + bounded[1] < bounded[2] || bounded[0] + bounded[2] < bounded[1] ||
+                               bounded[1] + bounded[2] < bounded[0]))
+        bounded.setConstant(bounded.sum() / 3);
+      if (mass == in.mass && bounded == d) continue;
+      const Eigen::Matrix3d J = eig.eigenvectors() * bounded.asDiagonal() * eig.eigenvectors().transpose();
+      in.mass = mass;
+      in.ixx = J(0, 0), in.iyy = J(1, 1), in.izz = J(2, 2), in.ixy = J(0, 1), in.ixz = J(0, 2), in.iyz = J(1, 2);
+      link.inertial = in;
+      ++changed;
+    }
+    if (changed)
+      r.note(Severity::Info, "mjcf.mass_bounds", c.boundsAt, "<compiler> boundmass boundinertia balanceinertia",
+             "<compiler> mass and inertia bounds applied as MuJoCo applies them: " + std::to_string(changed) +
+                 " bodies changed",
+             "");
+  }
 
   // <compiler settotalmass="M"> (MuJoCo's XML reference, compiler/settotalmass; mj_setTotalmass): when
   // M > 0, every body's mass and inertia is scaled by M / (the sum of the bodies' masses), the world
@@ -328,14 +373,17 @@ class Parser {
       r.compiler.settotalmass = r.numbers(el, "settotalmass", v, 1)[0];
       r.compiler.settotalmassAt = el;
     }
-    for (const char* changes : {"boundmass", "boundinertia", "balanceinertia"})
-      if (el->Attribute(changes)) {
-        r.markRead(el, changes);
-        r.note(Severity::Warning, "mjcf.compiler_not_applied", el, std::string("<compiler> ") + changes,
-               std::string("<compiler> ") + changes + " is not applied: masses and inertias are as written",
-               "MuJoCo changes the bodies' masses or inertias at compile time with this setting; Dynscope does "
-               "not, so its model may differ from MuJoCo's.");
+    for (const auto& [name, out] :
+         {std::pair{"boundmass", &r.compiler.boundmass}, std::pair{"boundinertia", &r.compiler.boundinertia}})
+      if (const char* v = el->Attribute(name)) {
+        r.markRead(el, name);
+        *out = r.numbers(el, name, v, 1)[0];
+        r.compiler.boundsAt = el;
       }
+    if (el->Attribute("balanceinertia")) {
+      flag("balanceinertia", r.compiler.balanceinertia);
+      r.compiler.boundsAt = el;
+    }
     r.noteUnreadAttributes(el);
   }
 
@@ -668,8 +716,9 @@ class Parser {
     }
     const std::string name = nameOf(el, "body");
     const std::string ctx = "body " + inQuotes(name);
-    r.markRead(el, "mocap");                    // a mocap body is welded to the world in the model: no joint, as here
-    Iso pre = parentOffset * framePose(r, el);  // the body frame (before its joints), in the parent link's frame
+    r.markRead(el, "mocap");  // a mocap body is welded to the world in the model: no joint, as here
+    const Iso written = framePose(r, el);
+    Iso pre = parentOffset * written;  // the body frame (before its joints), in the parent link's frame
     std::vector<const XMLElement*> joints;
     forEachChild(el, [&](const XMLElement* c) {
       if (!std::strcmp(c->Name(), "joint") || !std::strcmp(c->Name(), "freejoint")) joints.push_back(c);
@@ -707,6 +756,7 @@ class Parser {
       pre = Iso::Identity();
     }
     robot.links.push_back(LinkDesc{name, std::nullopt, {}, {}, el->GetLineNum()});
+    bodyLinks.emplace_back(robot.links.size() - 1, written);
     const size_t linkIndex = robot.links.size() - 1;
     readBodyContents(el, name, pre, cc, &linkIndex);
     r.noteUnreadAttributes(el);

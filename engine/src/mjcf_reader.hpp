@@ -37,6 +37,9 @@ struct Compiler {
   bool exactMeshInertia = false;  // MuJoCo 2.x's exactmeshinertia (removed in 3.3)
   enum class FromGeom { False, True, Auto } inertiaFromGeom = FromGeom::Auto;
   int groupMin = 0, groupMax = 5;              // inertiagrouprange
+  double boundmass = 0, boundinertia = 0;      // lower bounds of the bodies' mass and principal moments
+  bool balanceinertia = false;                 // principal moments violating A + B >= C replaced by their mean
+  const XMLElement* boundsAt = nullptr;        // the <compiler> that sets one of the three
   double settotalmass = -1;                    // > 0: every body's mass and inertia scaled to this total
   const XMLElement* settotalmassAt = nullptr;  // the <compiler> that sets it
 };

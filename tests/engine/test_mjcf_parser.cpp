@@ -454,6 +454,14 @@ class TestMjcfParser : public QObject {
     QVERIFY(std::abs(link(scaled, "b").inertial->ixx - s * link(plain, "b").inertial->ixx) < 1e-15);
     QVERIFY(finding(scaled.findings, "mjcf.settotalmass"));
     QVERIFY(!finding(scaled.findings, "mjcf.compiler_not_applied"));
+    // boundmass, boundinertia, balanceinertia (mass_bounds.xml, also against MuJoCo): a massless body
+    // gets boundmass; moments (0.1, 0.1, 0.5) violate A + B >= C and are balanced to their mean.
+    const RobotDescription bounds = dyn::parseMjcfFile(dataFile("mass_bounds.xml"));
+    QCOMPARE(link(bounds, "empty").inertial->mass, 0.05);
+    const dyn::InertialDesc& flat = *link(bounds, "flat").inertial;
+    QCOMPARE(flat.mass, 0.05);
+    QVERIFY(std::abs(flat.izz - (0.1 + 0.1 + 0.5) / 3) < 1e-12 && std::abs(flat.ixy) < 1e-12);
+    QVERIFY(finding(bounds.findings, "mjcf.mass_bounds"));
     // The oracle file: the model's bodies (the base is welded to the world) sum to 14 kg.
     const RobotDescription file = dyn::parseMjcfFile(dataFile("settotalmass.xml"));
     double total = 0;

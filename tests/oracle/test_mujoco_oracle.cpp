@@ -145,8 +145,9 @@ class TestMujocoOracle : public QObject {
     // The tolerance of the bodies' masses and first moments: 1e-9, but MuJoCo keeps mesh vertices in
     // single precision (its mesh volumes and centres agree to about 1e-8), so kInertiaTol for meshes.
     QTest::addColumn<double>("massTol");
-    for (const char* f : {"pendulum.xml", "armature.xml", "defaults.xml", "geom_inertia.xml", "branched_arm.xml",
-                          "modern.xml", "settotalmass.xml", "gravity_flag.xml", "springs.xml", "shared_names.xml"})
+    for (const char* f :
+         {"pendulum.xml", "armature.xml", "defaults.xml", "geom_inertia.xml", "branched_arm.xml", "modern.xml",
+          "settotalmass.xml", "gravity_flag.xml", "springs.xml", "shared_names.xml", "mass_bounds.xml"})
       QTest::newRow(f) << QString::fromStdString(dataFile(f)) << kTol;
     for (const char* f : {"mesh_legacy.xml", "mesh_exact.xml"})
       QTest::newRow(f) << QString::fromStdString(dataFile(f)) << kInertiaTol;
