@@ -370,9 +370,11 @@ struct Builder {
     bodyOfLink.assign(robot.links.size(), -1);
     linkInBody.assign(robot.links.size(), Transform<double>::Identity());
     bodyOfLink[root] = 0;
-    // A robot that floats already (a free joint from its root: an MJCF <freejoint> from the world,
-    // maybe beside static bodies welded there) gets no second free joint: two stacked ones make H
-    // singular, and a free joint above the world would move the static bodies with it.
+    // A robot that floats already (every joint from its root is free, or a free joint from a root
+    // that is the world: an MJCF <freejoint>, maybe beside static bodies welded to the world) gets no
+    // second free joint: two stacked ones make H singular, and a free joint above the world would
+    // move the static bodies with it. (A free joint below a URDF's base link stays one: the base
+    // floats, the object on its free joint moves relative to it.)
     const std::string& rootName = robot.links[root].name;
     const JointDesc* ownFree = nullptr;
     bool allFree = true;
@@ -381,7 +383,7 @@ struct Builder {
         if (j.kind == JointKind::Floating && !ownFree) ownFree = &j;
         allFree &= j.kind == JointKind::Floating;
       }
-    if (opt.floatingBase && ownFree) {
+    if (opt.floatingBase && ownFree && (allFree || rootName == "world")) {
       Finding f;
       f.severity = Severity::Info;
       f.code = "base.floats";
