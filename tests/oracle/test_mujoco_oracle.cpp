@@ -4,7 +4,12 @@
 //  * the joint-space inertia matrix H(q) (mj_fullM of qM after mj_forward; Dynscope's crba), armature
 //    included,
 //  * inverse dynamics (mj_inverse with the constraint solver and passive forces disabled, so
-//    qfrc_inverse = M qacc + bias; Dynscope's rnea).
+//    qfrc_inverse = M qacc + bias; Dynscope's rnea),
+//  * the passive forces of hinges and slides (qfrc_passive: springs -stiffness (q - springref) and
+//    damping; Dynscope's Model::stiffness, springref, damping, as the simulator applies them).
+// The files cover the compiler rules (settotalmass, boundmass/boundinertia/balanceinertia, the gravity
+// flag, mesh inertia under MuJoCo 2's default and exact rules, meshes written in the model) and a body
+// and a site sharing a name.
 // Joints are matched by name. Coordinates: hinge and slide positions are MuJoCo's qpos in both (the
 // reader places a body where the file does at q = ref); quaternions are w x y z in MuJoCo, x y z w in
 // Dynscope. A free joint's qvel is (linear velocity of the body origin in world coordinates, angular
