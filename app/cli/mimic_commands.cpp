@@ -12,7 +12,7 @@ std::string mimicSizeMismatch(const char* option, size_t given, const char* what
                               const std::vector<std::string>& names) {
   return std::string(option) + " has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +
          ", the model has " + std::to_string(size) + " independent " + what +
-         " (its mimic joints follow their masters; --no-mimic for all "
+         " (its mimic joints follow their masters; give those, or every joint's; --no-mimic frees all "
          "joints): " +
          joinNames(names);
 }
@@ -23,6 +23,19 @@ Eigen::VectorXd independentConfiguration(const Session& s) {
   Eigen::VectorXd y(c.nqy);
   if (!s.options.q) {
     dyn::selectPositions(c, s.model.home(), y);
+    return y;
+  }
+  if (s.options.q->size() == size_t(c.nq) && c.nq != c.nqy) {  // every joint's: the masters' kept
+    const Eigen::VectorXd q = toVector(*s.options.q);
+    if (const int i = jointWithZeroQuaternion(s.model, q))
+      throw UsageError("--q: the quaternion of joint '" + s.model.jointNames[i] + "' is zero (identity is 0,0,0,1)");
+    dyn::selectPositions(c, q, y);
+    Eigen::VectorXd back(c.nq);
+    dyn::expandPositions(c, y, back);
+    if ((back - q).cwiseAbs().maxCoeff() > 1e-12 * (1 + q.cwiseAbs().maxCoeff()))
+      note(
+          "--q gives every joint; the mimic joints' values are replaced by what their masters give them "
+          "(q_full in the output)");
     return y;
   }
   if (s.options.q->size() != size_t(c.nqy))
@@ -39,6 +52,15 @@ Eigen::VectorXd independentVelocity(const Session& s, const std::optional<std::v
                                     const char* option) {
   const dyn::MimicCoupling& c = *s.mimic;
   if (!given) return Eigen::VectorXd::Zero(c.ny);
+  if (given->size() == size_t(s.model.nv) && s.model.nv != c.ny) {  // every joint's
+    const Eigen::VectorXd v = toVector(*given);
+    Eigen::VectorXd y(c.ny);
+    if (std::string(option) == "--tau")
+      dyn::reduceForces(c, v, y);  // tau_y = G^T tau: the followers' torques reach their masters
+    else
+      dyn::selectVelocities(c, v, y);  // the masters' (and free joints') entries
+    return y;
+  }
   if (given->size() != size_t(c.ny))
     throw UsageError(mimicSizeMismatch(option, given->size(), "v entries", size_t(c.ny), s.yvNames));
   return toVector(*given);

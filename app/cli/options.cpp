@@ -257,9 +257,10 @@ const std::vector<CommandSpec>& commands() {
         "--compare",      "--tolerance",    "--limit-stiffness",   "--limit-damping",  "--velocity-bound",
         "--record-every", "--out",          "--progress",          "--wrench",         "--ground",
         "--friction",     "--contact-time", "--contact-stiffness", "--contact-damping"},
-       "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + smoothed Coulomb\n"
-       "friction (-f tanh(qd / 0.01)) + joint-limit spring-dampers (+ J^T f of each --wrench, held in world\n"
-       "axes while the robot moves) (+ J^T f of the ground's contact forces with --ground H: soft contact at\n"
+       "Integrates qdd = FD(q, qd, tau) with tau = controller + joint damping (-b qd) + joint springs (MJCF\n"
+       "stiffness: -k (q - springref)) + smoothed Coulomb friction (-f tanh(qd / 0.01)) + joint-limit\n"
+       "spring-dampers (+ J^T f of each --wrench, held in world axes while the robot moves) (+ J^T f of\n"
+       "the ground's contact forces with --ground H: soft contact at\n"
        "the collision geometry's points, Coulomb friction --friction, time constant --contact-time or\n"
        "--contact-stiffness K with --contact-damping C per shape; adds\n"
        "contact_normal, contact_friction and penetration columns). Controllers: passive (tau = 0), gravity\n"

@@ -9,6 +9,7 @@
 #include "dynscope/io/atomic_file.hpp"
 #include "dynscope/io/trajectory_csv.hpp"
 #include "dynscope/model/names.hpp"
+#include "messages.hpp"
 #include "project/project_setup.hpp"
 
 namespace cli {
@@ -95,6 +96,9 @@ Session openSession(const Options& options) {
   s.qNames = dyn::configurationNames(s.model);
   s.vNames = dyn::velocityNames(s.model);
   if (options.command != Command::Check) printFindings(s.model.findings);
+  if (floating && !s.model.floatingBase && options.command != Command::Check)  // printFindings shows no infos
+    for (const dyn::Finding& f : s.model.findings)
+      if (f.code == "base.floats") note(f.message);
   // --no-mimic: every joint free. info and check still report the file's relations; every other
   // command gets a model without them (the IK solver and the simulator enforce what the model has).
   if (options.noMimic && options.command != Command::Info && options.command != Command::Check) s.model.mimics.clear();
@@ -129,9 +133,18 @@ Session openSession(const Options& options) {
 Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,
                                    const char* option) {
   if (!given) return s.model.home();  // neutral, or a closed loop's assembled reference
-  if (int(given->size()) != s.model.nq)
-    throw UsageError(sizeMismatch(option, given->size(), "nq", s.model.nq, s.qNames));
-  const Eigen::VectorXd q = toVector(*given);
+  Eigen::VectorXd q;
+  if (s.mimic && int(given->size()) == s.mimic->nqy && s.mimic->nqy != s.model.nq) {
+    q.resize(s.model.nq);  // the independent entries: the followers from their masters (header: q_given)
+    dyn::expandPositions(*s.mimic, toVector(*given), q);
+  } else if (int(given->size()) != s.model.nq) {
+    throw UsageError(
+        sizeMismatch(option, given->size(), "nq", s.model.nq, s.qNames) +
+        (s.mimic ? " (or the " + std::to_string(s.mimic->nqy) + " independent ones: " + joinNames(s.yqNames) + ")"
+                 : ""));
+  } else {
+    q = toVector(*given);
+  }
   if (const int i = jointWithZeroQuaternion(s.model, q))
     throw UsageError(std::string(option) + ": the quaternion of joint '" + s.model.jointNames[i] +
                      "' is zero (identity is 0,0,0,1)");
@@ -149,8 +162,19 @@ int jointWithZeroQuaternion(const dyn::Model& model, const Eigen::VectorXd& q) {
 
 Eigen::VectorXd velocityInput(const Session& s, const std::optional<std::vector<double>>& given, const char* option) {
   if (!given) return Eigen::VectorXd::Zero(s.model.nv);
+  // Velocities and accelerations over the independent dofs: the followers' from their masters. (A
+  // reduced tau has no unique full one: --tau takes nv values here.)
+  const bool motion = std::string(option) != "--tau";
+  if (s.mimic && motion && int(given->size()) == s.mimic->ny && s.mimic->ny != s.model.nv) {
+    Eigen::VectorXd v(s.model.nv);
+    dyn::expandVelocities(*s.mimic, toVector(*given), v);
+    return v;
+  }
   if (int(given->size()) != s.model.nv)
-    throw UsageError(sizeMismatch(option, given->size(), "nv", s.model.nv, s.vNames));
+    throw UsageError(sizeMismatch(option, given->size(), "nv", s.model.nv, s.vNames) +
+                     (s.mimic && motion ? " (or the " + std::to_string(s.mimic->ny) +
+                                              " independent ones: " + joinNames(s.yvNames) + ")"
+                                        : ""));
   return toVector(*given);
 }
 
@@ -272,6 +296,9 @@ void writeHeader(const Session& s, JsonWriter& json) {
   json.field("file", s.modelPath);
   json.field("floating_base", s.model.floatingBase);
   json.arrayField("gravity", s.model.gravity.v);
+  // Mimic joints: --q may list every joint or only the independent ones (docs/mimic.md); which it was.
+  if (s.mimic && s.options.q && s.mimic->nqy != s.model.nq)
+    json.field("q_given", int(s.options.q->size()) == s.mimic->nqy ? "independent" : "all joints");
 }
 
 void writeExternalForces(const std::vector<ExternalForce>& forces, JsonWriter& json) {

@@ -152,6 +152,7 @@ class Converter {
           refuse(jd.name, std::string("it is ") + kindWord(jd.kind) + "; a DH row is one revolute or prismatic joint");
         if (jd.mimic) refuse(jd.name, "it mimics joint '" + jd.mimic->joint + "'; a DH table has no mimic relations");
         if (jd.armature != 0) refuse(jd.name, "it has an armature (rotor inertia); a DH table has no key for it");
+        if (jd.stiffness != 0) refuse(jd.name, "it has a spring (stiffness); a DH table has no key for it");
         chain_.push_back(j);
         body_[size_t(c)] = int(chain_.size());
         depth_[size_t(c)] = 0;

@@ -6,10 +6,12 @@
 #include <sstream>
 
 #include "dynscope/io/dh_table.hpp"
+#include "dynscope/io/utf8.hpp"
 
 namespace dyn {
 
 RobotDescription parseDhString(const std::string& text, const std::string& sourceName) {
+  if (const std::string binary = binaryFileProblem(text); !binary.empty()) throw LoadError(sourceName, 0, "", binary);
   return dhTableToDescription(parseDhTable(text, sourceName));
 }
 

@@ -37,6 +37,17 @@ Eigen::Matrix3d rotationZTo(const Eigen::Vector3d& v) {
   return Eigen::AngleAxisd(std::atan2(s, v.z()), axis).toRotationMatrix();
 }
 
+Eigen::Matrix3d eulerRotation(const Reader& reader, const Eigen::Vector3d& e) {
+  const double unitAngle = reader.compiler.degrees ? std::numbers::pi / 180 : 1.0;
+  Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
+  for (int i = 0; i < 3; ++i) {
+    const char axis = reader.compiler.eulerseq[size_t(i)];
+    const Eigen::Matrix3d Ri = axisRotation(axis, e[i] * unitAngle);
+    R = std::islower(static_cast<unsigned char>(axis)) ? Eigen::Matrix3d(R * Ri) : Eigen::Matrix3d(Ri * R);
+  }
+  return R;
+}
+
 Eigen::Matrix3d orientation(Reader& reader, const XMLElement* el, const std::string& tag,
                             const std::string& childclass) {
   static const char* kinds[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
@@ -74,13 +85,7 @@ Eigen::Matrix3d orientation(Reader& reader, const XMLElement* el, const std::str
   }
   if (kind == "euler") {
     const std::vector<double> e = reader.numbers(el, "euler", value, 3);
-    Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
-    for (int i = 0; i < 3; ++i) {
-      const char axis = reader.compiler.eulerseq[size_t(i)];
-      const Eigen::Matrix3d Ri = axisRotation(axis, e[size_t(i)] * unitAngle);
-      R = std::islower(static_cast<unsigned char>(axis)) ? Eigen::Matrix3d(R * Ri) : Eigen::Matrix3d(Ri * R);
-    }
-    return R;
+    return eulerRotation(reader, Eigen::Vector3d(e[0], e[1], e[2]));
   }
   if (kind == "xyaxes") {
     const std::vector<double> a = reader.numbers(el, "xyaxes", value, 6);

@@ -16,10 +16,14 @@
 #include <sstream>
 #include <system_error>
 
+#include <Eigen/Eigenvalues>
+
 #include "dynscope/io/mesh_path.hpp"
 #include "dynscope/io/utf8.hpp"
 #include "mjcf_reader.hpp"
 #include "quoted_name.hpp"
+#include "triangle_mesh.hpp"
+#include "xml_error_text.hpp"
 
 namespace dyn {
 namespace {
@@ -37,8 +41,15 @@ bool isActuatorTag(const std::string& tag) {
 std::string bucketOf(const std::string& tag) { return isActuatorTag(tag) ? "general" : tag; }
 
 struct MeshAsset {
-  std::string path;  // as the description keeps it: relative to the model file's folder, or absolute
+  std::string path;  // as the description keeps it: relative to the model file's folder, or absolute;
+                     // empty for a mesh given by its vertices in the file
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  Eigen::Vector3d refpos = Eigen::Vector3d::Zero();  // MuJoCo 2's refpos, refquat: the mesh's own frame
+  Eigen::Quaterniond refquat = Eigen::Quaterniond::Identity();
+  std::vector<Eigen::Vector3d> vertices;  // <mesh vertex>
+  std::vector<int> faces;                 // <mesh face> (none: the vertices' convex hull, as MuJoCo)
+  std::optional<MeshRule> rule;           // <mesh inertia> (MuJoCo 3.3)
+  const XMLElement* el = nullptr;
 };
 
 // A mass, its centre and its inertia about the centre, in the body frame: what the geoms add up to.
@@ -58,6 +69,7 @@ struct MassSum {
     std::string mesh;
     std::optional<double> mass;
     double density;
+    MeshRule rule;
   };
   std::vector<MeshPart> meshes;
 };
@@ -91,6 +103,7 @@ class Parser {
       if (tag == "option") readOption(el);
       if (tag == "asset") readAssets(el);
     });
+    collectNames(root);
     robot.links.push_back(LinkDesc{"world", std::nullopt, {}, {}, root->GetLineNum()});
     bool hasWorld = false;
     forEachChild(root, [&](const XMLElement* el) {
@@ -123,6 +136,11 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Rendering, sizes and extensions do not change the dynamics.");
     });
+    applyMassBounds();
+    applyTotalMass(root);
+    if (gravityDisabled) robot.gravity = Vec3<double>::Zero();
+    if (passiveDisabled)
+      for (JointDesc& j : robot.joints) j.damping = j.stiffness = 0;
     suggestEndEffector();
     describeInitialPose();
     r.flushFindings();
@@ -133,13 +151,86 @@ class Parser {
   RobotDescription& robot;
   std::map<std::string, MeshAsset> meshes;
   std::map<std::string, std::array<double, 4>> materials;
-  std::map<std::string, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;  // by mesh name
+  // Each mesh's triangles (scaled, in its own frame) or why they could not be read; its inertia by rule.
+  std::map<std::string, std::pair<std::vector<Triangle>, std::string>> meshTriangles;
+  std::map<std::pair<std::string, MeshRule>, std::pair<std::optional<MeshInertia>, std::string>> meshInertias;
   std::map<std::string, size_t> jointIndex;  // name -> robot.joints index (movable joints)
   std::map<std::string, double> jointRef;    // name -> ref (qpos0), in radians or metres
   std::map<std::string, Iso> freeBodyPose;   // free joint name -> its body's written pose in the world (qpos0)
   std::map<const XMLElement*, const XMLElement*> includedRoots;
   int unnamedCount = 0;
+  std::set<std::string> writtenNames;
+  // The links that are MuJoCo bodies (not the links of chained joints), with the body's pose as written.
+  std::vector<std::pair<size_t, Iso>> bodyLinks;  // every name
+                                                  // attribute of the file (for the names we make)
   int includeDepth = 0;
+  std::string suffix;  // the names' suffix of the elements being read (<replicate>)
+  std::map<std::string, std::vector<std::string>> replicas;  // a joint's name as written -> its replicas' names
+  bool gravityDisabled = false;                              // <option><flag gravity="disable">
+  bool passiveDisabled = false;                              // <option><flag passive="disable">
+
+  // <compiler boundmass boundinertia balanceinertia> (MuJoCo 2.2.2's mjCBody::Compile, XML reference
+  // compiler/boundmass ...): every body's mass raised to boundmass, its principal moments each to
+  // boundinertia; then, with balanceinertia, moments violating A + B >= C all replaced by their mean.
+  // A body without an <inertial> or geoms' inertia gets them where MuJoCo's compiler puts such a body's
+  // inertial frame: at the body's own pos and quat (relative to its parent) read in the body frame.
+  void applyMassBounds() {
+    const Compiler& c = r.compiler;
+    if (!(c.boundmass > 0) && !(c.boundinertia > 0) && !c.balanceinertia) return;
+    int changed = 0;
+    for (const auto& [k, written] : bodyLinks) {
+      LinkDesc& link = robot.links[k];
+      InertialDesc in = link.inertial ? *link.inertial : InertialDesc{};
+      if (!link.inertial) {
+        in.line = in.inertiaLine = link.line;
+        in.origin = toPose(written);
+      }
+      Eigen::Matrix3d I;
+      I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(I);
+      const Eigen::Vector3d d = eig.eigenvalues();
+      const double mass = std::max(in.mass, c.boundmass);
+      Eigen::Vector3d bounded = d.cwiseMax(Eigen::Vector3d::Constant(c.boundinertia));
+      if (c.balanceinertia && (bounded[0] + bounded[1] < bounded[2] || bounded[0] + bounded[2] < bounded[1] ||
+                               bounded[1] + bounded[2] < bounded[0]))
+        bounded.setConstant(bounded.sum() / 3);
+      if (mass == in.mass && bounded == d) continue;
+      const Eigen::Matrix3d J = eig.eigenvectors() * bounded.asDiagonal() * eig.eigenvectors().transpose();
+      in.mass = mass;
+      in.ixx = J(0, 0), in.iyy = J(1, 1), in.izz = J(2, 2), in.ixy = J(0, 1), in.ixz = J(0, 2), in.iyz = J(1, 2);
+      link.inertial = in;
+      ++changed;
+    }
+    if (changed)
+      r.note(Severity::Info, "mjcf.mass_bounds", c.boundsAt, "<compiler> boundmass boundinertia balanceinertia",
+             "<compiler> mass and inertia bounds applied as MuJoCo applies them: " + std::to_string(changed) +
+                 " bodies changed",
+             "");
+  }
+
+  // <compiler settotalmass="M"> (MuJoCo's XML reference, compiler/settotalmass; mj_setTotalmass): when
+  // M > 0, every body's mass and inertia is scaled by M / (the sum of the bodies' masses), the world
+  // excluded, after every other rule that sets masses. Bodies welded to the world count, as in MuJoCo.
+  void applyTotalMass(const XMLElement* root) {
+    const double target = r.compiler.settotalmass;
+    if (!(target > 0)) return;
+    double total = 0;
+    for (const LinkDesc& l : robot.links)
+      if (l.inertial) total += l.inertial->mass;
+    if (!(total > 0)) return;  // MuJoCo leaves a massless model as it is
+    const double s = target / total;
+    for (LinkDesc& l : robot.links)
+      if (InertialDesc* in = l.inertial ? &*l.inertial : nullptr) {
+        in->mass *= s;
+        for (double* i : {&in->ixx, &in->iyy, &in->izz, &in->ixy, &in->ixz, &in->iyz}) *i *= s;
+      }
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << "<compiler settotalmass=\"" << target << "\"> applied: every body's mass and inertia scaled by " << s
+        << " (the bodies' masses summed to " << total << " kg)";
+    r.note(Severity::Info, "mjcf.settotalmass", r.compiler.settotalmassAt ? r.compiler.settotalmassAt : root,
+           "<compiler> settotalmass", msg.str(), "MuJoCo's compiler scales the masses the same way (mj_setTotalmass).");
+  }
 
   // The body the last movable joint moves (the builder's default would be its joint's own link when
   // that is a `body/joint` link).
@@ -172,6 +263,13 @@ class Parser {
 
   // ---- structure ----------------------------------------------------------------------------
 
+  void collectNames(const XMLElement* el) {
+    forEachChild(el, [&](const XMLElement* c) {
+      if (const char* n = c->Attribute("name")) writtenNames.insert(n);
+      collectNames(c);
+    });
+  }
+
   // The element children of el, each <include> replaced by the children of the file's <mujoco>.
   void forEachChild(const XMLElement* el, const std::function<void(const XMLElement*)>& fn) {
     for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
@@ -198,9 +296,14 @@ class Parser {
     std::ostringstream text;
     text << in.rdbuf();
     const std::string xml = text.str();
+    if (const std::string binary = binaryFileProblem(xml); !binary.empty())
+      throw LoadError(path.string(), 0, "",
+                      binary + " (included from " + r.fileOf(inc) + " line " + std::to_string(inc->GetLineNum()) + ")");
     tinyxml2::XMLDocument& doc = r.addDocument(path.string());
-    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
-      throw LoadError(path.string(), doc.ErrorLineNum(), "", std::string("malformed XML: ") + doc.ErrorName());
+    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+      const XmlErrorText error = describeXmlError(xml, doc);
+      throw LoadError(path.string(), error.line, "", error.message);
+    }
     const XMLElement* root = doc.RootElement();
     if (!root || std::strcmp(root->Name(), "mujoco"))
       throw LoadError(path.string(), root ? root->GetLineNum() : 0, "",
@@ -242,6 +345,7 @@ class Parser {
         r.compiler.meshdir = d;
       }
     flag("autolimits", r.compiler.autolimits);
+    flag("exactmeshinertia", r.compiler.exactMeshInertia);
     if (const char* v = el->Attribute("inertiafromgeom")) {
       r.markRead(el, "inertiafromgeom");
       const std::string s = v;
@@ -264,14 +368,22 @@ class Parser {
         r.fail(el, "<compiler>",
                "coordinate=\"" + std::string(c) + "\" is not supported (MuJoCo 2's global coordinates; use local)");
     }
-    for (const char* changes : {"boundmass", "boundinertia", "settotalmass", "balanceinertia"})
-      if (el->Attribute(changes)) {
-        r.markRead(el, changes);
-        r.note(Severity::Warning, "mjcf.compiler_not_applied", el, std::string("<compiler> ") + changes,
-               std::string("<compiler> ") + changes + " is not applied: masses and inertias are as written",
-               "MuJoCo changes the bodies' masses or inertias at compile time with this setting; Dynscope does "
-               "not, so its model may differ from MuJoCo's.");
+    if (const char* v = el->Attribute("settotalmass")) {
+      r.markRead(el, "settotalmass");
+      r.compiler.settotalmass = r.numbers(el, "settotalmass", v, 1)[0];
+      r.compiler.settotalmassAt = el;
+    }
+    for (const auto& [name, out] :
+         {std::pair{"boundmass", &r.compiler.boundmass}, std::pair{"boundinertia", &r.compiler.boundinertia}})
+      if (const char* v = el->Attribute(name)) {
+        r.markRead(el, name);
+        *out = r.numbers(el, name, v, 1)[0];
+        r.compiler.boundsAt = el;
       }
+    if (el->Attribute("balanceinertia")) {
+      flag("balanceinertia", r.compiler.balanceinertia);
+      r.compiler.boundsAt = el;
+    }
     r.noteUnreadAttributes(el);
   }
 
@@ -303,33 +415,54 @@ class Parser {
     }
     r.noteUnreadAttributes(el);
     forEachChild(el, [&](const XMLElement* c) {
+      if (!std::strcmp(c->Name(), "flag")) {
+        readFlags(c);
+        return;
+      }
       r.note(Severity::Info, "mjcf.element_ignored", c, "<option> <" + std::string(c->Name()) + ">",
              "<option> <" + std::string(c->Name()) + "> is not used by Dynscope",
-             "Simulator flags do not change the dynamics model.");
+             "Simulator settings do not change the dynamics model.");
     });
+  }
+
+  // <option><flag>: of MuJoCo's flags (XML reference, option/flag) the rigid-body model depends on
+  // gravity ("disable": MuJoCo computes with zero gravity) and passive ("disable": no joint damping
+  // and springs); the others tune the solver, contacts, sensors or rendering.
+  void readFlags(const XMLElement* el) {
+    const auto value = [&](const char* name) -> std::optional<bool> {
+      const char* v = el->Attribute(name);
+      if (!v) return std::nullopt;
+      r.markRead(el, name);
+      if (!std::strcmp(v, "enable") || !std::strcmp(v, "disable")) return !std::strcmp(v, "enable");
+      r.fail(el, "<option> <flag>", std::string(name) + "=\"" + v + "\": expected enable or disable");
+    };
+    if (value("gravity") == false) {
+      gravityDisabled = true;
+      r.note(Severity::Info, "mjcf.flag_applied", el, "<option> <flag> gravity",
+             "<flag gravity=\"disable\">: the model has no gravity, as MuJoCo computes it",
+             "MuJoCo replaces the gravity vector by zero while the flag is set.");
+    }
+    if (value("passive") == false) {
+      passiveDisabled = true;
+      r.note(Severity::Info, "mjcf.flag_applied", el, "<option> <flag> passive",
+             "<flag passive=\"disable\">: joint damping and springs are left out, as MuJoCo leaves them out",
+             "MuJoCo computes no passive forces while the flag is set.");
+    }
+    bool any = false;
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
+      if (std::strcmp(a->Name(), "gravity") && std::strcmp(a->Name(), "passive")) any = true;
+    if (any)
+      r.note(Severity::Info, "mjcf.element_ignored", el, "<option> <flag>",
+             "<option> <flag> settings other than gravity and passive are not used by Dynscope",
+             "They switch MuJoCo's solver, contacts, limits, sensors or actuation, not the rigid-body model.");
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) r.markRead(el, a->Name());
   }
 
   void readAssets(const XMLElement* el) {
     forEachChild(el, [&](const XMLElement* a) {
       const std::string tag = a->Name();
       if (tag == "mesh") {
-        const char* file = r.get(a, "file", "mesh", "");
-        const char* nm = a->Attribute("name");
-        if (!file) {
-          r.note(Severity::Warning, "mjcf.mesh_inline", a, "<mesh>",
-                 "a mesh without a file (vertices written in the model) is not drawn", "");
-          return;
-        }
-        std::string name = nm ? nm : fs::path(file).stem().string();
-        MeshAsset m;
-        const fs::path f(file);
-        m.path =
-            f.is_absolute() || r.compiler.meshdir.empty() ? f.string() : (fs::path(r.compiler.meshdir) / f).string();
-        if (const char* s = r.get(a, "scale", "mesh", "")) {
-          const std::vector<double> v = r.numbers(a, "scale", s, 3);
-          m.scale = Eigen::Vector3d(v[0], v[1], v[2]);
-        }
-        meshes[name] = m;
+        readMesh(a);
       } else if (tag == "material") {
         const char* nm = a->Attribute("name");
         const char* rgba = r.get(a, "rgba", "material", "");
@@ -338,6 +471,10 @@ class Parser {
           materials[nm] = {v[0], v[1], v[2], v[3]};
         }
         return;  // a material's texture and lighting are the renderer's business: not reported
+      } else if (tag == "model") {
+        r.note(Severity::Info, "mjcf.element_ignored", a, "<asset> <model>",
+               "<asset> <model> (MuJoCo 3) is not read: only <attach> uses it, which Dynscope refuses", "");
+        return;
       } else if (tag != "texture") {
         r.note(Severity::Info, "mjcf.element_ignored", a, "<asset> <" + tag + ">",
                "<asset> <" + tag + "> is not used by Dynscope", "");
@@ -349,11 +486,117 @@ class Parser {
     });
   }
 
+  // <asset><mesh>: a file (STL, OBJ) or vertices (and faces) written in the model; scale, MuJoCo 2's
+  // refpos and refquat, MuJoCo 3.3's inertia rule.
+  void readMesh(const XMLElement* a) {
+    const char* file = r.get(a, "file", "mesh", "");
+    const char* vertex = a->Attribute("vertex");
+    const char* nm = a->Attribute("name");
+    r.markRead(a, "vertex");
+    if (!file && !vertex) {
+      r.note(Severity::Warning, "mjcf.mesh_inline", a, "<mesh>",
+             "a mesh with neither a file nor vertices (a built-in or plugin mesh) is not read: geoms using it have no "
+             "mass from it and are not drawn",
+             "");
+      return;
+    }
+    if (!nm && !file) r.fail(a, "<mesh>", "a mesh given by its vertices needs a name");
+    const std::string name = nm ? nm : fs::path(file).stem().string();
+    MeshAsset m;
+    m.el = a;
+    if (file) {
+      const fs::path f(file);
+      m.path = f.is_absolute() || r.compiler.meshdir.empty() ? f.string() : (fs::path(r.compiler.meshdir) / f).string();
+    }
+    if (vertex) {
+      if (file) r.fail(a, "<mesh>", "a mesh has either a file or vertices, not both");
+      const std::vector<double> v = r.numbers(a, "vertex", vertex, 0, std::numeric_limits<size_t>::max());
+      if (v.size() % 3 || v.size() < 12)
+        r.fail(
+            a, "<mesh>",
+            "vertex: expected at least 4 vertices of 3 numbers each, found " + std::to_string(v.size()) + " numbers");
+      for (size_t k = 0; k < v.size(); k += 3) m.vertices.emplace_back(v[k], v[k + 1], v[k + 2]);
+      if (const char* f = a->Attribute("face")) {
+        r.markRead(a, "face");
+        const std::vector<double> idx = r.numbers(a, "face", f, 0, std::numeric_limits<size_t>::max());
+        if (idx.size() % 3 || idx.empty())
+          r.fail(a, "<mesh>", "face: expected 3 vertex indices per triangle, found " + std::to_string(idx.size()));
+        for (const double i : idx) {
+          if (i != std::floor(i) || i < 0 || i >= double(m.vertices.size()))
+            r.fail(a, "<mesh>",
+                   "face: vertex index " + formatNumber(i) + " is not one of the " + std::to_string(m.vertices.size()) +
+                       " vertices (counted from 0)");
+          m.faces.push_back(int(i));
+        }
+      }
+      for (const char* drawing : {"normal", "texcoord"}) r.markRead(a, drawing);
+    }
+    if (const char* s = r.get(a, "scale", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "scale", s, 3);
+      m.scale = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* p = r.get(a, "refpos", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "refpos", p, 3);
+      m.refpos = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* q = r.get(a, "refquat", "mesh", "")) {
+      const std::vector<double> v = r.numbers(a, "refquat", q, 4);
+      m.refquat = Eigen::Quaterniond(v[0], v[1], v[2], v[3]);
+      if (!(m.refquat.norm() > 0)) r.fail(a, "<mesh>", "refquat: the quaternion must not be zero");
+      m.refquat.normalize();
+    }
+    if (const char* rule = r.get(a, "inertia", "mesh", "")) {
+      const std::string v = rule;
+      m.rule = v == "convex"   ? MeshRule::Convex
+               : v == "exact"  ? MeshRule::Exact
+               : v == "legacy" ? MeshRule::Legacy3
+               : v == "shell"  ? MeshRule::Shell
+                               : (r.fail(a, "<mesh>", "inertia=\"" + v + "\": expected convex, exact, legacy or shell"),
+                                 MeshRule::Exact);
+    }
+    meshes[name] = std::move(m);
+    r.noteUnreadAttributes(a);
+  }
+
+  static std::string formatNumber(double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+  }
+
+  // A mesh's triangles in its frame as MuJoCo places them: v -> scale * (refquat^-1 (v - refpos)).
+  const std::pair<std::vector<Triangle>, std::string>& trianglesOf(const std::string& name, const MeshAsset& a) {
+    if (const auto it = meshTriangles.find(name); it != meshTriangles.end()) return it->second;
+    std::vector<Triangle> triangles;
+    std::string error;
+    if (!a.path.empty()) {
+      const std::string path = resolveMeshPath(a.path, r.mainFile(), &error);
+      if (!path.empty()) readTriangleMesh(path, triangles, &error);
+    } else if (!a.faces.empty()) {
+      for (size_t k = 0; k + 2 < a.faces.size(); k += 3)
+        triangles.push_back(
+            {a.vertices[size_t(a.faces[k])], a.vertices[size_t(a.faces[k + 1])], a.vertices[size_t(a.faces[k + 2])]});
+    } else {
+      triangles = convexHull(a.vertices);  // MuJoCo makes the faces of a vertex-only mesh from its hull
+      if (triangles.empty()) error = "its vertices span no volume";
+    }
+    const Eigen::Matrix3d Rt = a.refquat.toRotationMatrix().transpose();
+    for (Triangle& t : triangles)
+      for (Eigen::Vector3d& v : t) v = (Rt * (v - a.refpos)).cwiseProduct(a.scale);
+    return meshTriangles.emplace(name, std::make_pair(std::move(triangles), error)).first->second;
+  }
+
   // ---- bodies ---------------------------------------------------------------------------------
 
   std::string nameOf(const XMLElement* el, const std::string& prefix) {
     const char* n = el->Attribute("name");
-    return n && *n ? std::string(n) : prefix + std::to_string(++unnamedCount);
+    if (n && *n) return std::string(n) + suffix;
+    // A name of our own that no element of the file has (MuJoCo leaves such elements unnamed; a body
+    // written as "body2" must not meet an unnamed one called so).
+    std::string made;
+    do made = prefix + std::to_string(++unnamedCount);
+    while (writtenNames.count(made));
+    return made;
   }
 
   static bool isIdentity(const Iso& T) {
@@ -393,22 +636,75 @@ class Parser {
 
   // A body's children in file order, with <frame> elements (MuJoCo 3) opened: each child comes with
   // the pose of the frames around it and the childclass in force.
+  // <replicate> (MuJoCo 3, XML reference "replicate") is expanded here too: its children count times,
+  // replica i at position p_i (p_0 = 0, p_i+1 = p_i + R_i offset) turned by R_i = euler(i x euler),
+  // the names inside it suffixed with sep and i written with as many digits as count has (inner
+  // replicates' suffixes first).
   struct Item {
     const XMLElement* el;
     Iso prefix;
     std::string childclass;
+    std::string suffix;  // appended to the names of the element and everything in it (<replicate>)
   };
-  void collect(const XMLElement* el, const Iso& prefix, const std::string& cc, std::vector<Item>& out) {
+  void collect(const XMLElement* el, const Iso& prefix, const std::string& cc, const std::string& suffix,
+               std::vector<Item>& out) {
     forEachChild(el, [&](const XMLElement* c) {
       if (!std::strcmp(c->Name(), "frame")) {
         const char* fcc = c->Attribute("childclass");
         r.markRead(c, "childclass");
-        collect(c, prefix * framePose(r, c), fcc ? fcc : cc, out);
+        collect(c, prefix * framePose(r, c), fcc ? fcc : cc, suffix, out);
         r.noteUnreadAttributes(c);
         return;
       }
-      out.push_back(Item{c, prefix, cc});
+      if (!std::strcmp(c->Name(), "replicate")) {
+        replicate(c, prefix, cc, suffix, out);
+        return;
+      }
+      if (!std::strcmp(c->Name(), "attach"))
+        r.fail(c, "<attach>",
+               "MuJoCo 3's <attach> (bodies from another model) is not supported: the bodies it would add are "
+               "missing. Compile the model with MuJoCo and save it (mj_saveLastXML), then load the result");
+      out.push_back(Item{c, prefix, cc, suffix});
     });
+  }
+
+  void replicate(const XMLElement* c, const Iso& prefix, const std::string& cc, const std::string& suffix,
+                 std::vector<Item>& out) {
+    const char* countAttr = c->Attribute("count");
+    if (!countAttr) r.fail(c, "<replicate>", "missing count attribute");
+    const int count = r.integers(c, "count", countAttr, 1)[0];
+    if (count < 1) r.fail(c, "<replicate>", "count=\"" + std::string(countAttr) + "\": must be positive");
+    if (count > 100000) r.fail(c, "<replicate>", "count=\"" + std::string(countAttr) + "\": more than 100000 replicas");
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero(), euler = Eigen::Vector3d::Zero();
+    if (const char* o = c->Attribute("offset")) {
+      const std::vector<double> v = r.numbers(c, "offset", o, 3);
+      offset = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    if (const char* e = c->Attribute("euler")) {
+      const std::vector<double> v = r.numbers(c, "euler", e, 3);
+      euler = Eigen::Vector3d(v[0], v[1], v[2]);
+    }
+    const std::string sep = c->Attribute("sep") ? c->Attribute("sep") : "";
+    const char* rcc = c->Attribute("childclass");
+    if (rcc && !r.defaults.count(rcc))
+      r.fail(c, "<replicate>", "childclass " + inQuotes(rcc) + " is not defined by any <default>");
+    for (const char* a : {"count", "offset", "euler", "sep", "childclass"}) r.markRead(c, a);
+    r.noteUnreadAttributes(c);
+    const size_t digits = std::to_string(count).size();
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+    for (int i = 0; i < count; ++i) {
+      Iso pose = Iso::Identity();
+      pose.linear() = eulerRotation(r, double(i) * euler);
+      pose.translation() = p;
+      p += pose.linear() * offset;
+      std::string index = std::to_string(i);
+      index.insert(0, digits - index.size(), '0');
+      collect(c, prefix * pose, rcc ? rcc : cc, sep + index + suffix, out);
+    }
+    r.note(Severity::Info, "mjcf.replicate", c, "<replicate>",
+           "<replicate> expanded as MuJoCo 3 does: its children repeated, each replica moved by offset and turned by "
+           "euler from the previous one, names suffixed with sep and the replica's index",
+           "");
   }
 
   void readBody(const XMLElement* el, const std::string& parentLink, const Iso& parentOffset, std::string cc) {
@@ -420,8 +716,9 @@ class Parser {
     }
     const std::string name = nameOf(el, "body");
     const std::string ctx = "body " + inQuotes(name);
-    r.markRead(el, "mocap");                    // a mocap body is welded to the world in the model: no joint, as here
-    Iso pre = parentOffset * framePose(r, el);  // the body frame (before its joints), in the parent link's frame
+    r.markRead(el, "mocap");  // a mocap body is welded to the world in the model: no joint, as here
+    const Iso written = framePose(r, el);
+    Iso pre = parentOffset * written;  // the body frame (before its joints), in the parent link's frame
     std::vector<const XMLElement*> joints;
     forEachChild(el, [&](const XMLElement* c) {
       if (!std::strcmp(c->Name(), "joint") || !std::strcmp(c->Name(), "freejoint")) joints.push_back(c);
@@ -459,6 +756,7 @@ class Parser {
       pre = Iso::Identity();
     }
     robot.links.push_back(LinkDesc{name, std::nullopt, {}, {}, el->GetLineNum()});
+    bodyLinks.emplace_back(robot.links.size() - 1, written);
     const size_t linkIndex = robot.links.size() - 1;
     readBodyContents(el, name, pre, cc, &linkIndex);
     r.noteUnreadAttributes(el);
@@ -474,7 +772,9 @@ class Parser {
     const std::string type = t ? t : "hinge";
     JointDesc jd;
     jd.line = el->GetLineNum();
-    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") : unnamed;
+    jd.name = el->Attribute("name") && *el->Attribute("name") ? el->Attribute("name") + suffix : unnamed;
+    if (!suffix.empty() && el->Attribute("name") && *el->Attribute("name"))
+      replicas[el->Attribute("name")].push_back(jd.name);
     jd.parent = parentLink;
     const std::string ctx = "joint " + inQuotes(jd.name);
     if (type == "free") {
@@ -486,6 +786,11 @@ class Parser {
       if (!freeElement) {  // <freejoint> is <joint type="free"> with no damping, friction or armature
         jd.damping = optNumber(el, "damping", "joint", cc, 0);
         jd.armature = optNumber(el, "armature", "joint", cc, 0);
+        if (optNumber(el, "stiffness", "joint", cc, 0) != 0)
+          r.note(Severity::Warning, "mjcf.joint_spring", el, ctx + " stiffness",
+                 "a free joint's spring (stiffness) is not represented",
+                 "Dynscope applies the springs of hinge and slide joints only.");
+        r.markRead(el, "springref");
         jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
       }
       r.markRead(el, "align");
@@ -539,12 +844,23 @@ class Parser {
     jd.damping = optNumber(el, "damping", "joint", cc, 0);
     jd.friction = optNumber(el, "frictionloss", "joint", cc, 0);
     jd.armature = optNumber(el, "armature", "joint", cc, 0);
-    if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0)
-      r.fail(el, ctx, "damping, frictionloss and armature must not be negative");
-    if (optNumber(el, "stiffness", "joint", cc, 0) != 0)
+    // A spring: MuJoCo's passive force -stiffness (qpos - springref), springref in the compiler's angle
+    // unit for hinges (qpos_spring); independent of ref, which is qpos0.
+    const double stiffness = optNumber(el, "stiffness", "joint", cc, 0);
+    // MuJoCo compiles negative values (they add energy instead of taking it): kept, with a warning.
+    if (jd.damping < 0 || jd.friction < 0 || jd.armature < 0 || stiffness < 0)
+      r.note(Severity::Warning, "mjcf.negative_joint_value", el, ctx,
+             "a negative damping, frictionloss, armature or stiffness is kept as written",
+             "MuJoCo accepts it, but it adds energy (a negative armature can make H(q) indefinite, and forward "
+             "dynamics is then refused naming the joint); check the value.");
+    if (hinge || slide) {
+      jd.stiffness = stiffness;
+      jd.springref = optNumber(el, "springref", "joint", cc, 0) * unit;
+    } else if (stiffness != 0) {
       r.note(Severity::Warning, "mjcf.joint_spring", el, ctx + " stiffness",
-             "joint springs (stiffness) are not represented",
-             "Dynscope's dynamics have no joint springs: add the spring torque to tau yourself.");
+             "a ball joint's spring (stiffness) is not represented",
+             "Dynscope applies the springs of hinge and slide joints only.");
+    }
     r.markRead(el, "springref");
     if (limited(el, "actuatorfrclimited", "actuatorfrcrange", "joint", cc)) {
       const std::vector<double> f = r.numbers(el, "actuatorfrcrange", r.get(el, "actuatorfrcrange", "joint", cc), 2);
@@ -565,12 +881,14 @@ class Parser {
   void readBodyContents(const XMLElement* el, const std::string& link, const Iso& offset, const std::string& cc,
                         const size_t* linkIndex) {
     std::vector<Item> items;
-    collect(el, Iso::Identity(), cc, items);
+    const std::string base = suffix;  // the names' suffix where el stands (<replicate>)
+    collect(el, Iso::Identity(), cc, base, items);
     const XMLElement* inertial = nullptr;
     MassSum sum;
     std::vector<Geometry> visuals, collisions;
     for (const Item& it : items) {
       const std::string tag = it.el->Name();
+      suffix = it.suffix;
       if (tag == "body")
         readBody(it.el, link, offset * it.prefix, it.childclass);
       else if (tag == "geom")
@@ -584,7 +902,7 @@ class Parser {
       } else if (tag == "camera" || tag == "light")
         r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "Cameras and lights are MuJoCo's renderer settings.");
-      else if (tag == "composite" || tag == "flexcomp" || tag == "replicate" || tag == "attach" || tag == "plugin")
+      else if (tag == "composite" || tag == "flexcomp" || tag == "plugin")
         r.note(Severity::Warning, "mjcf.element_unsupported", it.el, "<" + tag + ">",
                "<" + tag + "> is not expanded: the bodies it would generate are missing",
                "Expand the model with MuJoCo (e.g. save it with mj_saveLastXML) and load the result.");
@@ -592,6 +910,7 @@ class Parser {
         r.note(Severity::Info, "mjcf.element_ignored", it.el, "<" + tag + ">", "<" + tag + "> is not used by Dynscope",
                "");
     }
+    suffix = base;
     if (!linkIndex) {  // the world: geometry only (its mass does not move)
       LinkDesc& world = robot.links.front();
       world.visuals.insert(world.visuals.end(), visuals.begin(), visuals.end());
@@ -613,28 +932,30 @@ class Parser {
              "<inertial> is replaced by the geoms' inertia (<compiler inertiafromgeom=\"true\">)", "");
   }
 
-  // The mesh geoms' mass and inertia, from their files (MuJoCo's compiler reads the triangles too).
+  // The mesh geoms' mass and inertia, from their triangles by the rule that applies (as MuJoCo's
+  // compiler; mjcf_mesh_inertia.cpp), and a finding naming the rule.
   void addMeshes(MassSum& sum, const std::string& link) {
     for (const MassSum::MeshPart& p : sum.meshes) {
-      std::string why;
       const auto asset = meshes.find(p.mesh);
       if (asset == meshes.end()) continue;  // mjcf.mesh_missing says so
-      auto cached = meshInertias.find(p.mesh);
+      auto cached = meshInertias.find({p.mesh, p.rule});
       if (cached == meshInertias.end()) {
-        std::string error;
-        const std::string path = resolveMeshPath(asset->second.path, r.mainFile(), &error);
-        std::optional<MeshInertia> mi = path.empty() ? std::nullopt : meshInertia(path, asset->second.scale, &error);
-        cached = meshInertias.emplace(p.mesh, std::make_pair(mi, error)).first;
+        const auto& [triangles, readError] = trianglesOf(p.mesh, asset->second);
+        std::string error = readError;
+        std::optional<MeshInertia> mi = triangles.empty() ? std::nullopt : meshInertia(triangles, p.rule, &error);
+        cached = meshInertias.emplace(std::make_pair(p.mesh, p.rule), std::make_pair(mi, error)).first;
       }
       const auto& [mi, error] = cached->second;
       if (!mi) {
         r.note(Severity::Warning, "mjcf.mesh_inertia", p.el, "body " + inQuotes(link) + " <geom>",
                "the inertia of mesh " + inQuotes(p.mesh) + " is not computed (" + error + "): body " + inQuotes(link) +
                    " lacks its share",
-               "MuJoCo computes a mesh's volume and inertia from its triangles; Dynscope reads STL and OBJ files. "
-               "Give the body an <inertial> element, or make the mesh file available.");
+               "MuJoCo computes a mesh's volume and inertia from its triangles (MuJoCo refuses such a mesh); "
+               "Dynscope reads STL and OBJ files and meshes written in the model. Give the body an <inertial> "
+               "element, or make the mesh file available.");
         continue;
       }
+      noteMeshRule(p);
       const double m = p.mass ? *p.mass : p.density * mi->volume;
       const Eigen::Matrix3d R = p.pose.linear();
       const Eigen::Vector3d c = p.pose * mi->centroid;
@@ -642,6 +963,35 @@ class Parser {
       sum.moment += m * c;
       sum.parts.push_back({m, c, m * R * mi->inertiaPerMass * R.transpose()});
     }
+  }
+
+  void noteMeshRule(const MassSum::MeshPart& p) {
+    std::string how;
+    switch (p.rule) {
+      case MeshRule::Legacy2:
+        how =
+            "MuJoCo 2.x's default rule (<compiler exactmeshinertia=\"false\">, as MuJoCo 2.2.2 to 3.2 compute it): "
+            "the tetrahedra from the face centre counted with positive volume, the mass from the volume of the box "
+            "with the same inertia. MuJoCo 3.3 and later take the tetrahedra's volume instead (their "
+            "inertia=\"legacy\"); set <mesh inertia=...> to choose";
+        break;
+      case MeshRule::Exact:
+        how = "the exact rule (exactmeshinertia=\"true\" or <mesh inertia=\"exact\">): the solid the triangles enclose";
+        break;
+      case MeshRule::Legacy3:
+        how =
+            "MuJoCo 3.3's legacy rule (<mesh inertia=\"legacy\">): the tetrahedra from the face centre counted "
+            "with positive volume (over-counting a concave mesh)";
+        break;
+      case MeshRule::Convex:
+        how = "the convex rule (<mesh inertia=\"convex\">): the solid of the mesh's convex hull";
+        break;
+      case MeshRule::Shell:
+        how = "the shell rule (<mesh inertia=\"shell\"> or <geom shellinertia=\"true\">): the mass on the surface";
+        break;
+    }
+    r.note(Severity::Info, "mjcf.mesh_inertia_rule", p.el, "<geom> mesh", "mesh geoms' mass and inertia by " + how,
+           "docs/mjcf.md lists MuJoCo's mesh inertia rules.");
   }
 
   InertialDesc readInertial(const XMLElement* el, const Iso& offset) {
@@ -699,6 +1049,16 @@ class Parser {
     return in;
   }
 
+  // The mesh inertia rule for a geom: its mesh's inertia (MuJoCo 3.3), else the geom's shellinertia
+  // (MuJoCo 2.3 to 3.2), else the compiler's exactmeshinertia (MuJoCo 2.x), else MuJoCo 2's default.
+  MeshRule meshRule(const XMLElement* el, const char* mesh, const std::string& cc) {
+    if (const auto it = mesh ? meshes.find(mesh) : meshes.end(); it != meshes.end() && it->second.rule)
+      return *it->second.rule;
+    if (const char* shell = r.get(el, "shellinertia", "geom", cc); shell && !std::strcmp(shell, "true"))
+      return MeshRule::Shell;
+    return r.compiler.exactMeshInertia ? MeshRule::Exact : MeshRule::Legacy2;
+  }
+
   void readGeom(const XMLElement* el, const Iso& offset, const Iso& prefix, const std::string& cc, MassSum& sum,
                 std::vector<Geometry>& visuals, std::vector<Geometry>& collisions, const std::string& link) {
     const char* t = r.get(el, "type", "geom", cc);
@@ -753,8 +1113,12 @@ class Parser {
         }
       } else if (type == GeomType::Mesh) {
         const char* mesh = r.get(el, "mesh", "geom", cc);
-        MassSum::MeshPart part{el, pose, mesh ? mesh : "", std::nullopt,
-                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0};
+        MassSum::MeshPart part{el,
+                               pose,
+                               mesh ? mesh : "",
+                               std::nullopt,
+                               densityAttr ? r.numbers(el, "density", densityAttr, 1)[0] : 1000.0,
+                               meshRule(el, mesh, cc)};
         if (massAttr) part.mass = r.numbers(el, "mass", massAttr, 1)[0];
         if (part.mass.value_or(1) < 0 || part.density < 0) r.fail(el, ctx, "negative mass or density");
         if (part.mass.value_or(1) > 0 && part.density > 0) sum.meshes.push_back(std::move(part));
@@ -763,7 +1127,7 @@ class Parser {
 
     // Drawing: MuJoCo's viewer shows groups 0-2; geoms that collide are collision geometry.
     Geometry geo;
-    geo.name = el->Attribute("name") ? el->Attribute("name") : "";
+    geo.name = el->Attribute("name") ? el->Attribute("name") + suffix : "";
     geo.line = geo.shapeLine = el->GetLineNum();
     geo.origin = toPose(offset * pose);
     geo.material.hasColor = true;
@@ -827,9 +1191,22 @@ class Parser {
                  mesh ? "mesh " + inQuotes(mesh) + " is not defined in <asset>" : "a mesh geom names no mesh", "");
           break;
         }
+        if (it->second.path.empty()) {
+          r.note(Severity::Info, "mjcf.mesh_inline", el, ctx,
+                 "a mesh written in the model (<mesh vertex>) counts for the inertia but is not drawn", "");
+          break;
+        }
         geo.shape.kind = Shape::Kind::Mesh;
         geo.shape.meshUri = it->second.path;
         geo.shape.scale = it->second.scale;
+        if (it->second.refpos.norm() > 0 || !it->second.refquat.isApprox(Eigen::Quaterniond::Identity(), 0)) {
+          // scale * (R^T (v - refpos)): exact for a uniform scale or no refquat.
+          const Eigen::Matrix3d Rt = it->second.refquat.toRotationMatrix().transpose();
+          Iso ref = Iso::Identity();
+          ref.linear() = Rt;
+          ref.translation() = -(Rt * it->second.refpos).cwiseProduct(it->second.scale);
+          geo.origin = toPose(offset * pose * ref);
+        }
         shapes.push_back(geo);
         break;
       }
@@ -877,8 +1254,13 @@ class Parser {
                "an actuator on a tendon, site or body is not represented (only joint actuators are read)", "");
         return;
       }
-      const auto j = jointIndex.find(joint);
-      if (j == jointIndex.end()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
+      // A joint in a <replicate>: MuJoCo replicates the actuator with it (one per replica).
+      std::vector<size_t> targets;
+      if (const auto j = jointIndex.find(joint); j != jointIndex.end())
+        targets.push_back(j->second);
+      else if (const auto rep = replicas.find(joint); rep != replicas.end())
+        for (const std::string& name : rep->second) targets.push_back(jointIndex.at(name));
+      if (targets.empty()) r.fail(el, ctx, "joint " + inQuotes(joint) + " does not exist");
       double gear = 1;
       if (const char* g = r.get(el, "gear", "general", "")) gear = r.numbers(el, "gear", g, 1, 6)[0];
       double effort = kInfinity;
@@ -898,8 +1280,8 @@ class Parser {
         const std::vector<double> c = r.numbers(el, "ctrlrange", r.get(el, "ctrlrange", "general", ""), 2);
         effort = std::min(effort, std::abs(gear * gain) * std::max(std::abs(c[0]), std::abs(c[1])));
       }
-      JointDesc& jd = robot.joints[j->second];
-      if (effort < kInfinity) jd.effort = std::max(jd.effort, effort);
+      for (const size_t t : targets)
+        if (effort < kInfinity) robot.joints[t].effort = std::max(robot.joints[t].effort, effort);
       r.noteUnreadAttributes(el);
     });
   }
@@ -1001,13 +1383,6 @@ class Parser {
   }
 };
 
-std::string xmlError(const tinyxml2::XMLDocument& doc) {
-  const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
-  const size_t colon = full.find(": ");
-  return std::string("malformed XML: ") + doc.ErrorName() +
-         (colon == std::string::npos ? "" : " (" + full.substr(colon + 2) + ")");
-}
-
 }  // namespace
 
 bool looksLikeMjcf(const std::string& xmlText) {
@@ -1028,9 +1403,12 @@ bool looksLikeMjcf(const std::string& xmlText) {
 }
 
 RobotDescription parseMjcfString(const std::string& xml, const std::string& sourceName) {
+  if (const std::string binary = binaryFileProblem(xml); !binary.empty()) throw LoadError(sourceName, 0, "", binary);
   tinyxml2::XMLDocument doc;
-  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS)
-    throw LoadError(sourceName, doc.ErrorLineNum(), "", xmlError(doc));
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    const XmlErrorText error = describeXmlError(xml, doc);  // in words, at the line to look at
+    throw LoadError(sourceName, error.line, "", error.message);
+  }
   const XMLElement* root = doc.RootElement();
   if (!root) throw LoadError(sourceName, 0, "", "no root element");
   if (std::strcmp(root->Name(), "mujoco"))
@@ -1042,8 +1420,17 @@ RobotDescription parseMjcfString(const std::string& xml, const std::string& sour
   reader.nameDocument(&doc, sourceName);
   checkUtf8(reader, root);
   Parser(reader).read(root);
-  if (robot.links.size() == 1)
-    throw LoadError(sourceName, root->GetLineNum(), "<worldbody>", "the model has no bodies");
+  if (robot.links.size() == 1) {  // MuJoCo loads it (a template a program fills): an empty model
+    Finding f;
+    f.severity = Severity::Info;
+    f.code = "mjcf.no_bodies";
+    f.file = sourceName;
+    f.line = robot.links.front().line;
+    f.element = "<worldbody>";
+    f.message = "the model has no bodies: an empty model (no joints, no mass), as MuJoCo loads it";
+    f.hint = "A template that a program fills at run time; there is nothing to compute until bodies are added.";
+    robot.findings.push_back(std::move(f));
+  }
   return robot;
 }
 

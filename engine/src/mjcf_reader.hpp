@@ -32,10 +32,16 @@ struct DefaultClass {
 struct Compiler {
   bool degrees = true;  // angle="degree" is MuJoCo's default
   std::string eulerseq = "xyz";
-  std::string meshdir;     // relative to the model file's folder
-  bool autolimits = true;  // MuJoCo 3's default
+  std::string meshdir;            // relative to the model file's folder
+  bool autolimits = true;         // MuJoCo 3's default
+  bool exactMeshInertia = false;  // MuJoCo 2.x's exactmeshinertia (removed in 3.3)
   enum class FromGeom { False, True, Auto } inertiaFromGeom = FromGeom::Auto;
-  int groupMin = 0, groupMax = 5;  // inertiagrouprange
+  int groupMin = 0, groupMax = 5;              // inertiagrouprange
+  double boundmass = 0, boundinertia = 0;      // lower bounds of the bodies' mass and principal moments
+  bool balanceinertia = false;                 // principal moments violating A + B >= C replaced by their mean
+  const XMLElement* boundsAt = nullptr;        // the <compiler> that sets one of the three
+  double settotalmass = -1;                    // > 0: every body's mass and inertia scaled to this total
+  const XMLElement* settotalmassAt = nullptr;  // the <compiler> that sets it
 };
 
 class Reader {
@@ -95,6 +101,8 @@ class Reader {
 // tag/childclass: where defaults may supply them (geoms and sites); empty tag: own attributes only.
 Eigen::Matrix3d orientation(Reader& reader, const XMLElement* el, const std::string& tag = "",
                             const std::string& childclass = "");
+// The rotation of euler angles e (in the compiler's angle unit and eulerseq order).
+Eigen::Matrix3d eulerRotation(const Reader& reader, const Eigen::Vector3d& e);
 // pos and orientation of an element as a pose in its parent's frame.
 Iso framePose(Reader& reader, const XMLElement* el, const std::string& tag = "", const std::string& childclass = "");
 // The rotation taking z to v by the shortest arc (MuJoCo's zaxis and fromto rule).
@@ -115,14 +123,24 @@ struct UnitInertia {
 };
 std::optional<UnitInertia> primitiveInertia(GeomType type, const Eigen::Vector3d& size);
 
-// A closed triangle mesh (STL or OBJ file, vertices scaled) as a solid of unit density
-// (mjcf_mesh_inertia.cpp): its volume, centroid and inertia per unit mass about the centroid, in the
-// mesh's frame. nullopt (and *error) when the file cannot be read or encloses no volume.
+// A mesh geom's volume, centre and inertia per unit mass (about the centre, in the mesh's frame) by
+// one of MuJoCo's rules (mjcf_mesh_inertia.cpp): volume is what the geom's density multiplies (a
+// surface area for Shell). nullopt (and *error) when the mesh encloses no volume.
 struct MeshInertia {
   double volume = 0;
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
   Eigen::Matrix3d inertiaPerMass = Eigen::Matrix3d::Zero();
 };
-std::optional<MeshInertia> meshInertia(const std::string& path, const Eigen::Vector3d& scale, std::string* error);
+// Legacy2: MuJoCo 2.x's default (<compiler exactmeshinertia="false">, also 3.0-3.2): |tetrahedra|,
+// the mass from the equivalent inertia box's volume. Exact: signed tetrahedra (exactmeshinertia="true",
+// <mesh inertia="exact">). Legacy3: MuJoCo 3.3's <mesh inertia="legacy">: |tetrahedra|, their volume.
+// Convex: the convex hull's solid (<mesh inertia="convex">). Shell: the surface (inertia="shell",
+// <geom shellinertia="true">).
+enum class MeshRule { Legacy2, Exact, Legacy3, Convex, Shell };
+const char* meshRuleName(MeshRule rule);
+std::optional<MeshInertia> meshInertia(std::vector<std::array<Eigen::Vector3d, 3>> triangles, MeshRule rule,
+                                       std::string* error);
+// The convex hull of points as outward-wound triangles; empty when they span no volume.
+std::vector<std::array<Eigen::Vector3d, 3>> convexHull(const std::vector<Eigen::Vector3d>& points);
 
 }  // namespace dyn::mjcf

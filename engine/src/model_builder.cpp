@@ -233,6 +233,14 @@ struct Builder {
         if (model.armature.size() != model.nv) model.armature = VecX<double>::Zero(model.nv);
         model.armature.segment(jm.idx_v, jm.nv).setConstant(jd.armature);
       }
+      if (jd.stiffness != 0 && jm.nv == 1 && jm.nq == 1) {  // likewise springs
+        if (model.stiffness.size() != model.nv) {
+          model.stiffness = VecX<double>::Zero(model.nv);
+          model.springref = VecX<double>::Zero(model.nv);
+        }
+        model.stiffness[jm.idx_v] = jd.stiffness;
+        model.springref[jm.idx_v] = jd.springref;
+      }
     }
   }
 
@@ -362,8 +370,11 @@ struct Builder {
     bodyOfLink.assign(robot.links.size(), -1);
     linkInBody.assign(robot.links.size(), Transform<double>::Identity());
     bodyOfLink[root] = 0;
-    // A robot that floats already (every joint from its root is free: an MJCF <freejoint> from
-    // the world) gets no second free joint: two stacked ones make H singular.
+    // A robot that floats already (every joint from its root is free, or a free joint from a root
+    // that is the world: an MJCF <freejoint>, maybe beside static bodies welded to the world) gets no
+    // second free joint: two stacked ones make H singular, and a free joint above the world would
+    // move the static bodies with it. (A free joint below a URDF's base link stays one: the base
+    // floats, the object on its free joint moves relative to it.)
     const std::string& rootName = robot.links[root].name;
     const JointDesc* ownFree = nullptr;
     bool allFree = true;
@@ -372,7 +383,7 @@ struct Builder {
         if (j.kind == JointKind::Floating && !ownFree) ownFree = &j;
         allFree &= j.kind == JointKind::Floating;
       }
-    if (opt.floatingBase && ownFree && allFree) {
+    if (opt.floatingBase && ownFree && (allFree || rootName == "world")) {
       Finding f;
       f.severity = Severity::Info;
       f.code = "base.floats";
@@ -381,7 +392,9 @@ struct Builder {
       f.element = "joint '" + ownFree->name + "'";
       f.joint = ownFree->name;
       f.link = ownFree->child;
-      f.message = "the robot already has a free joint; the floating base asked for adds no second one";
+      f.message = "the robot already has a free joint ('" + ownFree->name +
+                  "'); the floating base asked for adds no second one" +
+                  (allFree ? "" : " (the bodies welded to '" + rootName + "' stay where they are)");
       floatsNote = std::move(f);
     }
     const bool addsBase = opt.floatingBase && !floatsNote;

@@ -350,8 +350,32 @@ void checkMimics(Context& c) {
 void checkNames(Context& c) {
   const Model& m = c.model;
   std::unordered_set<std::string> seen;
+  // A link and an extra frame (an MJCF site) sharing a name is valid MJCF: MuJoCo keeps bodies and sites
+  // in separate name spaces (XML reference, "name" attributes). Only where a name means one frame does a
+  // second one confuse: two links, two sites, or models built in code.
+  const auto linkAndSite = [&](const std::string& name) {
+    if (!c.desc) return false;
+    const auto links =
+        std::count_if(c.desc->links.begin(), c.desc->links.end(), [&](const LinkDesc& l) { return l.name == name; });
+    const auto sites =
+        std::count_if(c.desc->frames.begin(), c.desc->frames.end(), [&](const FrameDesc& f) { return f.name == name; });
+    return links == 1 && sites == 1;
+  };
   for (const Frame<double>& fr : m.frames) {
     if (seen.insert(fr.name).second) continue;
+    if (linkAndSite(fr.name)) {
+      Finding& f = c.add(Severity::Info, "names.shared");
+      f.element = "frame " + inQuotes(fr.name);
+      c.atLink(f, fr.name, c.frameLine(fr.name));
+      f.link = fr.name;
+      f.body = fr.body;
+      for (const FrameDesc& site : c.desc->frames)
+        if (site.name == fr.name && site.line > 0) f.line = site.line;
+      f.message = "a link and a site (frame) are both named " + inQuotes(fr.name) +
+                  ": --link, IK targets and the view mean the link";
+      f.hint = "Valid MJCF (MuJoCo keeps bodies and sites apart); rename the site to address it by name.";
+      continue;
+    }
     Finding& f = c.add(Severity::Error, "names.duplicate");
     f.element = "frame " + inQuotes(fr.name);
     c.atLink(f, fr.name, c.frameLine(fr.name));

@@ -259,6 +259,12 @@ void Simulator::setWrenches(const std::vector<ExternalWrench>& wrenches) {
 void Simulator::passiveTorque(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::VectorXd& tau,
                               bool held) const {
   if (settings_.damping) tau -= model_.damping.cwiseProduct(qd);  // viscous: -b qd
+  if (model_.stiffness.size() == model_.nv)                       // joint springs: -k (q - springref)
+    for (int i = 1; i <= model_.N; ++i) {
+      const JointModel<double>& J = model_.joints[i];
+      if (J.nv == 1 && J.nq == 1 && model_.stiffness[J.idx_v] != 0)
+        tau[J.idx_v] -= model_.stiffness[J.idx_v] * (q[J.idx_q] - model_.springref[J.idx_v]);
+    }
   if (settings_.friction)
     for (int i = 0; i < model_.nv; ++i)  // Coulomb, smoothed: -f tanh(qd / eps)
       if (model_.friction[i] != 0) tau[i] -= model_.friction[i] * std::tanh(qd[i] / frictionEps_[i]);
@@ -604,7 +610,7 @@ bool Simulator::stepEuler(double h) {
     qdNew_ = qd_ + h * dv_;  // v+ = qd_n + h (H + h B)^-1 (dT/dq - g + tau)
     const double change = model_.nv ? (qdNew_ - qdTrial_).cwiseAbs().maxCoeff() : 0.0;
     qdTrial_.swap(qdNew_);
-    if (!(change > 1e-14 * (1 + qdTrial_.cwiseAbs().maxCoeff()))) break;
+    if (!(change > 1e-14 * (1 + (model_.nv ? qdTrial_.cwiseAbs().maxCoeff() : 0.0)))) break;
   }
   integrate(model_, q_, qdTrial_, h, qNew_);
   dq_.noalias() = massMatrix_ * qdTrial_;  // p+ = H(q_n) v+

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "loop_closures.hpp"
+#include "quoted_name.hpp"
 #include "urdf_unused.hpp"
 #include "xml_error_text.hpp"
-#include "quoted_name.hpp"
 
 namespace dyn {
 namespace {
@@ -38,7 +38,6 @@ using tinyxml2::XMLElement;
 [[noreturn]] void fail(const XMLElement* at, const std::string& element, const std::string& message) {
   fail(at->GetLineNum(), element, message);
 }
-
 
 std::string num(double v) {
   char buf[32];
@@ -169,7 +168,6 @@ Material parseMaterial(const XMLElement* el, const std::string& ctx) {
   if (const XMLElement* texture = el->FirstChildElement("texture")) m.texture = attr(texture, "filename");
   return m;
 }
-
 
 Shape parseShape(const XMLElement* geometry, const std::string& ctx) {
   const XMLElement* el = geometry->FirstChildElement();
@@ -534,6 +532,7 @@ RobotDescription parseDocument(const std::string& xml, const std::string& source
 }  // namespace
 
 RobotDescription parseUrdfString(const std::string& xml, const std::string& sourceName) {
+  if (const std::string binary = binaryFileProblem(xml); !binary.empty()) throw LoadError(sourceName, 0, "", binary);
   try {
     return parseDocument(xml, sourceName);
   } catch (const LoadError& e) {

@@ -30,7 +30,6 @@ std::string vec(const Vec3<double>& v) { return exact(v.x()) + " " + exact(v.y()
 // null for helical, which URDF has no word for.
 const char* kindName(JointKind k) { return k == JointKind::Helical ? nullptr : jointKindName(k); }
 
-
 class Writer {
  public:
   Writer(const RobotDescription& robot, XMLDocument& doc, XMLElement* root) : robot_(robot), doc_(doc), root_(root) {}
@@ -170,8 +169,9 @@ class Writer {
     el->DeleteChildren();
     if (m.hasColor)
       child(el, "color")
-          ->SetAttribute("rgba",
-                         (exact(m.rgba[0]) + " " + exact(m.rgba[1]) + " " + exact(m.rgba[2]) + " " + exact(m.rgba[3])).c_str());
+          ->SetAttribute(
+              "rgba",
+              (exact(m.rgba[0]) + " " + exact(m.rgba[1]) + " " + exact(m.rgba[2]) + " " + exact(m.rgba[3])).c_str());
     if (!m.texture.empty()) child(el, "texture")->SetAttribute("filename", m.texture.c_str());
   }
 
@@ -365,6 +365,10 @@ std::vector<std::string> urdfLosses(const RobotDescription& robot) {
     if (j.armature != 0)
       out.push_back("joint '" + j.name + "': the armature (rotor inertia " + exact(j.armature) +
                     ") has no URDF element and is left out");
+  for (const JointDesc& j : robot.joints)
+    if (j.stiffness != 0)
+      out.push_back("joint '" + j.name + "': the spring (stiffness " + exact(j.stiffness) + ", springref " +
+                    exact(j.springref) + ") has no URDF element and is left out");
   if (robot.initialPose)
     out.push_back("the initial configuration (MJCF qpos0) has no URDF element: the URDF starts at q = 0");
   if (!robot.poses.empty())

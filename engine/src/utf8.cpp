@@ -1,5 +1,6 @@
 #include "dynscope/io/utf8.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace dyn {
@@ -69,6 +70,22 @@ std::string utf8Problem(std::string_view what, std::string_view text) {
   std::snprintf(detail, sizeof detail, " is not valid UTF-8 (byte 0x%02X at position %zu)",
                 static_cast<unsigned>(static_cast<unsigned char>(text[bad])), bad + 1);
   return std::string(what) + " '" + sanitizeUtf8(text) + "'" + detail + "; save the file as UTF-8";
+}
+
+std::string binaryFileProblem(std::string_view bytes) {
+  if (bytes.starts_with("\xFF\xFE") || bytes.starts_with("\xFE\xFF"))
+    return "this is a UTF-16 text file: robot files are read as UTF-8; save the file as UTF-8";
+  const std::size_t n = std::min<std::size_t>(bytes.size(), 65536);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F) {
+      char detail[64];
+      std::snprintf(detail, sizeof detail, " (byte 0x%02X at position %zu)", unsigned(c), i + 1);
+      return std::string("this is not a text file") + detail +
+             ": robot files are text (URDF, MJCF, a DH table); is it a mesh, an archive or a program?";
+    }
+  }
+  return {};
 }
 
 }  // namespace dyn

@@ -1,7 +1,7 @@
 // dynscope-cli on models with mimic joints: info names the independent coordinates and who follows
 // whom; id, mass, bias and fd take and print the independent coordinates, equal to the engine's reduced
-// algorithms and to G^T (full result) with a dense G; --no-mimic keeps every joint free; a vector of
-// the full size is a usage error naming the independent entries.
+// algorithms and to G^T (full result) with a dense G; --no-mimic keeps every joint free; --q (and
+// --qd, --qdd, --tau) may give every joint's values or the independent ones, and q_given says which.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -100,10 +100,47 @@ class TestMimicCli : public QObject {
       QVERIFY((G.transpose() * vec(json(biasFull)[key]) - vec(json(bias)[key])).cwiseAbs().maxCoeff() < 1e-13);
   }
 
-  void fullSizedInputIsAUsageError() {
-    const CliRun r = runCli({"id", data("parallel_gripper.urdf"), "--q", "0,0,0"});
+  // One rule for q everywhere: every joint's values or only the independent ones, and q_given says
+  // which. A full q for id gives the independent run's tau (the follower's value from its master, a
+  // note when it differed); a full tau for fd is reduced by G^T; an independent q for fk is expanded.
+  void bothLengthsOfQAreAccepted() {
+    const QString file = data("parallel_gripper.urdf");
+    const dyn::Model model = dyn::loadModel(file.toStdString());
+    const dyn::MimicCoupling c = dyn::mimicCoupling(model);
+    const CliRun y = runCli({"id", file, "--q", "0.3,0.012", "--qd", "0.5,-0.2", "--qdd", "1.5,0.3"});
+    const CliRun all = runCli({"id", file, "--q", "0.3,0.012,-0.002", "--qd", "0.5,-0.2,0.2", "--qdd", "1.5,0.3,-0.3"});
+    QVERIFY2(y.status == 0 && all.status == 0, all.err.constData());
+    QCOMPARE(json(y)["q_given"].toString(), QString("independent"));
+    QCOMPARE(json(all)["q_given"].toString(), QString("all joints"));
+    QVERIFY(!all.err.contains("replaced"));
+    QVERIFY((vec(json(all)["tau"]) - vec(json(y)["tau"])).cwiseAbs().maxCoeff() < 1e-14);
+    const CliRun off = runCli({"id", file, "--q", "0.3,0.012,0.5"});  // a follower value that breaks the relation
+    QCOMPARE(off.status, 0);
+    QVERIFY2(off.err.contains("replaced by what their masters give them"), off.err.constData());
+    QVERIFY(std::abs(vec(json(off)["q_full"])[2] - (-0.012 + 0.01)) < 1e-15);
+    // fd with every joint's tau: tau_y = G^T tau.
+    const VectorXd tauFull = (VectorXd(3) << 0.7, 2.0, -1.0).finished();
+    const VectorXd tauY = c.denseG().transpose() * tauFull;
+    const CliRun fdAll = runCli({"fd", file, "--q", "0.3,0.012", "--tau", "0.7,2,-1"});
+    const CliRun fdY = runCli(
+        {"fd", file, "--q", "0.3,0.012", "--tau", QString("%1,%2").arg(tauY[0], 0, 'g', 17).arg(tauY[1], 0, 'g', 17)});
+    QVERIFY2(fdAll.status == 0 && fdY.status == 0, fdAll.err.constData());
+    QVERIFY((vec(json(fdAll)["qdd"]) - vec(json(fdY)["qdd"])).cwiseAbs().maxCoeff() < 1e-12);
+    // fk and energy with the independent q: the same as with the expanded one.
+    const CliRun fkY = runCli({"fk", file, "--q", "0.3,0.012"});
+    const QString follower = QString::number(-0.012 + 0.01, 'g', 17);  // as the relation gives it
+    const CliRun fkAll = runCli({"fk", file, "--q", "0.3,0.012," + follower});
+    QVERIFY2(fkY.status == 0 && fkAll.status == 0, fkY.err.constData());
+    QCOMPARE(json(fkY)["frames"], json(fkAll)["frames"]);
+    const CliRun eY = runCli({"energy", file, "--q", "0.3,0.012", "--qd", "0.5,-0.2"});
+    const CliRun eAll = runCli({"energy", file, "--q", "0.3,0.012," + follower, "--qd", "0.5,-0.2,0.2"});
+    QVERIFY2(eY.status == 0 && eAll.status == 0, eY.err.constData());
+    QCOMPARE(json(eY)["total"].toDouble(), json(eAll)["total"].toDouble());
+    // Any other length: a usage error naming both.
+    const CliRun r = runCli({"id", file, "--q", "0,0,0,0"});
     QCOMPARE(r.status, 2);
-    QVERIFY2(r.err.contains("2 independent q entries") && r.err.contains("wrist, left_finger_joint"),
+    QVERIFY2(r.err.contains("2 independent q entries") && r.err.contains("wrist, left_finger_joint") &&
+                 r.err.contains("every joint's"),
              r.err.constData());
     // Commands that do not enforce the relations say so.
     const CliRun fk = runCli({"fk", data("parallel_gripper.urdf")});

@@ -148,6 +148,20 @@ class TestMjcfParser : public QObject {
     QVERIFY(floats != asked.findings.end());
     QCOMPARE(floats->joint, std::string("root"));
     QVERIFY(floats->line > 0);
+    // A free body beside a static one welded to the world: still no second free joint (the static
+    // body would float with it), and forward dynamics works.
+    const dyn::Model beside = dyn::buildModel(dyn::parseMjcfString(R"(<mujoco><worldbody>
+<body name="table" pos="0 0 0.5"><geom type="box" size="0.5 0.5 0.02"/></body>
+<body name="ball" pos="0 0 1"><freejoint name="ballfree"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                                                                   "beside.xml"),
+                                              dyn::BuildOptions{.floatingBase = true});
+    QCOMPARE(beside.nv, 6);
+    QVERIFY(!beside.floatingBase);
+    QVERIFY(finding(beside.findings, "base.floats"));
+    dyn::Data data(beside);
+    const Eigen::VectorXd qdd =
+        dyn::aba(beside, data, beside.home(), Eigen::VectorXd::Zero(6), Eigen::VectorXd::Zero(6));
+    QVERIFY((qdd.tail<3>() - Eigen::Vector3d(0, 0, -9.81)).norm() < 1e-12);  // falls (body axes = world at home)
     const RobotDescription fixedBase = dyn::parseMjcfFile(dataFile("pendulum.xml"));
     QCOMPARE(dyn::buildModel(fixedBase, dyn::BuildOptions{.floatingBase = true}).nv, dyn::buildModel(fixedBase).nv + 6);
   }
@@ -406,7 +420,9 @@ class TestMjcfParser : public QObject {
     QVERIFY(!j.hasLimits);
     QCOMPARE(j.kind, JointKind::Continuous);
     QVERIFY(finding(r.findings, "mjcf.range_without_limited"));
-    QVERIFY(finding(r.findings, "mjcf.joint_spring"));
+    QVERIFY(!finding(r.findings, "mjcf.joint_spring"));  // a hinge's spring is applied
+    QCOMPARE(j.stiffness, 5.0);
+    QCOMPARE(j.springref, 0.0);
     QVERIFY(finding(r.findings, "mjcf.actuator_target"));
     QVERIFY(std::abs(link(r, "b").inertial->mass - 1000 * 4.0 / 3.0 * kPi * 0.001) < 1e-12);
     // Not UTF-8: refused, naming the line.
@@ -416,6 +432,64 @@ class TestMjcfParser : public QObject {
     } catch (const LoadError& e) {
       QCOMPARE(e.line(), 2);
     }
+  }
+
+  void setTotalMass() {
+    // settotalmass="14": the masses written (3 kg base welded to the world, the arm's geoms, a 2 kg
+    // hand) are scaled to sum to 14 kg, each inertia by the same factor; the ratios stay.
+    const RobotDescription plain = dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body name="a"><joint/><inertial pos="0 0 0" mass="3" diaginertia="1 2 2.5"/>
+<body name="b"><joint/><geom size="0.1"/></body></body></worldbody></mujoco>)",
+        "plain.xml");
+    const RobotDescription scaled = dyn::parseMjcfString(
+        R"(<mujoco><compiler settotalmass="14"/><worldbody><body name="a"><joint/>
+<inertial pos="0 0 0" mass="3" diaginertia="1 2 2.5"/><body name="b"><joint/><geom size="0.1"/></body></body>
+</worldbody></mujoco>)",
+        "scaled.xml");
+    const double ma = link(plain, "a").inertial->mass, mb = link(plain, "b").inertial->mass;
+    const double s = 14 / (ma + mb);
+    QVERIFY(std::abs(link(scaled, "a").inertial->mass + link(scaled, "b").inertial->mass - 14) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "a").inertial->mass - s * 3) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "a").inertial->iyy - s * 2) < 1e-12);
+    QVERIFY(std::abs(link(scaled, "b").inertial->ixx - s * link(plain, "b").inertial->ixx) < 1e-15);
+    QVERIFY(finding(scaled.findings, "mjcf.settotalmass"));
+    QVERIFY(!finding(scaled.findings, "mjcf.compiler_not_applied"));
+    // boundmass, boundinertia, balanceinertia (mass_bounds.xml, also against MuJoCo): a massless body
+    // gets boundmass; moments (0.1, 0.1, 0.5) violate A + B >= C and are balanced to their mean.
+    const RobotDescription bounds = dyn::parseMjcfFile(dataFile("mass_bounds.xml"));
+    QCOMPARE(link(bounds, "empty").inertial->mass, 0.05);
+    const dyn::InertialDesc& flat = *link(bounds, "flat").inertial;
+    QCOMPARE(flat.mass, 0.05);
+    QVERIFY(std::abs(flat.izz - (0.1 + 0.1 + 0.5) / 3) < 1e-12 && std::abs(flat.ixy) < 1e-12);
+    QVERIFY(finding(bounds.findings, "mjcf.mass_bounds"));
+    // The oracle file: the model's bodies (the base is welded to the world) sum to 14 kg.
+    const RobotDescription file = dyn::parseMjcfFile(dataFile("settotalmass.xml"));
+    double total = 0;
+    for (const dyn::LinkDesc& l : file.links) total += l.inertial ? l.inertial->mass : 0;
+    QVERIFY(std::abs(total - 14) < 1e-12);
+  }
+
+  void optionFlags() {
+    // <flag gravity="disable">: zero gravity; passive="disable": no damping; other flags: an info.
+    const RobotDescription r = dyn::parseMjcfString(
+        R"(<mujoco><option gravity="0 0 -3"><flag gravity="disable" passive="disable" warmstart="disable"/></option>
+<worldbody><body><joint damping="2"/><geom size="0.1"/></body></worldbody></mujoco>)",
+        "flags.xml");
+    QVERIFY(r.gravity.norm() == 0);
+    QCOMPARE(r.joints.front().damping, 0.0);
+    QCOMPARE(countCode(r.findings, "mjcf.flag_applied"), 2);
+    QVERIFY(finding(r.findings, "mjcf.element_ignored"));
+    const RobotDescription on = dyn::parseMjcfString(
+        R"(<mujoco><option gravity="0 0 -3"><flag gravity="enable"/></option>
+<worldbody><body><joint damping="2"/><geom size="0.1"/></body></worldbody></mujoco>)",
+        "flags.xml");
+    QVERIFY((on.gravity - dyn::Vec3<double>(0, 0, -3)).norm() == 0);
+    QCOMPARE(on.joints.front().damping, 2.0);
+    // Gravity-free inverse dynamics: at rest, no torque.
+    const dyn::Model model = dyn::loadModel(dataFile("gravity_flag.xml"));
+    dyn::Data data(model);
+    const Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 0.4), z = Eigen::VectorXd::Zero(model.nv);
+    QVERIFY(dyn::rnea(model, data, q, z, z).norm() == 0);
   }
 
   void meshInertia() {
@@ -468,6 +542,235 @@ class TestMjcfParser : public QObject {
     QVERIFY(finding(missing.findings, "mjcf.mesh_inertia"));
   }
 
+  void meshInertiaRules() {
+    // Closed forms for each of MuJoCo's rules, on the meshes of tests/data/mjcf/meshes: a right
+    // tetrahedron with legs a, a U-shaped prism (a 3u x 3u square less a u x 2u notch, height h).
+    const double a = 0.25, u = 0.0625, h = 0.125, rho = 1000;
+    const auto load = [](const std::string& compiler, const std::string& meshAttr, const std::string& mesh) {
+      return dyn::parseMjcfString("<mujoco><compiler meshdir=\"meshes\" " + compiler + "/><asset><mesh file=\"" + mesh +
+                                      ".obj\" " + meshAttr +
+                                      "/></asset><worldbody><body name=\"b\"><joint/><geom type=\"mesh\" mesh=\"" +
+                                      mesh + "\"/></body></worldbody></mujoco>",
+                                  dataFile("rules.xml"));
+    };
+    const auto mass = [](const RobotDescription& r) { return link(r, "b").inertial->mass; };
+    // MuJoCo 2's default: the tetrahedron's mass from its equivalent inertia box. About its centroid
+    // the second moments are V a^2 (I/20 - J/80) (J: all ones), principal V a^2 (1/80, 1/20, 1/20), so
+    // the box's half-sides are sqrt(3 c_k / V) and its volume 8 a^3 sqrt(27 / 32000).
+    const RobotDescription legacy = load("", "", "tetra");
+    QVERIFY(std::abs(mass(legacy) - rho * 8 * a * a * a * std::sqrt(27.0 / 32000)) < 1e-12);
+    QVERIFY(finding(legacy.findings, "mjcf.mesh_inertia_rule"));
+    QVERIFY(finding(legacy.findings, "mjcf.mesh_inertia_rule")->message.find("MuJoCo 2.x") != std::string::npos);
+    // Exact (2.x's flag, 3.3's attribute), and 3.3's legacy and convex on a convex mesh: the solid.
+    const double tetra = rho * a * a * a / 6;
+    for (const auto& [compiler, attr] : {std::pair<std::string, std::string>{"exactmeshinertia=\"true\"", ""},
+                                         {"", "inertia=\"exact\""},
+                                         {"", "inertia=\"legacy\""},
+                                         {"", "inertia=\"convex\""}}) {
+      const RobotDescription r = load(compiler, attr, "tetra");
+      QVERIFY2(std::abs(mass(r) - tetra) < 1e-12, (compiler + attr).c_str());
+      const dyn::InertialDesc& in = *link(r, "b").inertial;
+      QVERIFY((in.origin.xyz - V3::Constant(a / 4)).norm() < 1e-15);
+      // I = tr(C) - C with C = V a^2 (I/20 - J/80): diagonal m a^2 (1/10 - 1/80) ... per unit mass.
+      QVERIFY(std::abs(in.ixx - tetra * a * a * (2.0 / 20 - 2.0 / 80)) < 1e-15);
+      QVERIFY(std::abs(in.ixy - tetra * a * a / 80) < 1e-15);
+    }
+    // The U: exact = 7 u^2 h; convex = the 3u x 3u x h box; MuJoCo 3.3's legacy over-counts.
+    const double exactU = rho * 7 * u * u * h, boxU = rho * 9 * u * u * h;
+    QVERIFY(std::abs(mass(load("", "inertia=\"exact\"", "ushape")) - exactU) < 1e-12);
+    const RobotDescription convex = load("", "inertia=\"convex\"", "ushape");
+    QVERIFY(std::abs(mass(convex) - boxU) < 1e-12);
+    QVERIFY((link(convex, "b").inertial->origin.xyz - V3(1.5 * u, 1.5 * u, h / 2)).norm() < 1e-15);
+    QVERIFY(std::abs(link(convex, "b").inertial->izz - boxU * (18 * u * u) / 12) < 1e-15);
+    QVERIFY(mass(load("", "inertia=\"legacy\"", "ushape")) > exactU * 1.01);
+    // Shell: the surface of a cube of side s (written in the model by its corners: the hull's faces):
+    // mass = density x 6 s^2, Izz = m 5 s^2 / 18.
+    const double side = 0.5;
+    const RobotDescription shell = dyn::parseMjcfString(
+        R"(<mujoco><asset><mesh name="cube" inertia="shell" vertex="0 0 0 0.5 0 0 0 0.5 0 0.5 0.5 0
+0 0 0.5 0.5 0 0.5 0 0.5 0.5 0.5 0.5 0.5 0.2 0.3 0.1"/></asset>
+<worldbody><body name="b"><joint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>)",
+        "shell.xml");
+    const double ms = rho * 6 * side * side;
+    QVERIFY(std::abs(mass(shell) - ms) < 1e-9);
+    QVERIFY(std::abs(link(shell, "b").inertial->izz - ms * 5 * side * side / 18) < 1e-12);
+    QVERIFY((link(shell, "b").inertial->origin.xyz - V3::Constant(side / 2)).norm() < 1e-15);
+    // A mesh written in the model by its vertices (a cube of side 0.25 and a roof apex 0.125 above
+    // it; two points inside): the convex hull's solid under the exact rule, no "not defined" warning.
+    const RobotDescription house = dyn::parseMjcfFile(dataFile("mesh_exact.xml"));
+    QVERIFY(!finding(house.findings, "mjcf.mesh_missing"));
+    QVERIFY(!finding(house.findings, "mjcf.mesh_inertia"));
+    QVERIFY(finding(house.findings, "mjcf.mesh_inline"));
+    const double cube = 0.25 * 0.25 * 0.25, roof = 0.25 * 0.25 * 0.125 / 3;
+    QVERIFY(std::abs(link(house, "b4").inertial->mass - rho * (cube + roof)) < 1e-12);
+    // ... and with its faces given: the tetrahedron of legs 0.5, 0.25, 0.125 (mass 0.7 written) plus
+    // a U at density 1000.
+    QVERIFY(std::abs(link(house, "b5").inertial->mass - (0.7 + exactU)) < 1e-12);
+    // Bad inline meshes: refused naming the element.
+    for (const char* bad : {R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0"/>)",
+                            R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 4"/>)",
+                            R"(<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1" inertia="solid"/>)"}) {
+      try {
+        dyn::parseMjcfString(std::string("<mujoco><asset>\n") + bad +
+                                 "</asset><worldbody><body><joint/><geom size=\"1\"/></body></worldbody></mujoco>",
+                             "bad.xml");
+        QFAIL(bad);
+      } catch (const LoadError& e) {
+        QCOMPARE(e.line(), 2);
+      }
+    }
+  }
+
+  void namesShared() {
+    // A body and a site (and a body and a geom) named alike: valid MJCF, at most an info; --link
+    // means the body.
+    const dyn::Model model = dyn::loadModel(dataFile("shared_names.xml"));
+    for (const dyn::Finding& f : model.findings) QVERIFY2(f.severity != dyn::Severity::Error, f.text().c_str());
+    const dyn::Finding* shared = finding(model.findings, "names.shared");
+    QVERIFY(shared);
+    QCOMPARE(shared->severity, dyn::Severity::Info);
+    QCOMPARE(shared->line, 11);  // the site
+    QCOMPARE(model.frames[size_t(model.frameIndex("hand"))].body, model.bodyIndex("hand"));
+    QVERIFY(model.frames[size_t(model.frameIndex("hand"))].placement.r.norm() == 0);  // the body, not the site
+    // Two sites named alike: still an error (MuJoCo refuses it too).
+    const dyn::Model twice = dyn::buildModel(dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body name="b"><joint/><geom size="0.1"/><site name="s"/><site name="s" pos="1 0 0"/>
+</body></worldbody></mujoco>)",
+        "twice.xml"));
+    QVERIFY(finding(twice.findings, "names.duplicate"));
+    QCOMPARE(finding(twice.findings, "names.duplicate")->severity, dyn::Severity::Error);
+  }
+
+  void binaryFiles() {
+    // A binary file given as a URDF, an MJCF or a DH table: "not a text file", naming the file.
+    QTemporaryDir dir;
+    for (const char* name : {"robot.urdf", "robot.xml", "robot.dh", "robot.mjcf"}) {
+      const std::string path = dir.filePath(name).toStdString();
+      {
+        std::ofstream out(path, std::ios::binary);
+        out << std::string(
+            "<\x01\x02\x00\x7f"
+            "ELF binary",
+            15);
+      }
+      try {
+        dyn::loadModel(path);
+        QFAIL(name);
+      } catch (const LoadError& e) {
+        QCOMPARE(e.file(), path);
+        QVERIFY2(std::string(e.what()).find("this is not a text file") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("\x7f") == std::string::npos, e.what());
+      }
+    }
+  }
+
+  void replicate() {
+    // MuJoCo 3's <replicate>: replica i turned by i x euler and placed at p_i (p_0 = 0,
+    // p_i+1 = p_i + R_i offset), names suffixed with sep and i; an actuator on a replicated joint acts
+    // on every replica.
+    const RobotDescription r = dyn::parseMjcfString(R"(<mujoco>
+<worldbody>
+  <body name="hub" pos="0 0 1"><joint name="spin" axis="0 0 1"/><geom size="0.1"/>
+    <replicate count="3" euler="0 0 120" offset="0.5 0 0" sep="_">
+      <body name="blade" pos="0.2 0 0"><joint name="pitch" axis="1 0 0"/><geom type="box" size="0.1 0.02 0.01"/>
+        <site name="tip" pos="0.1 0 0"/></body>
+    </replicate>
+  </body>
+  <replicate count="2">
+    <replicate count="10" sep="-" offset="0 0.1 0"><site name="s"/></replicate>
+  </replicate>
+</worldbody>
+<actuator><motor joint="pitch" ctrlrange="-1 1"/></actuator>
+</mujoco>)",
+                                                    "replicate.xml");
+    const dyn::Model model = dyn::buildModel(r);
+    QCOMPARE(model.nv, 4);
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+    V3 p = V3::Zero();
+    for (int i = 0; i < 3; ++i) {
+      const std::string k = std::to_string(i);
+      QCOMPARE(joint(r, "pitch_" + k).effort, 1.0);
+      const M3 R = Rz(2 * kPi / 3 * i);
+      const auto [E, x] = framePose(model, q, "blade_" + k);
+      QVERIFY2((x - (V3(0, 0, 1) + p + R * V3(0.2, 0, 0))).norm() < 1e-12, k.c_str());
+      QVERIFY2((E - R).norm() < 1e-12, k.c_str());
+      QVERIFY((framePose(model, q, "tip_" + k).second - (x + R * V3(0.1, 0, 0))).norm() < 1e-12);
+      p += R * V3(0.5, 0, 0);
+    }
+    // Nested: the inner suffix first, as many digits as the count has.
+    int sites = 0;
+    for (const dyn::FrameDesc& f : r.frames) sites += f.name.size() == 5 && f.name[0] == 's';
+    QCOMPARE(sites, 20);
+    QVERIFY((framePose(model, q, "s-071").second - V3(0, 0.7, 0)).norm() < 1e-12);
+    QVERIFY(model.frameIndex("s-000") >= 0);
+    QVERIFY(finding(r.findings, "mjcf.replicate"));
+    // <attach> is refused, naming the element and its line.
+    try {
+      dyn::parseMjcfString(R"(<mujoco><asset><model name="arm" file="arm.xml"/></asset><worldbody>
+<body name="b"><joint/><geom size="1"/>
+<attach model="arm" body="base" prefix="a-"/></body></worldbody></mujoco>)",
+                           "attach.xml");
+      QFAIL("no LoadError");
+    } catch (const LoadError& e) {
+      QCOMPARE(e.line(), 3);
+      QVERIFY2(std::string(e.what()).find("<attach>") != std::string::npos, e.what());
+    }
+  }
+
+  void madeNamesAvoidWrittenOnes() {
+    // Unnamed bodies are named body1, body2, ... skipping the names the file writes: a body written
+    // as "body2" beside unnamed ones loads (MuJoCo loads it), no duplicate.
+    const dyn::Model model = dyn::buildModel(dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body><joint/><geom size=".1"/><body name="body2"><joint/><geom size=".1"/>
+<body><joint/><geom size=".1"/><site/><site name="site4"/><site/></body></body></body></worldbody></mujoco>)",
+        "names.xml"));
+    QCOMPARE(model.nv, 3);
+    for (const dyn::Finding& f : model.findings) QVERIFY2(f.severity != dyn::Severity::Error, f.text().c_str());
+    QVERIFY(model.frameIndex("body1") >= 0 && model.frameIndex("body2") >= 0 && model.frameIndex("body3") >= 0);
+  }
+
+  void negativeJointValuesWarn() {
+    // MuJoCo compiles negative damping, armature and stiffness: a warning, the values kept.
+    const RobotDescription r = dyn::parseMjcfString(
+        R"(<mujoco><worldbody><body><joint name="j" damping="-1" stiffness="-2" frictionloss="-0.5"/><geom size=".1"/>
+</body></worldbody></mujoco>)",
+        "negative.xml");
+    QCOMPARE(joint(r, "j").damping, -1.0);
+    QCOMPARE(joint(r, "j").stiffness, -2.0);
+    QCOMPARE(finding(r.findings, "mjcf.negative_joint_value")->severity, dyn::Severity::Warning);
+  }
+
+  void emptyWorld() {
+    // A world without bodies (a template a program fills): MuJoCo loads it, and so does Dynscope, as
+    // an empty model with an info; its algorithms and the simulator run on zero dofs.
+    const dyn::Model model = dyn::buildModel(dyn::parseMjcfString(
+        "<mujoco>\n<worldbody>\n<geom type=\"plane\" size=\"1 1 0.1\"/>\n</worldbody></mujoco>", "empty.xml"));
+    QCOMPARE(model.nv, 0);
+    QCOMPARE(model.N, 0);
+    const dyn::Finding* f = finding(model.findings, "mjcf.no_bodies");
+    QVERIFY(f);
+    QCOMPARE(f->severity, dyn::Severity::Info);
+    QCOMPARE(f->line, 2);
+    for (const dyn::Finding& g : model.findings) QVERIFY2(g.severity != dyn::Severity::Error, g.text().c_str());
+    dyn::Data data(model);
+    const Eigen::VectorXd z = Eigen::VectorXd::Zero(0);
+    QCOMPARE(dyn::crba(model, data, z).size(), Eigen::Index(0));
+    QCOMPARE(dyn::rnea(model, data, z, z, z).size(), Eigen::Index(0));
+    QCOMPARE(dyn::aba(model, data, z, z, z).size(), Eigen::Index(0));
+    dyn::computeEnergy(model, data, z, z);
+    QCOMPARE(data.kinetic + data.potential, 0.0);
+    for (const dyn::Integrator integrator :
+         {dyn::Integrator::SemiImplicitEuler, dyn::Integrator::Rk4, dyn::Integrator::DormandPrince45}) {
+      dyn::SimulationSettings st;
+      st.integrator = integrator;
+      st.dt = 1e-3;
+      dyn::Simulator sim(model, st);
+      sim.reset(z, z);
+      QCOMPARE(sim.advance(0.05), dyn::SimulationStatus::Ok);
+      QVERIFY(std::abs(sim.time() - 0.05) < 1e-12);
+    }
+  }
+
   void dispatchAndRoot() {
     QVERIFY(dyn::looksLikeMjcf("<?xml version=\"1.0\"?>\n<!-- a <robot> in a comment -->\n<mujoco model=\"x\">"));
     QVERIFY(!dyn::looksLikeMjcf("<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"/></robot>"));
@@ -511,8 +814,18 @@ class TestMjcfParser : public QObject {
         << "<mujoco>\n<compiler inertiagrouprange=\"0 2.5\"/><worldbody><body><geom size=\"1\"/></body>"
            "</worldbody></mujoco>"
         << 2 << "expected whole numbers";
-    QTest::newRow("no bodies") << "<mujoco>\n<worldbody/></mujoco>" << 1 << "no bodies";
-    QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 2 << "malformed XML";
+    // Syntax errors in plain words (as URDF's), at the line to look at.
+    QTest::newRow("malformed") << "<mujoco>\n<worldbody>\n</mujoco>" << 3
+                               << "malformed XML: </mujoco> on line 3 closes <worldbody> opened on line 2";
+    QTest::newRow("bad attribute")
+        << "<mujoco>\n<worldbody>\n<body>\n<joint name=\"a\" axis=0 1 0/>\n</body></worldbody></mujoco>" << 4
+        << "an attribute of <joint> on line 4 is malformed";
+    QTest::newRow("truncated") << "<mujoco>\n<worldbody>\n<body name=\"arm\">\n<geom size=\"1\"/>" << 4
+                               << "the file ends inside <body name='arm'> opened on line 3";
+    QTest::newRow("binary") << QString::fromLatin1(
+                                   "\x7f"
+                                   "ELF\x02\x01")
+                            << 0 << "this is not a text file";
   }
   void errors() {
     QFETCH(QString, xml);

@@ -77,11 +77,13 @@ struct JointDesc {
   Vec3<double> axis = Vec3<double>(1, 0, 0);
   double pitch = 0;  // helical: translation per radian (m/rad)
   bool hasLimits = false;
-  double lower = 0, upper = 0;     // position limits (single-DOF joints)
+  double lower = 0, upper = 0;      // position limits (single-DOF joints)
   double velocity = 0, effort = 0;  // 0 = not given
   int limitLine = 0;                // the <limit> element (URDF); 0 when there is none
   double damping = 0, friction = 0;
   double armature = 0;  // rotor inertia on H's diagonal, per dof (MJCF <joint armature>)
+  // A joint spring (MJCF stiffness, springref; hinge and slide joints): tau = -stiffness (q - springref).
+  double stiffness = 0, springref = 0;
   struct Mimic {
     std::string joint;  // the master (empty when the element names none: dropped with a warning)
     double multiplier = 1, offset = 0;
@@ -125,10 +127,10 @@ struct RobotDescription {
   std::vector<JointDesc> joints;
   std::vector<FrameDesc> frames;
   std::vector<LoopJointDesc> loopJoints;  // explicit loop closures; cycles among `joints` are cut at build
-  std::vector<Material> materials;       // top-level named materials
+  std::vector<Material> materials;        // top-level named materials
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
-  std::string defaultEndEffector;        // a suggested link for IK / --link defaults (may be empty)
-  std::vector<NamedPoseDesc> poses;      // named configurations (MJCF keyframes)
+  std::string defaultEndEffector;    // a suggested link for IK / --link defaults (may be empty)
+  std::vector<NamedPoseDesc> poses;  // named configurations (MJCF keyframes)
   // The configuration the file describes when it is not the neutral one (MJCF: qpos0, a free body at
   // its written pose, a hinge or slide at its ref); the model starts there (Model::home()).
   std::optional<NamedPoseDesc> initialPose;

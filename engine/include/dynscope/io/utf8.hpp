@@ -20,4 +20,10 @@ std::string sanitizeUtf8(std::string_view text);
 // "link name 'caf\uFFFD' is not valid UTF-8 (byte 0xE9 at position 4); save the file as UTF-8".
 std::string utf8Problem(std::string_view what, std::string_view text);
 
+// "" when `bytes` look like a text file, else a message for a load error: a NUL or another control
+// byte (other than tab, line feed, carriage return, form feed) in the first 64 KiB means a binary
+// file (an executable, an archive, a mesh given as the model), e.g. "this is not a text file (byte
+// 0x7F at position 1): robot files are text (URDF, MJCF, a DH table)"; UTF-16 is named as such.
+std::string binaryFileProblem(std::string_view bytes);
+
 }  // namespace dyn

@@ -68,6 +68,10 @@ template <class S> struct ModelTpl {
   // Rotor inertia (MuJoCo's armature) per v entry, added to H's diagonal by CRBA, RNEA and ABA; empty
   // when no joint has any (every model from URDF or DH). The teaching formulations leave it out.
   VecX<S> armature;
+  // Joint springs per v entry of one-dof joints (MJCF stiffness and springref): a passive torque
+  // -stiffness (q - springref) in simulation and potential energy 1/2 stiffness (q - springref)^2;
+  // empty when no joint has one.
+  VecX<S> stiffness, springref;
 
   std::vector<Frame<S>> frames;
   std::vector<GeometryObject> geometries;
@@ -171,6 +175,7 @@ template <class S> struct ModelTpl {
     m.velocityLimit = velocityLimit.template cast<T>(); m.effortLimit = effortLimit.template cast<T>();
     m.damping = damping.template cast<T>(); m.friction = friction.template cast<T>();
     m.armature = armature.template cast<T>();
+    m.stiffness = stiffness.template cast<T>(); m.springref = springref.template cast<T>();
     for (const auto& f : frames) m.frames.push_back(f.template cast<T>());
     m.geometries = geometries; m.mimics = mimics;
     m.defaultEndEffector = defaultEndEffector; m.floatingBase = floatingBase;
