@@ -207,6 +207,11 @@ void TestMainWindow::opensMujocoModels() {
     const dyn::Model& m = doc()->model();
     QCOMPARE(m.nv, expected.nv);
     QCOMPARE(doc()->q().size(), Eigen::Index(m.nq));
+    if (m.N == 0) {  // a world with no bodies (an <include>d asset file): an empty model, as MuJoCo loads it
+      QVERIFY(m_window->jointsDock()->rows().empty());
+      QVERIFY(m_window->windowTitle().contains(name));
+      continue;
+    }
     QVERIFY(m_window->modelTreeDock()->itemForBody(m.N));
     QVERIFY(!m_window->jointsDock()->rows().empty());
     QVERIFY(m_window->scene()->hasModel());

@@ -69,13 +69,15 @@ class TestRobotEditing : public QObject {
   void cleanupTestCase() { m_window.reset(); }
 
   void typingAMassChangesTauAsAnIndependentRneaSays() {
-    const dyn::Model& m = doc()->model();
+    // Values, not a reference: every edit (and its undo) replaces the document's model.
+    const int forearm = doc()->model().bodyIndex("forearm_link");
+    const double forearmMass = doc()->model().I[size_t(forearm)].m;
     Eigen::VectorXd q1 = doc()->q(), q2 = q1;
     q2.setConstant(0.8);
     m_window->trajectory()->setWaypoints({{0.0, q1}, {1.0, q2}});
     const Eigen::MatrixXd before = trajectoryTau();
     QVERIFY(before.cols() > 50);
-    doc()->setSelectedBody(m.bodyIndex("forearm_link"));
+    doc()->setSelectedBody(forearm);
     QVERIFY(!editor()->boxes(dyn::EditField::Mass).empty());
     QDoubleSpinBox* mass = editor()->boxes(dyn::EditField::Mass)[0];
     const int steps = m_window->undoStack()->count();
@@ -104,8 +106,7 @@ class TestRobotEditing : public QObject {
     QVERIFY(doc()->edits().empty());
     QCOMPARE(trajectoryTau(), before);
     QVERIFY(!m_window->isWindowModified());
-    QVERIFY(std::abs(editor()->boxes(dyn::EditField::Mass)[0]->value() - m.I[size_t(m.bodyIndex("forearm_link"))].m) <
-            1e-12);
+    QVERIFY(std::abs(editor()->boxes(dyn::EditField::Mass)[0]->value() - forearmMass) < 1e-12);
     m_window->undoStack()->redo();
     QCOMPARE(trajectoryTau(), after);
   }
