@@ -10,10 +10,11 @@ namespace cli {
 
 namespace {
 
-// Appends "%.17g" of a finite x (std::to_chars with a precision formats as printf does, faster).
+// Appends the shortest text that reads back as exactly x (std::to_chars without a precision):
+// -9.81, not -9.8100000000000005, and still every bit of the double.
 void appendNumber(std::string& out, double x) {
   char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 17);
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
   out.append(buf, ec == std::errc() ? end : buf);
 }
 

@@ -67,8 +67,12 @@ void writeStateNorms(const dyn::LoopData& ld, JsonWriter& json) {
 void writeLoopInfo(const Session& s, JsonWriter& json) {
   const dyn::Model& m = s.model;
   json.arrayField("actuated", dofNames(s, m.actuatedDofs()));
-  json.arrayField("independent", dofNames(s, m.independentDofs()));
-  json.arrayField("dependent", dofNames(s, m.dependentDofs));
+  // The loops' independent coordinates only where there are loops: a mimic model's independent
+  // coordinates are its masters, named once (independent_q_names, mimic_commands.cpp).
+  if (m.hasLoops()) {
+    json.arrayField("independent", dofNames(s, m.independentDofs()));
+    json.arrayField("dependent", dofNames(s, m.dependentDofs));
+  }
   json.field("constraint_rows", m.constraintRows);
   json.field("constraint_rank", m.loopRank);
   json.field("mobility", m.nv - m.loopRank);

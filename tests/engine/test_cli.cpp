@@ -5,12 +5,12 @@
 #include <Eigen/Geometry>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QFileInfo>
 #include <QtTest>
 
 #include <cmath>
@@ -190,7 +190,7 @@ class TestCli : public QObject {
     QJsonObject j = runJson(modelArgs("id", file, floating)
                             << "--q" << joined(q) << "--qd" << joined(qd) << "--qdd" << joined(qdd));
     QCOMPARE(j["command"].toString(), QString("id"));
-    COMPARE_NUMBERS(toVector(j["q"]), q);  // echoed inputs read back bit-exact
+    QVERIFY(toVector(j["q"]) == q);  // echoed inputs read back bit-exact (the shortest text that reads back)
     COMPARE_NUMBERS(toVector(j["qdd"]), qdd);
     COMPARE_NUMBERS(toVector(j["tau"]), dyn::rnea(m, d, q, qd, qdd));
 
@@ -340,6 +340,11 @@ class TestCli : public QObject {
                                                                          << "1.5,0,-3");
     COMPARE_NUMBERS(toVector(j["gravity"]), m.gravity.v);
     COMPARE_NUMBERS(toVector(j["gravity_vector"]), dyn::gravityVector(m, d, q));
+    // Numbers as a person writes them, and still bit-exact: the shortest text that reads back.
+    const Run r = runCli(modelArgs("info", "panda.urdf", false));
+    QVERIFY2(r.out.contains("-9.81]") && !r.out.contains("9.8100000"), r.out.left(400).constData());
+    QVERIFY(!r.out.contains("99999999") && !r.out.contains("00000001"));
+    // (Bit-exact: dynamicsMatchEngine reads the echoed random inputs back.)
   }
 
   // id and fd over a CSV whose columns come in a shuffled order, each row against the engine.

@@ -48,6 +48,10 @@ class TestMimicCli : public QObject {
     QCOMPARE(j["coordinates"].toString(), QString("independent"));
     QCOMPARE(j["nv_independent"].toInt(), 5);
     QCOMPARE(j["independent_v_names"].toArray().first().toString(), QString("wrist"));
+    // One name for the independent coordinates: the masters; the loops' "independent" (which would
+    // list the followers too) only in models with loops.
+    QVERIFY(!j.contains("independent") && !j.contains("dependent"));
+    QCOMPARE(j["independent_q_names"].toArray().size(), 5);
     const QJsonArray followers = j["followers"].toArray();
     QCOMPARE(followers.size(), 8);
     for (const QJsonValue& f : followers)
