@@ -449,13 +449,14 @@ class Parser {
              "MuJoCo computes no passive forces while the flag is set.");
     }
     bool any = false;
-    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next())
-      if (std::strcmp(a->Name(), "gravity") && std::strcmp(a->Name(), "passive")) any = true;
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
+      any = any || (std::strcmp(a->Name(), "gravity") && std::strcmp(a->Name(), "passive"));
+      r.markRead(el, a->Name());
+    }
     if (any)
       r.note(Severity::Info, "mjcf.element_ignored", el, "<option> <flag>",
              "<option> <flag> settings other than gravity and passive are not used by Dynscope",
              "They switch MuJoCo's solver, contacts, limits, sensors or actuation, not the rigid-body model.");
-    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) r.markRead(el, a->Name());
   }
 
   void readAssets(const XMLElement* el) {

@@ -127,8 +127,7 @@ void RobotScene::setModel(const dyn::Model& model, const QString& sourceFile, co
   d_->built = true;
   if (!groundFixed_) groundZ_ = 0.0;
   const Eigen::Vector3d g = model.gravity.v;
-  gravityUp_ = g.norm() > 1e-9 ? Eigen::Vector3d(-g.normalized()) : Eigen::Vector3d::UnitZ();
-  setUp(groundFixed_ ? Eigen::Vector3d::UnitZ() : gravityUp_);
+  setUp(groundFixed_ || !(g.norm() > 1e-9) ? Eigen::Vector3d::UnitZ() : Eigen::Vector3d(-g.normalized()));
   applyMaterials();
   applyVisibility();
   requestRender();

@@ -177,7 +177,7 @@ class RobotScene : public QObject {
   bool groundFixed_ = false;
   // The world's up: against the model's gravity (planar3 falls along -y), +z without gravity or with
   // the simulation's ground (its plane is z = height). Grid, views, clipping and plumb line follow it.
-  Eigen::Vector3d up_ = Eigen::Vector3d::UnitZ(), gravityUp_ = Eigen::Vector3d::UnitZ();
+  Eigen::Vector3d up_ = Eigen::Vector3d::UnitZ();
   void setUp(const Eigen::Vector3d& up);
   double heightOf(const Eigen::Vector3d& p) const { return up_.dot(p); }
   void keepAboveGround(Eigen::Vector3d& p) const { p += std::max(0.0, groundZ_ - heightOf(p)) * up_; }

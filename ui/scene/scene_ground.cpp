@@ -96,7 +96,6 @@ void SceneGround::place() {
   const Eigen::Matrix3d R = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), up_).toRotationMatrix();
   double m[16];
   scene::poseToMatrix(R, height_ * up_, 1.0, m);
-  grid_->SetUserMatrix(nullptr);
   vtkNew<vtkMatrix4x4> matrix;
   matrix->DeepCopy(m);
   grid_->SetUserMatrix(matrix);

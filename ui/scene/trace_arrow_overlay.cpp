@@ -254,6 +254,12 @@ double segmentDistance(const Eigen::Vector2d& a0, const Eigen::Vector2d& a1, con
       {pointToSegment(a0, b0, b1), pointToSegment(a1, b0, b1), pointToSegment(b0, a0, a1), pointToSegment(b1, a0, a1)});
 }
 
+// Whether two arrows' outer 85 % come within gap (arrows from nearby points may touch at their feet).
+bool outerPartsMeet(const Eigen::Vector2d& a0, const Eigen::Vector2d& a1, const Eigen::Vector2d& b0,
+                    const Eigen::Vector2d& b1, double gap) {
+  return segmentDistance(a0 + 0.15 * (a1 - a0), a1, b0 + 0.15 * (b1 - b0), b1) < gap;
+}
+
 // The next round number below s on the 1-2-5 ladder.
 double stepDown125(double s) { return roundDown125(s * (1 - 1e-6)); }
 
@@ -267,8 +273,7 @@ int TraceArrowOverlay::overlappingPairs(const std::vector<Segment>& segs, double
       if (a.body == b.body || a.kind != b.kind) continue;
       // Two bodies sharing the point (the Stanford arm's bodies 2 and 3 at b3 = 0): no scale parts them.
       if ((a.from - b.from).norm() < gap) continue;
-      // Their outer 85 %: arrows from nearby points may touch at their feet.
-      if (segmentDistance(a.from + 0.15 * (a.to - a.from), a.to, b.from + 0.15 * (b.to - b.from), b.to) < gap) ++n;
+      if (outerPartsMeet(a.from, a.to, b.from, b.to, gap)) ++n;
     }
   return n;
 }
@@ -278,10 +283,14 @@ std::vector<TraceArrowOverlay::Segment> TraceArrowOverlay::projectedSegments(int
   for (size_t k = 0; k < arrows_.size() && k < drawn_.size(); ++k) {
     const dyn::TraceArrow& a = arrows_[k].arrow;
     if (drawn_[k] <= 0 || (kind >= 0 && int(a.kind) != kind)) continue;
-    const Eigen::Vector3d tip = a.origin + a.vector.normalized() * drawn_[k];
-    out.push_back({a.body, int(a.kind), toPixels(a.origin), toPixels(tip)});
+    out.push_back(segmentOf(k));
   }
   return out;
+}
+
+TraceArrowOverlay::Segment TraceArrowOverlay::segmentOf(size_t k) const {
+  const dyn::TraceArrow& a = arrows_[k].arrow;
+  return {a.body, int(a.kind), toPixels(a.origin), toPixels(a.origin + a.vector.normalized() * drawn_[k])};
 }
 
 Eigen::Vector2d TraceArrowOverlay::toPixels(const Eigen::Vector3d& p) const {
@@ -357,19 +366,13 @@ void TraceArrowOverlay::yieldToTheStep() {
   const double gap = overlapGap();
   std::vector<Segment> steps;
   for (size_t k = 0; k < arrows_.size(); ++k)
-    if (arrows_[k].current && drawn_[k] > 0) {
-      const dyn::TraceArrow& a = arrows_[k].arrow;
-      steps.push_back(
-          {a.body, int(a.kind), toPixels(a.origin), toPixels(a.origin + a.vector.normalized() * drawn_[k])});
-    }
+    if (arrows_[k].current && drawn_[k] > 0) steps.push_back(segmentOf(k));
   if (steps.empty() || steps.size() == arrows_.size()) return;
   for (size_t k = 0; k < arrows_.size(); ++k) {
-    const dyn::TraceArrow& a = arrows_[k].arrow;
     if (arrows_[k].current || drawn_[k] <= 0) continue;
-    const Eigen::Vector2d from = toPixels(a.origin), to = toPixels(a.origin + a.vector.normalized() * drawn_[k]);
+    const Segment a = segmentOf(k);
     for (const Segment& s : steps)
-      if (s.kind == int(a.kind) && s.body != a.body &&
-          segmentDistance(from + 0.15 * (to - from), to, s.from + 0.15 * (s.to - s.from), s.to) < gap) {
+      if (s.kind == a.kind && s.body != a.body && outerPartsMeet(a.from, a.to, s.from, s.to, gap)) {
         drawn_[k] = 0;
         yielded_ = true;
         break;
@@ -495,14 +498,13 @@ void TraceArrowOverlay::updateLegend() {
         "Shorter than " + std::to_string(int(kMinPixels)) + " px: drawn that long (direction only)", dark);
   else
     legend_[kKinds + 1]->VisibilityOff();
-  if (crowded_ || yielded_)
+  if (crowded_)
     put(legend_[kKinds + 2],
-        std::string(crowded_ ? "Some bodies' arrows overlap: zoom in to part them" : "") +
-            (crowded_ && yielded_ ? "; " : "") +
-            (yielded_
-                 ? (crowded_ ? "those on this step's hidden" : "Lighter arrows that would lie on this step's: hidden")
-                 : ""),
+        std::string("Some bodies' arrows overlap: zoom in to part them") +
+            (yielded_ ? "; those on this step's hidden" : ""),
         dark);
+  else if (yielded_)
+    put(legend_[kKinds + 2], "Lighter arrows that would lie on this step's: hidden", dark);
   else
     legend_[kKinds + 2]->VisibilityOff();
   // The compact legend's "(reduced)" said in words once, at the foot.

@@ -93,6 +93,7 @@ class TraceArrowOverlay {
     Eigen::Vector2d from, to;
   };
   std::vector<Segment> projectedSegments(int kind = -1) const;
+  Segment segmentOf(size_t k) const;  // arrow k as drawn, in screen pixels
   // Pairs of arrows of one kind from different bodies closer than `gap` pixels (their outer 85 %;
   // bodies whose arrows start less than `gap` apart share the point and are not counted).
   static int overlappingPairs(const std::vector<Segment>& segments, double gap);
