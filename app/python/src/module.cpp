@@ -42,4 +42,7 @@ PYBIND11_MODULE(_dynscope, m) {
   pyd::bindAlgorithms(m);
   pyd::bindBatch(m);
   pyd::bindFormulations(m);
+  pyd::bindIk(m);
+  pyd::bindTrace(m);
+  pyd::bindLoops(m);
 }

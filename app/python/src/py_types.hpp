@@ -55,8 +55,7 @@ void bindIk(py::module_& m);
 void bindTrace(py::module_& m);
 void bindTrajectory(py::module_& m);
 void bindSimulation(py::module_& m);
-void bindLoops(py::module_& m);
-void bindMimic(py::module_& m);
+void bindLoops(py::module_& m);  // and the mimic reduction
 
 }  // namespace pyd
 
