@@ -42,4 +42,6 @@ PYBIND11_MODULE(_dynscope, m) {
   pyd::bindAlgorithms(m);
   pyd::bindBatch(m);
   pyd::bindFormulations(m);
+  pyd::bindTrajectory(m);
+  pyd::bindSimulation(m);
 }
