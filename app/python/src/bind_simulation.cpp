@@ -423,8 +423,11 @@ void bindSimulation(py::module_& m) {
       .def_property_readonly(
           "tau_external",
           [](const PySimResult& r) {
-            return r.rec.tauExternal.empty() ? py::object(py::none())
-                                             : py::object(flatRows(r.rec.tauExternal, r.rec.nv));
+            if (r.rec.tauExternal.empty()) return py::object(py::none());
+            // Recorded while wrenches or the ground are set: zeros after the last push ended.
+            std::vector<double> all(size_t(r.rec.samples()) * size_t(r.rec.nv), 0.0);
+            std::copy_n(r.rec.tauExternal.begin(), std::min(all.size(), r.rec.tauExternal.size()), all.begin());
+            return py::object(flatRows(all, r.rec.nv));
           },
           "J^T f of the wrenches and the ground (N x nv), the part of tau from outside; None when nothing acted")
       .def_property_readonly(
