@@ -45,4 +45,6 @@ PYBIND11_MODULE(_dynscope, m) {
   pyd::bindIk(m);
   pyd::bindTrace(m);
   pyd::bindLoops(m);
+  pyd::bindTrajectory(m);
+  pyd::bindSimulation(m);
 }
