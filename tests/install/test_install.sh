@@ -9,7 +9,9 @@
 #   4. the man pages render (man -l, else groff) without warnings and name every command and
 #      option of the programs' --help;
 #   5. the bash completion completes every command of `dynscope-cli --help`, each command's options
-#      of `dynscope-cli COMMAND --help`, the algorithms each command accepts, and robot files.
+#      of `dynscope-cli COMMAND --help`, the algorithms each command accepts, and robot files;
+#   6. the Python module (when built): installed under lib/python3*/dist-packages with its stubs, and
+#      `import dynscope` there runs rnea on the installed ur5.urdf.
 # Usage: test_install.sh BUILD_DIR   (ctest: tests/install/CMakeLists.txt)
 set -uo pipefail
 
@@ -251,6 +253,29 @@ want=$(printf '%s\n' arm.urdf model.xml project.json sub table.dh)
 got=$(complete_line simulate --integrator "")
 [[ $got == "$(words <<<"euler rk4 rk45")" ]] || fail "completion of 'dynscope-cli simulate --integrator ' offers: $got"
 ((failures == 0)) && pass "bash completion: commands, options, algorithms and robot files"
+
+# --- 6. the Python module, installed: where Debian's python3 finds it, importable from outside --------
+python=/usr/bin/python3
+[[ -x $python ]] || python=$(command -v python3)
+site_dir=$(cd "$prefix" && ls -d lib/python3*/dist-packages/dynscope 2>/dev/null | head -1)
+if [[ -z $site_dir ]]; then
+  if [[ -d $build/python/dynscope ]]; then fail "the Python module was built but not installed under lib/python3*/dist-packages"
+  else echo "skip: the Python module is not built (no pybind11)"; fi
+else
+  [[ -s $prefix/$site_dir/_dynscope.pyi && -e $prefix/$site_dir/py.typed ]] || fail "the Python stubs are not installed"
+  [[ -e $prefix/$site_dir/_locations.py ]] && fail "installed: _locations.py (it names the build tree)"
+  if "${clean_env[@]}" "PYTHONPATH=$prefix/$(dirname "$site_dir")" "$python" -c "
+import dynscope, numpy as np
+m = dynscope.load('$prefix/share/dynscope/robots/ur5.urdf')
+tau = dynscope.rnea(m, dynscope.Data(m), m.neutral(), np.zeros(m.nv), np.zeros(m.nv))
+assert tau.shape == (6,) and abs(tau[1]) > 1, tau
+print(dynscope.__file__)" >"$work/python.log" 2>&1 && grep -q "^$prefix/$site_dir/__init__.py" "$work/python.log"; then
+    pass "import dynscope from $site_dir; rnea on the installed ur5.urdf"
+  else
+    cat "$work/python.log" >&2
+    fail "import dynscope from the installed $site_dir"
+  fi
+fi
 
 if ((failures > 0)); then
   echo "test_install: $failures check(s) failed" >&2

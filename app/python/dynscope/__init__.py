@@ -19,7 +19,18 @@ class ModelWarning(UserWarning):
     """A loaded model has findings of the model check (warnings or errors it could still load with)."""
 
 
-from ._dynscope import *  # noqa: E402,F401,F403
+try:
+    import numpy as _numpy  # noqa: F401  (every function takes and returns numpy arrays)
+except ImportError as _error:  # pragma: no cover
+    import sys as _sys
+
+    raise ImportError(f"dynscope needs numpy, which this Python ({_sys.executable}) does not have: use "
+                      "Debian's python3 with python3-numpy (scripts/setup installs it)") from _error
+try:
+    from ._dynscope import *  # noqa: E402,F401,F403
+except ModuleNotFoundError as _error:  # pragma: no cover
+    raise ImportError("dynscope's native module is not built yet: scripts/run builds it behind the window "
+                      "(build/dynscope-cli-build.log), or `cmake --build build --target _dynscope`") from _error
 from ._dynscope import __version__, LoadError, ForwardDynamicsError  # noqa: E402,F401
 
 try:

@@ -79,7 +79,7 @@ const char* directionName(dyn::TracePass::Direction d) {
   return "none";
 }
 
-Eigen::VectorXd optionalV(const PyModel& pm, const py::object& x, const char* name) {
+Eigen::VectorXd zerosOr(const PyModel& pm, const py::object& x, const char* name) {
   if (x.is_none()) return Eigen::VectorXd::Zero(pm->nv);
   return vectorIn(x, name, pm->nv, "nv", pm.vNames).map();
 }
@@ -104,9 +104,9 @@ py::dict trace(const PyModel& pm, const std::string& algorithm, const py::object
   if (a->needs != dyn::TraceNeeds::Forces) refuse(tau, "tau");
   dyn::TraceInput in;
   in.q = q.is_none() ? Eigen::VectorXd(pm->home()) : Eigen::VectorXd(vectorIn(q, "q", pm->nq, "nq", pm.qNames).map());
-  if (a->needs != dyn::TraceNeeds::Positions) in.qd = optionalV(pm, qd, "qd");
-  if (a->needs == dyn::TraceNeeds::Accelerations) in.qdd = optionalV(pm, qdd, "qdd");
-  if (a->needs == dyn::TraceNeeds::Forces) in.tau = optionalV(pm, tau, "tau");
+  if (a->needs != dyn::TraceNeeds::Positions) in.qd = zerosOr(pm, qd, "qd");
+  if (a->needs == dyn::TraceNeeds::Accelerations) in.qdd = zerosOr(pm, qdd, "qdd");
+  if (a->needs == dyn::TraceNeeds::Forces) in.tau = zerosOr(pm, tau, "tau");
   const dyn::AlgorithmTrace tr = dyn::traceAlgorithm(*pm, a->name, in);
 
   py::dict out;
