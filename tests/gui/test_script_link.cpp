@@ -66,7 +66,7 @@ class TestScriptLink : public QObject {
   QJsonObject ask(const QJsonObject& request, int timeoutMs = 30000) {
     std::optional<QJsonObject> reply;
     m_link->handle(line(request), [&](const QJsonObject& r) { reply = r; });
-    QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs);
+    (void)QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs);
     return reply.value_or(QJsonObject{{"error", "no reply within the time"}});
   }
 

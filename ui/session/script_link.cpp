@@ -57,6 +57,7 @@ const QStringList kRequests{"hello", "open", "display", "play", "plot", "state",
 }  // namespace
 
 struct ScriptLink::Connection {
+  quint64 serial = 0;  // a late reply finds its connection by this, never by an address reused since
   QLocalSocket* socket = nullptr;
   QByteArray buffer;
   bool busy = false;  // a reply is outstanding: later lines wait, so replies come in order
@@ -130,7 +131,7 @@ void ScriptLink::stop() {
 
 void ScriptLink::onNewConnection() {
   while (QLocalSocket* socket = m_server->nextPendingConnection()) {
-    auto* c = new Connection{socket};
+    auto* c = new Connection{++m_serial, socket};
     m_connections.push_back(c);
     emit message(tr("A script connected (%1)").arg(m_server->fullServerName()));
     connect(socket, &QLocalSocket::readyRead, this, [this, c] { readFrom(c); });
@@ -158,19 +159,25 @@ void ScriptLink::readFrom(Connection* c) {
     c->buffer.remove(0, end + 1);
     if (line.trimmed().isEmpty()) continue;
     c->busy = true;
-    QLocalSocket* socket = c->socket;
-    handle(line, [this, c, socket](const QJsonObject& reply) {
-      if (std::find(m_connections.begin(), m_connections.end(), c) == m_connections.end() || c->socket != socket)
-        return;  // the script hung up meanwhile
-      socket->write(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
-      socket->flush();  // now: a reply to "close" must leave before stop() cuts the connection
+    const quint64 serial = c->serial;
+    handle(line, [this, serial](const QJsonObject& reply) {
+      Connection* c = find(serial);
+      if (!c) return;  // the script hung up meanwhile
+      c->socket->write(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
+      c->socket->flush();  // now: a reply to "close" must leave before stop() cuts the connection
       c->busy = false;
       if (c->buffer.contains('\n'))
-        QTimer::singleShot(0, this, [this, c] {
-          if (std::find(m_connections.begin(), m_connections.end(), c) != m_connections.end()) readFrom(c);
+        QTimer::singleShot(0, this, [this, serial] {
+          if (Connection* later = find(serial)) readFrom(later);
         });
     });
   }
+}
+
+ScriptLink::Connection* ScriptLink::find(quint64 serial) const {
+  for (Connection* c : m_connections)
+    if (c->serial == serial) return c;
+  return nullptr;
 }
 
 void ScriptLink::handle(const QByteArray& line, Reply reply) {

@@ -75,6 +75,7 @@ class ScriptLink : public QObject {
   struct Connection;
   void onNewConnection();
   void readFrom(Connection* c);
+  Connection* find(quint64 serial) const;
   void dispatch(const QString& command, const QJsonObject& request, Reply reply);
 
   QJsonObject hello() const;
@@ -91,4 +92,5 @@ class ScriptLink : public QObject {
   Window m_window;
   QLocalServer* m_server = nullptr;
   std::vector<Connection*> m_connections;
+  quint64 m_serial = 0;
 };

@@ -123,18 +123,20 @@ class _Connection:
         try:
             self.sock.settimeout(timeout)
             self.sock.sendall(line)
-            while b"\n" not in self.buffer:
-                chunk = self.sock.recv(1 << 16)
-                if not chunk:
-                    raise ViewerClosedError()
-                self.buffer += chunk
+            while True:
+                while b"\n" not in self.buffer:
+                    chunk = self.sock.recv(1 << 16)
+                    if not chunk:
+                        raise ViewerClosedError()
+                    self.buffer += chunk
+                end = self.buffer.index(b"\n")
+                reply, self.buffer = json.loads(self.buffer[:end]), self.buffer[end + 1:]
+                if reply.get("id") == message["id"]:
+                    return reply  # (a reply to an earlier request that timed out is dropped)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
             raise ViewerClosedError() from None
         except _socket.timeout:
             raise TimeoutError(f"the Dynscope window did not answer {message['cmd']!r} within {timeout:g} s") from None
-        end = self.buffer.index(b"\n")
-        reply, self.buffer = self.buffer[:end], self.buffer[end + 1:]
-        return json.loads(reply)
 
     def close(self):
         try:
