@@ -1,6 +1,8 @@
 // dynscope: the Qt 6 / VTK workbench. `dynscope [MODEL] [--workspace ID] [--present]`, or headless pictures:
 // `--screenshot out.png` (the 3D view) and `--window-screenshot out.png` (the whole window); a video of the
 // trajectory: `--record out.mp4`; the lecture handout: `--handout out.html|out.pdf`; `dynscope --help`.
+// The window answers Python scripts (dynscope.Viewer) on a local socket: `--listen PATH`, else the
+// default one when no other window has it (docs/python-viewer.md).
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
@@ -15,6 +17,7 @@
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture/web_engine_environment.hpp"
+#include "session/script_link.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/handout_command.hpp"
 #include "window/launch_options.hpp"
@@ -120,9 +123,25 @@ int main(int argc, char** argv) {
     if (options.workspace.isEmpty()) window.setWorkspace("lecture");
     window.inspectorDock()->show();
   }
+  // Python scripts: --listen's socket (a Viewer started this window and waits on it), else the
+  // default one, which the first window takes and the others leave to it.
+  ScriptLink link(window.session());
+  window.connectScriptLink(&link);
+  if (!options.listen.isEmpty()) {
+    if (!link.listen(options.listen, &error)) {
+      err << "dynscope: --listen: " << error << "\n";
+      return 1;
+    }
+  } else {
+    link.listen(ScriptLink::defaultSocketPath());  // taken: scripts reach the window that has it
+  }
+  // Scripts see the window close at once (their next call raises), not when the process is gone.
+  QObject::connect(&app, &QGuiApplication::lastWindowClosed, &link, &ScriptLink::stop);
   window.show();
   QTimer::singleShot(0, &window, [&window, model, options] {
-    if (!window.offerRestore()) window.openFile(model);
+    // A window a script started does not offer to restore a crashed session (a modal question in
+    // the script's way); the next window the user opens does.
+    if (!options.listen.isEmpty() || !window.offerRestore()) window.openFile(model);
     if (options.present) window.setPresentationMode(true);
   });
   return app.exec();

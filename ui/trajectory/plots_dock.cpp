@@ -55,6 +55,7 @@ PlotsDock::PlotsDock(TrajectoryDocument* doc, QWidget* parent)
   connect(m_doc, &TrajectoryDocument::timeChanged, this, [this](double t) {
     for (auto* p : m_series) p->setCursorTime(t);
     m_decomposition->setCursorTime(t);
+    for (auto* p : m_scriptPlots) p->setCursorTime(t);
   });
   invalidate();
 }
@@ -75,6 +76,36 @@ PlotWidget* PlotsDock::currentPlot() const { return qobject_cast<PlotWidget*>(m_
 
 void PlotsDock::showTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
 
+bool PlotsDock::showScriptPlot(const QString& title, const std::vector<double>& t, const Eigen::MatrixXd& values,
+                               const QStringList& names, const QString& yLabel, QString* error) {
+  TimeSeriesPlot* plot = nullptr;
+  for (int i = 0; i < int(m_scriptPlots.size()); ++i)
+    if (m_tabs->tabText(TabCount + i) == title) plot = m_scriptPlots[std::size_t(i)];
+  const bool made = !plot;
+  if (made) plot = new TimeSeriesPlot(m_tabs);
+  if (!plot->setData(t, values, names, yLabel, QStringLiteral("t [s]"), error)) {
+    if (made) delete plot;
+    return false;
+  }
+  if (made) {
+    plot->setObjectName(QString("script_plot_%1").arg(m_scriptPlots.size()));
+    m_scriptPlots.push_back(plot);
+    m_tabs->addTab(plot, title);
+    m_tabs->setTabToolTip(m_tabs->count() - 1, tr("Plotted by a Python script (dynscope.Viewer.plot)"));
+    connect(plot, &PlotWidget::cursorTimeRequested, this, &PlotsDock::timeRequested);
+  }
+  if (m_doc->hasTrajectory()) plot->setCursorTime(m_doc->time());
+  plot->autoRange();
+  m_tabs->setCurrentWidget(plot);
+  return true;
+}
+
+QStringList PlotsDock::scriptPlotTitles() const {
+  QStringList titles;
+  for (int i = 0; i < int(m_scriptPlots.size()); ++i) titles << m_tabs->tabText(TabCount + i);
+  return titles;
+}
+
 void PlotsDock::invalidate() {
   std::fill(m_stale.begin(), m_stale.end(), true);
   fillCurrent();
@@ -82,7 +113,7 @@ void PlotsDock::invalidate() {
 
 void PlotsDock::fillCurrent() {
   const int tab = m_tabs->currentIndex();
-  if (tab >= 0 && m_stale[tab]) fill(tab);
+  if (tab >= 0 && tab < TabCount && m_stale[tab]) fill(tab);  // a script's plots are filled by the script
 }
 
 void PlotsDock::fill(int tab) {

@@ -3,9 +3,12 @@
 // plot and samples beyond them flagged. Every plot's cursor follows the trajectory time; a click
 // on a plot asks for that time (timeRequested). Tabs are filled when first shown after a change,
 // so a recomputation costs one plot, not seven. An empty plot (no trajectory, e.g. after
-// switching robots) shows no time cursor.
+// switching robots) shows no time cursor. A script's plots (session/script_link.hpp) are tabs after
+// these, one per title, with the same cursor.
 #pragma once
+#include <Eigen/Core>
 #include <QDockWidget>
+#include <QStringList>
 #include <vector>
 
 class PlotWidget;
@@ -34,6 +37,12 @@ class PlotsDock : public QDockWidget {
   // small: squeezed below this, a plot shows a "too small" hint instead of a smear.
   QSize readableSize() const;
 
+  // A script's plot: a tab titled `title` after the trajectory's, made or refilled and shown.
+  // values is series x samples. False and the plot's message on bad data.
+  bool showScriptPlot(const QString& title, const std::vector<double>& t, const Eigen::MatrixXd& values,
+                      const QStringList& names, const QString& yLabel, QString* error = nullptr);
+  QStringList scriptPlotTitles() const;
+
  signals:
   void timeRequested(double t);
 
@@ -47,4 +56,5 @@ class PlotsDock : public QDockWidget {
   std::vector<TimeSeriesPlot*> m_series;  // Torque .. Energy
   StackedDecompositionPlot* m_decomposition;
   std::vector<bool> m_stale;
+  std::vector<TimeSeriesPlot*> m_scriptPlots;  // tabs TabCount, TabCount + 1, ...
 };

@@ -41,8 +41,13 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
       "Write the lecture handout of --algorithm (default rnea) on MODEL, every step with its equations, numbers and "
       "a picture (--size: the pictures'), to an HTML page or a PDF, and exit (Xvfb).",
       "out.html|out.pdf");
+  const QCommandLineOption listen(
+      "listen",
+      "Answer Python scripts (dynscope.Viewer) on this local socket; it must not be taken by another window. "
+      "Without it the window takes the default socket when it is free.",
+      "PATH");
   parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time, record,
-                     trajectory, fps, duration, handout});
+                     trajectory, fps, duration, handout, listen});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -77,6 +82,11 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (parser.isSet(screenshot) || parser.isSet(windowShot) || parser.isSet(record))
       return fail("--handout and the screenshot or --record options exclude each other");
   }
+  out->listen = parser.value(listen);
+  if (parser.isSet(listen) && out->listen.isEmpty()) return fail("--listen needs a socket path");
+  if (parser.isSet(listen) &&
+      (parser.isSet(screenshot) || parser.isSet(windowShot) || parser.isSet(record) || parser.isSet(handout)))
+    return fail("--listen is for the window on screen, not with the screenshot, --record or --handout options");
   out->trajectory = parser.value(trajectory);
   if (parser.isSet(fps)) {
     bool ok = false;

@@ -1,6 +1,7 @@
 // The command line of `dynscope`: [MODEL] [--screenshot out.png | --window-screenshot out.png]
 // [--q a,b,...] [--size WxH] [--workspace ID] [--algorithm NAME] [--step N] [--present]
-// [--record out.mp4 [--trajectory NAME|FILE] [--fps N] [--duration S]] [--handout out.html|out.pdf].
+// [--record out.mp4 [--trajectory NAME|FILE] [--fps N] [--duration S]] [--handout out.html|out.pdf]
+// [--listen PATH].
 #pragma once
 #include <QSize>
 #include <QString>
@@ -25,6 +26,7 @@ struct LaunchOptions {
   int fps = 30;              // --fps: frames per second of --record
   double duration = -1;      // --duration: seconds of video; -1: the whole trajectory
   QString handout;           // --handout: the lecture handout of --algorithm to this HTML or PDF, then exit
+  QString listen;            // --listen: answer Python scripts on this socket (session/script_link.hpp)
   bool showHelp = false, showVersion = false;
   QString helpText;
 };

@@ -48,6 +48,7 @@ class QToolButton;
 class QUndoStack;
 class RobotDocument;
 class RobotScene;
+class ScriptLink;
 class SimulationDock;
 class PerturbationDrag;
 class TimelineDock;
@@ -153,6 +154,10 @@ class MainWindow : public QMainWindow {
   bool setWorkspace(const QString& id);  // false for an unknown id
   void resetLayout();
 
+  // A Python script's requests (session/script_link.hpp) played, plotted and pictured by this
+  // window (main_window_script.cpp). The link stays the caller's.
+  void connectScriptLink(ScriptLink* link);
+
  signals:
   void workspaceChanged(const QString& id);
 
@@ -192,6 +197,8 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   // main_window_trajectory.cpp
   void createTrajectoryUi();
+  // The trajectory's samples framed as they sweep, unless the user has moved the camera.
+  void frameMotion();
   void createTrajectoryMenus();
   void createIkUi();
   void updateLimitHighlight();

@@ -59,6 +59,16 @@ QString demoKey(dyn::DemoTrajectory d) { return QString::fromLatin1(dyn::demoTra
 
 bool MainWindow::isProjectFile(const QString& path) { return WorkbenchSession::isProjectFile(path); }
 
+void MainWindow::frameMotion() {
+  const dyn::SampledTrajectory& s = m_traj->samples();
+  if (s.samples() == 0) return;
+  std::vector<Eigen::VectorXd> qs;
+  const int n = s.samples(), every = std::max(1, n / 60);  // about 60 poses
+  for (int k = 0; k < n; k += every) qs.push_back(s.q.col(k));
+  qs.push_back(s.q.col(n - 1));
+  m_scene->fitToMotion(m_doc->model(), qs);
+}
+
 void MainWindow::createTrajectoryUi() {
   connect(m_massDock, &MassMatrixDock::jointClicked, this, [this](int dof) {
     if (dof >= 0 && dof < m_doc->model().nv) m_doc->setSelectedBody(m_doc->model().dofBody[dof]);
@@ -77,13 +87,7 @@ void MainWindow::createTrajectoryUi() {
     const QString what = loaded && m_traj->hasTrajectory() ? m_traj->sourceDescription() : QString();
     if (what == m_framedMotion) return;
     m_framedMotion = what;
-    if (what.isEmpty()) return;
-    const dyn::SampledTrajectory& s = m_traj->samples();
-    std::vector<Eigen::VectorXd> qs;
-    const int n = s.samples(), every = std::max(1, n / 60);  // about 60 poses
-    for (int k = 0; k < n; k += every) qs.push_back(s.q.col(k));
-    qs.push_back(s.q.col(n - 1));
-    m_scene->fitToMotion(m_doc->model(), qs);
+    if (!what.isEmpty()) frameMotion();
   });
   connect(m_traj, &TrajectoryDocument::timeChanged, this, &MainWindow::updateLimitHighlight);
   // The document may move the time itself (a recorded run opens at its end): the timeline follows.
