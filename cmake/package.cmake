@@ -43,7 +43,8 @@ mode steps through every algorithm one body at a time with its equations
 typeset by KaTeX.
 
 This package contains the workbench window (dynscope), the command-line tool
-(dynscope-cli, JSON and CSV output), sample robots and the user documentation.]=])
+(dynscope-cli, JSON and CSV output), the Python module (import dynscope),
+sample robots and the user documentation.]=])
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # dynscope_<version>-<release>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_RELEASE ${DYNSCOPE_DEB_RELEASE})
@@ -56,6 +57,14 @@ if(TARGET dynscope)
   # Read at run time, not linked: KaTeX for the lecture mode's equations (ui/lecture/katex_assets.hpp)
   # and the DejaVu font for the 3D legends (ui/scene/trace_arrow_overlay.cpp, force_arrow_layer.cpp).
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libjs-katex, fonts-dejavu-core")
+endif()
+if(TARGET _dynscope)  # the Python module: built for this Python's minor version, numpy at run time
+  set(python_depends "python3 (>= ${DYNSCOPE_PYTHON_VERSION}), python3 (<< ${DYNSCOPE_PYTHON_NEXT_VERSION}~), python3-numpy")
+  if(CPACK_DEBIAN_PACKAGE_DEPENDS)
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${python_depends}")
+  else()
+    set(CPACK_DEBIAN_PACKAGE_DEPENDS "${python_depends}")
+  endif()
 endif()
 
 include(CPack)

@@ -33,7 +33,4 @@ except ModuleNotFoundError as _error:  # pragma: no cover
                       "(build/dynscope-cli-build.log), or `cmake --build build --target _dynscope`") from _error
 from ._dynscope import __version__, LoadError, ForwardDynamicsError  # noqa: E402,F401
 
-try:
-    from .viewer import Viewer, ViewerClosedError  # noqa: F401
-except ImportError:  # pragma: no cover - the viewer is optional
-    pass
+from .viewer import Viewer, ViewerClosedError, default_socket_path  # noqa: E402,F401
