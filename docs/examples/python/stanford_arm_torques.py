@@ -120,8 +120,8 @@ def plot_decomposition(plt, model, t, tau, inertial, coriolis, gravity):
         u = unit(model, i)
         top.plot(t, tau[:, i], color="black", label=r"$\tau$ (total)")
         top.plot(t, gravity[:, i], color="C2", ls="--", label=r"gravity $g(q)$")
-        bottom.plot(t, inertial[:, i], color="C0", label=r"inertial $M(q)\ddot q$")
-        bottom.plot(t, coriolis[:, i], color="C1", ls="--", label=r"Coriolis/centrifugal $c(q,\dot q)$")
+        bottom.plot(t, inertial[:, i], color="C0", label=r"inertial $M\ddot q$")
+        bottom.plot(t, coriolis[:, i], color="C1", ls="--", label=r"Coriolis, centrifugal $c$")
         top.set_title(f"joint {i + 1} ({model.joints[i].type})")
         top.set_ylabel(f"force [{u}]")
         bottom.set_ylabel(f"force [{u}]")
@@ -130,7 +130,9 @@ def plot_decomposition(plt, model, t, tau, inertial, coriolis, gravity):
         for ax in (top, bottom):
             ax.locator_params(axis="y", nbins=6, min_n_ticks=4)
     axes[0, 0].legend(loc="lower left")
-    axes[1, 1].legend(loc="upper left")
+    lo, hi = axes[1, 0].get_ylim()   # room for the legend under the curves
+    axes[1, 0].set_ylim(lo - 0.4 * (hi - lo), hi)
+    axes[1, 0].legend(loc="lower left")
     fig.suptitle(r"Stanford arm: $\tau = M(q)\ddot q + c(q,\dot q) + g(q)$ along Saha's cycloid (eq. 39)")
     return fig
 
