@@ -130,13 +130,13 @@ TorqueReplay readTorqueCsv(const Model& model, const std::string& path) {
   const std::vector<int> tColumn = requireColumns(table, {"t"}, "", "time (t)", used);
   const std::vector<int> tauColumns = requireColumns(table, velocityNames(model), "tau_", "torque (tau_)", used);
   const int n = table.samples();
-  if (n < 1) throw std::runtime_error(path + ": the file has a header but no samples");
+  if (n < 1) throw LoadError(path, 0, "", "the file has a header but no samples");
   TorqueReplay r;
   r.t = table.values.row(tColumn[0]).transpose();
   for (int k = 1; k < n; ++k)
     if (!(r.t[k] > r.t[k - 1]))
-      throw std::runtime_error(table.where(k) + "t = " + formatCsvNumber(r.t[k]) +
-                               " is not greater than the previous t = " + formatCsvNumber(r.t[k - 1]));
+      throw table.error(
+          k, "t = " + formatCsvNumber(r.t[k]) + " is not greater than the previous t = " + formatCsvNumber(r.t[k - 1]));
   r.tau = gatherColumns(table, tauColumns);
   return r;
 }

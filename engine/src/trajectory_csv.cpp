@@ -64,7 +64,7 @@ int jointWithZeroQuaternion(const Model& model, const Eigen::VectorXd& q) {
 
 CsvTable readCsv(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the trajectory file");
+  if (!in) throw LoadError(path, 0, "", "cannot open the trajectory file");
   return readCsv(in, path);
 }
 
@@ -78,32 +78,32 @@ CsvTable readCsv(std::istream& in, const std::string& path) {
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#') continue;  // blank lines and comments
     const std::vector<std::string> fields = splitFields(content);
-    const std::string at = path + ":" + std::to_string(number) + ": ";
     if (table.header.empty()) {
       table.headerLine = number;
       for (const auto& f : fields) {
-        if (f.empty()) throw std::runtime_error(at + "the header has an empty column name");
+        if (f.empty()) throw LoadError(path, number, "", "the header has an empty column name");
         if (const std::string problem = utf8Problem("column", f); !problem.empty())
-          throw std::runtime_error(at + problem);
-        if (!seen.insert(f).second) throw std::runtime_error(at + "column '" + f + "' appears twice in the header");
+          throw LoadError(path, number, "", problem);
+        if (!seen.insert(f).second) throw LoadError(path, number, "", "column '" + f + "' appears twice in the header");
         table.header.push_back(f);
       }
       continue;
     }
     if (fields.size() != table.header.size())
-      throw std::runtime_error(at + "row has " + std::to_string(fields.size()) + " fields, the header (line " +
-                               std::to_string(table.headerLine) + ") has " + std::to_string(table.header.size()));
+      throw LoadError(path, number, "",
+                      "row has " + std::to_string(fields.size()) + " fields, the header (line " +
+                          std::to_string(table.headerLine) + ") has " + std::to_string(table.header.size()));
     for (size_t c = 0; c < fields.size(); ++c) {
       double x = 0;
       if (!parseNumber(fields[c], x))
-        throw std::runtime_error(at + "column '" + table.header[c] + "': '" + sanitizeUtf8(fields[c]) +
-                                 "' is not a finite number");
+        throw LoadError(path, number, "",
+                        "column '" + table.header[c] + "': '" + sanitizeUtf8(fields[c]) + "' is not a finite number");
       flat.push_back(x);
     }
     table.lines.push_back(number);
   }
-  if (in.bad()) throw std::runtime_error(path + ": read error");
-  if (table.header.empty()) throw std::runtime_error(path + ": the file is empty (expected a header row)");
+  if (in.bad()) throw LoadError(path, 0, "", "read error");
+  if (table.header.empty()) throw LoadError(path, 0, "", "the file is empty (expected a header row)");
   const Eigen::Index cols = Eigen::Index(table.header.size());
   table.values = Eigen::Map<Eigen::MatrixXd>(flat.data(), cols, Eigen::Index(table.lines.size()));
   return table;
@@ -126,9 +126,8 @@ std::optional<std::vector<int>> findColumns(const CsvTable& table, const std::ve
   }
   if (missing.size() == names.size() && !names.empty() && !required) return std::nullopt;
   if (!missing.empty())
-    throw std::runtime_error(table.where(-1) + "missing column" + (missing.size() > 1 ? "s " : " ") +
-                             joinNames(missing) +
-                             (required ? "" : " (give all " + std::to_string(names.size()) + " or none)"));
+    throw table.error(-1, std::string("missing column") + (missing.size() > 1 ? "s " : " ") + joinNames(missing) +
+                              (required ? "" : " (give all " + std::to_string(names.size()) + " or none)"));
   return columns;
 }
 
@@ -138,8 +137,8 @@ std::vector<int> requireColumns(const CsvTable& table, const std::vector<std::st
   bool any = false;
   for (const auto& name : names) any = any || header.count(prefix + name);
   if (!any && !names.empty())
-    throw std::runtime_error(table.where(-1) + "the header has no " + what + " columns; expected " + prefix + names[0] +
-                             (names.size() > 1 ? ", ... (" + std::to_string(names.size()) + " in all)" : ""));
+    throw table.error(-1, std::string("the header has no ") + what + " columns; expected " + prefix + names[0] +
+                              (names.size() > 1 ? ", ... (" + std::to_string(names.size()) + " in all)" : ""));
   return *findColumns(table, names, prefix, used, true);
 }
 
@@ -195,7 +194,7 @@ Eigen::MatrixXd splineDerivative(const Eigen::VectorXd& t, const Eigen::MatrixXd
 
 TrajectoryCsv readTrajectoryCsv(const Model& model, const std::string& path, const TrajectoryCsvOptions& options) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the trajectory file");
+  if (!in) throw LoadError(path, 0, "", "cannot open the trajectory file");
   return readTrajectoryCsv(model, in, path, options);
 }
 
@@ -215,24 +214,24 @@ TrajectoryCsv readTrajectoryCsv(const Model& model, std::istream& in, const std:
   TrajectoryCsv result;
   for (size_t c = 0; c < used.size(); ++c)
     if (!used[c]) result.ignoredColumns.push_back(table.header[c]);
-  if (n < 1) throw std::runtime_error(path + ": the file has a header but no samples");
+  if (n < 1) throw LoadError(path, 0, "", "the file has a header but no samples");
   SampledTrajectory& s = result.trajectory;
   s.t = table.values.row(tColumn[0]).transpose();
   for (int k = 1; k < n; ++k)
     if (!(s.t[k] > s.t[k - 1]))
-      throw std::runtime_error(table.where(k) + "t = " + formatCsvNumber(s.t[k]) +
-                               " is not greater than the previous t = " + formatCsvNumber(s.t[k - 1]) +
-                               " (a trajectory's times must increase strictly)");
+      throw table.error(k, "t = " + formatCsvNumber(s.t[k]) + " is not greater than the previous t = " +
+                               formatCsvNumber(s.t[k - 1]) + " (a trajectory's times must increase strictly)");
   s.q = gatherColumns(table, qColumns);
   for (int k = 0; k < n; ++k)
     if (const int i = jointWithZeroQuaternion(model, s.q.col(k)))
-      throw std::runtime_error(table.where(k) + "the quaternion of joint '" + model.jointNames[i] + "' is zero");
+      throw table.error(k, "the quaternion of joint '" + model.jointNames[i] + "' is zero");
 
   const bool deriveVelocities = !qdColumns;
   const bool deriveAccelerations = options.accelerations && !qddColumns;
   if ((deriveVelocities || deriveAccelerations) && n < 2)
-    throw std::runtime_error(path + ": the spline derivatives need at least 2 rows, the file has " + std::to_string(n) +
-                             " (or give the qd_ and qdd_ columns)");
+    throw LoadError(path, 0, "",
+                    "the spline derivatives need at least 2 rows, the file has " + std::to_string(n) +
+                        " (or give the qd_ and qdd_ columns)");
   if (qdColumns) s.qd = gatherColumns(table, *qdColumns);
   if (qddColumns) s.qdd = gatherColumns(table, *qddColumns);
   if (deriveVelocities) {
@@ -247,7 +246,7 @@ TrajectoryCsv readTrajectoryCsv(const Model& model, std::istream& in, const std:
        {std::tuple{deriveVelocities, &s.qd, "velocities"}, std::tuple{deriveAccelerations, &s.qdd, "accelerations"}})
     for (int k = 0; derived && k < n; ++k)
       if (!m->col(k).allFinite())
-        throw std::runtime_error(table.where(k) + "the " + what +
+        throw table.error(k, std::string("the ") + what +
                                  " the spline gives are not finite here (samples too close in time for the "
                                  "change in q, or values too large)");
   if (!options.accelerations) s.qdd.resize(model.nv, 0);

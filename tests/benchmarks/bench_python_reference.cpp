@@ -46,7 +46,7 @@ void rneaLoop(benchmark::State& state) {
       TAU.row(k) = dyn::rnea(s.model, data, Eigen::Map<const Eigen::VectorXd>(s.Q.row(k).data(), s.model.nq),
                              Eigen::Map<const Eigen::VectorXd>(s.QD.row(k).data(), s.model.nv),
                              Eigen::Map<const Eigen::VectorXd>(s.QDD.row(k).data(), s.model.nv))
-                        .transpose();
+                       .transpose();
     benchmark::DoNotOptimize(TAU.data());
   }
   state.SetItemsProcessed(state.iterations() * n);

@@ -55,6 +55,9 @@ def test_operation_counts_equal_the_cli_and_grow_as_the_papers_say(robots, cli):
         mine = dynscope.operation_counts(model, name)
         theirs = cli("opcount", model.path, "--algorithm", name)["results"]
         assert [(r["problem"], r["muls"], r["adds"]) for r in mine] == [(r["problem"], r["muls"], r["adds"]) for r in theirs]
+        for a, b in zip(mine, theirs):  # the papers' counts, as the CLI prints them
+            assert [(p["muls"], p["adds"], p["tabulated"]) for p in a["paper"]] == \
+                [(p["muls"], p["adds"], p["tabulated"]) for p in b["paper"]]
     # On the general chain: the O(n) formulation's count grows linearly, Uicker/Kahn's as n^4.
     rnea = [dynscope.operation_counts(dynscope.general_chain(n), "rnea", "id")[0]["muls"] for n in (4, 8, 12)]
     assert rnea[2] - rnea[1] == rnea[1] - rnea[0]

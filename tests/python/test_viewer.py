@@ -3,9 +3,7 @@ opens the UR5, shows three poses and reads them back, plays a trajectory, plots,
 the window, and sees the window close. The pictures stay in pytest's temporary folder (or in
 $DYNSCOPE_SCREENSHOT_DIR) for a human to look at.
 
-The window program: $DYNSCOPE_EXECUTABLE, else the build tree's (dynscope._locations). Needs only
-dynscope.viewer, not the native module: `PYTHONPATH=<folder with a dynscope/ that imports
-.viewer> /usr/bin/python3 -m pytest tests/python/test_viewer.py`.
+The window program: $DYNSCOPE_EXECUTABLE, else the build tree's (dynscope._locations).
 """
 
 import json
@@ -175,14 +173,9 @@ def test_a_script_shows_poses_a_trajectory_and_plots(isolated, pictures):
 def test_a_model_from_text_and_the_with_block(isolated):
     path = os.path.join(isolated, "text.sock")
 
-    class Model:  # what dynscope.Model offers the viewer
-        path = ""
-        source = pathlib.Path(UR5).read_text()
-        format = "urdf"
-        floating_base = False
-        fixups = []
-
-    with dynscope.Viewer(Model(), socket=path, timeout=60) as viewer:
+    model = dynscope.load_string(pathlib.Path(UR5).read_text())  # no file: the viewer writes one
+    assert model.path == "" and model.format == "urdf"
+    with dynscope.Viewer(model, socket=path, timeout=60) as viewer:
         info = viewer.model_info
         assert info["name"] == "ur5" and info["nq"] == 6 and info["path"].endswith(".urdf")
         assert viewer.open(UR5)["loaded"] is True

@@ -974,7 +974,7 @@ def integrate(model: Model, q: ArrayLike, v: ArrayLike, dt: float = ...) -> NDAr
 def inverse_dynamics(model: Model, q: ArrayLike, qd: ArrayLike | None = ..., qdd: ArrayLike | None = ..., algorithm: str = ...) -> NDArray[np.float64]:
     """
     tau (nv) by the named formulation: 'rnea', 'denoc', 'newton-euler-3', 'uicker-kahn', 'waters',
-    'lagrangian-4x4', 'lagrangian-3x3', 'configuration-space', ... (dynscope.formulations('id') lists them).
+    'lagrange-4x4', 'lagrange-3x3', 'configuration-space' (dynscope.formulations('id') lists them).
     qd, qdd default to zeros. Every formulation gives the same tau (to rounding); they differ in cost.
     The teaching formulations handle revolute and prismatic joints only (others: ValueError naming the joint).
     """

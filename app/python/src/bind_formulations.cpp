@@ -94,7 +94,7 @@ void bindFormulations(py::module_& m) {
       py::arg("model"), py::arg("q"), py::arg("qd") = py::none(), py::arg("qdd") = py::none(),
       py::arg("algorithm") = "rnea",
       "tau (nv) by the named formulation: 'rnea', 'denoc', 'newton-euler-3', 'uicker-kahn', 'waters',\n"
-      "'lagrangian-4x4', 'lagrangian-3x3', 'configuration-space', ... (dynscope.formulations('id') lists them).\n"
+      "'lagrange-4x4', 'lagrange-3x3', 'configuration-space' (dynscope.formulations('id') lists them).\n"
       "qd, qdd default to zeros. Every formulation gives the same tau (to rounding); they differ in cost.\n"
       "The teaching formulations handle revolute and prismatic joints only (others: ValueError naming the joint).");
   m.def(

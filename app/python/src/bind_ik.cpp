@@ -23,12 +23,15 @@ dyn::IkTask targetArg(const py::object& target, int frame, bool positionOnly) {
     p = Eigen::Vector3d(t.data[0], t.data[1], t.data[2]);
     if (t.rows == 7) {
       const Eigen::Vector4d quat(t.data[3], t.data[4], t.data[5], t.data[6]);
-      if (quat.norm() == 0) throw py::value_error("target: the quaternion qx, qy, qz, qw is zero (identity is 0, 0, 0, 1)");
+      if (quat.norm() == 0)
+        throw py::value_error("target: the quaternion qx, qy, qz, qw is zero (identity is 0, 0, 0, 1)");
       R = dyn::quaternionToMatrix<double>(quat);
     }
   } else {
-    throw py::value_error("target must be a position (3 values), a position and quaternion (x, y, z, qx, qy, qz, qw) "
-                          "or a 4x4 pose; got " + std::to_string(t.rows) + " x " + std::to_string(t.cols));
+    throw py::value_error(
+        "target must be a position (3 values), a position and quaternion (x, y, z, qx, qy, qz, qw) "
+        "or a 4x4 pose; got " +
+        std::to_string(t.rows) + " x " + std::to_string(t.cols));
   }
   task.target = dyn::Transform<double>::fromPose(R, p);
   task.positionOnly = positionOnly || (t.cols == 1 && t.rows == 3);
@@ -38,14 +41,16 @@ dyn::IkTask targetArg(const py::object& target, int frame, bool positionOnly) {
 }  // namespace
 
 void bindIk(py::module_& m) {
-  m.def("inverse_kinematics", [](const PyModel& pm, const py::object& target, const py::object& frame, const py::object& q0,
-                                 const std::vector<std::string>& pins, const std::vector<std::string>& locks,
-                                 bool positionOnly, int restarts, int maxIterations, double tolerance) {
+  m.def(
+      "inverse_kinematics",
+      [](const PyModel& pm, const py::object& target, const py::object& frame, const py::object& q0,
+         const std::vector<std::string>& pins, const std::vector<std::string>& locks, bool positionOnly, int restarts,
+         int maxIterations, double tolerance) {
         const std::string name = frame.is_none() ? pm->defaultEndEffector : py::str(frame).cast<std::string>();
         if (frame.is_none() && name.empty()) throw py::value_error("the model names no end effector: give frame=NAME");
         const int f = frame.is_none() ? frameIndexArg(pm, py::str(name)) : frameIndexArg(pm, frame);
-        const Eigen::VectorXd start =
-            q0.is_none() ? Eigen::VectorXd(pm->home()) : Eigen::VectorXd(vectorIn(q0, "q0", pm->nq, "nq", pm.qNames).map());
+        const Eigen::VectorXd start = q0.is_none() ? Eigen::VectorXd(pm->home())
+                                                   : Eigen::VectorXd(vectorIn(q0, "q0", pm->nq, "nq", pm.qNames).map());
         dyn::IkSolver solver(*pm);
         solver.options.restarts = restarts;
         solver.options.maxIterations = maxIterations;
@@ -56,8 +61,9 @@ void bindIk(py::module_& m) {
         for (const std::string& lock : locks) {
           const int j = pm->jointIndex(lock);
           if (j <= 0)
-            throw py::value_error("locks: unknown joint '" + lock + "' in " + pm->name + "; joints: " +
-                                  joinNames(std::vector<std::string>(pm->jointNames.begin() + 1, pm->jointNames.end())));
+            throw py::value_error(
+                "locks: unknown joint '" + lock + "' in " + pm->name +
+                "; joints: " + joinNames(std::vector<std::string>(pm->jointNames.begin() + 1, pm->jointNames.end())));
           solver.lockJoint(j);
         }
         const dyn::IkResult& r = solver.solve(start);
@@ -77,7 +83,8 @@ void bindIk(py::module_& m) {
         out["at_limit"] = limited;
         out["pose"] = pose4(X);
         return out;
-      }, py::arg("model"), py::arg("target"), py::kw_only(), py::arg("frame") = py::none(), py::arg("q0") = py::none(),
+      },
+      py::arg("model"), py::arg("target"), py::kw_only(), py::arg("frame") = py::none(), py::arg("q0") = py::none(),
       py::arg("pins") = std::vector<std::string>{}, py::arg("locks") = std::vector<std::string>{},
       py::arg("position_only") = false, py::arg("restarts") = 20, py::arg("max_iterations") = 200,
       py::arg("tolerance") = 1e-9,

@@ -81,7 +81,8 @@ void warnFindings(const dyn::Model& model) {
   const std::string text = model.name + ": " + std::to_string(count) + " finding" + (count == 1 ? "" : "s") +
                            " of the model check (model.findings lists them with hints):" + first +
                            (count > 3 ? "\n  ..." : "");
-  py::module_::import("warnings").attr("warn")(text, py::module_::import("dynscope").attr("ModelWarning"), 1);  // 1: the line that called load
+  py::module_::import("warnings")
+      .attr("warn")(text, py::module_::import("dynscope").attr("ModelWarning"), 1);  // 1: the line that called load
 }
 
 PyModel finish(dyn::Model model, std::string path, std::string source, std::string format, bool floating,

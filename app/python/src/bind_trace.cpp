@@ -72,9 +72,12 @@ std::vector<std::string> inputsOf(dyn::TraceNeeds needs) {
 
 const char* directionName(dyn::TracePass::Direction d) {
   switch (d) {
-    case dyn::TracePass::Direction::Outward: return "outward";
-    case dyn::TracePass::Direction::Inward: return "inward";
-    case dyn::TracePass::Direction::None: break;
+    case dyn::TracePass::Direction::Outward:
+      return "outward";
+    case dyn::TracePass::Direction::Inward:
+      return "inward";
+    case dyn::TracePass::Direction::None:
+      break;
   }
   return "none";
 }
@@ -135,7 +138,8 @@ py::dict trace(const PyModel& pm, const std::string& algorithm, const py::object
     if (step.dof >= 0) s["dof"] = pm.vNames[size_t(step.dof)];
     py::list equations;
     for (const dyn::TraceLine& l : step.lines)
-      equations.append(py::dict(py::arg("equation") = dyn::plainMarkup(l.equation), py::arg("latex") = latex(l.equation),
+      equations.append(py::dict(py::arg("equation") = dyn::plainMarkup(l.equation),
+                                py::arg("latex") = latex(l.equation),
                                 py::arg("label") = dyn::plainMarkup(l.reference)));
     s["equations"] = equations;
     s["written"] = termsOf(*pm, step.terms, &step.written, &cursor.state());
@@ -144,7 +148,8 @@ py::dict trace(const PyModel& pm, const std::string& algorithm, const py::object
   }
   out["steps"] = steps;
   out["operations"] = tallyOf(tr.total);
-  out["result"] = a->needs == dyn::TraceNeeds::Positions ? py::object(matrixOut(tr.result)) : py::object(vectorOut(tr.result.col(0)));
+  out["result"] = a->needs == dyn::TraceNeeds::Positions ? py::object(matrixOut(tr.result))
+                                                         : py::object(vectorOut(tr.result.col(0)));
   out["result_key"] = a->resultKey;
   return out;
 }
@@ -165,11 +170,14 @@ py::list operationCounts(const PyModel& pm, const std::string& algorithm, const 
     py::list paper;
     for (const dyn::PaperCount& p : f.paperCounts) {
       const auto muls = p.mulsAt(model.nv), adds = p.addsAt(model.nv);
+      py::list tabulated;  // the values the paper prints (Table II's n = 6 where no polynomial is legible)
+      for (const dyn::PaperCount::Value& v : p.tabulated)
+        tabulated.append(py::dict(py::arg("n") = v.n, py::arg("muls") = v.muls, py::arg("adds") = v.adds));
       paper.append(py::dict(py::arg("source") = p.source, py::arg("muls_formula") = p.mulsFormula,
                             py::arg("adds_formula") = p.addsFormula,
                             py::arg("muls") = muls ? py::object(py::float_(*muls)) : py::object(py::none()),
                             py::arg("adds") = adds ? py::object(py::float_(*adds)) : py::object(py::none()),
-                            py::arg("basis") = p.basis));
+                            py::arg("tabulated") = tabulated, py::arg("basis") = p.basis));
     }
     py::dict r;
     r["problem"] = dyn::problemName(f.problem);
@@ -189,8 +197,8 @@ py::list operationCounts(const PyModel& pm, const std::string& algorithm, const 
     std::vector<std::string> names;
     for (const dyn::Formulation& f : dyn::formulations())
       if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
-    throw py::value_error("no formulation '" + algorithm + "'" + (only ? " for that problem" : "") + " (valid: " +
-                          joinNames(names) + ")");
+    throw py::value_error("no formulation '" + algorithm + "'" + (only ? " for that problem" : "") +
+                          " (valid: " + joinNames(names) + ")");
   }
   return out;
 }
@@ -198,14 +206,17 @@ py::list operationCounts(const PyModel& pm, const std::string& algorithm, const 
 }  // namespace
 
 void bindTrace(py::module_& m) {
-  m.def("traceable_algorithms", [] {
+  m.def(
+      "traceable_algorithms",
+      [] {
         py::list out;
         for (const auto& a : dyn::traceableAlgorithms())
           out.append(py::dict(py::arg("name") = a.name, py::arg("label") = a.label, py::arg("title") = a.title,
                               py::arg("source") = a.source, py::arg("coordinates") = a.coordinates,
                               py::arg("result_key") = a.resultKey, py::arg("inputs") = inputsOf(a.needs)));
         return out;
-      }, "The algorithms trace() can step through (as the lecture mode's inspector), with their sources.");
+      },
+      "The algorithms trace() can step through (as the lecture mode's inspector), with their sources.");
   m.def("trace", &trace, py::arg("model"), py::arg("algorithm"), py::arg("q") = py::none(), py::arg("qd") = py::none(),
         py::arg("qdd") = py::none(), py::arg("tau") = py::none(),
         "An algorithm step by step, as the lecture mode and dynscope-cli trace show it: a dict with 'passes',\n"
@@ -217,8 +228,11 @@ void bindTrace(py::module_& m) {
         "Multiplications and additions of one call of a formulation on this model (the operation-counting\n"
         "scalar runs the same code), next to the seed paper's count at n = nv, as dynscope-cli opcount.\n"
         "A list with one dict per problem the name has ('denoc' has id, mass and fd).");
-  m.def("general_chain", [](int n, unsigned seed) {
-        if (n < 1 || n > 64) throw py::value_error("n must be 1..64 (the general chain's links); got " + std::to_string(n));
+  m.def(
+      "general_chain",
+      [](int n, unsigned seed) {
+        if (n < 1 || n > 64)
+          throw py::value_error("n must be 1..64 (the general chain's links); got " + std::to_string(n));
         PyModel out;
         dyn::Model model = dyn::generalChain(n, seed);
         out.qNames = dyn::configurationNames(model);
@@ -226,7 +240,8 @@ void bindTrace(py::module_& m) {
         out.ptr = std::make_shared<const dyn::Model>(std::move(model));
         out.format = "generated";
         return out;
-      }, py::arg("n"), py::arg("seed") = 1u,
+      },
+      py::arg("n"), py::arg("seed") = 1u,
       "The general n-link revolute chain the papers count operations on (dynscope-cli opcount --chain n).");
 }
 

@@ -85,21 +85,6 @@ py::tuple stateTuple(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const 
   return py::make_tuple(vectorOut(q), vectorOut(qd), vectorOut(qdd));
 }
 
-// The CSV reader's "file:line: message" as a LoadError with its parts (file, line); a missing file as
-// FileNotFoundError.
-[[noreturn]] void rethrowCsvError(const std::string& path, const std::runtime_error& e) {
-  const std::string what = e.what();
-  const std::string prefix = path + ":";
-  if (what.rfind(prefix, 0) == 0) {
-    size_t k = prefix.size(), digits = 0;
-    while (k + digits < what.size() && std::isdigit(static_cast<unsigned char>(what[k + digits]))) ++digits;
-    if (digits > 0 && what.compare(k + digits, 2, ": ") == 0)
-      throw dyn::LoadError(path, std::stoi(what.substr(k, digits)), "", what.substr(k + digits + 2));
-    if (what.compare(k, 1, " ") == 0) throw dyn::LoadError(path, 0, "", what.substr(k + 1));
-  }
-  throw dyn::LoadError(path, 0, "", what);
-}
-
 void requireFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -110,14 +95,10 @@ void requireFile(const std::string& path) {
 
 PyTrajectory readCsv(const PyModel& pm, const std::string& path, bool accelerations) {
   requireFile(path);
-  dyn::TrajectoryCsv csv;
-  try {
+  dyn::TrajectoryCsv csv;  // errors: LoadError naming the file, line and column
+  {
     py::gil_scoped_release release;
     csv = dyn::readTrajectoryCsv(*pm, path, {.accelerations = accelerations});
-  } catch (const dyn::LoadError&) {
-    throw;
-  } catch (const std::runtime_error& e) {
-    rethrowCsvError(path, e);
   }
   PyTrajectory out = made(pm, std::move(csv.trajectory));
   out.velocitiesFromSpline = csv.velocitiesFromSpline;
@@ -128,14 +109,7 @@ PyTrajectory readCsv(const PyModel& pm, const std::string& path, bool accelerati
 
 py::tuple readTorques(const PyModel& pm, const std::string& path) {
   requireFile(path);
-  dyn::TorqueReplay r;
-  try {
-    r = dyn::readTorqueCsv(*pm, path);
-  } catch (const dyn::LoadError&) {
-    throw;
-  } catch (const std::runtime_error& e) {
-    rethrowCsvError(path, e);
-  }
+  const dyn::TorqueReplay r = dyn::readTorqueCsv(*pm, path);  // errors: LoadError naming the file and line
   return py::make_tuple(vectorOut(r.t), samplesOut(r.tau));
 }
 

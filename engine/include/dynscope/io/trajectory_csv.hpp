@@ -3,7 +3,7 @@
 // column order, '#' comment lines. Numbers are written with 17 significant digits, so a written
 // file reads back bit-exact. Missing velocities and accelerations are the derivatives of the C²
 // cubic spline through the samples (not-a-knot ends), not finite differences. Errors are
-// std::runtime_error messages "file:line: ..." naming the column.
+// LoadError (a std::runtime_error), "file:line: ..." naming the column.
 #pragma once
 #include <iosfwd>
 #include <optional>
@@ -12,6 +12,8 @@
 
 #include "../model/model.hpp"
 #include "../trajectory/sampled_trajectory.hpp"
+
+#include "load_error.hpp"
 
 namespace dyn {
 
@@ -23,11 +25,13 @@ struct CsvTable {
   Eigen::MatrixXd values;  // one row per column of the file, one column per row (samples are columns)
 
   int samples() const { return int(values.cols()); }
-  // "file:line: " of a row (of the header for row -1).
-  std::string where(int row) const { return file + ":" + std::to_string(row < 0 ? headerLine : lines[row]) + ": "; }
+  // The source line of a row (of the header for row -1).
+  int line(int row) const { return row < 0 ? headerLine : lines[size_t(row)]; }
+  // "file:line: message" about a row (the header for row -1), as every loader's error.
+  LoadError error(int row, const std::string& message) const { return LoadError(file, line(row), "", message); }
 };
 
-// Reads a CSV table of finite numbers with a header row; throws naming the file and line for rows
+// Reads a CSV table of finite numbers with a header row; throws LoadError naming the file and line for rows
 // with the wrong number of fields, values that are not finite numbers, repeated column names.
 CsvTable readCsv(const std::string& path);
 // The same from a stream; `path` names the source in messages.
