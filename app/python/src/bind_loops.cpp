@@ -49,15 +49,9 @@ Eigen::VectorXd vOr(const PyModel& pm, const py::object& v, const char* name) {
 }
 
 const dyn::MimicCoupling& couplingOf(const PyModel& pm) {
-  static thread_local std::map<const dyn::Model*, std::pair<std::weak_ptr<const dyn::Model>, dyn::MimicCoupling>> cache;
   if (pm->mimics.empty()) throw py::value_error(pm->name + " has no mimic joints (docs/mimic.md)");
-  auto it = cache.find(pm.ptr.get());
-  if (it == cache.end() || it->second.first.expired())
-    it =
-        cache
-            .insert_or_assign(pm.ptr.get(), std::pair{std::weak_ptr<const dyn::Model>(pm.ptr), dyn::mimicCoupling(*pm)})
-            .first;
-  return it->second.second;
+  if (!pm.mimic) pm.mimic = std::make_shared<const dyn::MimicCoupling>(dyn::mimicCoupling(*pm));
+  return *pm.mimic;
 }
 
 std::vector<std::string> independentQNames(const PyModel& pm, const dyn::MimicCoupling& c) {

@@ -13,6 +13,7 @@
 
 #include "dynscope/formulations/registry.hpp"
 #include "dynscope/model/data.hpp"
+#include "dynscope/model/mimic_coupling.hpp"
 #include "dynscope/model/model.hpp"
 
 namespace pyd {
@@ -31,6 +32,8 @@ struct PyModel {
   // "problem/name", made on first use by inverse_dynamics, mass_matrix and forward_dynamics.
   std::shared_ptr<std::map<std::string, dyn::BoundFormulation<double>>> bound =
       std::make_shared<std::map<std::string, dyn::BoundFormulation<double>>>();
+  // The mimic reduction (bind_loops.cpp), made on first use; gravity does not change it.
+  mutable std::shared_ptr<const dyn::MimicCoupling> mimic;
   const dyn::Model& operator*() const { return *ptr; }
   const dyn::Model* operator->() const { return ptr.get(); }
 };
