@@ -491,15 +491,19 @@ void Simulator::recordState() {
     r.constraintError.push_back(phiNorm_);
     r.constraintRateError.push_back(phiDotNorm_);
   }
-  if ((groundActive() || !wrenches_.empty()) && r.tauExternal.size() < r.t.size() * size_t(model_.nv)) {
+  // Once recorded, the outside forces' columns go on (zero) when the wrenches or the ground are
+  // switched off mid-run, so that they keep one entry per sample.
+  const bool outside = groundActive() || !wrenches_.empty() || !r.tauExternal.empty();
+  if (outside && r.tauExternal.size() < r.t.size() * size_t(model_.nv)) {
     r.tauExternal.resize((r.t.size() - 1) * size_t(model_.nv), 0.0);  // none before they were set
     r.tauExternal.insert(r.tauExternal.end(), tauExternal_.data(), tauExternal_.data() + tauExternal_.size());
   }
-  if (groundActive() && r.contactNormal.size() < r.t.size()) {
+  if ((groundActive() || !r.contactNormal.empty()) && r.contactNormal.size() < r.t.size()) {
     for (auto* v : {&r.contactNormal, &r.contactFriction, &r.penetration})  // switched on mid-run: none before
       v->resize(r.t.size() - 1, 0.0);
     double normal = 0, friction = 0, depth = 0;
     for (const ContactForce& c : contactForces_) {
+      if (!groundActive()) break;  // switched off mid-run: zeros from here on
       normal += c.force.z();
       friction += c.force.head<2>().norm();
       depth = std::max(depth, c.penetration);

@@ -435,6 +435,29 @@ class TestGroundContact : public QObject {
     QVERIFY(sim.qd().norm() < 1e-3);
   }
 
+  // A push that ends mid-run: the outside forces' columns keep one entry per sample (zero after it),
+  // so a record's tau_ext_ columns line up with its times.
+  void outsideForcesKeepOneEntryPerSample() {
+    const dyn::Model model = dyn::loadModel(std::string(DYNSCOPE_ROBOTS_DIR) + "/ur5.urdf");
+    dyn::SimulationSettings s;
+    s.integrator = dyn::Integrator::Rk4;
+    s.dt = 1e-3;
+    dyn::Simulator sim(model, s);
+    sim.reset(model.neutral(), VectorXd::Zero(model.nv));
+    sim.advance(0.01);  // before the push: no outside forces
+    sim.setWrenches({dyn::ExternalWrench{.body = model.N, .force = Vector3d(0, 0, -50)}});
+    sim.advance(0.02);
+    sim.setWrenches({});
+    sim.advance(0.02);
+    const dyn::SimulationRecord& r = sim.record();
+    const Eigen::MatrixXd ext = r.externalTorques();
+    QCOMPARE(r.tauExternal.size(), size_t(model.nv) * r.t.size());
+    QCOMPARE(ext.cols(), Eigen::Index(r.samples()));
+    QVERIFY(ext.col(r.samples() / 2).norm() > 1);    // during the push
+    QCOMPARE(ext.col(r.samples() - 1).norm(), 0.0);  // after it
+    QCOMPARE(ext.col(0).norm(), 0.0);                // before it
+  }
+
   void realRobotsDropAndSettle_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("start");  // "inside" the joint limits, or "neutral" (q = 0, beyond some)
