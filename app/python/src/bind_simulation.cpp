@@ -424,10 +424,7 @@ void bindSimulation(py::module_& m) {
           "tau_external",
           [](const PySimResult& r) {
             if (r.rec.tauExternal.empty()) return py::object(py::none());
-            // Recorded while wrenches or the ground are set: zeros after the last push ended.
-            std::vector<double> all(size_t(r.rec.samples()) * size_t(r.rec.nv), 0.0);
-            std::copy_n(r.rec.tauExternal.begin(), std::min(all.size(), r.rec.tauExternal.size()), all.begin());
-            return py::object(flatRows(all, r.rec.nv));
+            return py::object(flatRows(r.rec.tauExternal, r.rec.nv));  // one row per sample, zeros when none acts
           },
           "J^T f of the wrenches and the ground (N x nv), the part of tau from outside; None when nothing acted")
       .def_property_readonly(
