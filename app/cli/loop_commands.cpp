@@ -20,15 +20,6 @@ std::vector<std::string> dofNames(const Session& s, const std::vector<int>& dofs
   return names;
 }
 
-// "coupler_rocker_joint:vx": the loop joint and the relative-motion component a row of phi holds.
-std::string rowName(const dyn::Model& m, int row) {
-  static const char* components[6] = {"wx", "wy", "wz", "vx", "vy", "vz"};
-  for (const auto& J : m.loops)
-    if (row >= J.row && row < J.row + J.rows())
-      return J.name + ":" + components[dyn::loopJointComponent(J.type, row - J.row)];
-  return "?";
-}
-
 // The configuration and velocity checked against the loops: a warning when they are not on the
 // constraints (the dynamics is still computed there, with the Baumgarte terms if asked).
 void checkState(const Session& s, dyn::Data& data, dyn::LoopData& ld, const Eigen::VectorXd& q,
@@ -143,7 +134,7 @@ void writeLoopForwardDynamics(const Session& s, JsonWriter& json) {
   json.field("constraint_rank", ld.rank);
   if (!method.starts_with("global")) {  // the constraint forces of the rows eq. 18 kept
     std::vector<std::string> rows;
-    for (int k = 0; k < ld.rank; ++k) rows.push_back(rowName(m, ld.rows[size_t(k)]));
+    for (int k = 0; k < ld.rank; ++k) rows.push_back(dyn::loopRowName(m, ld.rows[size_t(k)]));
     json.arrayField("lambda_rows", rows);
     json.arrayField("lambda", ld.lambda.head(ld.rank));
   }
@@ -183,7 +174,7 @@ void writeLoopInverseDynamics(const Session& s, JsonWriter& json) {
   json.arrayField("tau", ld.tau);
   json.arrayField("tau_tree", data.tau);  // RNEA of the spanning tree: tau + phi'^T lambda
   std::vector<std::string> rows;
-  for (int r = 0; r < m.constraintRows; ++r) rows.push_back(rowName(m, r));
+  for (int r = 0; r < m.constraintRows; ++r) rows.push_back(dyn::loopRowName(m, r));
   json.arrayField("lambda_rows", rows);
   json.arrayField("lambda", ld.lambdaAll);
   json.field("residual", ld.residual);

@@ -10,18 +10,6 @@
 namespace cli {
 namespace {
 
-const char* directionName(dyn::TracePass::Direction d) {
-  switch (d) {
-    case dyn::TracePass::Direction::Outward:
-      return "outward";
-    case dyn::TracePass::Direction::Inward:
-      return "inward";
-    case dyn::TracePass::Direction::None:
-      break;
-  }
-  return "none";
-}
-
 void writeCounts(const dyn::OpTally& t, JsonWriter& json) {
   json.beginObject();
   json.field("muls", int(t.algorithm.muls));
@@ -108,7 +96,7 @@ void writeTrace(const Session& s, JsonWriter& json) {
     json.beginObject();
     json.field("name", p.name);
     json.field("reference", p.reference);
-    json.field("direction", directionName(p.direction));
+    json.field("direction", dyn::passDirectionName(p.direction));
     json.field("first_step", p.first);
     json.field("last_step", p.last);
     json.endObject();

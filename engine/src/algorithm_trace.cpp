@@ -54,8 +54,7 @@ PassInfo passInfo(StepKind k) {
       return {"ABA pass 2 (inward): articulated-body inertias and bias forces",
               "Featherstone Part 2, Fig. 9 pass 2, eqs. 57, 62–65", D::Inward};
     case StepKind::AbaAccelerations:
-      return {"ABA pass 3 (outward): accelerations", "Featherstone Part 2, Fig. 9 pass 3, eqs. 66–68",
-              D::Outward};
+      return {"ABA pass 3 (outward): accelerations", "Featherstone Part 2, Fig. 9 pass 3, eqs. 66–68", D::Outward};
     case StepKind::FdRightHandSide:
       return {"right-hand side τ − C", "Featherstone Part 2, eqs. 36–37", D::None};
     case StepKind::LtlFactor:
@@ -326,8 +325,8 @@ const std::vector<TraceableAlgorithm>& traceableAlgorithms() {
        "Featherstone Part 2, Fig. 7, eqs. 44–48", "link coordinates", N::Positions, "mass_matrix", runCrba, "crba",
        P::MassMatrix},
       {"aba", "ABA (forward dynamics)", "Articulated-body algorithm (ABA): forward dynamics",
-       "Featherstone Part 2, Fig. 9, eqs. 49–68", "link coordinates",
-       N::Forces, "qdd", runAba, "aba", P::ForwardDynamics},
+       "Featherstone Part 2, Fig. 9, eqs. 49–68", "link coordinates", N::Forces, "qdd", runAba, "aba",
+       P::ForwardDynamics},
       {"crba-ltl", "CRBA + LᵀL (forward dynamics)", "CRBA + LᵀL: forward dynamics by H q̈ = τ − C",
        "Featherstone Part 2, eqs. 35–37 and Fig. 7; sparse LᵀL (Featherstone 2005)", "link coordinates", N::Forces,
        "qdd", runCrbaLtl, "crba", P::ForwardDynamics},
@@ -608,6 +607,18 @@ const char* traceRoleName(TraceRole r) {
       break;
   }
   return "";
+}
+
+const char* passDirectionName(TracePass::Direction d) {
+  switch (d) {
+    case TracePass::Direction::Outward:
+      return "outward";
+    case TracePass::Direction::Inward:
+      return "inward";
+    case TracePass::Direction::None:
+      break;
+  }
+  return "none";
 }
 
 const char* valueKindName(ValueKind k) {

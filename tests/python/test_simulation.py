@@ -1,25 +1,9 @@
 """dynscope's simulation against dynscope-cli simulate, and the identities a simulation must keep."""
-import io
-
 import numpy as np
 import pytest
 
 import dynscope
-
-
-def vec(xs):
-    return ",".join(repr(float(x)) for x in xs)
-
-
-def csv_table(text):
-    lines = [l for l in text.splitlines() if l and not l.startswith("#")]
-    header = lines[0].split(",")
-    values = np.loadtxt(io.StringIO("\n".join(lines[1:])), delimiter=",", ndmin=2)
-    return {name: values[:, k] for k, name in enumerate(header)}
-
-
-def columns(table, prefix, names):
-    return np.column_stack([table[prefix + n] for n in names])
+from conftest import columns, csv_table, numbers
 
 
 def same_as_cli(result, table, model):
@@ -46,7 +30,7 @@ def test_falling_arm_matches_cli(cli, robots, planar, integrator):
     q0 = [0.3, -0.2, 0.1]
     r = dynscope.simulate(planar, 1.0, q0, integrator=integrator)
     table = csv_table(cli("simulate", robots / "planar3.dh", "--duration", 1, "--integrator", integrator, "--q0",
-                          vec(q0)))
+                          numbers(q0)))
     assert r.status == "ok" and r.q.shape == (1001, 3)
     same_as_cli(r, table, planar)
 
@@ -61,12 +45,12 @@ def test_controllers_and_push_match_cli(cli, robots, stanford, tmp_path):
                           wrenches=[dynscope.Wrench("tool", force=[5, 0, -3], moment=[0, 1, 0], point=[0, 0, 0.1])])
     table = csv_table(cli("simulate", robots / "stanford_arm.dh", "--duration", 0.5, "--integrator", "rk4", "--dt",
                           0.002, "--record-every", 5, "--controller", "computed-torque", "--trajectory", path, "--kp",
-                          100, "--kd", 20, "--q0", vec(q0), "--wrench", "tool:5,0,-3,0,1,0@0,0,0.1"))
+                          100, "--kd", 20, "--q0", numbers(q0), "--wrench", "tool:5,0,-3,0,1,0@0,0,0.1"))
     same_as_cli(r, table, stanford)
     np.testing.assert_allclose(r.tau_external, columns(table, "tau_ext_", stanford.v_names), rtol=0, atol=1e-12)
     g = dynscope.simulate(stanford, 0.3, q0, controller="gravity")
     table = csv_table(cli("simulate", robots / "stanford_arm.dh", "--duration", 0.3, "--controller", "gravity", "--q0",
-                          vec(q0)))
+                          numbers(q0)))
     same_as_cli(g, table, stanford)
 
 

@@ -1,26 +1,9 @@
 """dynscope's trajectories against dynscope-cli (trajectory, id --trajectory, fd --trajectory) and identities."""
-import io
-
 import numpy as np
 import pytest
 
 import dynscope
-
-
-def vec(xs):
-    return ",".join(repr(float(x)) for x in xs)
-
-
-def csv_table(text):
-    """A CSV (header row) as {column: array}."""
-    lines = [l for l in text.splitlines() if l and not l.startswith("#")]
-    header = lines[0].split(",")
-    values = np.loadtxt(io.StringIO("\n".join(lines[1:])), delimiter=",", ndmin=2)
-    return {name: values[:, k] for k, name in enumerate(header)}
-
-
-def columns(table, prefix, names):
-    return np.column_stack([table[prefix + n] for n in names])
+from conftest import columns, csv_table, numbers
 
 
 @pytest.fixture(scope="module")

@@ -20,18 +20,9 @@ std::vector<std::string> dofNames(const PyModel& pm, const std::vector<int>& dof
   return names;
 }
 
-// "coupler_rocker_joint:vx": the loop joint and the relative-motion component a row of phi holds.
-std::string rowName(const dyn::Model& m, int row) {
-  static const char* components[6] = {"wx", "wy", "wz", "vx", "vy", "vz"};
-  for (const auto& J : m.loops)
-    if (row >= J.row && row < J.row + J.rows())
-      return J.name + ":" + components[dyn::loopJointComponent(J.type, row - J.row)];
-  return "?";
-}
-
 std::vector<std::string> rowNames(const dyn::Model& m, int count, const std::vector<int>* rows = nullptr) {
   std::vector<std::string> out;
-  for (int k = 0; k < count; ++k) out.push_back(rowName(m, rows ? (*rows)[size_t(k)] : k));
+  for (int k = 0; k < count; ++k) out.push_back(dyn::loopRowName(m, rows ? (*rows)[size_t(k)] : k));
   return out;
 }
 

@@ -70,18 +70,6 @@ std::vector<std::string> inputsOf(dyn::TraceNeeds needs) {
   return {"q", "qd", "tau"};
 }
 
-const char* directionName(dyn::TracePass::Direction d) {
-  switch (d) {
-    case dyn::TracePass::Direction::Outward:
-      return "outward";
-    case dyn::TracePass::Direction::Inward:
-      return "inward";
-    case dyn::TracePass::Direction::None:
-      break;
-  }
-  return "none";
-}
-
 Eigen::VectorXd zerosOr(const PyModel& pm, const py::object& x, const char* name) {
   if (x.is_none()) return Eigen::VectorXd::Zero(pm->nv);
   return vectorIn(x, name, pm->nv, "nv", pm.vNames).map();
@@ -120,7 +108,7 @@ py::dict trace(const PyModel& pm, const std::string& algorithm, const py::object
   py::list passes;
   for (const dyn::TracePass& p : tr.passes)
     passes.append(py::dict(py::arg("name") = p.name, py::arg("reference") = p.reference,
-                           py::arg("direction") = directionName(p.direction), py::arg("first_step") = p.first,
+                           py::arg("direction") = dyn::passDirectionName(p.direction), py::arg("first_step") = p.first,
                            py::arg("last_step") = p.last));
   out["passes"] = passes;
   out["initial"] = termsOf(*pm, tr.initial, nullptr, nullptr);

@@ -16,6 +16,8 @@
 // phi' equals d phi / dq on the constraint manifold (phi = 0); elsewhere to first order in phi,
 // which is all Newton's method and Baumgarte's stabilization need.
 #pragma once
+#include <string>
+
 #include "../algorithms/configuration.hpp"
 #include "../algorithms/kinematics.hpp"
 #include "loop_data.hpp"
@@ -180,6 +182,17 @@ typename D::Scalar maxAbs(const Eigen::MatrixBase<D>& x) {
   for (int i = 0; i < x.size(); ++i)
     if (abs(x[i]) > m) m = abs(x[i]);
   return m;
+}
+
+// "coupler_rocker_joint:vx": the loop joint and the relative-motion component ([w; v], F1 coordinates)
+// that row `row` of phi holds; "?" outside 0 .. constraintRows - 1. For messages and tables.
+template <class S>
+std::string loopRowName(const ModelTpl<S>& model, int row) {
+  static const char* components[6] = {"wx", "wy", "wz", "vx", "vy", "vz"};
+  for (const auto& J : model.loops)
+    if (row >= J.row && row < J.row + J.rows())
+      return J.name + ":" + components[loopJointComponent(J.type, row - J.row)];
+  return "?";
 }
 
 }  // namespace dyn

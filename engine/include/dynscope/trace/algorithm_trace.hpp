@@ -187,5 +187,6 @@ const char* stepKindName(StepKind k);  // "rnea_outward", "denoc_twist", ...
 const char* traceFrameName(TraceFrame f);
 const char* traceRoleName(TraceRole r);
 const char* valueKindName(ValueKind k);
+const char* passDirectionName(TracePass::Direction d);  // "outward", "inward", "none"
 
 }  // namespace dyn
