@@ -7,11 +7,12 @@
 
 namespace dyn {
 
-EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state) {
+EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state,
+                                    const std::vector<GiNaC::realsymbol>& groups) {
   DataTpl<Sym> data(model);
   const VecX<Sym> q = state.qVec(), qd = state.qdVec(), qdd = state.qddVec();
   EquationsOfMotion eom;
-  const auto simplified = [&](const Sym& x) { return Sym(simplifyTrig(x.e, state.q)); };
+  const auto simplified = [&](const Sym& x) { return Sym(simplifyTrig(x.e, state.q, groups)); };
   eom.M = crba(model, data, q).unaryExpr(simplified);
   eom.g = gravityVector(model, data, q).unaryExpr(simplified);
   const VecX<Sym> nle = nonLinearEffects(model, data, q, qd);

@@ -40,6 +40,13 @@ GiNaC::realsymbol SymbolicModel::parameter(const std::string& name) const {
   throw std::out_of_range("no parameter " + name);
 }
 
+std::vector<GiNaC::realsymbol> SymbolicModel::masses() const {
+  std::vector<GiNaC::realsymbol> out;
+  for (const auto& p : parameters)
+    if (p.get_name().front() == 'm') out.push_back(p);
+  return out;
+}
+
 SymbolicModel symbolicDhModel(const DhTable& table) {
   if (table.convention != DhConvention::Standard || table.base || table.tool || !table.loops.empty())
     throw std::invalid_argument("symbolicDhModel: a standard-DH serial chain without base, tool or loops");

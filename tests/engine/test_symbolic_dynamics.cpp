@@ -1,7 +1,8 @@
 // The equations of motion in closed form (issue 40): CRBA and RNEA run on GiNaC's expressions.
 //  - the pendulum and the 2-link planar arm with symbolic parameters against their textbook closed
-//    forms, written out here (Spong, Hutchinson & Vidyasagar 2006, §7.4.1), compared as expressions:
-//    the difference simplifies to zero;
+//    forms (the planar elbow of Spong, Hutchinson and Vidyasagar (2006), chapter 7), written out
+//    here and compared as expressions: the difference simplifies to zero. c_i = l_i + c_ix is the
+//    joint-to-COM distance (DH frame i is at the link's far end, so c_ix < 0);
 //  - Saha's planar 3-link arm (robots/planar3.dh), numeric and symbolic parameters: M, C qd and g
 //    evaluated at random states equal CRBA and RNEA on double to 1e-12.
 #include <QtTest>
@@ -109,7 +110,12 @@ class TestSymbolicDynamics : public QObject {
     QVERIFY(isZero(eom.g[0].e - G1, s.q));
     QVERIFY(isZero(eom.g[1].e - G2, s.q));
     QVERIFY(!isZero(eom.M(0, 0).e - M22, s.q));  // the comparison can fail
-    qDebug() << "M11 =" << QString::fromStdString(dyn::Sym::toString(eom.M(0, 0).e));
+    // The textbook's grouping by mass: the same expressions.
+    const dyn::EquationsOfMotion byMass = dyn::equationsOfMotion(sm.model, s, sm.masses());
+    QVERIFY(isZero(byMass.M(0, 0).e - M11, s.q));
+    QVERIFY(isZero(byMass.g[0].e - G1, s.q));
+    qDebug() << "M11 =" << QString::fromStdString(dyn::Sym::toString(byMass.M(0, 0).e));
+    qDebug() << "c1 =" << QString::fromStdString(dyn::Sym::toString(eom.c[0].e));
     qDebug() << "g1 =" << QString::fromStdString(dyn::Sym::toString(eom.g[0].e));
   }
 

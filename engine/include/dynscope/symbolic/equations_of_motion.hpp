@@ -26,6 +26,7 @@ struct SymbolicModel {
   std::vector<GiNaC::realsymbol> parameters;  // m1, l1, d1, c1x.., I1xx.., g: those non-zero in the table
   GiNaC::lst values;                          // parameter == value, for subs()
   GiNaC::realsymbol parameter(const std::string& name) const;  // std::out_of_range when absent
+  std::vector<GiNaC::realsymbol> masses() const;               // m1, m2, ...: the textbook's groups
 };
 // A standard-DH serial chain (docs/dh-format.md, no base or tool directive) with each row's a, d,
 // mass, centre of mass and inertia about it as symbols where they are non-zero, and the magnitude
@@ -39,8 +40,10 @@ struct EquationsOfMotion {
   VecX<Sym> g;    // g(q)
   VecX<Sym> tau;  // M qdd + c + g
 };
-// From CRBA, gravityVector and nonLinearEffects on the model, each entry simplified (simplifyTrig).
-EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state);
+// From CRBA, gravityVector and nonLinearEffects on the model, each entry simplified (simplifyTrig,
+// collected by `groups` when given: the masses, as a textbook writes m1 c1^2 + m2 (...)).
+EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state,
+                                    const std::vector<GiNaC::realsymbol>& groups = {});
 
 // The textbook form of an expression in the joint angles `angles`: products and powers of sines
 // and cosines become sines and cosines of sums of angles (cos q1 cos q2 - sin q1 sin q2 ->
