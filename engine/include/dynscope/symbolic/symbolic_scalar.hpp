@@ -120,7 +120,7 @@ struct Sym {
     return !a.e.has(infSymbol()) && !a.e.has(nanSymbol()) &&
            (!GiNaC::is_a<GiNaC::numeric>(a.e) || std::isfinite(toDouble(a.e)));
   }
-  friend bool isnan(const Sym& a) { return false; }
+  friend bool isnan(const Sym& a) { return a.e.has(nanSymbol()); }
   friend bool isinf(const Sym& a) { return !isfinite(a); }
 };
 
