@@ -67,7 +67,7 @@ const OptionSpec kOptions[] = {
      "simulate --ground: N/m per shape (its points in contact share it), instead of the time constant's rule"},
     {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per shape (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
-    {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
+    {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON, the equations (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
     {"--target", "x,y,z[,qx,qy,qz,qw]",
      "ik: target position (m) and optional orientation quaternion of --link, in world"},
