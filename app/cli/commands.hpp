@@ -54,5 +54,8 @@ int runSimulation(const Session& s);
 // convert: MODEL as a URDF or a DH table (convert_command.cpp), to --out or stdout. Loads the model
 // itself; a model the target cannot express throws std::invalid_argument naming the joint.
 int runConvert(const Options& options);
+// equations: M(q), C(q, qd) qd, g(q) and tau in closed form (equations_command.cpp; GiNaC builds only,
+// else an error saying how to get it), as text, LaTeX or JSON to --out or stdout. Loads the model itself.
+int runEquations(const Options& options);
 
 }  // namespace cli

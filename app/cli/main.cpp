@@ -50,6 +50,7 @@ void runCommand(const cli::Session& s, cli::JsonWriter& json) {
     case Command::Simulate:
     case Command::Check:  // its own JSON and exit status, dispatched in main
     case Command::Convert:
+    case Command::Equations:
       return;
   }
 }
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (!options) return 0;  // help or version printed
     if (options->command == cli::Command::Check) return cli::runCheck(*options);
     if (options->command == cli::Command::Convert) return cli::runConvert(*options);
+    if (options->command == cli::Command::Equations) return cli::runEquations(*options);
     const cli::Session session = cli::openSession(*options);
     if (options->command == cli::Command::Simulate) return cli::runSimulation(session);
     if (options->command == cli::Command::Trajectory) {

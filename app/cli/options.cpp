@@ -67,7 +67,7 @@ const OptionSpec kOptions[] = {
      "simulate --ground: N/m per shape (its points in contact share it), instead of the time constant's rule"},
     {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per shape (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
-    {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON (default: stdout)"},
+    {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON, the equations (default: stdout)"},
     {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
     {"--target", "x,y,z[,qx,qy,qz,qw]",
      "ik: target position (m) and optional orientation quaternion of --link, in world"},
@@ -88,6 +88,11 @@ const OptionSpec kOptions[] = {
     {"--hold-independent", nullptr, "assemble: the independent coordinates keep their values from --q"},
     {"--to", "urdf|dh", "convert: the format to write"},
     {"--convention", "standard|modified", "convert --to dh: the DH convention (default: the table's own, or standard)"},
+    {"--parameters", "numeric|symbolic",
+     "equations: the link parameters as symbols (a standard-DH table) or the model's numbers (default: symbolic "
+     "for a .dh, else numeric)"},
+    {"--format", "text|latex|json",
+     "equations: one entry a line, LaTeX (pmatrix, then each entry), or JSON (default: text)"},
     {"--help", nullptr, "this help"},
 };
 
@@ -320,6 +325,21 @@ const std::vector<CommandSpec>& commands() {
        "such a chain is refused (exit status 1) naming the joint that breaks it. Approximations and what\n"
        "the target cannot hold are noted on stderr. --out FILE is written atomically (default: stdout);\n"
        "--gravity and --fix apply to the written model. Details: docs/convert.md."},
+      {Command::Equations,
+       "equations",
+       "the equations of motion in closed form: M(q), C(q, qd) qd, g(q) and tau (computer algebra)",
+       {"--parameters", "--format", "--out", "--q", "--qd", "--qdd"},
+       "tau = M(q) qdd + C(q, qd) qd + g(q) with every entry an expression in q1.., qd1.., qdd1.. and the\n"
+       "parameters: CRBA and RNEA run on GiNaC's expressions, each entry simplified into sines and cosines\n"
+       "of sums of angles and grouped by mass (docs/symbolic.md). --parameters symbolic (default for a .dh):\n"
+       "a standard-DH table (no base, tool or loops) with l_i (a), d_i, m_i, c_ix.. (centre of mass in DH\n"
+       "frame i), I_ixx.. (about it) and g as symbols; numeric: any tree of revolute and prismatic joints\n"
+       "with the model's numbers as exact decimals. --format text: M11 = ..., c1 = ..., g1 = ..., tau1 = ...\n"
+       "(M's upper triangle) and the symbols with their meanings and values; latex: the matrices (pmatrix),\n"
+       "each entry on its own line, the symbols; json: text_M, text_c, text_g, text_tau, the same as latex_*,\n"
+       "and the symbols. With --q, --qd or --qdd also the entries' values there (default: neutral, zero).\n"
+       "Needs a build with GiNaC (apt-get install libginac-dev, then rebuild); without it the command\n"
+       "exits with status 1 saying so."},
       {Command::Opcount,
        "opcount",
        "operation count of one call of a formulation, next to the seed paper's count",
@@ -529,6 +549,14 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
     if (v != "standard" && v != "modified")
       throw UsageError("--convention must be standard or modified, not '" + std::string(v) + "'");
     setOnce(opts.convention, name, v);
+  } else if (name == "--parameters") {
+    if (v != "numeric" && v != "symbolic")
+      throw UsageError("--parameters must be numeric or symbolic, not '" + std::string(v) + "'");
+    setOnce(opts.parameters, name, v);
+  } else if (name == "--format") {
+    if (v != "text" && v != "latex" && v != "json")
+      throw UsageError("--format must be text, latex or json, not '" + std::string(v) + "'");
+    setOnce(opts.format, name, v);
   } else if (name == "--no-projection")
     opts.noProjection = true;
   else if (name == "--hold")
@@ -715,6 +743,7 @@ std::optional<Options> parseArguments(int argc, const char* const* argv) {
                        " is not an option of convert (it changes the computation, not the file)");
     return opts;
   }
+  if (opts.command == Command::Equations) return opts;  // its own output (text, LaTeX or JSON) and --out
   if (opts.command == Command::Ik && !opts.target) throw UsageError("ik needs --target x,y,z[,qx,qy,qz,qw]");
   if (opts.holdIndependent && !opts.holds.empty()) throw UsageError("--hold and --hold-independent cannot be combined");
   if (opts.command == Command::Check) return opts;  // JSON out; --project only gives the robot and its fix-ups

@@ -32,7 +32,8 @@ enum class Command {
   Opcount,
   Trace,
   Assemble,
-  Convert
+  Convert,
+  Equations
 };
 
 const char* commandName(Command c);
@@ -85,6 +86,9 @@ struct Options {
   // convert (docs/convert.md)
   std::optional<std::string> to;          // --to urdf | dh
   std::optional<std::string> convention;  // --convention standard | modified
+  // equations (docs/symbolic.md)
+  std::optional<std::string> parameters;  // --parameters numeric | symbolic (default: symbolic for a .dh)
+  std::optional<std::string> format;      // --format text | latex | json (default: text)
 };
 
 // Parses argv. Prints --help / --version texts itself and returns nullopt then.

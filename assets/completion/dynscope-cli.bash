@@ -10,7 +10,7 @@
 # the bash-completion package's helpers.
 
 # The commands, in the order of `dynscope-cli --help`.
-_dynscope_cli_commands="info check fk jacobian id mass bias fd energy trajectory simulate trace ik convert opcount assemble"
+_dynscope_cli_commands="info check fk jacobian id mass bias fd energy trajectory simulate trace ik convert equations opcount assemble"
 
 # Options every command takes.
 _dynscope_cli_common="--gravity --floating-base --no-mimic --fix --help"
@@ -37,6 +37,7 @@ _dynscope_cli_command_options() {
     trace) echo "--q --qd --qdd --tau --algorithm --out" ;;
     ik) echo "--link --q0 --target --pin --lock --position-only" ;;
     convert) echo "--out --to --convention" ;;
+    equations) echo "--parameters --format --out --q --qd --qdd" ;;
     opcount) echo "--algorithm --chain --problem" ;;
     assemble) echo "--q --hold --hold-independent" ;;
   esac
@@ -131,6 +132,8 @@ _dynscope_cli() {
       ;;
     --to) _dynscope_cli_words "urdf dh" "$cur"; return 0 ;;
     --convention) _dynscope_cli_words "standard modified" "$cur"; return 0 ;;
+    --parameters) _dynscope_cli_words "numeric symbolic" "$cur"; return 0 ;;
+    --format) _dynscope_cli_words "text latex json" "$cur"; return 0 ;;
     --project) _dynscope_cli_files "json|JSON" "$cur"; return 0 ;;
     --trajectory | --torques) _dynscope_cli_files "csv|CSV" "$cur"; return 0 ;;
     --out) _dynscope_cli_files "" "$cur"; return 0 ;;

@@ -68,6 +68,18 @@ class TestIncludeRules : public QObject {
     QVERIFY2(bad.isEmpty(), qPrintable(join(bad)));
   }
 
+  // GiNaC is optional (dynscope_symbolic, built only when it is found): only engine/symbolic and the
+  // headers it compiles (engine/include/dynscope/symbolic) may include it or them.
+  void engineCoreHasNoComputerAlgebra() {
+    QStringList bad;
+    for (const Include& i : includesUnder("engine")) {
+      const bool symbolic =
+          i.file.startsWith("engine/symbolic/") || i.file.startsWith("engine/include/dynscope/symbolic/");
+      if (!symbolic && (i.target.startsWith("ginac") || i.target.contains("symbolic/"))) bad << i.text();
+    }
+    QVERIFY2(bad.isEmpty(), qPrintable(join(bad)));
+  }
+
   void docksNeverIncludeEachOther() {
     QStringList bad;
     for (const Include& i : includesUnder("ui")) {
