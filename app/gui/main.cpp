@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
     if (options.workspace.isEmpty()) window.setWorkspace("lecture");
     window.inspectorDock()->show();
   }
+  if (!options.equations.isEmpty()) window.showEquations(options.equations);
   // Python scripts: --listen's socket (a Viewer started this window and waits on it), else the
   // default one, which the first window takes and the others leave to it.
   ScriptLink link(window.session());

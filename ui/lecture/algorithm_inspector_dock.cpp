@@ -6,8 +6,6 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -22,17 +20,14 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QWebEnginePage>
-#include <QWebEngineView>
 #include <cmath>
 #include <memory>
 
 #include "dynscope/model/names.hpp"
 #include "lecture/equation_html.hpp"
-#include "lecture/katex_assets.hpp"
+#include "lecture/katex_view.hpp"
 #include "lecture/lecture_document.hpp"
 #include "lecture/trace_table_model.hpp"
-#include "lecture/web_engine_environment.hpp"
 
 namespace {
 
@@ -138,11 +133,20 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
 
   // Equations above, tabs below.
   auto* split = m_split = new QSplitter(Qt::Vertical, body);
-  m_equations = new QWidget(split);  // the web view comes in when the dock is first shown
+  // The web view comes in when the dock is first shown.
+  m_equations = new KatexView(tr("Algorithm inspector"), "lectureEquationView", split);
   m_equations->setObjectName("lectureEquations");
   m_equations->setMinimumHeight(160);
-  auto* equationsLayout = new QVBoxLayout(m_equations);
-  equationsLayout->setContentsMargins(0, 0, 0, 0);
+  // The web view has no size hint worth the name: give the equations their share once, as
+  // presentation mode does (the table below keeps the rest).
+  connect(m_equations, &KatexView::viewCreated, this, [this] {
+    QTimer::singleShot(0, this, [this] {
+      const int total = m_split->height() > 0 ? m_split->height() : 600;
+      const int equations = total * (m_presentation ? 72 : 60) / 100;
+      m_split->setSizes({equations, total - equations});
+    });
+  });
+  connect(m_equations, &KatexView::typeset, this, &AlgorithmInspectorDock::equationsTypeset);
   m_tabs = new QTabWidget(split);
   m_model = new TraceTableModel(lecture, this);
   m_table = new QTableView(m_tabs);
@@ -244,11 +248,6 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
     refreshInputs();
   });
   connect(this, &QDockWidget::visibilityChanged, lecture, &LectureDocument::setActive);
-  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-    if (!visible) return;
-    ensureView();
-    showPage();
-  });
   connect(lecture, &LectureDocument::traceChanged, this, &AlgorithmInspectorDock::refresh);
   connect(lecture, &LectureDocument::traceChanged, this, &AlgorithmInspectorDock::refreshInputs);
   connect(lecture, &LectureDocument::positionChanged, this, &AlgorithmInspectorDock::refresh);
@@ -269,7 +268,12 @@ AlgorithmInspectorDock::AlgorithmInspectorDock(LectureDocument* lecture, QWidget
   refresh();
 }
 
-AlgorithmInspectorDock::~AlgorithmInspectorDock() { *m_alive = false; }
+AlgorithmInspectorDock::~AlgorithmInspectorDock() = default;
+
+QWidget* AlgorithmInspectorDock::equationPanel() const { return m_equations; }
+QWebEngineView* AlgorithmInspectorDock::equationView() const { return m_equations->webView(); }
+bool AlgorithmInspectorDock::equationsRendered() const { return m_equations->isRendered(); }
+int AlgorithmInspectorDock::refusedFormulas() const { return m_equations->refusedFormulas(); }
 
 void AlgorithmInspectorDock::applyArrowControls() {
   LectureDocument::ArrowSettings s = m_lecture->arrowSettings();
@@ -387,90 +391,10 @@ void AlgorithmInspectorDock::refresh() {
   showPage();
 }
 
-void AlgorithmInspectorDock::ensureView() {
-  if (m_view) return;
-  web_engine::prepareEnvironment();
-  m_view = new QWebEngineView(m_equations);
-  m_view->setObjectName("lectureEquationView");
-  m_view->setContextMenuPolicy(Qt::NoContextMenu);
-  m_equations->layout()->addWidget(m_view);
-  // The web view has no size hint worth the name: give the equations their share once, as
-  // presentation mode does (the table below keeps the rest).
-  QTimer::singleShot(0, this, [this] {
-    const int total = m_split->height() > 0 ? m_split->height() : 600;
-    const int equations = total * (m_presentation ? 72 : 60) / 100;
-    m_split->setSizes({equations, total - equations});
-  });
-  connect(m_view, &QWebEngineView::loadFinished, this, [this](bool ok) {
-    m_shellLoaded = ok;
-    if (!ok) qWarning("Algorithm inspector: the equation page did not load");
-    showPage();
-  });
-  m_resend = new QTimer(this);
-  m_resend->setSingleShot(true);
-  m_resend->setInterval(5000);
-  connect(m_resend, &QTimer::timeout, this, [this] {
-    if (!equationsRendered()) showPage();
-  });
-  // A renderer that died (out of memory, killed) took KaTeX and the page with it: load the shell again.
-  connect(m_view->page(), &QWebEnginePage::renderProcessTerminated, this, [this, alive = m_alive] {
-    if (!*alive) return;
-    qWarning("Algorithm inspector: the equation page's renderer stopped; loading it again");
-    m_shellLoaded = false;
-    m_renderedHtml.clear();
-    loadShell();
-  });
-  loadShell();
-}
-
-void AlgorithmInspectorDock::loadShell() {
-  // An empty page with KaTeX loaded once; each step then replaces its body (dynShow), which costs
-  // a few milliseconds instead of a page load.
-  if (!katex_assets::available())
-    qWarning("Algorithm inspector: KaTeX not found in %s (Debian: libjs-katex); the equations show as TeX",
-             qPrintable(katex_assets::directory()));
-  m_view->setHtml(lecture_html::page(QString(), lecture_html::Style::normal()),
-                  QUrl::fromLocalFile(katex_assets::directory() + "/"));
-}
-
 void AlgorithmInspectorDock::showPage() {
-  if (!m_view || !m_shellLoaded || !isVisible()) return;
-  m_resend->start();
   const lecture_html::Style style =
       m_presentation ? lecture_html::Style::presentation(m_presentationScale) : lecture_html::Style::normal();
-  const QString html = m_html;
-  const QString args = QString::fromUtf8(QJsonDocument(QJsonArray{m_body, lecture_html::css(style), m_presentation})
-                                             .toJson(QJsonDocument::Compact));  // presenting: zoomed to fit (dynFit)
-  // The page answers later, or (Qt WebEngine 6.4) calls back with nothing while it is destroyed,
-  // when this dock's members are gone: the flag tells.
-  const std::shared_ptr<bool> alive = m_alive;
-  m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, html, alive](const QVariant& refused) {
-    if (!*alive || !refused.isValid()) return;
-    m_refused = refused.toInt();
-    confirmWhenFontsLoaded(html, 100);
-  });
-}
-
-void AlgorithmInspectorDock::showEvent(QShowEvent* event) {
-  QDockWidget::showEvent(event);
-  if (m_view && !equationsRendered()) QTimer::singleShot(0, this, &AlgorithmInspectorDock::showPage);
-}
-
-void AlgorithmInspectorDock::confirmWhenFontsLoaded(const QString& html, int tries) {
-  // KaTeX's faces load on their first use (bold, script, ...): until they arrive the browser draws
-  // those glyphs blank, so a picture taken at once would miss the bold symbols.
-  const std::shared_ptr<bool> alive = m_alive;
-  m_view->page()->runJavaScript("document.fonts.status", [this, html, tries, alive](const QVariant& status) {
-    if (!*alive || !status.isValid()) return;
-    if (status.toString() != QLatin1String("loaded") && tries > 0) {
-      QTimer::singleShot(30, this, [this, html, tries] {
-        if (m_view) confirmWhenFontsLoaded(html, tries - 1);
-      });
-      return;
-    }
-    m_renderedHtml = html;
-    emit equationsTypeset();
-  });
+  m_equations->show(m_body, lecture_html::css(style), m_presentation);  // presenting: zoomed to fit (dynFit)
 }
 
 void AlgorithmInspectorDock::updateEnabled() {

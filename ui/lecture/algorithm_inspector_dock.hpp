@@ -29,6 +29,7 @@ class QTableView;
 class QTableWidget;
 class QTimer;
 class QWebEngineView;
+class KatexView;
 class TraceTableModel;
 
 class AlgorithmInspectorDock : public QDockWidget {
@@ -48,8 +49,8 @@ class AlgorithmInspectorDock : public QDockWidget {
   QAction* playAction() const { return m_play; }
 
   // The panel that holds the equations; the web view in it exists once the dock has been shown.
-  QWidget* equationPanel() const { return m_equations; }
-  QWebEngineView* equationView() const { return m_view; }
+  QWidget* equationPanel() const;
+  QWebEngineView* equationView() const;
   QTableView* table() const { return m_table; }
   TraceTableModel* tableModel() const { return m_model; }
   QString positionText() const;
@@ -57,8 +58,8 @@ class AlgorithmInspectorDock : public QDockWidget {
   // The page shown (or to be shown): HTML with the equations as TeX for KaTeX.
   QString equationHtml() const { return m_html; }
   // The page shows equationHtml() typeset; `refused` counts the formulas KaTeX could not typeset.
-  bool equationsRendered() const { return m_renderedHtml == m_html && !m_html.isEmpty(); }
-  int refusedFormulas() const { return m_refused; }
+  bool equationsRendered() const;
+  int refusedFormulas() const;
 
   // Presentation mode: the equation panel at projector size (≥ 24 pt).
   // `scale`: presentation mode's sizes for the screen (widgets/presentation_scale.hpp).
@@ -70,22 +71,13 @@ class AlgorithmInspectorDock : public QDockWidget {
   // The view typeset the current page (tests and screenshots wait for it).
   void equationsTypeset();
 
- protected:
-  // A page changed while the dock was hidden (a presentation-mode relayout re-adds the docks) is
-  // shown once the dock is back on screen.
-  void showEvent(QShowEvent* event) override;
-
  private:
   void refresh();
   void refreshInputs();
   void updateEnabled();
   void applyArrowControls();
   void syncArrowControls();
-  void ensureView();
-  void loadShell();
   void showPage();
-  // Marks `html` rendered once the page's web fonts have loaded (`tries` more polls at most).
-  void confirmWhenFontsLoaded(const QString& html, int tries);
 
   LectureDocument* m_lecture;
   std::vector<QAction*> m_actions;
@@ -97,15 +89,7 @@ class AlgorithmInspectorDock : public QDockWidget {
   QLabel* m_pass;
   QLabel* m_counts;
   QSplitter* m_split;
-  QWidget* m_equations;
-  QWebEngineView* m_view = nullptr;
-  std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);  // for the page's late answers
-  bool m_shellLoaded = false;
-  // Sends the page again while it is on screen and not yet confirmed: a busy or restarted renderer
-  // may drop a request (seen on a loaded CI machine), and nothing else would ask again.
-  QTimer* m_resend = nullptr;
-  QString m_renderedHtml;
-  int m_refused = 0;
+  KatexView* m_equations;
   QString m_body;  // stepBody of the page, pushed into the loaded view
   QTabWidget* m_tabs;
   QTableView* m_table;

@@ -14,6 +14,7 @@
 
 #include "document/save_file.hpp"
 #include "lecture/equation_html.hpp"
+#include "lecture/equations_html.hpp"
 #include "lecture/katex_assets.hpp"
 #include "lecture/web_engine_environment.hpp"
 
@@ -80,8 +81,14 @@ QString build(const Content& c, bool embed, std::map<int, QImage>* images, bool 
     }
     h += "</section>\n";
   }
+  QString css = kHandoutCss;
+  if (c.equations) {
+    h += "<section id=\"equations\">" +
+         equations_html::body(*c.equations, equations_html::Section::All, style, false) + "</section>\n";
+    css += equations_html::css(c.equations.get(), style) + ".entry{break-inside:avoid;}";
+  }
   const QString title = QObject::tr("%1 on %2 — Dynscope handout").arg(a ? a->name : "", c.robotName);
-  return lecture_html::page(h, style, inlineKatex, title, kHandoutCss);
+  return lecture_html::page(h, style, inlineKatex, title, css);
 }
 
 // The page printed by Qt WebEngine once KaTeX has typeset it and its fonts are in; empty and a

@@ -9,7 +9,9 @@
 #include <QImage>
 #include <QString>
 #include <functional>
+#include <memory>
 
+#include "dynscope/symbolic/equations_report.hpp"
 #include "dynscope/trace/algorithm_trace.hpp"
 
 namespace handout {
@@ -21,6 +23,9 @@ struct Content {
   QString arrowLegend;  // what the arrows mean and their scales (plain text, one per line)
   // The picture at position p (0: the start, 1..n: after step p); null: no picture.
   std::function<QImage(int position)> picture;
+  // The robot's equations of motion in closed form (the Equations of motion view's), appended as a
+  // last section when given.
+  std::shared_ptr<const dyn::EquationsReport> equations;
   // Called after each picture: false cancels.
   std::function<bool(int done, int total)> progress;
 };

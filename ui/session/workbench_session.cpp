@@ -9,6 +9,7 @@
 #include "document/robot_document.hpp"
 #include "document/robot_loader.hpp"
 #include "dynscope/io/dh_table.hpp"
+#include "lecture/equations_document.hpp"
 #include "lecture/lecture_document.hpp"
 #include "trajectory/trajectory_document.hpp"
 
@@ -18,6 +19,7 @@ WorkbenchSession::WorkbenchSession(QObject* parent) : QObject(parent) {
   m_traj = new TrajectoryDocument(m_doc, this);
   m_traj->setUndoStack(m_undo);
   m_lecture = new LectureDocument(m_doc, m_traj, this);
+  m_equations = new EquationsDocument(m_doc, this);
   m_autosaveTimer = new QTimer(this);
   connect(m_autosaveTimer, &QTimer::timeout, this, &WorkbenchSession::autosaveNow);
   connect(m_doc, &RobotDocument::loadingFinished, this, &WorkbenchSession::onLoadingFinished);

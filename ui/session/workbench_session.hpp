@@ -18,6 +18,7 @@
 
 #include "project/project_file.hpp"
 
+class EquationsDocument;
 class LectureDocument;
 class QLockFile;
 class QTimer;
@@ -38,6 +39,7 @@ class WorkbenchSession : public QObject {
   RobotDocument* robot() const { return m_doc; }
   TrajectoryDocument* trajectory() const { return m_traj; }
   LectureDocument* lecture() const { return m_lecture; }
+  EquationsDocument* equations() const { return m_equations; }
   QUndoStack* undoStack() const { return m_undo; }
 
   // --- Questions to the user (the window answers with dialogs, tests with fixed answers) ---
@@ -127,6 +129,7 @@ class WorkbenchSession : public QObject {
   RobotDocument* m_doc;
   TrajectoryDocument* m_traj;
   LectureDocument* m_lecture;
+  EquationsDocument* m_equations;
   QUndoStack* m_undo;
   Prompt m_prompt;
   std::function<bool()> m_saveAs;

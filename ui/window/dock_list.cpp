@@ -6,6 +6,7 @@
 #include "dh/dh_table_dock.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equations_dock.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "session/workbench_session.hpp"
 #include "simulation/simulation_dock.hpp"
@@ -69,6 +70,8 @@ const std::vector<Entry>& all() {
        [](const Sources& s) {
          return named(new AlgorithmInspectorDock(s.session->lecture(), s.parent), "algorithmInspectorDock");
        }},
+      {"equationsDock", false,  // Lecture > Equations of motion
+       [](const Sources& s) { return named(new EquationsDock(s.session->equations(), s.parent), "equationsDock"); }},
   };
   return list;
 }

@@ -3,7 +3,9 @@
 #include <QApplication>
 #include <QElapsedTimer>
 
+#include "lecture/equations_document.hpp"
 #include "lecture/lecture_document.hpp"
+#include "session/workbench_session.hpp"
 #include "window/launch_options.hpp"
 #include "window/main_window.hpp"
 #include "window/screenshot_command.hpp"
@@ -33,6 +35,17 @@ int runHandout(const LaunchOptions& options, const QString& modelPath, QString* 
   if (!lecture->isActive() || !lecture->hasTrace())
     return fail(QString("lecture mode could not trace %1 on %2: %3")
                     .arg(algorithm, modelPath, lecture->error().isEmpty() ? QString("no trace") : lecture->error()));
+  // --equations: the handout ends with the robot's equations of motion (derived here, in their thread).
+  if (!options.equations.isEmpty()) {
+    EquationsDocument* equations = window.session()->equations();
+    equations->compute();
+    t.restart();
+    while (equations->state() == EquationsDocument::State::Computing && t.elapsed() < 300000)
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (equations->state() != EquationsDocument::State::Ready)
+      return fail(QString("the equations of motion of %1: %2")
+                      .arg(modelPath, equations->message().isEmpty() ? QString("not derived") : equations->message()));
+  }
   const QSize pictures = options.size.isEmpty() ? QSize(960, 640) : options.size;
   if (!window.exportHandout(options.handout, pictures))
     return fail(reported.isEmpty() ? QString("the handout was not written") : reported);

@@ -41,13 +41,18 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
       "Write the lecture handout of --algorithm (default rnea) on MODEL, every step with its equations, numbers and "
       "a picture (--size: the pictures'), to an HTML page or a PDF, and exit (Xvfb).",
       "out.html|out.pdf");
+  const QCommandLineOption equations(
+      "equations",
+      "Lecture mode: the robot's equations of motion in closed form, showing PART: all, M, c (the Coriolis and "
+      "centrifugal terms), g, tau, christoffel or symbols. With --handout: the handout ends with them.",
+      "PART");
   const QCommandLineOption listen(
       "listen",
       "Answer Python scripts (dynscope.Viewer) on this local socket; it must not be taken by another window. "
       "Without it the window takes the default socket when it is free.",
       "PATH");
   parser.addOptions({screenshot, q, size, windowShot, workspace, algorithm, step, present, demo, time, record,
-                     trajectory, fps, duration, handout, listen});
+                     trajectory, fps, duration, handout, equations, listen});
 
   *out = LaunchOptions();
   const auto fail = [&](const QString& message) {
@@ -100,6 +105,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (!ok || !(out->duration > 0) || out->duration > 3600)
       return fail("--duration: expected seconds > 0 (at most 3600), got '" + parser.value(duration) + "'");
   }
+  out->equations = parser.value(equations);
+  if (parser.isSet(equations) &&
+      !QStringList{"all", "M", "c", "g", "tau", "christoffel", "symbols"}.contains(out->equations))
+    return fail("--equations: expected all, M, c, g, tau, christoffel or symbols, got '" + out->equations + "'");
   out->workspace = parser.value(workspace);
   out->algorithm = parser.value(algorithm);
   out->present = parser.isSet(present);

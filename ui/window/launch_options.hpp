@@ -25,6 +25,7 @@ struct LaunchOptions {
   QString trajectory;        // --trajectory: a demonstration's name or a CSV file (for --record)
   int fps = 30;              // --fps: frames per second of --record
   double duration = -1;      // --duration: seconds of video; -1: the whole trajectory
+  QString equations;         // --equations: the Equations of motion view on this part (all, M, c, g, tau, ...)
   QString handout;           // --handout: the lecture handout of --algorithm to this HTML or PDF, then exit
   QString listen;            // --listen: answer Python scripts on this socket (session/script_link.hpp)
   bool showHelp = false, showVersion = false;

@@ -29,6 +29,7 @@
 #include "ik/ik_dock.hpp"
 #include "ik/ik_drag_controller.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equations_dock.hpp"
 #include "lecture/lecture_document.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/robot_scene.hpp"
@@ -186,6 +187,7 @@ void MainWindow::createDocks() {
   m_checkDock = findChild<ModelCheckDock*>();
   m_algorithmsDock = findChild<AlgorithmsDock*>();
   m_inspectorDock = findChild<AlgorithmInspectorDock*>();
+  m_equationsDock = findChild<EquationsDock*>();
 }
 
 MainWindow::~MainWindow() {

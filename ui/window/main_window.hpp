@@ -24,6 +24,7 @@ struct Workspace;
 }  // namespace workspaces
 
 class AlgorithmInspectorDock;
+class EquationsDock;
 class AlgorithmsDock;
 class JointsDock;
 class LectureDocument;
@@ -92,6 +93,7 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return m_undo; }
   LectureDocument* lectureDocument() const { return m_lecture; }
   AlgorithmInspectorDock* inspectorDock() const { return m_inspectorDock; }
+  EquationsDock* equationsDock() const { return m_equationsDock; }
   AlgorithmsDock* algorithmsDock() const { return m_algorithmsDock; }
   TraceArrowOverlay* arrowOverlay() const { return m_arrows.get(); }
 
@@ -112,6 +114,9 @@ class MainWindow : public QMainWindow {
   // Lecture mode: the walk-through of the inspector's algorithm as HTML or PDF (by the suffix),
   // with a picture of the 3D view at every step.
   bool exportHandout(const QString& path, const QSize& pictureSize = QSize(960, 540));
+  // The Equations of motion view in the Lecture workspace, showing `part` (--equations: all, M, c,
+  // g, tau, christoffel, symbols); an error message for an unknown part.
+  QString showEquations(const QString& part);
 
   // Errors go to the log and to this handler; without one, to a non-blocking message box.
   // Tests install a handler to read the text instead of dismissing dialogs.
@@ -258,6 +263,7 @@ class MainWindow : public QMainWindow {
   std::vector<QAction*> m_fixupActions;  // in dyn::kAllFixups order
   LectureDocument* m_lecture = nullptr;
   AlgorithmInspectorDock* m_inspectorDock = nullptr;
+  EquationsDock* m_equationsDock = nullptr;
   AlgorithmsDock* m_algorithmsDock = nullptr;
   std::unique_ptr<TraceArrowOverlay> m_arrows;
   int m_userSelectedBody = -1;      // the user's latest choice (not lecture mode's)

@@ -17,6 +17,9 @@
 #include "dynscope/trace/trace_arrows.hpp"
 #include "ik/ik_dock.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equations_dock.hpp"
+#include "lecture/equations_document.hpp"
+#include "session/workbench_session.hpp"
 #include "lecture/handout.hpp"
 #include "lecture/lecture_document.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
@@ -53,6 +56,7 @@ void MainWindow::createLectureUi() {
   // Placed by the workspaces (the Lecture workspace: beside the 3D view, above the mass matrix, which
   // stays in view while CRBA fills it); hidden in the others until the Lecture menu opens it.
   m_inspectorDock->hide();
+  m_equationsDock->hide();
   m_arrows = std::make_unique<TraceArrowOverlay>(m_scene->renderer());
   m_arrows->setVisible(false);
   m_massDock->setLectureDocument(m_lecture);
@@ -75,6 +79,18 @@ void MainWindow::createLectureUi() {
     m_inspectorDock->raise();
   });
   lecture->addAction(inspector);
+  QAction* equations = m_equationsDock->toggleViewAction();
+  equations->setText(tr("&Equations of motion"));
+  equations->setObjectName("lectureEquationsAction");
+  equations->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  setToolTipWithShortcut(equations, tr("The robot's M(q), C(q, q̇)q̇ and g(q) in closed form, typeset"));
+  connect(equations, &QAction::triggered, this, [this](bool on) {
+    if (!on) return;
+    setWorkspace("lecture");
+    m_equationsDock->show();
+    m_equationsDock->raise();
+  });
+  lecture->addAction(equations);
   QMenu* algorithms = lecture->addMenu(tr("&Algorithm"));
   auto* group = new QActionGroup(this);
   for (const dyn::TraceableAlgorithm& a : dyn::traceableAlgorithms()) {
@@ -209,6 +225,8 @@ bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   c.model = &model;
   c.trace = &trace;
   c.arrowLegend = QString::fromStdString(m_arrows->legendText());
+  // The equations of motion when they have been derived (the Equations of motion view).
+  if (m_session->equations()->state() == EquationsDocument::State::Ready) c.equations = m_session->equations()->sharedReport();
   c.picture = [this, pictureSize](int p) {
     m_lecture->setPosition(p);
     return m_viewport->grabImage(pictureSize.width(), pictureSize.height());
@@ -226,6 +244,16 @@ bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   }
   m_logDock->append(tr("Saved the handout %1 (%2 steps)").arg(path).arg(n));
   return true;
+}
+
+QString MainWindow::showEquations(const QString& part) {
+  const std::optional<equations_html::Section> section = equations_html::sectionNamed(part);
+  if (!section) return tr("--equations: unknown part '%1' (all, M, c, g, tau, christoffel, symbols)").arg(part);
+  setWorkspace("lecture");
+  m_equationsDock->setSection(*section);
+  m_equationsDock->show();
+  m_equationsDock->raise();
+  return {};
 }
 
 void MainWindow::exportHandoutWithDialog() {

@@ -18,6 +18,7 @@
 #include "dh/dh_table_dock.hpp"
 #include "document/robot_document.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equations_dock.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/trace_arrow_overlay.hpp"
 #include "simulation/simulation_dock.hpp"
@@ -182,6 +183,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(icon, icon));
     m_presentationStyle.apply(m_viewport->renderer(), scale);
     m_inspectorDock->setPresentationMode(true, scale);
+    m_equationsDock->setPresentationMode(true, scale);
     if (m_massDock) m_massDock->setPresentationMode(true);
     m_simulationDock->setPresentationMode(true);
     m_arrows->setPresentation(true);
@@ -205,6 +207,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QToolBar* bar : {m_fileToolBar, m_viewToolBar}) bar->setIconSize(QSize(24, 24));
     m_presentationStyle.restore();
     m_inspectorDock->setPresentationMode(false);
+    m_equationsDock->setPresentationMode(false);
     if (m_massDock) m_massDock->setPresentationMode(false);
     m_simulationDock->setPresentationMode(false);
     m_arrows->setPresentation(false);

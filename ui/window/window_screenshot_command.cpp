@@ -10,7 +10,10 @@
 #include "dynscope/trace/algorithm_trace.hpp"
 #include "dynscope/trajectory/demo_trajectories.hpp"
 #include "lecture/algorithm_inspector_dock.hpp"
+#include "lecture/equations_dock.hpp"
+#include "lecture/equations_document.hpp"
 #include "lecture/lecture_document.hpp"
+#include "session/workbench_session.hpp"
 #include "timeline/timeline_dock.hpp"
 #include "trajectory/trajectory_document.hpp"
 #include "window/launch_options.hpp"
@@ -78,6 +81,8 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
     window.lectureDocument()->setAlgorithm(options.algorithm);
     window.inspectorDock()->show();
   }
+  if (!options.equations.isEmpty())
+    if (const QString e = window.showEquations(options.equations); !e.isEmpty()) return fail(e);
   if (options.present) {
     window.setPresentationMode(true);
     window.setGeometry(QRect(QPoint(0, 0), size));  // the "screen" of the picture
@@ -109,6 +114,22 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
     while (!window.inspectorDock()->equationsRendered() && typesetting.elapsed() < 30000) settle(50);
     if (!window.inspectorDock()->equationsRendered()) return fail("the equations were not typeset within 30 s");
     settle(200);  // the page's paint
+  }
+  // The equations of motion: derived in their thread (the Stanford arm in about a second), then typeset.
+  if (!options.equations.isEmpty()) {
+    EquationsDocument* equations = window.session()->equations();
+    QElapsedTimer deriving;
+    deriving.start();
+    while ((equations->state() == EquationsDocument::State::Empty ||
+            equations->state() == EquationsDocument::State::Computing) &&
+           deriving.elapsed() < 120000)
+      settle(50);
+    if (equations->state() == EquationsDocument::State::Computing) return fail("the equations took more than 2 minutes");
+    QElapsedTimer typesetting;
+    typesetting.start();
+    while (!window.equationsDock()->isRendered() && typesetting.elapsed() < 30000) settle(50);
+    if (!window.equationsDock()->isRendered()) return fail("the equations of motion were not typeset within 30 s");
+    settle(200);
   }
   const QImage image = window.grab().toImage();
   if (image.isNull()) return fail("rendering failed (no OpenGL context? run under Xvfb)");

@@ -51,11 +51,12 @@ const std::vector<Workspace> kWorkspaces = {
      {{{R, {"massMatrixDock"}, 55}}}},
     {"lecture",
      "Lecture",
-     "Teach an algorithm: a large 3D view beside its equations, the per-body table and H filling in",
-     {{{R, {"algorithmInspectorDock"}, 44, 56},
+     "Teach an algorithm: a large 3D view beside its equations (or the equations of motion), the per-body table "
+     "and H filling in",
+     {{{R, {"algorithmInspectorDock", "equationsDock"}, 44, 56},
        {R, {"massMatrixDock", "jointsDock"}, 44, 44, false, true},  // a tab on a laptop
        {B, {"algorithmsDock", "plotsDock", "logDock"}, 26}}},
-     {{{R, {"algorithmInspectorDock"}, 58}, {B, {"massMatrixDock"}, 30, 100, false, true}}}},
+     {{{R, {"algorithmInspectorDock", "equationsDock"}, 58}, {B, {"massMatrixDock"}, 30, 100, false, true}}}},
 };
 
 QDockWidget* dockNamed(QMainWindow* window, const char* name) {
