@@ -24,7 +24,7 @@ QString entry(const dyn::EquationEntry& e) {
     const bool minus = body.startsWith('-');
     if (minus) body = body.mid(1).trimmed();
     if (shown > 0 || minus) h += tex(minus ? "-" : "+", "tex op");
-    QStringList classes{"term"};
+    QStringList classes{"term", "shrink"};
     for (int d : t.dofs) classes << QString("d%1").arg(d);
     h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), tex(body));
     ++shown;
@@ -91,7 +91,7 @@ QString body(const dyn::EquationsReport& r, Section s, const lecture_html::Style
   if (hover) h += chips(r);
   const bool all = s == Section::All;
   if (all || s == Section::MassMatrix)
-    h += QString("<h3>%1</h3>").arg(QObject::tr("Mass matrix (symmetric: M_ji = M_ij)")) + massOverview(r) +
+    h += QString("<h3>%1</h3>").arg(QObject::tr("Mass matrix (symmetric)")) + massOverview(r) +
          entries(r.M, r.n);
   if (all || s == Section::Coriolis)
     h += section(QObject::tr("Coriolis and centrifugal terms"), "c = C(q, \\dot{q})\\,\\dot{q}", r.c);

@@ -109,17 +109,29 @@ function dynFit() {
   c.add('dyn-none');
   return dynZoomToFit(b, 0.6);
 }
+// A box that must stay whole (class "shrink": a term of the equations of motion) and is wider than
+// its line is scaled down to fit it (to 0.4 at least; a term is never broken).
+function dynShrink() {
+  document.querySelectorAll('.shrink').forEach(function (e) {
+    e.style.zoom = '';
+    var p = e.parentElement, s = getComputedStyle(p);
+    var room = p.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 2;
+    var width = e.getBoundingClientRect().width;
+    if (width > room) e.style.zoom = Math.max(0.4, room / width);
+  });
+}
 function dynShow(html, css, fit) {
   document.getElementById('dyn-style').textContent = css;
   document.getElementById('dyn-body').innerHTML = html;
   dynFitOn = !!fit;
   var refused = dynRender(document.body);
+  dynShrink();
   dynFit();
-  if (document.fonts) document.fonts.ready.then(dynFit);
+  if (document.fonts) document.fonts.ready.then(function () { dynShrink(); dynFit(); });
   return refused;
 }
-window.addEventListener('resize', dynFit);
-document.addEventListener('DOMContentLoaded', function () { dynRender(document.body); });
+window.addEventListener('resize', function () { dynShrink(); dynFit(); });
+document.addEventListener('DOMContentLoaded', function () { dynRender(document.body); dynShrink(); });
 </script>)");
 }
 
