@@ -4,6 +4,8 @@
 // dyn::equationsReport and dyn::writeEquations (dynscope_symbolic; its header includes no GiNaC).
 // Compiled with DYNSCOPE_HAS_SYMBOLIC only when GiNaC was found (app/CMakeLists.txt); otherwise the
 // command says how to get it.
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -72,6 +74,13 @@ int runEquations(const Options& options) {
   // Code computes tau from M, c and g; the Christoffel symbols are for reading.
   request.christoffel = format == dyn::EquationFormat::Text || format == dyn::EquationFormat::Latex ||
                         format == dyn::EquationFormat::Json;
+  // --progress: each step on stderr with the seconds since the start (what a long derivation spends).
+  const auto start = std::chrono::steady_clock::now();
+  if (options.progress)
+    request.progress = [&](int done, int total, const std::string& stage) {
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(stderr, "equations: %d/%d %.2f s %s\n", done, total, t, stage.c_str());
+    };
   dyn::EquationsReport report;
   try {
     if (symbolic) table = symbolicTable(s);

@@ -68,7 +68,8 @@ const OptionSpec kOptions[] = {
     {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per shape (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON, the equations (default: stdout)"},
-    {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
+    {"--progress", nullptr,
+     "trajectory progress on stderr (automatic above 2000 rows on a terminal); equations: each step and its time"},
     {"--target", "x,y,z[,qx,qy,qz,qw]",
      "ik: target position (m) and optional orientation quaternion of --link, in world"},
     {"--pin", "LINK", "ik: hold LINK at its pose in the start configuration (repeatable)"},
@@ -329,7 +330,7 @@ const std::vector<CommandSpec>& commands() {
       {Command::Equations,
        "equations",
        "the equations of motion in closed form: M(q), C(q, qd) qd, g(q) and tau (computer algebra)",
-       {"--parameters", "--format", "--out", "--q", "--qd", "--qdd"},
+       {"--parameters", "--format", "--out", "--q", "--qd", "--qdd", "--progress"},
        "tau = M(q) qdd + C(q, qd) qd + g(q) with every entry an expression in q1.., qd1.., qdd1.. and the\n"
        "parameters: CRBA and RNEA run on GiNaC's expressions, each entry simplified into sines and cosines\n"
        "of sums of angles and grouped by mass (docs/symbolic.md). --parameters symbolic (default for a .dh):\n"

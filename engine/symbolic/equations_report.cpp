@@ -1,8 +1,8 @@
 // The equations of motion as a report of strings (issue 40; docs/symbolic.md): M(q) by CRBA
-// (Featherstone Part 2, eqs. 44-48), g(q) and C(q, qd) qd by RNEA (Part 2, eq. 37) on the symbolic
-// scalar, each entry simplified (simplifyTrig), the Christoffel symbols of the first kind from M
-// (Spong, Hutchinson and Vidyasagar 2006, §7.3, eq. 7.59), and the deterministic printer that
-// writes them as text, LaTeX and JSON. Code generation is in code_generation.cpp.
+// (Featherstone Part 2, eqs. 44-48) and g(q) by RNEA (Part 2, eq. 37) on the symbolic scalar, each
+// entry simplified (simplifyTrig), the Christoffel symbols of the first kind from M and C(q, qd) qd
+// from them (Spong, Hutchinson and Vidyasagar 2006, §7.3, eqs. 7.59-7.60), and the deterministic
+// printer that writes them as text, LaTeX and JSON. Code generation is in code_generation.cpp.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -362,19 +362,18 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
   x->decimals = !symbolic;
   const SymbolicState& state = x->state;
 
-  // Steps: M's upper triangle, g, c, tau, the Christoffel symbols (one per i), printing, the cost.
-  Steps steps{request, 0, n * (n + 1) / 2 + 3 * n + (request.christoffel ? n : 0) + 3};
+  // Steps: M's upper triangle, g, the Christoffel symbols and c (one per i), tau, printing, the cost.
+  Steps steps{request, 0, n * (n + 1) / 2 + 3 * n + 3};
   steps.next("CRBA and RNEA");
 
   // CRBA and RNEA on the symbolic scalar, each entry simplified into sines and cosines of sums.
   DataTpl<Sym> data(p.model);
-  const VecX<Sym> q = state.qVec(), qd = state.qdVec();
+  const VecX<Sym> q = state.qVec();
   MatX<Sym> Mraw;
-  VecX<Sym> graw, nle;
+  VecX<Sym> graw;
   try {
     Mraw = crba(p.model, data, q);
     graw = gravityVector(p.model, data, q);
-    nle = nonLinearEffects(p.model, data, q, qd);
   } catch (const SymbolicBranch& e) {
     throw EquationsUnsupported(std::string("the algorithms branch on a symbolic value (") + e.what() +
                                "); try numeric parameters");
@@ -390,9 +389,27 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
     steps.next("g_{" + std::to_string(i + 1) + "}");
     x->g.push_back(simplified(graw[i].e));
   }
+  // Christoffel symbols of the first kind, Gamma_{i,jk} = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2
+  // (Spong, Hutchinson and Vidyasagar 2006, §7.3, eq. 7.59), j <= k (symmetric in j, k), and from them
+  // c_i = sum_jk Gamma_{i,jk} qd_j qd_k (eq. 7.60). Differentiating M's short Fourier forms is far
+  // cheaper than simplifying RNEA's C qd, which expands into every product of the recursion (the
+  // PUMA 560: 6 s of 7); the suites check c against RNEA (test_symbolic_report, `id`).
   for (int i = 0; i < n; ++i) {
-    steps.next("c_{" + std::to_string(i + 1) + "}");
-    x->c.push_back(simplified(nle[i].e - graw[i].e));
+    steps.next("\\Gamma_{" + std::to_string(i + 1) + ",jk}, c_{" + std::to_string(i + 1) + "}");
+    ex ci = 0;
+    for (int j = 0; j < n; ++j)
+      for (int k = j; k < n; ++k) {
+        const ex d =
+            (x->M[i * n + j].diff(state.q[k]) + x->M[i * n + k].diff(state.q[j]) - x->M[j * n + k].diff(state.q[i])) /
+            2;
+        const ex gamma = simplified(d);
+        if (gamma.is_zero()) continue;
+        ci += (j == k ? 1 : 2) * gamma * state.qd[j] * state.qd[k];
+        if (!request.christoffel) continue;
+        x->christoffel.push_back(gamma);
+        x->christoffelIndex.push_back({i, j, k});
+      }
+    x->c.push_back(simplified(ci));
   }
   // tau = M qdd + c + g: sums of entries already in Fourier form, collected once more.
   for (int i = 0; i < n; ++i) {
@@ -402,27 +419,9 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
     x->tau.push_back(simplified(t));
   }
 
-  // Christoffel symbols of the first kind, Gamma_{i,jk} = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2
-  // (Spong, Hutchinson and Vidyasagar 2006, eq. 7.59), j <= k (symmetric in j, k), non-zero only.
-  EquationsReport r;
-  if (request.christoffel) {
-    for (int i = 0; i < n; ++i) {
-      steps.next("\\Gamma_{" + std::to_string(i + 1) + ",jk}");
-      for (int j = 0; j < n; ++j)
-        for (int k = j; k < n; ++k) {
-          const ex d =
-              (x->M[i * n + j].diff(state.q[k]) + x->M[i * n + k].diff(state.q[j]) - x->M[j * n + k].diff(state.q[i])) /
-              2;
-          const ex gamma = simplified(d);
-          if (gamma.is_zero()) continue;
-          x->christoffel.push_back(gamma);
-          x->christoffelIndex.push_back({i, j, k});
-        }
-    }
-  }
-
   // The report's strings, in reading order.
   steps.next("printing");
+  EquationsReport r;
   r.modelName = model.name;
   r.n = n;
   r.parameters = request.parameters;
