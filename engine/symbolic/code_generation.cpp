@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -21,68 +22,22 @@ enum class Lang { C, Python, Matlab };
 bool isNumber(const ex& x) { return GiNaC::is_a<numeric>(x); }
 const numeric& asNumber(const ex& x) { return GiNaC::ex_to<numeric>(x); }
 
-// x = coefficient * core, the core without a numeric factor: 2 a b and -a b share the node a b.
-std::pair<numeric, ex> splitCoefficient(const ex& x) {
-  if (isNumber(x)) return {asNumber(x), ex(1)};
-  if (!GiNaC::is_a<GiNaC::mul>(x)) return {numeric(1), x};
-  numeric c = 1;
-  GiNaC::exvector factors;
-  for (const ex& f : x) {
-    if (isNumber(f))
-      c *= asNumber(f);
-    else
-      factors.push_back(f);
-  }
-  return {c, factors.size() == 1 ? factors[0] : ex(GiNaC::mul(factors))};
-}
-
-bool trivial(const ex& core) { return isNumber(core) || GiNaC::is_a<GiNaC::symbol>(core); }
-
-// A power with a negative integer exponent is a division: its operand is the positive power.
-bool isDivision(const ex& f) {
-  return GiNaC::is_a<GiNaC::power>(f) && isNumber(f.op(1)) && asNumber(f.op(1)).is_integer() &&
-         asNumber(f.op(1)).is_negative();
-}
-ex denominator(const ex& f) { return GiNaC::pow(f.op(0), -f.op(1)); }
-
-// A deterministic sort key (GiNaC's own order depends on memory addresses), memoized per node.
-struct Keys {
-  std::map<ex, std::string, GiNaC::ex_is_less> memo;
-  const std::string& operator()(const ex& x) {
-    const auto it = memo.find(x);
-    if (it != memo.end()) return it->second;
-    std::string k;
-    if (isNumber(x) || GiNaC::is_a<GiNaC::symbol>(x)) {
-      std::ostringstream s;
-      s << x;
-      k = s.str();
-    } else {
-      std::vector<std::string> parts;
-      for (const ex& o : x) parts.push_back((*this)(o));
-      if (GiNaC::is_a<GiNaC::add>(x) || GiNaC::is_a<GiNaC::mul>(x)) std::sort(parts.begin(), parts.end());
-      k = GiNaC::is_a<GiNaC::add>(x)        ? "+("
-          : GiNaC::is_a<GiNaC::mul>(x)      ? "*("
-          : GiNaC::is_a<GiNaC::function>(x) ? GiNaC::ex_to<GiNaC::function>(x).get_name() + "("
-                                            : "^(";
-      for (const std::string& p : parts) k += p + ",";
-      k += ")";
-    }
-    return memo.emplace(x, std::move(k)).first->second;
-  }
+// A node of the code's DAG: an expression without its numeric coefficient (2 a b and -a b share the
+// node a b), with every sum's sign fixed (its first term by key positive). Nodes are told apart by a
+// key written from their structure, not by GiNaC's identity: factoring writes a (b - c) or -a (c - b)
+// by GiNaC's address-dependent order, and a product's sums have their signs moved by GiNaC, so two
+// runs must still give one node, and the same code.
+struct Node {
+  enum Kind { One, Symbol, Add, Mul, Power, Function } kind = One;
+  ex symbol;                                              // Symbol
+  std::vector<std::pair<numeric, std::string>> operands;  // Add: terms; Function: arguments (coefficient, node)
+  std::vector<std::string> factors;                       // Mul: the factors' nodes (powers included)
+  std::string base;                                       // Power: base^exponent, exponent an integer
+  long exponent = 1;
+  std::string name;  // Function: sin, cos, ..., or pow (a non-integer exponent)
+  int uses = 0;
+  std::string temporary;
 };
-
-// The operands a node's code refers to, in a deterministic order (denominators as positive powers).
-std::vector<ex> children(const ex& core, Keys& keys) {
-  std::vector<ex> out;
-  if (GiNaC::is_a<GiNaC::power>(core)) {
-    out.push_back(core.op(0));
-    if (!isNumber(core.op(1))) out.push_back(core.op(1));
-    return out;
-  }
-  for (const ex& o : core) out.push_back(GiNaC::is_a<GiNaC::mul>(core) && isDivision(o) ? denominator(o) : o);
-  std::stable_sort(out.begin(), out.end(), [&](const ex& a, const ex& b) { return keys(a) < keys(b); });
-  return out;
-}
 
 struct Code {
   std::string s;
@@ -90,25 +45,154 @@ struct Code {
 };
 std::string wrapped(const Code& c, int need) { return c.precedence >= need ? c.s : "(" + c.s + ")"; }
 
+std::string numberKey(const numeric& c) {
+  std::ostringstream s;
+  s << c;
+  return s.str();
+}
+std::string powerKey(const std::string& base, long k) { return "^(" + base + "," + std::to_string(k) + ")"; }
+
 // Straight-line code for a set of expressions with their common subexpressions as temporaries t1,
-// t2, ...: a node referred to twice or more (as the core of its products: 2 a b and a b share a b)
-// and every sine and cosine. Counts the operations of what it writes.
+// t2, ...: a node referred to twice or more and every sine and cosine. Counts the operations of what
+// it writes, as Hollerbach counts (a subtraction an addition, a division a multiplication, x^k k - 1
+// multiplications, a change of sign nothing).
 struct Emitter {
   Lang lang;
   const std::function<std::string(const GiNaC::symbol&)>& atom;
   bool eliminate = true;  // false: every expression written out as a tree (the cost without CSE)
-  Keys keys;
-  std::map<ex, int, GiNaC::ex_is_less> uses;
-  std::map<ex, std::string, GiNaC::ex_is_less> names;
+  std::map<std::string, Node> nodes;
+  std::map<ex, std::pair<numeric, std::string>, GiNaC::ex_is_less> memo, primitiveMemo;
   std::vector<std::string> lines;
   ClosedFormCost cost;
+  int temporaries = 0;
+
+  // x = coefficient * node; the node registered under its key.
+  std::pair<numeric, std::string> split(const ex& x) {
+    const auto it = memo.find(x);
+    if (it != memo.end()) return it->second;
+    std::pair<numeric, std::string> out = splitNew(x);
+    memo.emplace(x, out);
+    return out;
+  }
+
+  std::string add(const std::string& key, const Node& node) {
+    nodes.emplace(key, node);
+    return key;
+  }
+
+  // A sum: its terms sorted by node and the sign of the first taken out; `primitive`, also their
+  // content (gcd of the numerators over lcm of the denominators), so that factoring's choice between
+  // 1e-19 (6.1e18 a + 1.36e18 b) and 0.61 a + 0.136 b (GiNaC's, by addresses) gives one node.
+  std::pair<numeric, std::string> splitSum(const ex& x, bool primitive) {
+    auto& m = primitive ? primitiveMemo : memo;
+    const auto it = m.find(x);
+    if (it != m.end()) return it->second;
+    Node n;
+    n.kind = Node::Add;
+    for (const ex& t : x) n.operands.push_back(split(t));
+    std::sort(n.operands.begin(), n.operands.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
+    numeric content = n.operands.front().first.is_negative() ? -1 : 1;
+    if (primitive &&
+        std::all_of(n.operands.begin(), n.operands.end(), [](const auto& o) { return o.first.is_rational(); })) {
+      numeric numerators = 0, denominators = 1;
+      for (const auto& o : n.operands) {
+        numerators = GiNaC::gcd(numerators, o.first.numer());
+        denominators = GiNaC::lcm(denominators, o.first.denom());
+      }
+      if (!numerators.is_zero()) content *= numerators / denominators;
+    }
+    std::string key = "+(";
+    for (auto& [c, node] : n.operands) c /= content, key += numberKey(c) + "*" + node + ",";
+    const std::pair<numeric, std::string> out{content, add(key + ")", n)};
+    m.emplace(x, out);
+    return out;
+  }
+
+  // base^k, k an integer, the base's number taken out (content^k).
+  std::pair<numeric, std::string> splitPower(const ex& x, bool primitive) {
+    const auto [cb, base] = GiNaC::is_a<GiNaC::add>(x.op(0)) ? splitSum(x.op(0), primitive) : split(x.op(0));
+    const long k = asNumber(x.op(1)).to_long();
+    Node n;
+    n.kind = Node::Power;
+    n.base = base;
+    n.exponent = std::abs(k);
+    const std::string positive = add(powerKey(base, n.exponent), n);  // 1 / base^-k: the positive power too
+    n.exponent = k;
+    return {GiNaC::ex_to<numeric>(GiNaC::pow(cb, k)), k < 0 ? add(powerKey(base, k), n) : positive};
+  }
+
+  std::pair<numeric, std::string> splitNew(const ex& x) {
+    Node n;
+    if (isNumber(x)) return {asNumber(x), add("1", n)};
+    if (GiNaC::is_a<GiNaC::symbol>(x)) {
+      n.kind = Node::Symbol;
+      n.symbol = x;
+      return {1, add(GiNaC::ex_to<GiNaC::symbol>(x).get_name(), n)};
+    }
+    if (GiNaC::is_a<GiNaC::add>(x)) return splitSum(x, false);
+    if (GiNaC::is_a<GiNaC::mul>(x)) {
+      numeric c = 1;
+      for (const ex& f : x) {
+        // A sum in a product is taken primitive, its content joining the product's number.
+        const bool sum = GiNaC::is_a<GiNaC::add>(f);
+        const bool sumPower = GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::add>(f.op(0)) && isNumber(f.op(1)) &&
+                              asNumber(f.op(1)).is_integer();
+        const auto [cf, node] = sum ? splitSum(f, true) : sumPower ? splitPower(f, true) : split(f);
+        c *= cf;
+        if (node != "1") n.factors.push_back(node);
+      }
+      if (n.factors.empty()) return {c, add("1", Node{})};
+      if (n.factors.size() == 1) return {c, n.factors[0]};
+      std::sort(n.factors.begin(), n.factors.end());
+      n.kind = Node::Mul;
+      std::string key = "*(";
+      for (const std::string& f : n.factors) key += f + ",";
+      return {c, add(key + ")", n)};
+    }
+    if (GiNaC::is_a<GiNaC::power>(x) && isNumber(x.op(1)) && asNumber(x.op(1)).is_integer())
+      return splitPower(x, false);
+    if (GiNaC::is_a<GiNaC::power>(x)) {
+      n.kind = Node::Function;
+      n.name = "pow";
+      n.operands = {split(x.op(0)), split(x.op(1))};
+    } else if (GiNaC::is_a<GiNaC::function>(x)) {
+      n.kind = Node::Function;
+      n.name = GiNaC::ex_to<GiNaC::function>(x).get_name();
+      for (const ex& a : x) n.operands.push_back(split(a));
+    } else {
+      throw EquationsUnsupported("the equations contain an expression the code export does not write");
+    }
+    std::string key = n.name + "(";
+    for (const auto& [c, node] : n.operands) key += numberKey(c) + "*" + node + ",";
+    return {1, add(key + ")", n)};
+  }
+
+  // The node a factor's code refers to: a division by base^k refers to base^k.
+  std::string operand(const std::string& key) const {
+    const Node& p = nodes.at(key);
+    return p.kind == Node::Power && p.exponent < 0 ? powerKey(p.base, -p.exponent) : key;
+  }
+
+  // The nodes a node's code refers to.
+  std::vector<std::string> children(const Node& n) const {
+    std::vector<std::string> out;
+    if (n.kind == Node::Add || n.kind == Node::Function)
+      for (const auto& o : n.operands) out.push_back(o.second);
+    if (n.kind == Node::Mul)
+      for (const std::string& f : n.factors) out.push_back(operand(f));
+    if (n.kind == Node::Power) out.push_back(n.exponent < 0 ? powerKey(n.base, -n.exponent) : n.base);
+    return out;
+  }
 
   // First pass: how many times each node is referred to (each node's operands once).
-  void count(const ex& x) {
-    const ex core = splitCoefficient(x).second;
-    if (trivial(core)) return;
-    if (uses[core]++ > 0) return;
-    for (const ex& c : children(core, keys)) count(c);
+  void count(const ex& x) { countNode(split(x).second); }
+  void countNode(const std::string& key) {
+    Node& n = nodes.at(key);
+    if (n.kind == Node::One || n.kind == Node::Symbol) return;
+    if (n.uses++ > 0) return;
+    for (const std::string& c : children(n)) countNode(c);
   }
 
   std::string literal(const numeric& c) const {
@@ -118,22 +202,25 @@ struct Emitter {
     return s;
   }
 
-  // |x| and whether x is negative: a sum writes its negative terms as subtractions.
-  std::pair<bool, Code> signedCode(const ex& x) {
-    auto [c, core] = splitCoefficient(x);
-    if (isNumber(core)) return {c.is_negative(), {literal(GiNaC::abs(c)), 2}};
+  // |c node| and whether it is negative: a sum writes its negative terms as subtractions.
+  std::pair<bool, Code> signedCode(numeric c, const std::string& key) {
+    if (key == "1") return {c.is_negative(), {literal(GiNaC::abs(c)), 2}};
     const bool negative = c.is_negative();
     if (negative) c = -c;
-    Code body = node(core);
+    Code body = node(key);
     if (c == 1) return {negative, body};
     ++cost.multiplications;
     return {negative, {literal(c) + "*" + wrapped(body, 1), 1}};
   }
 
-  Code expression(const ex& x) {
-    auto [negative, code] = signedCode(x);
+  Code expression(const numeric& c, const std::string& key) {
+    auto [negative, code] = signedCode(c, key);
     if (!negative) return code;
     return {"-" + wrapped(code, 1), 0};  // a change of sign: not counted
+  }
+  Code expression(const ex& x) {
+    const auto [c, key] = split(x);
+    return expression(c, key);
   }
 
   std::string function(const std::string& name) const {
@@ -144,79 +231,74 @@ struct Emitter {
     throw EquationsUnsupported("the equations contain " + name + "(), which the code export does not write");
   }
 
-  Code build(const ex& core) {
-    if (GiNaC::is_a<GiNaC::add>(core)) {
-      std::string s;
-      bool first = true;
-      for (const ex& t : children(core, keys)) {
-        const auto [negative, code] = signedCode(t);
-        if (first)
-          s = negative ? "-" + wrapped(code, 1) : code.s;
-        else
-          s += (negative ? " - " : " + ") + wrapped(code, 1), ++cost.additions;
-        first = false;
-      }
-      return {s, 0};
-    }
-    if (GiNaC::is_a<GiNaC::mul>(core)) {
-      std::string numerator, denominators;
-      std::vector<ex> factors;
-      for (const ex& f : core) factors.push_back(f);
-      std::stable_sort(factors.begin(), factors.end(), [&](const ex& a, const ex& b) { return keys(a) < keys(b); });
-      for (const ex& f : factors) {
-        if (isDivision(f)) {
-          denominators += "/" + wrapped(node(denominator(f)), 2);
-          ++cost.multiplications;  // a division
-          continue;
+  Code build(const Node& n) {
+    switch (n.kind) {
+      case Node::One:
+        return {"1.0", 2};
+      case Node::Symbol:
+        return {atom(GiNaC::ex_to<GiNaC::symbol>(n.symbol)), 2};
+      case Node::Add: {
+        std::string s;
+        for (const auto& [c, key] : n.operands) {
+          const auto [negative, code] = signedCode(c, key);
+          if (s.empty())
+            s = negative ? "-" + wrapped(code, 1) : code.s;
+          else
+            s += (negative ? " - " : " + ") + wrapped(code, 1), ++cost.additions;
         }
-        if (!numerator.empty()) ++cost.multiplications;
-        numerator += (numerator.empty() ? "" : "*") + wrapped(node(f), 1);
+        return {s, 0};
       }
-      return {(numerator.empty() ? "1.0" : numerator) + denominators, 1};
-    }
-    if (GiNaC::is_a<GiNaC::power>(core)) {
-      const ex e = core.op(1);
-      if (isNumber(e) && asNumber(e).is_integer()) {
-        const long k = asNumber(e).to_long();
-        const std::string base = wrapped(node(core.op(0)), 2);
-        if (k < 0) {  // a power in a denominator by itself: 1/(x^k)
+      case Node::Mul: {
+        std::string numerator, denominators;
+        for (const std::string& f : n.factors) {
+          if (operand(f) != f) {
+            denominators += "/" + wrapped(node(operand(f)), 2);
+            ++cost.multiplications;  // a division
+            continue;
+          }
+          if (!numerator.empty()) ++cost.multiplications;
+          numerator += (numerator.empty() ? "" : "*") + wrapped(node(f), 1);
+        }
+        return {(numerator.empty() ? "1.0" : numerator) + denominators, 1};
+      }
+      case Node::Power: {
+        if (n.exponent < 0) {  // a power in a denominator by itself: 1/(x^k)
           ++cost.multiplications;
-          return {"1.0/" + wrapped(node(denominator(core)), 2), 1};
+          return {"1.0/" + wrapped(node(powerKey(n.base, -n.exponent)), 2), 1};
         }
+        const std::string base = wrapped(node(n.base), 2);
         std::string s = base;
-        for (long i = 1; i < k; ++i) s += "*" + base, ++cost.multiplications;  // x^k: k - 1 multiplications
-        return {s, k > 1 ? 1 : 2};
+        for (long i = 1; i < n.exponent; ++i) s += "*" + base, ++cost.multiplications;  // x^k: k - 1 multiplications
+        return {s, n.exponent > 1 ? 1 : 2};
       }
-      ++cost.functions;
-      if (isNumber(e) && asNumber(e) == numeric(1, 2)) return {function("sqrt") + "(" + node(core.op(0)).s + ")", 2};
-      const std::string b = wrapped(node(core.op(0)), 2), x = wrapped(expression(e), 2);
-      return {lang == Lang::C ? "pow(" + b + ", " + x + ")" : lang == Lang::Python ? b + "**" + x : b + "^" + x, 2};
+      case Node::Function: {
+        ++cost.functions;
+        if (n.name == "pow") {
+          const std::string b = wrapped(expression(n.operands[0].first, n.operands[0].second), 2),
+                            x = wrapped(expression(n.operands[1].first, n.operands[1].second), 2);
+          if (x == "0.5") return {function("sqrt") + "(" + b + ")", 2};
+          return {lang == Lang::C ? "pow(" + b + ", " + x + ")" : lang == Lang::Python ? b + "**" + x : b + "^" + x, 2};
+        }
+        std::string args;
+        for (const auto& [c, key] : n.operands) args += (args.empty() ? "" : ", ") + expression(c, key).s;
+        return {function(n.name) + "(" + args + ")", 2};
+      }
     }
-    if (GiNaC::is_a<GiNaC::function>(core)) {
-      ++cost.functions;
-      std::string args;
-      for (const ex& a : core) args += (args.empty() ? "" : ", ") + expression(a).s;
-      return {function(GiNaC::ex_to<GiNaC::function>(core).get_name()) + "(" + args + ")", 2};
-    }
-    if (GiNaC::is_a<GiNaC::symbol>(core)) return {atom(GiNaC::ex_to<GiNaC::symbol>(core)), 2};
-    if (isNumber(core)) return {literal(asNumber(core)), asNumber(core).is_negative() ? 0 : 2};
-    throw EquationsUnsupported("the equations contain an expression the code export does not write");
+    return {};
   }
 
   // A node's code: its temporary when it has one (defined here the first time).
-  Code node(const ex& core) {
-    if (trivial(core)) return build(core);
-    if (!eliminate) return build(core);
-    const auto named = names.find(core);
-    if (named != names.end()) return {named->second, 2};
-    const bool shared = uses[core] >= 2 || GiNaC::is_a<GiNaC::function>(core);
-    Code code = build(core);
+  Code node(const std::string& key) {
+    Node& n = nodes.at(key);
+    if (n.kind == Node::One || n.kind == Node::Symbol || !eliminate) return build(n);
+    if (!n.temporary.empty()) return {n.temporary, 2};
+    const bool shared = n.uses >= 2 || n.kind == Node::Function;
+    Code code = build(n);
     if (!shared) return code;
-    const std::string name = "t" + std::to_string(names.size() + 1);
-    names.emplace(core, name);
-    lines.push_back(declare(name, code.s));
+    n.temporary = "t" + std::to_string(++temporaries);
+    lines.push_back(declare(n.temporary, code.s));
     ++cost.temporaries;
-    return {name, 2};
+    return {n.temporary, 2};
   }
 
   std::string declare(const std::string& name, const std::string& value) const {
