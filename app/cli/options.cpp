@@ -68,7 +68,8 @@ const OptionSpec kOptions[] = {
     {"--contact-damping", "C", "simulate --ground --contact-stiffness: N s/m per shape (default 0)"},
     {"--record-every", "K", "write every K-th step (default 1)"},
     {"--out", "OUT", "write the result here: a trajectory's CSV, trace's JSON, the equations (default: stdout)"},
-    {"--progress", nullptr, "trajectory progress on stderr (automatic above 2000 rows on a terminal)"},
+    {"--progress", nullptr,
+     "trajectory progress on stderr (automatic above 2000 rows on a terminal); equations: each step and its time"},
     {"--target", "x,y,z[,qx,qy,qz,qw]",
      "ik: target position (m) and optional orientation quaternion of --link, in world"},
     {"--pin", "LINK", "ik: hold LINK at its pose in the start configuration (repeatable)"},
@@ -91,8 +92,9 @@ const OptionSpec kOptions[] = {
     {"--parameters", "numeric|symbolic",
      "equations: the link parameters as symbols (a standard-DH table) or the model's numbers (default: symbolic "
      "for a .dh, else numeric)"},
-    {"--format", "text|latex|json",
-     "equations: one entry a line, LaTeX (pmatrix, then each entry), or JSON (default: text)"},
+    {"--format", "text|latex|json|c|python|matlab",
+     "equations: one entry a line, LaTeX (pmatrix, then each entry), JSON, or code computing M, c, g and tau\n"
+     "                              (C, Python with only math, MATLAB) (default: text)"},
     {"--help", nullptr, "this help"},
 };
 
@@ -328,16 +330,23 @@ const std::vector<CommandSpec>& commands() {
       {Command::Equations,
        "equations",
        "the equations of motion in closed form: M(q), C(q, qd) qd, g(q) and tau (computer algebra)",
-       {"--parameters", "--format", "--out", "--q", "--qd", "--qdd"},
+       {"--parameters", "--format", "--out", "--q", "--qd", "--qdd", "--progress"},
        "tau = M(q) qdd + C(q, qd) qd + g(q) with every entry an expression in q1.., qd1.., qdd1.. and the\n"
        "parameters: CRBA and RNEA run on GiNaC's expressions, each entry simplified into sines and cosines\n"
        "of sums of angles and grouped by mass (docs/symbolic.md). --parameters symbolic (default for a .dh):\n"
        "a standard-DH table (no base, tool or loops) with l_i (a), d_i, m_i, c_ix.. (centre of mass in DH\n"
        "frame i), I_ixx.. (about it) and g as symbols; numeric: any tree of revolute and prismatic joints\n"
        "with the model's numbers as exact decimals. --format text: M11 = ..., c1 = ..., g1 = ..., tau1 = ...\n"
-       "(M's upper triangle) and the symbols with their meanings and values; latex: the matrices (pmatrix),\n"
-       "each entry on its own line, the symbols; json: text_M, text_c, text_g, text_tau, the same as latex_*,\n"
-       "and the symbols. With --q, --qd or --qdd also the entries' values there (default: neutral, zero).\n"
+       "(M's upper triangle), the Christoffel symbols of the first kind Gamma1_23 = ... (non-zero, j <= k)\n"
+       "and the symbols with their meanings and values; latex: the matrices (pmatrix), each entry on its\n"
+       "own line, the symbols; json: text_M, text_c, text_g, text_tau, the same as latex_*, christoffel,\n"
+       "symbols and cost. With --q, --qd or --qdd also the entries' values there (default: neutral, zero).\n"
+       "--format c|python|matlab: code computing M(q), c(q, qd) = C(q, qd) qd, g(q) and tau(q, qd, qdd)\n"
+       "after common-subexpression elimination, the parameters as named constants with the model's values\n"
+       "(C: one .c text with dynscope_M, dynscope_c, dynscope_g, dynscope_tau and math.h only; Python: one\n"
+       "module with M, c, g, tau and a dict `parameters`, needing only math; MATLAB: dynscope_equations.m,\n"
+       "eq = dynscope_equations(); eq.tau(q, qd, qdd)). Every format states the cost of the tau code\n"
+       "(multiplications, additions, sines/cosines, as Hollerbach 1980 counts).\n"
        "Needs a build with GiNaC (apt-get install libginac-dev, then rebuild); without it the command\n"
        "exits with status 1 saying so."},
       {Command::Opcount,
@@ -554,8 +563,8 @@ void applyOption(Options& opts, std::string_view name, const char* value) {
       throw UsageError("--parameters must be numeric or symbolic, not '" + std::string(v) + "'");
     setOnce(opts.parameters, name, v);
   } else if (name == "--format") {
-    if (v != "text" && v != "latex" && v != "json")
-      throw UsageError("--format must be text, latex or json, not '" + std::string(v) + "'");
+    if (v != "text" && v != "latex" && v != "json" && v != "c" && v != "python" && v != "matlab")
+      throw UsageError("--format must be text, latex, json, c, python or matlab, not '" + std::string(v) + "'");
     setOnce(opts.format, name, v);
   } else if (name == "--no-projection")
     opts.noProjection = true;

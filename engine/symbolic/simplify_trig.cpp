@@ -38,6 +38,25 @@ struct ToExponentials : GiNaC::map_function {
   }
 };
 
+// factor(c) with its sums expanded: for an irreducible polynomial GiNaC may return a partly factored
+// sum ((68 + 305 q3) a + b or 305 q3 a + 68 a + b) by its address-dependent term order; expanded,
+// the same coefficient is the same expression every run.
+ex factored(const ex& c) {
+  const ex f = GiNaC::factor(c);
+  if (GiNaC::is_a<GiNaC::add>(f)) return c;  // c is expanded
+  if (!GiNaC::is_a<GiNaC::mul>(f)) return f;
+  bool changed = false;
+  GiNaC::exvector factors;
+  for (const ex& x : f) {
+    ex y = x;
+    if (GiNaC::is_a<GiNaC::add>(x)) y = x.expand();
+    if (GiNaC::is_a<GiNaC::power>(x) && GiNaC::is_a<GiNaC::add>(x.op(0))) y = GiNaC::pow(x.op(0).expand(), x.op(1));
+    changed = changed || !y.is_equal(x);
+    factors.push_back(y);
+  }
+  return changed ? ex(GiNaC::mul(factors)) : f;
+}
+
 }  // namespace
 
 ex simplifyTrig(const ex& x, const std::vector<GiNaC::realsymbol>& angles,
@@ -67,7 +86,7 @@ ex simplifyTrig(const ex& x, const std::vector<GiNaC::realsymbol>& angles,
   const auto finish = [&](const ex& coef, const ex& trig) {
     const ex c = coef.expand();
     if (c.is_zero()) return;
-    out += (groups.empty() ? GiNaC::factor(c) : c) * trig;
+    out += (groups.empty() ? factored(c) : c) * trig;
   };
   for (const auto& [n, cPlus] : coefficient) {
     const auto first = std::find_if(n.begin(), n.end(), [](int k) { return k != 0; });

@@ -150,7 +150,7 @@ class TestEquationsCli : public QObject {
   void usage() {
     CliRun r = runCli({"equations", arm2(), "--format", "pdf"});
     QCOMPARE(r.status, 2);
-    QVERIFY(r.err.contains("--format must be text, latex or json"));
+    QVERIFY(r.err.contains("--format must be text, latex, json, c, python or matlab"));
     r = runCli({"equations", arm2(), "--parameters", "exact"});
     QCOMPARE(r.status, 2);
     QVERIFY(r.err.contains("--parameters must be numeric or symbolic"));
