@@ -500,6 +500,10 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
   std::vector<OperationCountPlot::Series> series;
   QStringList capped;
   for (const survey::Curve& c : curves) {
+    if (!c.formulation) {  // the closed form: measured only, nothing tabulated by the papers
+      series.push_back({QString::fromStdString(c.name), c.n, c.muls, c.adds, {}});
+      continue;
+    }
     const dyn::Formulation& f = *c.formulation;
     OperationCountPlot::Series s;
     s.name = QString("%1: %2").arg(QString::fromLatin1(dyn::problemName(f.problem)), QString::fromStdString(f.name));
@@ -524,9 +528,11 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
 
 void AlgorithmsDock::updateFigureNote() {
   QString note = tr("General N-link revolute chains, N = 1…%1, joint transforms apart; dashed: the papers' "
-                    "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2).")
+                    "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2); the closed form: τ as code after "
+                    "common-subexpression elimination, n ≤ %3.")
                      .arg(m_curvesNMax)
-                     .arg(m_robotN);
+                     .arg(m_robotN)
+                     .arg(survey::kClosedFormMaxN);
   if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));
   m_figureNote->setText(note);
 }

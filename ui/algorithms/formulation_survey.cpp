@@ -8,6 +8,9 @@
 #include <string>
 
 #include "dynscope/dynscope.hpp"
+#if DYNSCOPE_HAS_SYMBOLIC
+#include "dynscope/symbolic/equations_report.hpp"
+#endif
 
 namespace survey {
 namespace {
@@ -174,6 +177,19 @@ std::vector<Curve> countCurves(int nMax, const std::atomic<bool>* cancel) {
       c.adds.push_back(double(t.algorithm.adds));
     }
   }
+#if DYNSCOPE_HAS_SYMBOLIC
+  // Hollerbach's comparison made measurable: the closed form itself, on the same chains.
+  Curve closed;
+  closed.name = "id: closed form (CSE)";
+  for (int n : sizes) {
+    if (n > kClosedFormMaxN || cancelled(cancel)) break;
+    const dyn::ClosedFormCost cost = dyn::closedFormCost(n);
+    closed.n.push_back(n);
+    closed.muls.push_back(double(cost.multiplications));
+    closed.adds.push_back(double(cost.additions));
+  }
+  if (!closed.n.empty()) curves.push_back(std::move(closed));
+#endif
   return curves;
 }
 

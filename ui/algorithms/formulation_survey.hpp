@@ -49,7 +49,8 @@ std::vector<Row> surveyModel(const dyn::Model& model, const Eigen::VectorXd& q, 
 const dyn::Formulation& reference(dyn::Problem problem);
 
 struct Curve {
-  const dyn::Formulation* formulation = nullptr;
+  const dyn::Formulation* formulation = nullptr;  // null: the closed form (below)
+  std::string name;                               // the closed form's series name
   std::vector<int> n;              // chain sizes measured
   std::vector<double> muls, adds;  // the algorithm's count at each (joint transforms excluded)
   int cap = 0;                     // > 0: measured only up to this n (its cost grows too fast)
@@ -59,7 +60,12 @@ struct Curve {
 std::vector<int> chainSizes(int nMax);
 // The largest n counted for a formulation whose count grows as n^degree (Uicker/Kahn: 32).
 int countCap(int degree);
-// The counts of every formulation on generalChain(N) for N in chainSizes(nMax).
+// The closed form's τ as generated code after common-subexpression elimination (dyn::closedFormCost,
+// computer algebra: only when built with it) up to this n: it grows about sixfold a link (n = 4 in
+// about a second, 5 in 23 s; docs/operation-counts.md).
+inline constexpr int kClosedFormMaxN = 4;
+// The counts of every formulation on generalChain(N) for N in chainSizes(nMax), then the closed
+// form's (a curve without formulation) when this build has computer algebra.
 std::vector<Curve> countCurves(int nMax, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace survey

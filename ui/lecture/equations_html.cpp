@@ -1,12 +1,72 @@
 #include "lecture/equations_html.hpp"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <QStringList>
+#include <algorithm>
+#include <optional>
 
 namespace equations_html {
 namespace {
 
 QString tex(const QString& t, const char* cls = "tex") { return QString("<span class=\"%1\">%2</span>").arg(cls, t.toHtmlEscaped()); }
+
+// A factor times a sum, "m_{2} \left(a + b - c\right)" as the printer writes it: the factor and the
+// sum's terms (with their signs), so that the sum may wrap between its terms; empty otherwise (a
+// function's argument, cos\left(q_{2}\right), is not such a sum).
+struct Factored {
+  QString factor;
+  QStringList terms;  // each with its sign, "+ b", "- c"; the first as written
+};
+std::optional<Factored> factoredSum(const QString& t) {
+  static const QString open = "\\left(", close = "\\right)";
+  if (!t.endsWith(close)) return std::nullopt;
+  // The \left( that the final \right) closes.
+  int depth = 0, start = -1;
+  for (int k = t.size() - close.size(); k >= 0; --k) {
+    if (t.mid(k, close.size()) == close) ++depth;
+    if (t.mid(k, open.size()) == open && --depth == 0) {
+      start = k;
+      break;
+    }
+  }
+  if (start <= 0) return std::nullopt;
+  const QString factor = t.left(start).trimmed();
+  static const QRegularExpression function("\\\\(sin|cos|tan|exp|log|operatorname\\{[^}]*\\})$");
+  if (factor.isEmpty() || function.match(factor).hasMatch()) return std::nullopt;
+  // The sum's terms at its own depth: split at " + " and " - " outside braces and parentheses.
+  const QString inner = t.mid(start + open.size(), t.size() - start - open.size() - close.size());
+  Factored f{factor, {}};
+  int level = 0, from = 0;
+  for (int k = 0; k < inner.size(); ++k) {
+    const QChar ch = inner[k];
+    if (ch == '{' || inner.mid(k, open.size()) == open) ++level;
+    if (ch == '}' || inner.mid(k, close.size()) == close) --level;
+    if (level == 0 && k > from && (inner.mid(k, 3) == " + " || inner.mid(k, 3) == " - ")) {
+      f.terms << inner.mid(from, k - from).trimmed();
+      from = k + 1;
+    }
+  }
+  f.terms << inner.mid(from).trimmed();
+  if (f.terms.size() < 2) return std::nullopt;
+  return f;
+}
+
+// One term's boxes: a factored sum as the factor, its terms and the parentheses, each box whole
+// (and shrunk to the line when wider), the line free to wrap between them; else one box.
+QString termBoxes(const QString& t) {
+  const std::optional<Factored> f = factoredSum(t);
+  if (!f) return tex(t, "tex shrink");
+  QString h = tex(f->factor + " \\bigl(", "tex shrink");
+  for (int k = 0; k < f->terms.size(); ++k) {
+    QString term = f->terms[k];
+    QString sign = k > 0 ? "+" : "";
+    if (term.startsWith('+') || term.startsWith('-')) sign = term.left(1), term = term.mid(1).trimmed();
+    if (!sign.isEmpty()) h += tex(sign, "tex op");
+    h += tex(term + (k + 1 == f->terms.size() ? " \\bigr)" : ""), "tex shrink");
+  }
+  return h;
+}
 
 // One entry: its name, then its terms each in a box of its own (classes d0, d1, ...: the joints
 // it contains), the signs between them.
@@ -24,9 +84,9 @@ QString entry(const dyn::EquationEntry& e) {
     const bool minus = body.startsWith('-');
     if (minus) body = body.mid(1).trimmed();
     if (shown > 0 || minus) h += tex(minus ? "-" : "+", "tex op");
-    QStringList classes{"term", "shrink"};
+    QStringList classes{"term"};
     for (int d : t.dofs) classes << QString("d%1").arg(d);
-    h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), tex(body));
+    h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), termBoxes(body));
     ++shown;
   }
   return h + "</div>";
@@ -37,6 +97,34 @@ QString entries(const std::vector<dyn::EquationEntry>& list, int symmetricN = 0)
   QString h;
   for (size_t k = 0; k < list.size(); ++k)
     if (symmetricN == 0 || int(k) % symmetricN >= int(k) / symmetricN) h += entry(list[k]);
+  return h;
+}
+
+// tau_i = sum_j M_ij qdd_j + c_i + g_i, as textbooks write it (the expanded tau is in the exports).
+QString torques(const dyn::EquationsReport& r) {
+  QString h;
+  for (int i = 0; i < r.n; ++i) {
+    h += "<div class=\"entry\">" + tex(QString("\\tau_{%1} =").arg(i + 1), "tex lhs");
+    bool first = true;
+    const auto add = [&](const dyn::EquationEntry& e, const QString& t, int extraDof) {
+      if (e.zero) return;
+      std::vector<int> dofs = e.dofs;
+      if (extraDof >= 0 && std::find(dofs.begin(), dofs.end(), extraDof) == dofs.end()) dofs.push_back(extraDof);
+      QStringList classes{"term"};
+      for (int d : dofs) classes << QString("d%1").arg(d);
+      if (!first) h += tex("+", "tex op");
+      h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), tex(t, "tex shrink"));
+      first = false;
+    };
+    for (int j = 0; j < r.n; ++j) {
+      const dyn::EquationEntry& m = r.M[size_t(std::min(i, j) * r.n + std::max(i, j))];
+      add(m, QString("%1\\,\\ddot{q}_{%2}").arg(QString::fromStdString(m.texName)).arg(j + 1), j);
+    }
+    add(r.c[size_t(i)], QString::fromStdString(r.c[size_t(i)].texName), -1);
+    add(r.g[size_t(i)], QString::fromStdString(r.g[size_t(i)].texName), -1);
+    if (first) h += tex("0", "tex term");
+    h += "</div>";
+  }
   return h;
 }
 
@@ -97,7 +185,9 @@ QString body(const dyn::EquationsReport& r, Section s, const lecture_html::Style
     h += section(QObject::tr("Coriolis and centrifugal terms"), "c = C(q, \\dot{q})\\,\\dot{q}", r.c);
   if (all || s == Section::Gravity) h += section(QObject::tr("Gravity"), "g(q)", r.g);
   if (all || s == Section::Torque)
-    h += section(QObject::tr("Joint forces"), "\\tau = M(q)\\,\\ddot{q} + c + g(q)", r.tau);
+    h += QString("<h3>%1 %2</h3>")
+             .arg(QObject::tr("Joint forces").toHtmlEscaped(), tex("\\tau = M(q)\\,\\ddot{q} + c + g(q)")) +
+         torques(r);
   if ((all || s == Section::Christoffel) && !r.christoffel.empty())
     h += section(QObject::tr("Christoffel symbols"),
                  "\\Gamma_{i,jk} = \\tfrac{1}{2}\\left(\\frac{\\partial M_{ij}}{\\partial q_k} + \\frac{\\partial "
@@ -124,10 +214,9 @@ QString css(const dyn::EquationsReport* r, const lecture_html::Style& s) {
                   "h3{font-size:%3;margin:14px 0 4px 0;color:#303848;}"
                   ".eqm{font-size:%1;margin:4px 0 6px 0;}"
                   ".entry{font-size:%1;line-height:1.9;margin:2px 0;padding-left:2.2em;text-indent:-2.2em;}"
-                  ".entry .tex{white-space:nowrap;}"
+                  ".entry .tex{white-space:nowrap;display:inline-block;text-indent:0;}"
                   ".entry .lhs{margin-right:0.35em;}.entry .op{margin:0 0.3em;}"
-                  ".term{display:inline-block;text-indent:0;white-space:nowrap;border-radius:4px;padding:0 2px;"
-                  "transition:background 0.1s,opacity 0.1s;}"
+                  ".term{border-radius:4px;padding:2px 0;transition:background 0.1s,opacity 0.1s;}"
                   ".more{color:#5a6270;font-style:italic;margin-left:0.5em;}"
                   ".chips{font-size:%4;margin:0 0 6px 0;}.chips .hint{color:#5a6270;margin-right:0.5em;}"
                   ".joint{display:inline-block;white-space:nowrap;border:1px solid #9aa3b2;border-radius:1em;"
