@@ -8,11 +8,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "dynscope/algorithms/bias.hpp"
-#include "dynscope/algorithms/crba.hpp"
 #include "dynscope/io/generated_models.hpp"
 #include "dynscope/io/utf8.hpp"
-#include "dynscope/model/data.hpp"
 #include "equations_internal.hpp"
 
 namespace dyn {
@@ -248,31 +245,13 @@ Problem symbolicProblem(const DhTable& table) {
   return p;
 }
 
-// The model's numbers as exact decimals (Sym), with the rounding noise of rotations taken out first:
-// |x| < 1e-13 becomes 0 and |x| within 1e-13 of 1 becomes +-1 (cos(pi/2) = 6.1e-17 would otherwise be
-// an exact rational that every product carries along).
+// The model's numbers as exact decimals (exactDecimalModel; the cast is compiled there once).
 Problem numericProblem(const Model& model) {
-  Model m = model;
-  const auto snap = [](auto&& values) {
-    for (double& x : values.reshaped()) {
-      if (std::abs(x) < 1e-13) x = 0;
-      if (std::abs(std::abs(x) - 1) < 1e-13) x = x > 0 ? 1 : -1;
-    }
-  };
-  for (int i = 1; i <= m.N; ++i) {
-    snap(m.Xtree[i].E);
-    snap(m.Xtree[i].r);
-    snap(m.I[i].h);
-    snap(m.I[i].Ibar);
-    snap(m.joints[i].axis);
+  try {
+    return Problem{exactDecimalModel(model), {}, {}, {}, {}};
+  } catch (const std::invalid_argument& e) {
+    throw EquationsUnsupported(e.what());
   }
-  snap(m.gravity.v);
-  snap(m.gravity.w);
-  for (int i = 1; i <= m.N; ++i)
-    if (!m.I[i].Ibar.allFinite() || !m.I[i].h.allFinite() || !std::isfinite(m.I[i].m) || !m.Xtree[i].E.allFinite() ||
-        !m.Xtree[i].r.allFinite())
-      throw EquationsUnsupported("body '" + m.bodyNames[i] + "' has a number that is not finite");
-  return Problem{m.cast<Sym>(), {}, {}, {}, {}};
 }
 
 // Reports progress and honours the cancel flag between steps.
@@ -367,13 +346,12 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
   steps.next("CRBA and RNEA");
 
   // CRBA and RNEA on the symbolic scalar, each entry simplified into sines and cosines of sums.
-  DataTpl<Sym> data(p.model);
-  const VecX<Sym> q = state.qVec();
   MatX<Sym> Mraw;
   VecX<Sym> graw;
   try {
-    Mraw = crba(p.model, data, q);
-    graw = gravityVector(p.model, data, q);
+    RawMassMatrixAndGravity raw = massMatrixAndGravity(p.model, state);
+    Mraw = std::move(raw.M);
+    graw = std::move(raw.g);
   } catch (const SymbolicBranch& e) {
     throw EquationsUnsupported(std::string("the algorithms branch on a symbolic value (") + e.what() +
                                "); try numeric parameters");
