@@ -1,7 +1,8 @@
 // The equations of motion as a report of strings (issue 40; docs/symbolic.md): M(q) by CRBA
 // (Featherstone Part 2, eqs. 44-48) and g(q) by RNEA (Part 2, eq. 37) on the symbolic scalar, each
 // entry simplified (simplifyTrig), the Christoffel symbols of the first kind from M and C(q, qd) qd
-// from them (Spong, Hutchinson and Vidyasagar 2006, §7.3, eqs. 7.59-7.60), and the deterministic
+// from them (Spong, Hutchinson and Vidyasagar 2006, chapter 7: the Christoffel symbols of the first
+// kind and C(q, qd) qd as their sum), and the deterministic
 // printer that writes them as text, LaTeX and JSON. Code generation is in code_generation.cpp.
 #include <algorithm>
 #include <charconv>
@@ -368,8 +369,8 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
     x->g.push_back(simplified(graw[i].e));
   }
   // Christoffel symbols of the first kind, Gamma_{i,jk} = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2
-  // (Spong, Hutchinson and Vidyasagar 2006, §7.3, eq. 7.59), j <= k (symmetric in j, k), and from them
-  // c_i = sum_jk Gamma_{i,jk} qd_j qd_k (eq. 7.60). Differentiating M's short Fourier forms is far
+  // (Spong, Hutchinson and Vidyasagar 2006, chapter 7), j <= k (symmetric in j, k), and from them
+  // c_i = sum_jk Gamma_{i,jk} qd_j qd_k. Differentiating M's short Fourier forms is far
   // cheaper than simplifying RNEA's C qd, which expands into every product of the recursion (the
   // PUMA 560: 6 s of 7); the suites check c against RNEA (test_symbolic_report, `id`).
   for (int i = 0; i < n; ++i) {
