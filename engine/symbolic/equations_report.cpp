@@ -296,16 +296,20 @@ EquationEntry makeEntry(const std::string& name, const std::string& texName, con
   return e;
 }
 
-// The derivation's time from the number of joints alone, as an upper bound: measured on the general
-// chains (every twist arbitrary, full inertias; generalChain) with numeric parameters, 2.6 s at n = 4,
-// 23 s at 5, 346 s at 6 (the report with its cost, 2026-12-07), about ninefold per joint; symbolic
-// parameters about five times that (the PUMA 560: 2.9 s against 0.6 s). Real robots, with twists of
-// 0 and 90 degrees and zeros, are far below it (the PUMA 560: 0.6 s).
-EquationsEstimate estimate(int n, bool symbolic) {
+// The derivation's time, an upper bound from the number of joints and how many of them sit at a
+// general angle to their parent (a rotation with entries other than 0 and +-1: what multiplies the
+// Fourier terms). Measured (the report with its cost, 2026-12-07): the general chains (every twist
+// arbitrary, full inertias; generalChain), numeric, 2.6 s at n = 4, 23 s at 5, 346 s at 6, about
+// ninefold per joint; aligned chains such as the PUMA 560 and the UR5 0.6-0.7 s at n = 6 (taken as
+// fourfold per joint); symbolic parameters about five times more (the PUMA 560: 2.9 s). Mixed chains
+// are interpolated in the logarithm by the share of general joints.
+EquationsEstimate estimate(int n, double generalShare, bool symbolic) {
   EquationsEstimate e;
-  e.seconds = std::max(0.05, 2.6 * std::pow(9.0, n - 4) * (symbolic ? 5 : 1));
-  e.terms = long(std::ceil(12 * std::pow(6.0, n - 1)));  // M's Fourier terms on the general chains
-  const double limit = 900;                              // s: what a lecture can wait for
+  const double general = std::log(2.6) + (n - 4) * std::log(9.0), aligned = std::log(0.6) + (n - 6) * std::log(4.0);
+  e.seconds = std::max(0.05, std::exp(generalShare * general + (1 - generalShare) * aligned) * (symbolic ? 5 : 1));
+  e.terms = long(std::ceil(std::exp(generalShare * ((n - 1) * std::log(6.0) + std::log(12.0)) +
+                                    (1 - generalShare) * ((n - 1) * std::log(3.0) + std::log(4.0)))));
+  const double limit = 900;  // s: what a lecture can wait for
   e.feasible = e.seconds <= limit;
   std::ostringstream s;
   if (e.seconds < 1)
@@ -325,7 +329,18 @@ EquationsEstimate estimate(int n, bool symbolic) {
 }  // namespace
 
 EquationsEstimate estimateEquations(const Model& model, EquationParameters parameters) {
-  return estimate(model.nv, parameters == EquationParameters::Symbolic);
+  // Joints at a general angle to their parent.
+  int general = 0;
+  for (int i = 1; i <= model.N; ++i) {
+    const auto& E = model.Xtree[i].E;
+    bool aligned = true;
+    for (int k = 0; k < 9; ++k) {
+      const double x = std::abs(E.data()[k]);
+      aligned = aligned && (x < 1e-9 || std::abs(x - 1) < 1e-9);
+    }
+    general += !aligned;
+  }
+  return estimate(model.nv, model.N > 0 ? double(general) / model.N : 0, parameters == EquationParameters::Symbolic);
 }
 
 EquationsReport equationsReport(const Model& model, const EquationsRequest& request) {

@@ -194,6 +194,12 @@ class TestSymbolicReport : public QObject {
                  nine.explanation.find("9 joints") != std::string::npos,
              nine.explanation.c_str());
     QVERIFY(dyn::estimateEquations(dyn::generalChain(6), dyn::EquationParameters::Symbolic).seconds > six.seconds);
+    // The lecture's robots stay feasible with symbolic parameters (measured 1.3 s and 2.9 s).
+    for (const char* name : {"stanford_arm.dh", "puma560.dh"}) {
+      const dyn::EquationsEstimate e =
+          dyn::estimateEquations(dyn::loadModel(robot(name)), dyn::EquationParameters::Symbolic);
+      QVERIFY2(e.feasible && e.seconds < 60, e.explanation.c_str());
+    }
   }
 
   void costGrowsWithTheChain() {
