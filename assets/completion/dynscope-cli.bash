@@ -37,7 +37,7 @@ _dynscope_cli_command_options() {
     trace) echo "--q --qd --qdd --tau --algorithm --out" ;;
     ik) echo "--link --q0 --target --pin --lock --position-only" ;;
     convert) echo "--out --to --convention" ;;
-    equations) echo "--parameters --format --out --q --qd --qdd" ;;
+    equations) echo "--parameters --format --out --q --qd --qdd --progress" ;;
     opcount) echo "--algorithm --chain --problem" ;;
     assemble) echo "--q --hold --hold-independent" ;;
   esac
@@ -133,7 +133,7 @@ _dynscope_cli() {
     --to) _dynscope_cli_words "urdf dh" "$cur"; return 0 ;;
     --convention) _dynscope_cli_words "standard modified" "$cur"; return 0 ;;
     --parameters) _dynscope_cli_words "numeric symbolic" "$cur"; return 0 ;;
-    --format) _dynscope_cli_words "text latex json" "$cur"; return 0 ;;
+    --format) _dynscope_cli_words "text latex json c python matlab" "$cur"; return 0 ;;
     --project) _dynscope_cli_files "json|JSON" "$cur"; return 0 ;;
     --trajectory | --torques) _dynscope_cli_files "csv|CSV" "$cur"; return 0 ;;
     --out) _dynscope_cli_files "" "$cur"; return 0 ;;

@@ -1,6 +1,8 @@
 // M(q) by CRBA, g(q) = ID(q, 0, 0) and C(q, qd) qd = ID(q, qd, 0) - g(q) by RNEA (Featherstone
 // Part 2, eq. 37), on the symbolic scalar: the engine's own algorithms, not a second derivation.
 #include "dynscope/symbolic/equations_of_motion.hpp"
+#include <cmath>
+#include <stdexcept>
 #include "dynscope/algorithms/bias.hpp"
 #include "dynscope/algorithms/crba.hpp"
 #include "dynscope/model/data.hpp"
@@ -19,6 +21,35 @@ EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicSt
   eom.c = (nle - eom.g).unaryExpr(simplified);
   eom.tau = (eom.M * qdd + eom.c + eom.g).unaryExpr(simplified);
   return eom;
+}
+
+ModelTpl<Sym> exactDecimalModel(const Model& model) {
+  Model m = model;
+  const auto snap = [](auto&& values) {
+    for (double& x : values.reshaped()) {
+      if (std::abs(x) < 1e-13) x = 0;
+      if (std::abs(std::abs(x) - 1) < 1e-13) x = x > 0 ? 1 : -1;
+    }
+  };
+  for (int i = 1; i <= m.N; ++i) {
+    snap(m.Xtree[i].E);
+    snap(m.Xtree[i].r);
+    snap(m.I[i].h);
+    snap(m.I[i].Ibar);
+    snap(m.joints[i].axis);
+    if (!m.I[i].Ibar.allFinite() || !m.I[i].h.allFinite() || !std::isfinite(m.I[i].m) || !m.Xtree[i].E.allFinite() ||
+        !m.Xtree[i].r.allFinite())
+      throw std::invalid_argument("body '" + m.bodyNames[i] + "' has a number that is not finite");
+  }
+  snap(m.gravity.v);
+  snap(m.gravity.w);
+  return m.cast<Sym>();
+}
+
+RawMassMatrixAndGravity massMatrixAndGravity(const ModelTpl<Sym>& model, const SymbolicState& state) {
+  DataTpl<Sym> data(model);
+  const VecX<Sym> q = state.qVec();
+  return {crba(model, data, q), gravityVector(model, data, q)};
 }
 
 }  // namespace dyn

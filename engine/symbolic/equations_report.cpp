@@ -1,18 +1,16 @@
 // The equations of motion as a report of strings (issue 40; docs/symbolic.md): M(q) by CRBA
 // (Featherstone Part 2, eqs. 44-48) and g(q) by RNEA (Part 2, eq. 37) on the symbolic scalar, each
 // entry simplified (simplifyTrig), the Christoffel symbols of the first kind from M and C(q, qd) qd
-// from them (Spong, Hutchinson and Vidyasagar 2006, §7.3, eqs. 7.59-7.60), and the deterministic
+// from them (Spong, Hutchinson and Vidyasagar 2006, chapter 7: the Christoffel symbols of the first
+// kind and C(q, qd) qd as their sum), and the deterministic
 // printer that writes them as text, LaTeX and JSON. Code generation is in code_generation.cpp.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
-#include "dynscope/algorithms/bias.hpp"
-#include "dynscope/algorithms/crba.hpp"
 #include "dynscope/io/generated_models.hpp"
 #include "dynscope/io/utf8.hpp"
-#include "dynscope/model/data.hpp"
 #include "equations_internal.hpp"
 
 namespace dyn {
@@ -248,31 +246,13 @@ Problem symbolicProblem(const DhTable& table) {
   return p;
 }
 
-// The model's numbers as exact decimals (Sym), with the rounding noise of rotations taken out first:
-// |x| < 1e-13 becomes 0 and |x| within 1e-13 of 1 becomes +-1 (cos(pi/2) = 6.1e-17 would otherwise be
-// an exact rational that every product carries along).
+// The model's numbers as exact decimals (exactDecimalModel; the cast is compiled there once).
 Problem numericProblem(const Model& model) {
-  Model m = model;
-  const auto snap = [](auto&& values) {
-    for (double& x : values.reshaped()) {
-      if (std::abs(x) < 1e-13) x = 0;
-      if (std::abs(std::abs(x) - 1) < 1e-13) x = x > 0 ? 1 : -1;
-    }
-  };
-  for (int i = 1; i <= m.N; ++i) {
-    snap(m.Xtree[i].E);
-    snap(m.Xtree[i].r);
-    snap(m.I[i].h);
-    snap(m.I[i].Ibar);
-    snap(m.joints[i].axis);
+  try {
+    return Problem{exactDecimalModel(model), {}, {}, {}, {}};
+  } catch (const std::invalid_argument& e) {
+    throw EquationsUnsupported(e.what());
   }
-  snap(m.gravity.v);
-  snap(m.gravity.w);
-  for (int i = 1; i <= m.N; ++i)
-    if (!m.I[i].Ibar.allFinite() || !m.I[i].h.allFinite() || !std::isfinite(m.I[i].m) || !m.Xtree[i].E.allFinite() ||
-        !m.Xtree[i].r.allFinite())
-      throw EquationsUnsupported("body '" + m.bodyNames[i] + "' has a number that is not finite");
-  return Problem{m.cast<Sym>(), {}, {}, {}, {}};
 }
 
 // Reports progress and honours the cancel flag between steps.
@@ -316,26 +296,32 @@ EquationEntry makeEntry(const std::string& name, const std::string& texName, con
   return e;
 }
 
-// Rough cost of the derivation: measured times (docs/symbolic.md) grow about tenfold per joint
-// beyond three with numeric parameters, and faster with symbolic ones.
-EquationsEstimate estimate(int n, bool symbolic) {
+// The derivation's time, an upper bound from the number of joints and how many of them sit at a
+// general angle to their parent (a rotation with entries other than 0 and +-1: what multiplies the
+// Fourier terms). Measured (the report with its cost, 2026-12-07): the general chains (every twist
+// arbitrary, full inertias; generalChain), numeric, 2.6 s at n = 4, 23 s at 5, 346 s at 6, about
+// ninefold per joint; aligned chains such as the PUMA 560 and the UR5 0.6-0.7 s at n = 6 (taken as
+// fourfold per joint); symbolic parameters about five times more (the PUMA 560: 2.9 s). Mixed chains
+// are interpolated in the logarithm by the share of general joints.
+EquationsEstimate estimate(int n, double generalShare, bool symbolic) {
   EquationsEstimate e;
-  const double perJoint = symbolic ? 12.0 : 6.0;
-  e.seconds = 0.05 * std::pow(perJoint, std::max(0, n - 2));
-  e.terms = long(std::pow(symbolic ? 8.0 : 5.0, n));
-  const long limit = 900;  // s: what a lecture can wait for
-  e.feasible = e.seconds <= limit && n <= 8;
+  const double general = std::log(2.6) + (n - 4) * std::log(9.0), aligned = std::log(0.6) + (n - 6) * std::log(4.0);
+  e.seconds = std::max(0.05, std::exp(generalShare * general + (1 - generalShare) * aligned) * (symbolic ? 5 : 1));
+  e.terms = long(std::ceil(std::exp(generalShare * ((n - 1) * std::log(6.0) + std::log(12.0)) +
+                                    (1 - generalShare) * ((n - 1) * std::log(3.0) + std::log(4.0)))));
+  const double limit = 900;  // s: what a lecture can wait for
+  e.feasible = e.seconds <= limit;
   std::ostringstream s;
   if (e.seconds < 1)
     s << "under a second";
   else if (e.seconds < 120)
-    s << "about " << long(std::ceil(e.seconds)) << " s";
+    s << "at most about " << long(std::ceil(e.seconds)) << " s";
   else
-    s << "about " << long(std::ceil(e.seconds / 60)) << " min";
-  s << ", about " << e.terms << " terms in M";
+    s << "at most about " << long(std::ceil(e.seconds / 60)) << " min";
+  s << ", up to about " << e.terms << " terms in M";
   if (!e.feasible)
     s << ": too large to derive in reasonable time (" << n << " joints" << (symbolic ? ", symbolic parameters" : "")
-      << "; the limit is about " << limit / 60 << " min)";
+      << "; the limit is " << long(limit / 60) << " min)";
   e.explanation = s.str();
   return e;
 }
@@ -343,7 +329,18 @@ EquationsEstimate estimate(int n, bool symbolic) {
 }  // namespace
 
 EquationsEstimate estimateEquations(const Model& model, EquationParameters parameters) {
-  return estimate(model.nv, parameters == EquationParameters::Symbolic);
+  // Joints at a general angle to their parent.
+  int general = 0;
+  for (int i = 1; i <= model.N; ++i) {
+    const auto& E = model.Xtree[i].E;
+    bool aligned = true;
+    for (int k = 0; k < 9; ++k) {
+      const double x = std::abs(E.data()[k]);
+      aligned = aligned && (x < 1e-9 || std::abs(x - 1) < 1e-9);
+    }
+    general += !aligned;
+  }
+  return estimate(model.nv, model.N > 0 ? double(general) / model.N : 0, parameters == EquationParameters::Symbolic);
 }
 
 EquationsReport equationsReport(const Model& model, const EquationsRequest& request) {
@@ -367,13 +364,12 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
   steps.next("CRBA and RNEA");
 
   // CRBA and RNEA on the symbolic scalar, each entry simplified into sines and cosines of sums.
-  DataTpl<Sym> data(p.model);
-  const VecX<Sym> q = state.qVec();
   MatX<Sym> Mraw;
   VecX<Sym> graw;
   try {
-    Mraw = crba(p.model, data, q);
-    graw = gravityVector(p.model, data, q);
+    RawMassMatrixAndGravity raw = massMatrixAndGravity(p.model, state);
+    Mraw = std::move(raw.M);
+    graw = std::move(raw.g);
   } catch (const SymbolicBranch& e) {
     throw EquationsUnsupported(std::string("the algorithms branch on a symbolic value (") + e.what() +
                                "); try numeric parameters");
@@ -390,8 +386,8 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
     x->g.push_back(simplified(graw[i].e));
   }
   // Christoffel symbols of the first kind, Gamma_{i,jk} = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2
-  // (Spong, Hutchinson and Vidyasagar 2006, §7.3, eq. 7.59), j <= k (symmetric in j, k), and from them
-  // c_i = sum_jk Gamma_{i,jk} qd_j qd_k (eq. 7.60). Differentiating M's short Fourier forms is far
+  // (Spong, Hutchinson and Vidyasagar 2006, chapter 7), j <= k (symmetric in j, k), and from them
+  // c_i = sum_jk Gamma_{i,jk} qd_j qd_k. Differentiating M's short Fourier forms is far
   // cheaper than simplifying RNEA's C qd, which expands into every product of the recursion (the
   // PUMA 560: 6 s of 7); the suites check c against RNEA (test_symbolic_report, `id`).
   for (int i = 0; i < n; ++i) {

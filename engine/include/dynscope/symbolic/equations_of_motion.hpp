@@ -45,6 +45,21 @@ struct EquationsOfMotion {
 EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state,
                                     const std::vector<GiNaC::realsymbol>& groups = {});
 
+// The model with its numbers as exact decimals (Sym), the rounding noise of rotations taken out
+// first: |x| < 1e-13 becomes 0 and |x| within 1e-13 of 1 becomes +-1 (cos(pi/2) = 6.1e-17 would
+// otherwise be an exact rational that every product carries along). EquationsUnsupported-free:
+// std::invalid_argument naming the body when a number is not finite.
+ModelTpl<Sym> exactDecimalModel(const Model& model);
+
+// M(q) by CRBA and g(q) by RNEA on the symbolic scalar, not simplified: equationsReport simplifies
+// them entry by entry (with progress and cancel between entries). Instantiated here once, so that
+// the report's unit does not compile the algorithms on Sym again.
+struct RawMassMatrixAndGravity {
+  MatX<Sym> M;
+  VecX<Sym> g;
+};
+RawMassMatrixAndGravity massMatrixAndGravity(const ModelTpl<Sym>& model, const SymbolicState& state);
+
 // The textbook form of an expression in the joint angles `angles`: products and powers of sines
 // and cosines become sines and cosines of sums of angles (cos q1 cos q2 - sin q1 sin q2 ->
 // cos(q1 + q2), cos^2 + sin^2 -> 1), and the result is collected by trigonometric term and
