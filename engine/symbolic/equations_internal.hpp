@@ -3,6 +3,7 @@
 // equations_report.cpp, expression_printer.cpp and code_generation.cpp share.
 #pragma once
 #include <array>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,12 @@ struct EquationsExpressions {
 };
 
 namespace symbolic_detail {
+
+// GiNaC is not thread-safe: its expressions share reference-counted nodes (the numbers 0, 1, ...)
+// without atomic counts. Every entry point of the library that builds, prints or drops expressions
+// holds this lock (recursive: closedFormCost calls equationsReport), so the window may derive the
+// equations in one thread while the operation-count chart counts the closed form in another.
+std::recursive_mutex& computerAlgebraMutex();
 
 struct Printed {
   std::string text, tex;

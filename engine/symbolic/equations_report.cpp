@@ -343,7 +343,15 @@ EquationsEstimate estimateEquations(const Model& model, EquationParameters param
   return estimate(model.nv, model.N > 0 ? double(general) / model.N : 0, parameters == EquationParameters::Symbolic);
 }
 
+namespace symbolic_detail {
+std::recursive_mutex& computerAlgebraMutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+}  // namespace symbolic_detail
+
 EquationsReport equationsReport(const Model& model, const EquationsRequest& request) {
+  const std::lock_guard lock(symbolic_detail::computerAlgebraMutex());
   requireSupported(model);
   const bool symbolic = request.parameters == EquationParameters::Symbolic;
   if (symbolic && !request.table)
@@ -352,7 +360,11 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
   const int n = model.nv;
   if (p.model.nv != n) throw EquationsUnsupported("the DH table and the model have different numbers of joints");
 
-  auto x = std::make_shared<EquationsExpressions>();
+  // Dropped under the lock too (the last report's copy may go in another thread).
+  std::shared_ptr<EquationsExpressions> x(new EquationsExpressions, [](EquationsExpressions* e) {
+    const std::lock_guard lock(symbolic_detail::computerAlgebraMutex());
+    delete e;
+  });
   x->state = symbolicState(n);
   x->parameters = p.parameters;
   x->values = p.values;
@@ -463,6 +475,7 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
 
 EquationValues evaluateEquations(EquationsReport& report, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                  const Eigen::VectorXd& qdd) {
+  const std::lock_guard lock(symbolic_detail::computerAlgebraMutex());
   const int n = report.n;
   if (!report.expressions) throw std::invalid_argument("evaluateEquations: the report has no expressions");
   if (q.size() != n || qd.size() != n || qdd.size() != n)
@@ -688,6 +701,7 @@ std::string writeJson(const EquationsReport& r, const std::string& origin) {
 }  // namespace
 
 std::string writeEquations(const EquationsReport& report, EquationFormat format, const std::string& origin) {
+  const std::lock_guard lock(symbolic_detail::computerAlgebraMutex());
   if (report.n <= 0 || int(report.M.size()) != report.n * report.n || int(report.c.size()) != report.n)
     throw std::invalid_argument("writeEquations: the report is empty or incomplete");
   switch (format) {

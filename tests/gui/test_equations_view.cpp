@@ -117,7 +117,7 @@ class TestEquationsView : public QObject {
     for (const char* name : {"M_{11} =", "M_{12} =", "M_{22} =", "c_{1} =", "g_{2} =", "\\tau_{2} ="})
       QVERIFY2(dock()->body().contains(name), name);
     QVERIFY(!dock()->body().contains("M_{21} ="));  // symmetric: shown once
-    QCOMPARE(evaluate(dock()->view(), "document.querySelectorAll('.entry .term').length").toInt(),
+    QCOMPARE(evaluate(dock()->view(), "document.querySelectorAll('.entry .eqt').length").toInt(),
              int(shownTerms(r).size()));
     // tau as a textbook writes it: tau_1 = M_11 qdd_1 + M_12 qdd_2 + c_1 + g_1.
     QVERIFY(dock()->body().contains("M_{12}\\,\\ddot{q}_{2}"));
@@ -147,10 +147,10 @@ class TestEquationsView : public QObject {
       const QString chip = QString("document.querySelector('.joint.j%1')").arg(dof);
       evaluate(dock()->view(), chip + ".dispatchEvent(new MouseEvent('mouseenter'))");
       const QString lit = QString(
-                              "Array.from(document.querySelectorAll('.entry .term')).filter(function (e) {"
+                              "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
                               " return getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)'; }).length");
       const QString faded = QString(
-                                "Array.from(document.querySelectorAll('.entry .term')).filter(function (e) {"
+                                "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
                                 " return parseFloat(getComputedStyle(e).opacity) < 0.5; }).length");
       QTRY_COMPARE(evaluate(dock()->view(), lit).toInt(), expected);
       QCOMPARE(evaluate(dock()->view(), faded).toInt(), others);

@@ -62,7 +62,7 @@ QString termBoxes(const QString& t) {
     QString term = f->terms[k];
     QString sign = k > 0 ? "+" : "";
     if (term.startsWith('+') || term.startsWith('-')) sign = term.left(1), term = term.mid(1).trimmed();
-    if (!sign.isEmpty()) h += tex(sign, "tex op");
+    if (!sign.isEmpty()) h += tex(sign, "tex eqop");
     h += tex(term + (k + 1 == f->terms.size() ? " \\bigr)" : ""), "tex shrink");
   }
   return h;
@@ -72,7 +72,7 @@ QString termBoxes(const QString& t) {
 // it contains), the signs between them.
 QString entry(const dyn::EquationEntry& e) {
   QString h = "<div class=\"entry\">" + tex(QString::fromStdString(e.texName) + " =", "tex lhs");
-  if (e.zero || e.terms.empty()) return h + " " + tex("0", "tex term") + "</div>";
+  if (e.zero || e.terms.empty()) return h + " " + tex("0", "tex") + "</div>";
   int shown = 0;
   for (const dyn::EquationTerm& t : e.terms) {
     if (shown == kMaxTermsShown) {
@@ -83,8 +83,8 @@ QString entry(const dyn::EquationEntry& e) {
     QString body = QString::fromStdString(t.tex).trimmed();
     const bool minus = body.startsWith('-');
     if (minus) body = body.mid(1).trimmed();
-    if (shown > 0 || minus) h += tex(minus ? "-" : "+", "tex op");
-    QStringList classes{"term"};
+    if (shown > 0 || minus) h += tex(minus ? "-" : "+", "tex eqop");
+    QStringList classes{"eqt"};
     for (int d : t.dofs) classes << QString("d%1").arg(d);
     h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), termBoxes(body));
     ++shown;
@@ -110,9 +110,9 @@ QString torques(const dyn::EquationsReport& r) {
       if (e.zero) return;
       std::vector<int> dofs = e.dofs;
       if (extraDof >= 0 && std::find(dofs.begin(), dofs.end(), extraDof) == dofs.end()) dofs.push_back(extraDof);
-      QStringList classes{"term"};
+      QStringList classes{"eqt"};
       for (int d : dofs) classes << QString("d%1").arg(d);
-      if (!first) h += tex("+", "tex op");
+      if (!first) h += tex("+", "tex eqop");
       h += QString("<span class=\"%1\">%2</span>").arg(classes.join(' '), tex(t, "tex shrink"));
       first = false;
     };
@@ -122,7 +122,7 @@ QString torques(const dyn::EquationsReport& r) {
     }
     add(r.c[size_t(i)], QString::fromStdString(r.c[size_t(i)].texName), -1);
     add(r.g[size_t(i)], QString::fromStdString(r.g[size_t(i)].texName), -1);
-    if (first) h += tex("0", "tex term");
+    if (first) h += tex("0", "tex");
     h += "</div>";
   }
   return h;
@@ -173,7 +173,7 @@ QString chips(const dyn::EquationsReport& r) {
 
 QString body(const dyn::EquationsReport& r, Section s, const lecture_html::Style& style, bool hover) {
   (void)style;
-  QString h = QString("<div class=\"title\">%1 %2</div>")
+  QString h = QString("<div class=\"title\">%1<br>%2</div>")
                   .arg(QObject::tr("Equations of motion of %1:").arg(QString::fromStdString(r.modelName).toHtmlEscaped()),
                        tex("\\tau = M(q)\\,\\ddot{q} + C(q, \\dot{q})\\,\\dot{q} + g(q)"));
   if (hover) h += chips(r);
@@ -215,8 +215,8 @@ QString css(const dyn::EquationsReport* r, const lecture_html::Style& s) {
                   ".eqm{font-size:%1;margin:4px 0 6px 0;}"
                   ".entry{font-size:%1;line-height:1.9;margin:2px 0;padding-left:2.2em;text-indent:-2.2em;}"
                   ".entry .tex{white-space:nowrap;display:inline-block;text-indent:0;}"
-                  ".entry .lhs{margin-right:0.35em;}.entry .op{margin:0 0.3em;}"
-                  ".term{border-radius:4px;padding:2px 0;transition:background 0.1s,opacity 0.1s;}"
+                  ".entry .lhs{margin-right:0.35em;}.entry .eqop{margin:0 0.3em;}"
+                  ".eqt{border-radius:4px;padding:2px 0;transition:background 0.1s,opacity 0.1s;}"
                   ".more{color:#5a6270;font-style:italic;margin-left:0.5em;}"
                   ".chips{font-size:%4;margin:0 0 6px 0;}.chips .hint{color:#5a6270;margin-right:0.5em;}"
                   ".joint{display:inline-block;white-space:nowrap;border:1px solid #9aa3b2;border-radius:1em;"
@@ -229,8 +229,8 @@ QString css(const dyn::EquationsReport* r, const lecture_html::Style& s) {
   // The lit joint: its terms highlighted, the others faded; its chip marked.
   for (int k = 0; r && k < r->n; ++k)
     c += QString(
-             "body[data-hl='%1'] .term.d%1{background:#fff1a8;}"
-             "body[data-hl='%1'] .term:not(.d%1){opacity:0.35;}"
+             "body[data-hl='%1'] .eqt.d%1{background:#fff1a8;}"
+             "body[data-hl='%1'] .eqt:not(.d%1){opacity:0.35;}"
              "body[data-hl='%1'] .joint.j%1{background:#fff1a8;border-color:#c9a400;}")
              .arg(k);
   return c;

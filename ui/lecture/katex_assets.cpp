@@ -111,14 +111,17 @@ function dynFit() {
 }
 // A box that must stay whole (class "shrink": a term of the equations of motion) and is wider than
 // its line is scaled down to fit it (to 0.4 at least; a term is never broken).
+// All sizes are read before any is set: one layout for the page, not one per box.
 function dynShrink() {
-  document.querySelectorAll('.shrink').forEach(function (e) {
-    e.style.zoom = '';
-    var p = e.parentElement, s = getComputedStyle(p);
+  var boxes = Array.from(document.querySelectorAll('.shrink'));
+  boxes.forEach(function (e) { e.style.zoom = ''; });
+  var zooms = boxes.map(function (e) {
+    var p = e.closest('.entry') || e.parentElement, s = getComputedStyle(p);
     var room = p.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 2;
     var width = e.getBoundingClientRect().width;
-    if (width > room) e.style.zoom = Math.max(0.4, room / width);
+    return width > room && room > 0 ? Math.max(0.4, room / width) : 0;
   });
+  boxes.forEach(function (e, k) { if (zooms[k]) e.style.zoom = zooms[k]; });
 }
 function dynShow(html, css, fit) {
   document.getElementById('dyn-style').textContent = css;

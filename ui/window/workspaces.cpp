@@ -142,6 +142,11 @@ void apply(QMainWindow* window, const Layout& layout_) {
   const Layout layout = effective(window, layout_);
   const std::vector<QDockWidget*> shown = docksOf(window, layout);
   const QList<QDockWidget*> docks = window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly);
+  // A group's tab that is in front now stays in front (the Equations of motion view through F11),
+  // else the group's first dock comes forward.
+  std::set<QDockWidget*> inFront;
+  for (QDockWidget* d : docks)
+    if (d->isVisible()) inFront.insert(d);
   // Every dock out of the layout first: re-adding is the only way Qt places a dock anew.
   for (QDockWidget* d : docks) {
     d->setFloating(false);
@@ -188,8 +193,13 @@ void apply(QMainWindow* window, const Layout& layout_) {
   }
   // The front tabs: the tab bars exist once the layout has run.
   if (window->layout()) window->layout()->activate();
-  for (QDockWidget* d : fronts)
-    if (d) d->raise();
+  for (size_t k = 0; k < layout.groups.size(); ++k) {
+    if (!fronts[k]) continue;
+    QDockWidget* front = fronts[k];
+    for (const char* name : layout.groups[k].docks)
+      if (QDockWidget* d = dockNamed(window, name); d && d != fronts[k] && inFront.count(d)) front = d;
+    front->raise();
+  }
 }
 
 bool isSqueezedIntoTabs(QMainWindow* window, const Layout& layout, size_t k) {
@@ -206,6 +216,11 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
   QDockWidget* first = layout.groups.empty() || layout.groups[0].docks.empty()
                            ? nullptr
                            : dockNamed(window, layout.groups[0].docks.front());
+  // The first group's tab in front (the Equations of motion view may be, instead of its first dock)
+  // stays in front of the docks squeezed in behind it.
+  QDockWidget* firstShown = first;
+  for (const char* name : layout.groups.empty() ? std::vector<const char*>{} : layout.groups[0].docks)
+    if (QDockWidget* d = dockNamed(window, name); d && d->isVisible()) firstShown = d;
   for (size_t k = 1; k < layout.groups.size() && first; ++k) {
     const Group& g = layout.groups[k];
     QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
@@ -215,14 +230,14 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
     if (!room && !tabbed) {
       for (const char* name : g.docks)
         if (QDockWidget* t = dockNamed(window, name)) window->tabifyDockWidget(first, t);
-      first->raise();
+      firstShown->raise();
     } else if (room && tabbed) {
       window->addDockWidget(g.area, d, stacking(g));
       for (const char* name : g.docks)
         if (QDockWidget* t = dockNamed(window, name); t && t != d) window->tabifyDockWidget(d, t);
       d->show();
       d->raise();
-      first->raise();
+      firstShown->raise();
     }
     if (!room) layout.groups[k].docks.clear();  // no size of its own
   }
