@@ -224,7 +224,8 @@ class MainWindow : public QMainWindow {
   // main_window_workspaces.cpp
   void createWorkspaceUi();
   const workspaces::Workspace& currentWorkspace() const;
-  void layOut(const workspaces::Layout& layout);  // now and again once the window has settled
+  // `keepTabsInFront`: the same workspace again (presentation mode): the tabs in front stay.
+  void layOut(const workspaces::Layout& layout, bool keepTabsInFront = false);  // now and again once the window has settled
   // After a load: a DH robot brings its table forward (a tab at the desk; its own place when
   // presenting, where a URDF after it gives the place back).
   void followRobotKind();

@@ -123,9 +123,9 @@ void MainWindow::followRobotKind() {
   if (auto* dh = findChild<DhTableDock*>(); dh && dh->toggleViewAction()->isChecked()) dh->raise();
 }
 
-void MainWindow::layOut(const workspaces::Layout& layout) {
+void MainWindow::layOut(const workspaces::Layout& layout, bool keepTabsInFront) {
   m_laidOut = workspaces::docksOf(this, layout);
-  workspaces::apply(this, layout);
+  workspaces::apply(this, layout, keepTabsInFront);
   workspaces::fitSizes(this, layout);
   // Again once the docks have their new contents' sizes, and (presenting) once the full-screen
   // geometry has arrived; at the desk only once, so that a dock widened meanwhile (the joints' τ
@@ -191,7 +191,7 @@ void MainWindow::setPresentationMode(bool on) {
     // Without a window manager (a bare X server, Xvfb, a kiosk session) nobody honours the
     // full-screen request: cover the screen ourselves. Harmless when a window manager did it.
     if (QScreen* s = screen()) setGeometry(QRect(s->geometry().topLeft(), screenSize));
-    layOut(currentWorkspace().presenting);
+    layOut(currentWorkspace().presenting, true);
     // The joint rows in full at the larger font, once the font change has reached them.
     QMetaObject::invokeMethod(
         this,

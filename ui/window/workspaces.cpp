@@ -138,15 +138,14 @@ std::vector<QDockWidget*> docksOf(QMainWindow* window, const Layout& layout_) {
   return out;
 }
 
-void apply(QMainWindow* window, const Layout& layout_) {
+void apply(QMainWindow* window, const Layout& layout_, bool keepTabsInFront) {
   const Layout layout = effective(window, layout_);
   const std::vector<QDockWidget*> shown = docksOf(window, layout);
   const QList<QDockWidget*> docks = window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly);
-  // A group's tab that is in front now stays in front (the Equations of motion view through F11),
-  // else the group's first dock comes forward.
+  // The tabs in front now (keepTabsInFront); else each group's first dock comes forward.
   std::set<QDockWidget*> inFront;
   for (QDockWidget* d : docks)
-    if (d->isVisible()) inFront.insert(d);
+    if (keepTabsInFront && d->isVisible()) inFront.insert(d);
   // Every dock out of the layout first: re-adding is the only way Qt places a dock anew.
   for (QDockWidget* d : docks) {
     d->setFloating(false);
@@ -197,7 +196,8 @@ void apply(QMainWindow* window, const Layout& layout_) {
     if (!fronts[k]) continue;
     QDockWidget* front = fronts[k];
     for (const char* name : layout.groups[k].docks)
-      if (QDockWidget* d = dockNamed(window, name); d && d != fronts[k] && inFront.count(d)) front = d;
+      if (QDockWidget* d = dockNamed(window, name); d && d != fronts[k] && inFront.count(d) && !inFront.count(fronts[k]))
+        front = d;
     front->raise();
   }
 }
@@ -220,7 +220,7 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
   // stays in front of the docks squeezed in behind it.
   QDockWidget* firstShown = first;
   for (const char* name : layout.groups.empty() ? std::vector<const char*>{} : layout.groups[0].docks)
-    if (QDockWidget* d = dockNamed(window, name); d && d->isVisible()) firstShown = d;
+    if (QDockWidget* d = dockNamed(window, name); first && d && d->isVisible() && !first->isVisible()) firstShown = d;
   for (size_t k = 1; k < layout.groups.size() && first; ++k) {
     const Group& g = layout.groups[k];
     QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());

@@ -57,7 +57,9 @@ QString idList();
 // Lays the window's docks out as `layout` says: its docks placed, tabbed and shown, every other dock
 // hidden in its home area (so that View > dock shows it at a sensible place). Docks missing from the
 // window are skipped. Sizes are set by fitSizes(), which needs the final window size.
-void apply(QMainWindow* window, const Layout& layout);
+// `keepTabsInFront`: a group's tab that is in front now, hiding the group's first dock, stays in
+// front (the same workspace laid out again, for presentation mode: the Equations of motion view).
+void apply(QMainWindow* window, const Layout& layout, bool keepTabsInFront = false);
 // The shares of `layout` in pixels of the window's current size.
 void fitSizes(QMainWindow* window, const Layout& layout);
 // The docks a layout shows, in table order.
