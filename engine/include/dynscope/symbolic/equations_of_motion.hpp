@@ -45,12 +45,26 @@ struct EquationsOfMotion {
 EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicState& state,
                                     const std::vector<GiNaC::realsymbol>& groups = {});
 
-// The textbook form of an expression in the joint angles `angles`: products and powers of sines
-// and cosines become sines and cosines of sums of angles (cos q1 cos q2 - sin q1 sin q2 ->
-// cos(q1 + q2), cos^2 + sin^2 -> 1), and the result is collected by trigonometric term and
-// `groups` (masses, say), each coefficient factored. Zero exactly when the expression is
-// identically zero as a trigonometric polynomial in `angles`.
+// The textbook form of an expression in the joint angles `angles` (docs/symbolic.md, "Textbook
+// forms"): of two canonical forms, the one with fewer terms, the Fourier form (products become
+// sines and cosines of sums: cos q1 cos q2 - sin q1 sin q2 -> cos(q1 + q2)) unless it has a
+// multiple angle such as cos(2 q2), else the product form (a polynomial in sin and cos of single
+// angles, or of the sums q_p + q_k along parallel axes, reduced by cos^2 = 1 - sin^2 or
+// sin^2 = 1 - cos^2, whichever leaves fewer terms, per angle). Then collected by `groups` (masses,
+// say) and trigonometric term, common factors pulled out and squares completed ((l1 + c1x)^2).
+// Zero exactly when the expression is identically zero as a trigonometric polynomial in `angles`.
+struct TrigForm {
+  std::vector<GiNaC::realsymbol> groups;  // collected by these first (the masses)
+  // parallel[k] = {p, s}: joint k turns about joint p's axis (s = +1) or its opposite (s = -1), so
+  // the product form uses the absolute angle u_k = u_p + s q_k (cos(q1+q2), as c12 in a textbook);
+  // p = -1 (or a shorter vector): u_k = q_k.
+  std::vector<std::pair<int, int>> parallel;
+};
 GiNaC::ex simplifyTrig(const GiNaC::ex& x, const std::vector<GiNaC::realsymbol>& angles,
                        const std::vector<GiNaC::realsymbol>& groups = {});
+GiNaC::ex simplifyTrig(const GiNaC::ex& x, const std::vector<GiNaC::realsymbol>& angles, const TrigForm& form);
+// Which revolute joints of the model turn about their parent's (revolute) axis, for TrigForm::parallel:
+// the tree rotation's z column is +-z (numeric rotations; a symbolic one is not parallel).
+std::vector<std::pair<int, int>> parallelAxes(const ModelTpl<Sym>& model);
 
 }  // namespace dyn
