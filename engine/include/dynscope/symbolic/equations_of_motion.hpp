@@ -20,19 +20,39 @@ struct SymbolicState {
 };
 SymbolicState symbolicState(int nv);
 
+// The frames a parameter's components are taken in: a standard-DH table's frame i (symbolicDhModel)
+// or link i's own frame (symbolicModel on a URDF or any loaded model).
+enum class ParameterFrames { Dh, Link };
+// What a parameter symbol stands for, with its unit, from its name: l1, d1 (a DH row's a and d),
+// p1x (joint 1's origin in its parent link's frame), m1, c1x (centre of mass), I1xx (inertia about
+// it), g. "" for a name of no parameter. For example "mass of link 2 [kg]".
+std::string parameterMeaning(const std::string& name, ParameterFrames frames);
+
 // A model whose parameters are symbols, with the values the table gives them (for evaluation).
 struct SymbolicModel {
   ModelTpl<Sym> model;
   std::vector<GiNaC::realsymbol> parameters;  // m1, l1, d1, c1x.., I1xx.., g: those non-zero in the table
   GiNaC::lst values;                          // parameter == value, for subs()
+  ParameterFrames frames = ParameterFrames::Dh;
   GiNaC::realsymbol parameter(const std::string& name) const;  // std::out_of_range when absent
   std::vector<GiNaC::realsymbol> masses() const;               // m1, m2, ...: the textbook's groups
+  // parameterMeaning in this model's frames, naming the link (and joint) for a loaded model:
+  // "mass of link 2 (upper_arm_link) [kg]".
+  std::string meaning(const std::string& name) const;
 };
 // A standard-DH serial chain (docs/dh-format.md, no base or tool directive) with each row's a, d,
 // mass, centre of mass and inertia about it as symbols where they are non-zero, and the magnitude
 // of gravity as g. The twists alpha and the offsets theta stay numbers. The same body frames and
 // tree transforms as buildModel(dhTableToDescription(table)).
 SymbolicModel symbolicDhModel(const DhTable& table);
+// Any loaded model (URDF, MJCF, DH) of revolute and prismatic joints with its inertial parameters
+// and joint origins as symbols where non-zero: for body i (the model's order, 1-based) the mass m_i,
+// the centre of mass c_i{x,y,z} in link i's frame, the inertia about it I_i{xx,yy,zz,xy,xz,yz} (link
+// i's axes), the translation p_i{x,y,z} of joint i's origin in its parent link's frame (a URDF
+// joint's origin xyz), and the magnitude g of gravity. Rotations, joint axes and gravity's direction
+// stay numbers, rounding noise snapped first (|x| < 1e-13 -> 0, within 1e-13 of +-1 -> +-1). The
+// same model as `model` at the values. std::invalid_argument naming the first other joint.
+SymbolicModel symbolicModel(const Model& model);
 
 struct EquationsOfMotion {
   MatX<Sym> M;    // M(q)
