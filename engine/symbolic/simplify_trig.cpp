@@ -171,7 +171,7 @@ ex completeSquares(ex A, GiNaC::exmap& back) {
         if (A.degree(r) < 2 || A.coeff(p, 1).coeff(r, 1).is_zero()) continue;
         for (int sign : {1, -1}) {
           const GiNaC::symbol w("~w" + std::to_string(back.size()));  // sorts after the parameters
-          const ex B = A.subs(r == sign * (w - p)).expand();  // w = p + sign r
+          const ex B = A.subs(r == sign * (w - p)).expand();          // w = p + sign r
           if (termCount(B) < termCount(A)) {
             A = B;
             back[w] = p + sign * r;
@@ -425,7 +425,22 @@ ex simplifyTrig(const ex& x, const std::vector<GiNaC::realsymbol>& angles, const
     atoms.insert(absolute ? Cu[k] : C[k]);
     atoms.insert(absolute ? Su[k] : S[k]);
   }
-  return present(splitByAtoms(absolute ? Pu : Pq, atoms), form.groups).subs(absolute ? uTrig : qTrig);
+  // Each parameter-and-velocity monomial with its own choice per angle: I2xx sin^2 q2 + I2zz cos^2 q2, not
+  // (I2xx - I2zz) sin^2 q2 + I2zz (the same value; only the zero test needs the one canonical form above).
+  const std::vector<GiNaC::realsymbol>&Ca = absolute ? Cu : C, &Sa = absolute ? Su : S;
+  std::map<ex, GiNaC::exvector, GiNaC::ex_is_less> byMonomial;
+  for (const auto& [trig, coef] : splitByAtoms(absolute ? Pu : Pq, atoms))
+    for (const ex& c : coef) {
+      const ex numeric = GiNaC::is_a<GiNaC::mul>(c) ? c.op(c.nops() - 1) : c;  // a mul's number is its last operand
+      const bool hasNumber = GiNaC::is_a<GiNaC::numeric>(numeric);
+      byMonomial[hasNumber ? c / numeric : c].push_back(hasNumber ? numeric * trig : trig);
+    }
+  GiNaC::exvector perMonomial;
+  for (const auto& [monomial, trigs] : byMonomial) {  // (a single term has nothing to choose)
+    const ex t = sum(trigs).expand();
+    perMonomial.push_back(monomial * (termCount(t) > 1 ? reduceShortest(t, Ca, Sa) : t));
+  }
+  return present(splitByAtoms(sum(perMonomial).expand(), atoms), form.groups).subs(absolute ? uTrig : qTrig);
 }
 
 }  // namespace dyn
