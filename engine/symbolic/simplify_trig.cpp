@@ -1,15 +1,15 @@
-// The textbook form of a trigonometric polynomial, chosen between two canonical forms:
-//  - the Fourier form: every sine and cosine of an integer combination of the angles is written with
-//    z_k = exp(i q_k) (cos x = (Z + 1/Z)/2, sin x = (Z - 1/Z)/(2i), the Euler-de Moivre
-//    substitution), the result expanded into a Laurent polynomial in the z_k, and each pair of terms
-//    Z^n, Z^-n read back as cos(n.q), sin(n.q): products become sines and cosines of sums, and
-//    cos^2 + sin^2 = 1 cancels by itself (the planar arm's cos q2, cos(q1 + q2));
-//  - the product form: a polynomial in C_k = cos u_k and S_k = sin u_k of single (absolute) angles,
-//    reduced modulo C_k^2 + S_k^2 = 1 by C^2 -> 1 - S^2 or S^2 -> 1 - C^2, per angle whichever
-//    leaves fewer terms (the Stanford arm's sin^2 q2 where the Fourier form writes cos 2 q2).
-// Both are unique for a given expression, so an expression is identically zero exactly when its form
-// is 0. The entry is then collected by groups (masses) and trigonometric term, common factors pulled
-// out, and squares completed where that shortens a coefficient (l1^2 + 2 l1 c1x + c1x^2 -> (l1 + c1x)^2).
+// The textbook form of a trigonometric polynomial in the joint angles, the shortest of three canonical
+// forms (docs/symbolic.md, "Textbook forms"):
+//  - the product form: a polynomial in C_k = cos q_k and S_k = sin q_k, reduced modulo C_k^2 + S_k^2 = 1
+//    by C^2 -> 1 - S^2 or S^2 -> 1 - C^2, per angle whichever leaves fewer terms (the Stanford arm's
+//    sin^2 q2 where a Fourier series writes cos 2 q2);
+//  - the same in absolute angles u_k = u_p +- q_k along parallel axes (cos(q2 + q3) as one atom, c23);
+//  - the Fourier form: z_k = exp(i q_k) substituted (cos x = (Z + 1/Z)/2, sin x = (Z - 1/Z)/(2i), the
+//    Euler-de Moivre substitution), the Laurent polynomial's pairs Z^n, Z^-n read back as cos(n.q),
+//    sin(n.q): products become sines and cosines of sums (the planar arm's cos q2, cos(q1 + q2)).
+// Each is unique for a given expression, so an expression is identically zero exactly when its form is
+// 0. The entry is then collected by groups (masses) and trigonometric term, common factors pulled out,
+// and squares completed where that shortens a coefficient (l1^2 + 2 l1 c1x + c1x^2 -> (l1 + c1x)^2).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -105,6 +105,13 @@ struct ProductExpander {
       const ex base = (*this)(x.op(0));
       out = 1;
       for (int j = GiNaC::ex_to<GiNaC::numeric>(x.op(1)).to_int(); j > 0; --j) out = reduced(out * base);
+    } else if (x.nops() > 0) {  // a quotient, a root, another function: its operands converted, itself kept
+      struct Operands : GiNaC::map_function {
+        ProductExpander& self;
+        explicit Operands(ProductExpander& e) : self(e) {}
+        ex operator()(const ex& y) override { return self(y); }
+      } operands(*this);
+      out = x.map(operands);
     }
     done.emplace(x, out);
     return out;
@@ -186,11 +193,16 @@ ex completeSquares(ex A, GiNaC::exmap& back) {
   return A;
 }
 
-// +1 or -1: the sign of the term of the expanded sum A whose monomial (its symbols' names and degrees) comes first.
+// +1 or -1: the sign of the term of the expanded A whose monomial (its symbols' names and degrees) comes first.
 int leadingSign(const ex& A) {
   std::string firstKey;
   int sign = 1;
-  for (const ex& t : A) {
+  GiNaC::exvector terms;
+  if (GiNaC::is_a<GiNaC::add>(A))
+    terms.assign(A.begin(), A.end());
+  else
+    terms.push_back(A);  // a single term
+  for (const ex& t : terms) {
     std::set<ex, GiNaC::ex_is_less> symbols;
     symbolsOf(t, symbols);
     std::vector<std::string> parts;
@@ -235,6 +247,25 @@ ex canonicalFactors(const ex& f) {
   return out;
 }
 
+// (c3y - d3)^2 -> c3y^2 - 2 c3y d3 + d3^2: a power of a sum whose terms' signs differ is multiplied out. GiNaC
+// evaluates (a + b)^n to make its first term in hash order (memory addresses) positive, so such a square would
+// print as (c3y - d3)^2 in one run and (-c3y + d3)^2 in another; a sum of like signs is the same every run.
+struct MixedPowersExpanded : GiNaC::map_function {
+  static bool negative(const ex& t) {
+    const ex c = GiNaC::is_a<GiNaC::mul>(t) ? t.op(t.nops() - 1) : t;  // a mul's number is its last operand
+    return GiNaC::is_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_negative();
+  }
+  ex operator()(const ex& x) override {
+    const ex y = x.map(*this);
+    if (!GiNaC::is_a<GiNaC::power>(y) || !GiNaC::is_a<GiNaC::add>(y.op(0)) || !y.op(1).info(GiNaC::info_flags::posint))
+      return y;
+    const ex& base = y.op(0);
+    const bool mixed =
+        std::any_of(base.begin(), base.end(), negative) && !std::all_of(base.begin(), base.end(), negative);
+    return mixed ? y.expand() : y;
+  }
+};
+
 // A coefficient as a textbook writes it: squares completed, then factored.
 ex polish(const ex& P) {
   const ex A = P.expand();
@@ -242,7 +273,8 @@ ex polish(const ex& P) {
   GiNaC::exmap back;
   ex out = canonicalFactors(GiNaC::factor(completeSquares(A, back)));
   for (std::size_t k = 0; k <= back.size() && !back.empty(); ++k) out = out.subs(back);  // nested sums
-  return out;
+  MixedPowersExpanded mixedPowers;
+  return mixedPowers(out);
 }
 
 // sum_key coef * key with the coefficients' common factor (not a number) pulled out.
@@ -257,6 +289,8 @@ ex sumWithCommonFactor(const Terms& terms) {
   ex common = kept[0].second;
   for (std::size_t k = 1; k < kept.size() && !GiNaC::is_a<GiNaC::numeric>(common); ++k)
     common = GiNaC::gcd(common, kept[k].second);
+  common = common.expand();  // its sign fixed (GiNaC's gcd may return either), as leadingSign does
+  if (!GiNaC::is_a<GiNaC::numeric>(common)) common = leadingSign(common) * common;
   std::vector<ex> quotients;
   for (const auto& [key, coef] : kept) {
     ex quotient;
