@@ -66,13 +66,14 @@ EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicSt
                                     const std::vector<GiNaC::realsymbol>& groups = {});
 
 // The textbook form of an expression in the joint angles `angles` (docs/symbolic.md, "Textbook
-// forms"): of two canonical forms, the one with fewer terms, the Fourier form (products become
-// sines and cosines of sums: cos q1 cos q2 - sin q1 sin q2 -> cos(q1 + q2)) unless it has a
-// multiple angle such as cos(2 q2), else the product form (a polynomial in sin and cos of single
-// angles, or of the sums q_p + q_k along parallel axes, reduced by cos^2 = 1 - sin^2 or
-// sin^2 = 1 - cos^2, whichever leaves fewer terms, per angle). Then collected by `groups` (masses,
-// say) and trigonometric term, common factors pulled out and squares completed ((l1 + c1x)^2).
-// Zero exactly when the expression is identically zero as a trigonometric polynomial in `angles`.
+// forms"): of three canonical forms, the one with fewest terms: the product form (a polynomial in
+// sin and cos of single angles reduced by cos^2 = 1 - sin^2 or sin^2 = 1 - cos^2, whichever leaves
+// fewer terms, per angle: the Stanford arm's sin^2 q2), the same in the sums q_p + q_k along
+// parallel axes (cos(q2 + q3)), and the Fourier form (products become sines and cosines of sums:
+// cos q1 cos q2 - sin q1 sin q2 -> cos(q1 + q2)), the last only without a multiple angle such as
+// cos(2 q2). Then collected by `groups` (masses, say) and trigonometric term, each parameter with
+// its own sin^2/cos^2, common factors pulled out and squares completed ((l1 + c1x)^2). Zero exactly
+// when the expression is identically zero as a trigonometric polynomial in `angles`.
 struct TrigForm {
   std::vector<GiNaC::realsymbol> groups;  // collected by these first (the masses)
   // parallel[k] = {p, s}: joint k turns about joint p's axis (s = +1) or its opposite (s = -1), so
