@@ -26,15 +26,14 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-// --parameters symbolic: the standard-DH table the symbols are read from, refused with the way out.
+// --parameters symbolic on a DH table: the standard-DH table the symbols are read from, refused with
+// the way out. (Other files: the model's own parameters, symbolicModel.)
 dyn::DhTable symbolicTable(const Session& s) {
   const Options& o = s.options;
   const auto refuse = [](const std::string& why) {
     throw std::invalid_argument("equations --parameters symbolic: " + why +
                                 "; --parameters numeric writes the equations with the model's numbers");
   };
-  if (std::filesystem::path(s.modelPath).extension() != ".dh")
-    refuse(s.modelPath + " is not a DH table: symbolic parameters are read from a standard-DH table (.dh)");
   if (!o.fixes.empty()) refuse("--fix changes the model's numbers");
   dyn::DhTable table = dyn::parseDhTable(readText(s.modelPath), s.modelPath);
   if (table.convention != dyn::DhConvention::Standard)
@@ -83,7 +82,7 @@ int runEquations(const Options& options) {
     };
   dyn::EquationsReport report;
   try {
-    if (symbolic) table = symbolicTable(s);
+    if (symbolic && std::filesystem::path(s.modelPath).extension() == ".dh") table = symbolicTable(s);
     request.table = table ? &*table : nullptr;
     report = dyn::equationsReport(s.model, request);
   } catch (const dyn::EquationsUnsupported& e) {

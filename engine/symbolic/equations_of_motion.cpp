@@ -14,7 +14,8 @@ EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicSt
   DataTpl<Sym> data(model);
   const VecX<Sym> q = state.qVec(), qd = state.qdVec(), qdd = state.qddVec();
   EquationsOfMotion eom;
-  const auto simplified = [&](const Sym& x) { return Sym(simplifyTrig(x.e, state.q, groups)); };
+  const TrigForm form{groups, parallelAxes(model)};  // masses; sums of angles along parallel axes
+  const auto simplified = [&](const Sym& x) { return Sym(simplifyTrig(x.e, state.q, form)); };
   eom.M = crba(model, data, q).unaryExpr(simplified);
   eom.g = gravityVector(model, data, q).unaryExpr(simplified);
   const VecX<Sym> nle = nonLinearEffects(model, data, q, qd);

@@ -118,7 +118,11 @@ struct Printer {
       bool first = true;
       if (coefficient != 1) {
         const Printed c = coefficient.is_integer() || decimals ? number(coefficient) : factor(coefficient);
-        s.text += c.text, s.tex += c.tex;
+        s.text += c.text;
+        // TeX: a fraction needs no parentheses before its factors (\tfrac{1}{2} I_{2xx}, as printed).
+        s.tex += coefficient.is_integer() || decimals
+                     ? c.tex
+                     : "\\tfrac{" + ginacText(coefficient.numer(), true) + "}{" + ginacText(coefficient.denom(), true) + "}";
         first = false;
       }
       for (const auto& f : factors) {
@@ -184,26 +188,6 @@ using GiNaC::ex;
 using symbolic_detail::Printed;
 using symbolic_detail::shortestDecimal;
 
-// What a parameter symbol of symbolicDhModel stands for, from its name (l1, d1, m1, c1x, I1xx, g).
-std::string meaning(const std::string& name) {
-  if (name == "g") return "magnitude of gravity [m/s^2]";
-  const std::size_t end = name.find_first_not_of("0123456789", 1);
-  const std::string row = name.substr(1, end - 1), rest = end == std::string::npos ? "" : name.substr(end);
-  switch (name[0]) {
-    case 'l':
-      return "link length a of row " + row + " [m]";
-    case 'd':
-      return "offset d of row " + row + " [m]";
-    case 'm':
-      return "mass of link " + row + " [kg]";
-    case 'c':
-      return "centre of mass of link " + row + ", " + rest + " in DH frame " + row + " [m]";
-    case 'I':
-      return "inertia of link " + row + " about its centre of mass, " + rest + " (DH frame " + row + " axes) [kg m^2]";
-  }
-  return "";
-}
-
 // The model's joints must be revolute or prismatic, in a tree without loops.
 void requireSupported(const Model& m) {
   for (int i = 1; i <= m.N; ++i)
@@ -225,13 +209,24 @@ struct Problem {
   std::vector<EquationSymbol> symbols;
 };
 
-Problem symbolicProblem(const DhTable& table) {
-  if (table.convention != DhConvention::Standard)
-    throw EquationsUnsupported("symbolic parameters are read from a standard-DH table; this one is modified DH");
-  if (table.base) throw EquationsUnsupported("symbolic parameters: the table has a base directive");
-  if (table.tool) throw EquationsUnsupported("symbolic parameters: the table has a tool directive");
-  if (!table.loops.empty()) throw EquationsUnsupported("symbolic parameters: the table has closed loops");
-  SymbolicModel sm = symbolicDhModel(table);
+// The parameters as symbols: a standard-DH table's (symbolicDhModel: l_i, d_i, c_i in DH frame i) when
+// given, else the loaded model's own (symbolicModel: p_i, c_i in link i's frame; a URDF, an MJCF).
+Problem symbolicProblem(const Model& model, const DhTable* table) {
+  SymbolicModel sm;
+  if (table) {
+    if (table->convention != DhConvention::Standard)
+      throw EquationsUnsupported("symbolic parameters are read from a standard-DH table; this one is modified DH");
+    if (table->base) throw EquationsUnsupported("symbolic parameters: the table has a base directive");
+    if (table->tool) throw EquationsUnsupported("symbolic parameters: the table has a tool directive");
+    if (!table->loops.empty()) throw EquationsUnsupported("symbolic parameters: the table has closed loops");
+    sm = symbolicDhModel(*table);
+  } else {
+    try {
+      sm = symbolicModel(model);
+    } catch (const std::invalid_argument& e) {
+      throw EquationsUnsupported(e.what());
+    }
+  }
   Problem p{sm.model, sm.parameters, sm.masses(), {}, {}};
   for (std::size_t k = 0; k < sm.parameters.size(); ++k) {
     const auto& x = sm.parameters[k];
@@ -239,7 +234,7 @@ Problem symbolicProblem(const DhTable& table) {
     EquationSymbol s;
     s.name = x.get_name();
     s.tex = symbolic_detail::printExpression(x, false).tex;
-    s.meaning = meaning(s.name);
+    s.meaning = sm.meaning(s.name);
     s.value = Sym::toDouble(sm.values.op(k).op(1));
     p.symbols.push_back(std::move(s));
   }
@@ -354,9 +349,7 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
   const std::lock_guard lock(symbolic_detail::computerAlgebraMutex());
   requireSupported(model);
   const bool symbolic = request.parameters == EquationParameters::Symbolic;
-  if (symbolic && !request.table)
-    throw EquationsUnsupported("symbolic parameters are read from a standard-DH table, and none was given");
-  Problem p = symbolic ? symbolicProblem(*request.table) : numericProblem(model);
+  Problem p = symbolic ? symbolicProblem(model, request.table) : numericProblem(model);
   const int n = model.nv;
   if (p.model.nv != n) throw EquationsUnsupported("the DH table and the model have different numbers of joints");
 
@@ -386,7 +379,9 @@ EquationsReport equationsReport(const Model& model, const EquationsRequest& requ
     throw EquationsUnsupported(std::string("the algorithms branch on a symbolic value (") + e.what() +
                                "); try numeric parameters");
   }
-  const auto simplified = [&](const ex& e) { return simplifyTrig(e, state.q, p.groups); };
+  // The textbook form: collected by mass, parallel axes' angles summed (cos(q2 + q3), Craig's c23).
+  const TrigForm form{p.groups, parallelAxes(p.model)};
+  const auto simplified = [&](const ex& e) { return simplifyTrig(e, state.q, form); };
   x->M.assign(std::size_t(n * n), 0);
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {

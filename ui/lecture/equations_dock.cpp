@@ -56,8 +56,8 @@ EquationsDock::EquationsDock(EquationsDocument* document, QWidget* parent)
   m_parameters->setObjectName("equationsParameters");
   m_parameters->addItem(tr("Symbolic parameters"), int(dyn::EquationParameters::Symbolic));
   m_parameters->addItem(tr("The robot's numbers"), int(dyn::EquationParameters::Numeric));
-  m_parameters->setToolTip(tr("Masses, lengths, centres of mass and inertias as symbols (m₁, l₁, c₁ₓ, I₁zz …, "
-                              "from a standard-DH table) or as the robot's numbers"));
+  m_parameters->setToolTip(tr("Masses, lengths, centres of mass and inertias as symbols (m₁, l₁, c₁ₓ, I₁zz …: a "
+                              "DH table's, or a URDF's with its joint origins p₁ₓ …) or as the robot's numbers"));
   m_section = new QComboBox(body);
   m_section->setObjectName("equationsSection");
   for (const QString& s : {tr("All"), tr("M(q)"), tr("C(q, q̇) q̇"), tr("g(q)"), tr("τ"), tr("Christoffel symbols"),

@@ -45,9 +45,10 @@ void EquationsDocument::onModelChanged() {
   cancel();
   ++m_generation;
   m_report.reset();
-  // Symbolic parameters by default where the robot has them (a standard-DH table), the robot's
-  // numbers otherwise.
-  m_parameters = symbolicPossible() ? dyn::EquationParameters::Symbolic : dyn::EquationParameters::Numeric;
+  // Symbolic parameters by default for a DH robot (the table's l_i, d_i: a textbook's), the robot's
+  // numbers otherwise (a URDF's symbols are many: p_i, c_i, I_i of every link).
+  m_parameters = m_robot->dhTable() && symbolicPossible() ? dyn::EquationParameters::Symbolic
+                                                          : dyn::EquationParameters::Numeric;
   if (m_state != State::Unavailable) setState(State::Empty);
 }
 
@@ -55,7 +56,7 @@ bool EquationsDocument::symbolicPossible() const { return symbolicImpossibleReas
 
 QString EquationsDocument::symbolicImpossibleReason() const {
   const dyn::DhTable* t = m_robot->dhTable();
-  if (!t) return tr("symbolic parameters are read from a DH table; this robot has none");
+  if (!t) return {};  // the model's own: masses, centres of mass, inertias, joint origins
   if (t->convention != dyn::DhConvention::Standard) return tr("the DH table is in the modified convention");
   if (t->base || t->tool) return tr("the DH table has a base or tool line");
   if (!t->loops.empty()) return tr("the DH table has closed loops");

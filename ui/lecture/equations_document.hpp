@@ -44,8 +44,9 @@ class EquationsDocument : public QObject {
   const dyn::EquationsReport* report() const { return m_report.get(); }
   std::shared_ptr<const dyn::EquationsReport> sharedReport() const { return m_report; }
 
-  // Numeric (the robot's numbers) or symbolic parameters (m1, l1, c1x, I1zz, ...: from a
-  // standard-DH table; symbolicPossible() says whether this robot has one).
+  // Numeric (the robot's numbers) or symbolic parameters (m1, l1, c1x, I1zz, ...: a standard-DH
+  // table's, or a URDF's masses, centres of mass, inertias and joint origins p1x, ...;
+  // symbolicPossible() is false for a DH table the symbols cannot be read from).
   dyn::EquationParameters parameters() const { return m_parameters; }
   void setParameters(dyn::EquationParameters parameters);
   bool symbolicPossible() const;

@@ -33,7 +33,8 @@ struct EquationsUnsupported : std::invalid_argument {
 
 struct EquationsRequest {
   EquationParameters parameters = EquationParameters::Numeric;
-  // Symbolic parameters come from this standard-DH table when given (its model is `model`).
+  // Symbolic parameters come from this standard-DH table when given (its model is `model`), else
+  // from the model itself (symbolicModel: a URDF's masses, centres of mass, inertias, joint origins).
   const DhTable* table = nullptr;
   // Called from the computing thread: `done` of `total` steps, what is being done ("M_{23}").
   std::function<void(int done, int total, const std::string& stage)> progress;
