@@ -135,6 +135,13 @@ struct Printer {
     if (GiNaC::is_a<GiNaC::power>(x)) {
       const Printed base = factor(x.op(0)), e = print(x.op(1));
       const bool plain = isNumber(x.op(1)) && GiNaC::ex_to<GiNaC::numeric>(x.op(1)).is_pos_integer();
+      // TeX: sin^2 q as a textbook sets it, \sin^{2}\left(q_{2}\right), not sin(q2)^2.
+      if (plain && GiNaC::is_a<GiNaC::function>(x.op(0))) {
+        const std::string name = GiNaC::ex_to<GiNaC::function>(x.op(0)).get_name();
+        const std::string prefix = "\\" + name;
+        if ((name == "sin" || name == "cos" || name == "tan") && base.tex.rfind(prefix, 0) == 0)
+          return {base.text + "^" + e.text, prefix + "^{" + e.tex + "}" + base.tex.substr(prefix.size())};
+      }
       return {base.text + "^" + (plain ? e.text : "(" + e.text + ")"), base.tex + "^{" + e.tex + "}"};
     }
     if (GiNaC::is_a<GiNaC::function>(x)) {

@@ -161,7 +161,9 @@ std::string SymbolicModel::meaning(const std::string& name) const {
   const std::size_t end = name.find_first_not_of("0123456789", 1), unit = out.rfind(" [");
   if (frames == ParameterFrames::Dh || out.empty() || end == 1 || unit == std::string::npos) return out;
   // A loaded model's link or joint name before the unit: "mass of link 2 (upper_arm_link) [kg]".
-  const int i = std::stoi(name.substr(1, end - 1));
+  const std::string digits = name.substr(1, end == std::string::npos ? std::string::npos : end - 1);
+  if (digits.empty()) return out;  // g
+  const int i = std::stoi(digits);
   if (i < 1 || i > model.N) return out;
   const std::string which = name[0] == 'p' ? model.jointNames[i] : model.bodyNames[i];
   return which.empty() ? out : out.insert(unit, " (" + which + ")");

@@ -114,7 +114,7 @@ class TestEquationsCli : public QObject {
     if (file.endsWith(".urdf") && parameters == "symbolic") {  // the URDF's own numbers as symbols
       QStringList names;
       for (const QJsonValue& x : o["symbols"].toArray()) names << x.toObject()["name"].toString();
-      for (const char* name : {"m2", "c2x", "I2xx", "p2z", "g"}) QVERIFY2(names.contains(name), name);
+      for (const char* name : {"m2", "c2y", "I2xx", "p2y", "p3z", "g"}) QVERIFY2(names.contains(name), name);
       QVERIFY(o["text_M"].toArray()[0].toArray()[0].toString().contains("m2"));
     }
   }

@@ -300,7 +300,7 @@ class TestEquationsExport : public QObject {
                                   .arg(cost["multiplications"].toInt())
                                   .arg(cost["additions"].toInt())
                                   .toUtf8()));
-    QVERIFY(text.out.contains("\nGamma1_12 = -m2*sin(q2)*(c2x*l1+l1*l2)\n"));
+    QVERIFY(text.out.contains("\nGamma1_12 = -l1*m2*sin(q2)*(c2x+l2)\n"));
     const CliRun c = runCli({"equations", arm2(), "--format", "c"});
     QVERIFY(c.out.contains(QString("tau costs %1 multiplications").arg(cost["multiplications"].toInt()).toUtf8()));
   }

@@ -142,7 +142,7 @@ QString massOverview(const dyn::EquationsReport& r) {
     }
     m += i + 1 < r.n ? " \\\\" : "";
   }
-  return "<div class=\"eqm\">" + tex(m + " \\end{pmatrix}") + "</div>";
+  return "<div class=\"eqm\">" + tex(m + " \\end{pmatrix}", "tex shrink") + "</div>";
 }
 
 QString symbols(const dyn::EquationsReport& r) {
@@ -212,7 +212,7 @@ QString css(const dyn::EquationsReport* r, const lecture_html::Style& s) {
               QString(
                   ".title{font-size:%2;margin:4px 0 8px 0;}"
                   "h3{font-size:%3;margin:14px 0 4px 0;color:#303848;}"
-                  ".eqm{font-size:%1;margin:4px 0 6px 0;}"
+                  ".eqm{font-size:%1;margin:4px 0 6px 0;}.shrink{display:inline-block;}"
                   ".entry{font-size:%1;line-height:1.9;margin:2px 0;padding-left:2.2em;text-indent:-2.2em;}"
                   ".entry .tex{white-space:nowrap;display:inline-block;text-indent:0;}"
                   ".entry .lhs{margin-right:0.35em;}.entry .eqop{margin:0 0.3em;}"

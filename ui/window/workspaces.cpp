@@ -100,6 +100,9 @@ bool roomFor(QMainWindow* window, QDockWidget* d, const Group& g, int mostForRea
   return !r.isValid() || r.height() <= side * std::max(g.along, mostForReadable) / 100;
 }
 
+// On screen: shown and not behind another tab (a dock behind a tab may still say isVisible()).
+bool onScreen(const QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
+
 Qt::Orientation stacking(const Group& g) {
   if (g.area == B) return g.under ? Qt::Vertical : Qt::Horizontal;
   return Qt::Vertical;
@@ -145,7 +148,7 @@ void apply(QMainWindow* window, const Layout& layout_, bool keepTabsInFront) {
   // The tabs in front now (keepTabsInFront); else each group's first dock comes forward.
   std::set<QDockWidget*> inFront;
   for (QDockWidget* d : docks)
-    if (keepTabsInFront && d->isVisible()) inFront.insert(d);
+    if (keepTabsInFront && onScreen(d)) inFront.insert(d);
   // Every dock out of the layout first: re-adding is the only way Qt places a dock anew.
   for (QDockWidget* d : docks) {
     d->setFloating(false);
@@ -220,7 +223,7 @@ void fitSizes(QMainWindow* window, const Layout& layout_) {
   // stays in front of the docks squeezed in behind it.
   QDockWidget* firstShown = first;
   for (const char* name : layout.groups.empty() ? std::vector<const char*>{} : layout.groups[0].docks)
-    if (QDockWidget* d = dockNamed(window, name); first && d && d->isVisible() && !first->isVisible()) firstShown = d;
+    if (QDockWidget* d = dockNamed(window, name); first && d && onScreen(d) && !onScreen(first)) firstShown = d;
   for (size_t k = 1; k < layout.groups.size() && first; ++k) {
     const Group& g = layout.groups[k];
     QDockWidget* d = g.docks.empty() ? nullptr : dockNamed(window, g.docks.front());
