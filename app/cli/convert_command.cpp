@@ -17,14 +17,6 @@
 namespace cli {
 namespace {
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void tell(const char* kind, const std::string& what) {
   std::fprintf(stderr, "dynscope-cli: %s: %s\n", kind, what.c_str());
 }
@@ -44,7 +36,7 @@ int runConvert(const Options& o) {
 
   std::string text;
   if (*o.to == "urdf") {
-    const std::string original = isDh ? "" : readText(o.modelPath);
+    const std::string original = isDh ? "" : readTextFile(o.modelPath);
     for (const std::string& loss : dyn::urdfLosses(robot)) tell("warning", loss);
     if (o.out) dyn::rebaseMeshPaths(robot, *o.out);  // relative meshes still name the same files
     text = dyn::writeUrdf(robot, dyn::looksLikeMjcf(original) ? "" : original);
@@ -52,7 +44,7 @@ int runConvert(const Options& o) {
     dyn::DhTable table;
     std::vector<std::string> notes;
     if (isDh && o.fixes.empty()) {  // a table to a table: only the convention changes
-      table = dyn::parseDhTable(readText(o.modelPath), o.modelPath);
+      table = dyn::parseDhTable(readTextFile(o.modelPath), o.modelPath);
       table.gravity = gravity;
       if (o.convention)
         table = dyn::toConvention(

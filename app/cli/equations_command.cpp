@@ -18,14 +18,6 @@
 namespace cli {
 namespace {
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // --parameters symbolic on a DH table: the standard-DH table the symbols are read from, refused with
 // the way out. (Other files: the model's own parameters, symbolicModel.)
 dyn::DhTable symbolicTable(const Session& s) {
@@ -35,7 +27,7 @@ dyn::DhTable symbolicTable(const Session& s) {
                                 "; --parameters numeric writes the equations with the model's numbers");
   };
   if (!o.fixes.empty()) refuse("--fix changes the model's numbers");
-  dyn::DhTable table = dyn::parseDhTable(readText(s.modelPath), s.modelPath);
+  dyn::DhTable table = dyn::parseDhTable(readTextFile(s.modelPath), s.modelPath);
   if (table.convention != dyn::DhConvention::Standard)
     refuse("the table is in the modified DH convention (convert it: dynscope-cli convert " + s.modelPath +
            " --to dh --convention standard)");

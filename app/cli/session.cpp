@@ -1,5 +1,8 @@
 #include "session.hpp"
 
+#include <fstream>
+#include <sstream>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -128,6 +131,14 @@ Session openSession(const Options& options) {
                  s.model.name.c_str());
   }
   return s;
+}
+
+std::string readTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 Eigen::VectorXd configurationInput(const Session& s, const std::optional<std::vector<double>>& given,

@@ -56,6 +56,9 @@ void requireRegularInertia(const dyn::Model& model);
 // or the model's numbers overflow, or H(q) is nearly singular there.
 void requireFinite(const dyn::Model& model, const Eigen::VectorXd& result, const std::string& what);
 
+// A file's whole text (a DH table read again for convert or equations); "PATH: cannot open the file".
+std::string readTextFile(const std::string& path);
+
 // Index of a model frame by name; UsageError listing valid names (and the nearest one) otherwise.
 int frameInput(const Session& s, const std::string& name);
 

@@ -25,25 +25,12 @@ EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicSt
 }
 
 ModelTpl<Sym> exactDecimalModel(const Model& model) {
-  Model m = model;
-  const auto snap = [](auto&& values) {
-    for (double& x : values.reshaped()) {
-      if (std::abs(x) < 1e-13) x = 0;
-      if (std::abs(std::abs(x) - 1) < 1e-13) x = x > 0 ? 1 : -1;
-    }
-  };
+  const Model m = withoutRoundingNoise(model);
   for (int i = 1; i <= m.N; ++i) {
-    snap(m.Xtree[i].E);
-    snap(m.Xtree[i].r);
-    snap(m.I[i].h);
-    snap(m.I[i].Ibar);
-    snap(m.joints[i].axis);
     if (!m.I[i].Ibar.allFinite() || !m.I[i].h.allFinite() || !std::isfinite(m.I[i].m) || !m.Xtree[i].E.allFinite() ||
         !m.Xtree[i].r.allFinite())
       throw std::invalid_argument("body '" + m.bodyNames[i] + "' has a number that is not finite");
   }
-  snap(m.gravity.v);
-  snap(m.gravity.w);
   return m.cast<Sym>();
 }
 

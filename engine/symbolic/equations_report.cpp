@@ -120,9 +120,9 @@ struct Printer {
         const Printed c = coefficient.is_integer() || decimals ? number(coefficient) : factor(coefficient);
         s.text += c.text;
         // TeX: a fraction needs no parentheses before its factors (\tfrac{1}{2} I_{2xx}, as printed).
-        s.tex += coefficient.is_integer() || decimals
-                     ? c.tex
-                     : "\\tfrac{" + ginacText(coefficient.numer(), true) + "}{" + ginacText(coefficient.denom(), true) + "}";
+        s.tex += coefficient.is_integer() || decimals ? c.tex
+                                                      : "\\tfrac{" + ginacText(coefficient.numer(), true) + "}{" +
+                                                            ginacText(coefficient.denom(), true) + "}";
         first = false;
       }
       for (const auto& f : factors) {

@@ -129,6 +129,20 @@ void snap(M&& values) {
 
 }  // namespace
 
+Model withoutRoundingNoise(const Model& model) {
+  Model m = model;
+  for (int i = 1; i <= m.N; ++i) {
+    snap(m.Xtree[i].E);
+    snap(m.Xtree[i].r);
+    snap(m.I[i].h);
+    snap(m.I[i].Ibar);
+    snap(m.joints[i].axis);
+  }
+  snap(m.gravity.v);
+  snap(m.gravity.w);
+  return m;
+}
+
 std::string parameterMeaning(const std::string& name, ParameterFrames frames) {
   if (name == "g") return "magnitude of gravity [m/s^2]";
   if (name.size() < 2 || name.find_first_of("0123456789") != 1) return "";
@@ -176,16 +190,7 @@ SymbolicModel symbolicModel(const Model& loaded) {
                                   jointTypeName(loaded.joints[i].type) +
                                   "; symbolic parameters are written for revolute and prismatic joints only");
   // The numbers with their rounding noise out, as the numeric equations take them.
-  Model m = loaded;
-  for (int i = 1; i <= m.N; ++i) {
-    snap(m.Xtree[i].E);
-    snap(m.Xtree[i].r);
-    snap(m.I[i].h);
-    snap(m.I[i].Ibar);
-    snap(m.joints[i].axis);
-  }
-  snap(m.gravity.v);
-  snap(m.gravity.w);
+  Model m = withoutRoundingNoise(loaded);
 
   SymbolicModel out;
   out.frames = ParameterFrames::Link;

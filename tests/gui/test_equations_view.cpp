@@ -88,10 +88,11 @@ class TestEquationsView : public QObject {
     QVERIFY2(dyn::testing::openAndWait(*w, path, &error), qPrintable(error));
   }
   void waitDerived() {
-    if (doc()->state() == EquationsDocument::State::Empty) doc()->compute();  // a view shown derives small robots itself
-    QTRY_VERIFY_WITH_TIMEOUT(doc()->state() != EquationsDocument::State::Computing &&
-                                 doc()->state() != EquationsDocument::State::Empty,
-                             120000);
+    if (doc()->state() == EquationsDocument::State::Empty)
+      doc()->compute();  // a view shown derives small robots itself
+    QTRY_VERIFY_WITH_TIMEOUT(
+        doc()->state() != EquationsDocument::State::Computing && doc()->state() != EquationsDocument::State::Empty,
+        120000);
     QVERIFY2(doc()->state() == EquationsDocument::State::Ready, qPrintable(doc()->message()));
   }
   void grab(const QString& name) {
@@ -146,17 +147,18 @@ class TestEquationsView : public QObject {
     const dyn::EquationsReport& r = *doc()->report();
     for (int dof : {0, 1}) {
       int expected = 0, others = 0;
-      for (const std::vector<int>& d : shownTerms(r)) (std::find(d.begin(), d.end(), dof) != d.end() ? expected : others) += 1;
+      for (const std::vector<int>& d : shownTerms(r))
+        (std::find(d.begin(), d.end(), dof) != d.end() ? expected : others) += 1;
       QVERIFY(expected > 0);
       // Hovering the joint's chip (what its mouseenter does), then what the page draws.
       const QString chip = QString("document.querySelector('.joint.j%1')").arg(dof);
       evaluate(dock()->view(), chip + ".dispatchEvent(new MouseEvent('mouseenter'))");
       const QString lit = QString(
-                              "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
-                              " return getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)'; }).length");
+          "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
+          " return getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)'; }).length");
       const QString faded = QString(
-                                "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
-                                " return parseFloat(getComputedStyle(e).opacity) < 0.5; }).length");
+          "Array.from(document.querySelectorAll('.entry .eqt')).filter(function (e) {"
+          " return parseFloat(getComputedStyle(e).opacity) < 0.5; }).length");
       QTRY_COMPARE(evaluate(dock()->view(), lit).toInt(), expected);
       QCOMPARE(evaluate(dock()->view(), faded).toInt(), others);
       evaluate(dock()->view(), chip + ".dispatchEvent(new MouseEvent('mouseleave'))");
@@ -175,8 +177,8 @@ class TestEquationsView : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(dock()->isRendered(), 60000);
     QCOMPARE(dock()->refusedFormulas(), 0);
     // The entries at the presentation size (30 pt at 1080 lines = 40 px), the Show box's part only.
-    const double px = evaluate(dock()->view(), "parseFloat(getComputedStyle(document.querySelector('.entry')).fontSize)")
-                          .toDouble();
+    const double px =
+        evaluate(dock()->view(), "parseFloat(getComputedStyle(document.querySelector('.entry')).fontSize)").toDouble();
     QVERIFY2(px >= 24 * 96.0 / 72 * w->height() / 1080.0 - 1, qPrintable(QString::number(px)));
     QVERIFY(!dock()->body().contains("g_{1} ="));
     // No term runs off the panel: the page is never wider than the view.

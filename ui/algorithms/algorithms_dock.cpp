@@ -527,12 +527,13 @@ void AlgorithmsDock::curvesFinished(std::vector<survey::Curve> curves, int nMax)
 }
 
 void AlgorithmsDock::updateFigureNote() {
-  QString note = tr("General N-link revolute chains, N = 1…%1, joint transforms apart; dashed: the papers' "
-                    "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2); the closed form: τ as code after "
-                    "common-subexpression elimination, n ≤ %3.")
-                     .arg(m_curvesNMax)
-                     .arg(m_robotN)
-                     .arg(survey::kClosedFormMaxN);
+  QString note =
+      tr("General N-link revolute chains, N = 1…%1, joint transforms apart; dashed: the papers' "
+         "polynomials; ◇: their n = 6, 12 values; dotted: this robot (n = %2); the closed form: τ as code after "
+         "common-subexpression elimination, n ≤ %3.")
+          .arg(m_curvesNMax)
+          .arg(m_robotN)
+          .arg(survey::kClosedFormMaxN);
   if (!m_capped.isEmpty()) note += " " + tr("Counted only %1.").arg(m_capped.join(", "));
   m_figureNote->setText(note);
 }

@@ -51,9 +51,9 @@ const dyn::Formulation& reference(dyn::Problem problem);
 struct Curve {
   const dyn::Formulation* formulation = nullptr;  // null: the closed form (below)
   std::string name;                               // the closed form's series name
-  std::vector<int> n;              // chain sizes measured
-  std::vector<double> muls, adds;  // the algorithm's count at each (joint transforms excluded)
-  int cap = 0;                     // > 0: measured only up to this n (its cost grows too fast)
+  std::vector<int> n;                             // chain sizes measured
+  std::vector<double> muls, adds;                 // the algorithm's count at each (joint transforms excluded)
+  int cap = 0;                                    // > 0: measured only up to this n (its cost grows too fast)
 };
 
 // The chain sizes of the figure: 1, 2, ... up to nMax (<= 64), about geometrically spaced.

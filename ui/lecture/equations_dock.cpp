@@ -34,8 +34,8 @@ constexpr ExportFormat kFormats[] = {
 
 // The sections of the Show box, in its order.
 constexpr equations_html::Section kSections[] = {
-    equations_html::Section::All,     equations_html::Section::MassMatrix,  equations_html::Section::Coriolis,
-    equations_html::Section::Gravity, equations_html::Section::Torque,      equations_html::Section::Christoffel,
+    equations_html::Section::All,     equations_html::Section::MassMatrix, equations_html::Section::Coriolis,
+    equations_html::Section::Gravity, equations_html::Section::Torque,     equations_html::Section::Christoffel,
     equations_html::Section::Symbols,
 };
 
@@ -56,12 +56,13 @@ EquationsDock::EquationsDock(EquationsDocument* document, QWidget* parent)
   m_parameters->setObjectName("equationsParameters");
   m_parameters->addItem(tr("Symbolic parameters"), int(dyn::EquationParameters::Symbolic));
   m_parameters->addItem(tr("The robot's numbers"), int(dyn::EquationParameters::Numeric));
-  m_parameters->setToolTip(tr("Masses, lengths, centres of mass and inertias as symbols (m₁, l₁, c₁ₓ, I₁zz …: a "
-                              "DH table's, or a URDF's with its joint origins p₁ₓ …) or as the robot's numbers"));
+  m_parameters->setToolTip(
+      tr("Masses, lengths, centres of mass and inertias as symbols (m₁, l₁, c₁ₓ, I₁zz …: a "
+         "DH table's, or a URDF's with its joint origins p₁ₓ …) or as the robot's numbers"));
   m_section = new QComboBox(body);
   m_section->setObjectName("equationsSection");
-  for (const QString& s : {tr("All"), tr("M(q)"), tr("C(q, q̇) q̇"), tr("g(q)"), tr("τ"), tr("Christoffel symbols"),
-                           tr("Symbols")})
+  for (const QString& s :
+       {tr("All"), tr("M(q)"), tr("C(q, q̇) q̇"), tr("g(q)"), tr("τ"), tr("Christoffel symbols"), tr("Symbols")})
     m_section->addItem(s);
   m_section->setToolTip(tr("What the view shows: one part for a slide, or everything"));
   m_derive = new QPushButton(tr("Derive"), body);
@@ -186,9 +187,10 @@ void EquationsDock::refresh() {
       break;
     case State::Empty: {
       const dyn::EquationsEstimate e = m_document->estimate();
-      m_body = equations_html::message(e.feasible ? tr("Derive writes this robot's equations of motion (%1).")
-                                                        .arg(QString::fromStdString(e.explanation))
-                                                  : QString::fromStdString(e.explanation));
+      m_body = equations_html::message(
+          e.feasible
+              ? tr("Derive writes this robot's equations of motion (%1).").arg(QString::fromStdString(e.explanation))
+              : QString::fromStdString(e.explanation));
       break;
     }
     default:

@@ -10,8 +10,9 @@
 EquationsDocument::EquationsDocument(RobotDocument* robot, QObject* parent) : QObject(parent), m_robot(robot) {
   if (!available())
     m_state = State::Unavailable,
-    m_message = tr("This build has no computer algebra (GiNaC was not found when it was configured): install it "
-                   "(apt-get install libginac-dev, or scripts/setup) and rebuild.");
+    m_message =
+        tr("This build has no computer algebra (GiNaC was not found when it was configured): install it "
+           "(apt-get install libginac-dev, or scripts/setup) and rebuild.");
   connect(robot, &RobotDocument::modelChanged, this, &EquationsDocument::onModelChanged);
   connect(robot, &RobotDocument::dhTableChanged, this, &EquationsDocument::onModelChanged);
   onModelChanged();
@@ -47,8 +48,8 @@ void EquationsDocument::onModelChanged() {
   m_report.reset();
   // Symbolic parameters by default for a DH robot (the table's l_i, d_i: a textbook's), the robot's
   // numbers otherwise (a URDF's symbols are many: p_i, c_i, I_i of every link).
-  m_parameters = m_robot->dhTable() && symbolicPossible() ? dyn::EquationParameters::Symbolic
-                                                          : dyn::EquationParameters::Numeric;
+  m_parameters =
+      m_robot->dhTable() && symbolicPossible() ? dyn::EquationParameters::Symbolic : dyn::EquationParameters::Numeric;
   if (m_state != State::Unavailable) setState(State::Empty);
 }
 

@@ -20,11 +20,11 @@ class EquationsDocument : public QObject {
 
  public:
   enum class State {
-    Empty,        // nothing derived for this robot yet
-    Computing,    // progress() says how far
-    Ready,        // report() holds the equations
-    Refused,      // message(): why (the estimate, or what the model has that cannot be written)
-    Failed,       // message(): the error
+    Empty,      // nothing derived for this robot yet
+    Computing,  // progress() says how far
+    Ready,      // report() holds the equations
+    Refused,    // message(): why (the estimate, or what the model has that cannot be written)
+    Failed,     // message(): the error
     Cancelled,
     Unavailable,  // this build has no computer algebra (GiNaC); message() says how to get it
   };

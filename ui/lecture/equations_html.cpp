@@ -9,7 +9,9 @@
 namespace equations_html {
 namespace {
 
-QString tex(const QString& t, const char* cls = "tex") { return QString("<span class=\"%1\">%2</span>").arg(cls, t.toHtmlEscaped()); }
+QString tex(const QString& t, const char* cls = "tex") {
+  return QString("<span class=\"%1\">%2</span>").arg(cls, t.toHtmlEscaped());
+}
 
 // A factor times a sum, "m_{2} \left(a + b - c\right)" as the printer writes it: the factor and the
 // sum's terms (with their signs), so that the sum may wrap between its terms; empty otherwise (a
@@ -164,8 +166,9 @@ QString chips(const dyn::EquationsReport& r) {
              "<span class=\"joint j%1\" onmouseenter=\"document.body.dataset.hl='%1'\" "
              "onmouseleave=\"delete document.body.dataset.hl\">%2 <span class=\"jn\">%3</span></span>")
              .arg(k)
-             .arg(tex(QString("q_{%1}").arg(k + 1)),
-                  k < int(r.dofNames.size()) ? QString::fromStdString(r.dofNames[size_t(k)]).toHtmlEscaped() : QString());
+             .arg(tex(QString("q_{%1}").arg(k + 1)), k < int(r.dofNames.size())
+                                                         ? QString::fromStdString(r.dofNames[size_t(k)]).toHtmlEscaped()
+                                                         : QString());
   return h + "</div>";
 }
 
@@ -173,14 +176,14 @@ QString chips(const dyn::EquationsReport& r) {
 
 QString body(const dyn::EquationsReport& r, Section s, const lecture_html::Style& style, bool hover) {
   (void)style;
-  QString h = QString("<div class=\"title\">%1<br>%2</div>")
-                  .arg(QObject::tr("Equations of motion of %1:").arg(QString::fromStdString(r.modelName).toHtmlEscaped()),
-                       tex("\\tau = M(q)\\,\\ddot{q} + C(q, \\dot{q})\\,\\dot{q} + g(q)"));
+  QString h =
+      QString("<div class=\"title\">%1<br>%2</div>")
+          .arg(QObject::tr("Equations of motion of %1:").arg(QString::fromStdString(r.modelName).toHtmlEscaped()),
+               tex("\\tau = M(q)\\,\\ddot{q} + C(q, \\dot{q})\\,\\dot{q} + g(q)"));
   if (hover) h += chips(r);
   const bool all = s == Section::All;
   if (all || s == Section::MassMatrix)
-    h += QString("<h3>%1</h3>").arg(QObject::tr("Mass matrix (symmetric)")) + massOverview(r) +
-         entries(r.M, r.n);
+    h += QString("<h3>%1</h3>").arg(QObject::tr("Mass matrix (symmetric)")) + massOverview(r) + entries(r.M, r.n);
   if (all || s == Section::Coriolis)
     h += section(QObject::tr("Coriolis and centrifugal terms"), "c = C(q, \\dot{q})\\,\\dot{q}", r.c);
   if (all || s == Section::Gravity) h += section(QObject::tr("Gravity"), "g(q)", r.g);
@@ -238,8 +241,8 @@ QString css(const dyn::EquationsReport* r, const lecture_html::Style& s) {
 
 std::optional<Section> sectionNamed(const QString& name) {
   static const std::pair<const char*, Section> names[] = {
-      {"all", Section::All},       {"M", Section::MassMatrix},        {"c", Section::Coriolis},
-      {"g", Section::Gravity},     {"tau", Section::Torque},          {"christoffel", Section::Christoffel},
+      {"all", Section::All},         {"M", Section::MassMatrix}, {"c", Section::Coriolis},
+      {"g", Section::Gravity},       {"tau", Section::Torque},   {"christoffel", Section::Christoffel},
       {"symbols", Section::Symbols},
   };
   for (const auto& [n, s] : names)

@@ -83,8 +83,8 @@ QString build(const Content& c, bool embed, std::map<int, QImage>* images, bool 
   }
   QString css = kHandoutCss;
   if (c.equations) {
-    h += "<section id=\"equations\">" +
-         equations_html::body(*c.equations, equations_html::Section::All, style, false) + "</section>\n";
+    h += "<section id=\"equations\">" + equations_html::body(*c.equations, equations_html::Section::All, style, false) +
+         "</section>\n";
     css += equations_html::css(c.equations.get(), style) + ".entry{break-inside:avoid;}";
   }
   const QString title = QObject::tr("%1 on %2 — Dynscope handout").arg(a ? a->name : "", c.robotName);

@@ -225,7 +225,8 @@ class MainWindow : public QMainWindow {
   void createWorkspaceUi();
   const workspaces::Workspace& currentWorkspace() const;
   // `keepTabsInFront`: the same workspace again (presentation mode): the tabs in front stay.
-  void layOut(const workspaces::Layout& layout, bool keepTabsInFront = false);  // now and again once the window has settled
+  void layOut(const workspaces::Layout& layout,
+              bool keepTabsInFront = false);  // now and again once the window has settled
   // After a load: a DH robot brings its table forward (a tab at the desk; its own place when
   // presenting, where a URDF after it gives the place back).
   void followRobotKind();

@@ -19,12 +19,12 @@
 #include "lecture/algorithm_inspector_dock.hpp"
 #include "lecture/equations_dock.hpp"
 #include "lecture/equations_document.hpp"
-#include "session/workbench_session.hpp"
 #include "lecture/handout.hpp"
 #include "lecture/lecture_document.hpp"
 #include "massmatrix/mass_matrix_dock.hpp"
 #include "scene/robot_scene.hpp"
 #include "scene/trace_arrow_overlay.hpp"
+#include "session/workbench_session.hpp"
 #include "trajectory/plots_dock.hpp"
 #include "viewport/vtk_viewport.hpp"
 #include "window/icons.hpp"
@@ -226,7 +226,8 @@ bool MainWindow::exportHandout(const QString& path, const QSize& pictureSize) {
   c.trace = &trace;
   c.arrowLegend = QString::fromStdString(m_arrows->legendText());
   // The equations of motion when they have been derived (the Equations of motion view).
-  if (m_session->equations()->state() == EquationsDocument::State::Ready) c.equations = m_session->equations()->sharedReport();
+  if (m_session->equations()->state() == EquationsDocument::State::Ready)
+    c.equations = m_session->equations()->sharedReport();
   c.picture = [this, pictureSize](int p) {
     m_lecture->setPosition(p);
     return m_viewport->grabImage(pictureSize.width(), pictureSize.height());

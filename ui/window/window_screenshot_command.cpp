@@ -124,7 +124,8 @@ int runWindowScreenshot(const LaunchOptions& options, const QString& modelPath, 
             equations->state() == EquationsDocument::State::Computing) &&
            deriving.elapsed() < 120000)
       settle(50);
-    if (equations->state() == EquationsDocument::State::Computing) return fail("the equations took more than 2 minutes");
+    if (equations->state() == EquationsDocument::State::Computing)
+      return fail("the equations took more than 2 minutes");
     QElapsedTimer typesetting;
     typesetting.start();
     while (!window.equationsDock()->isRendered() && typesetting.elapsed() < 30000) settle(50);

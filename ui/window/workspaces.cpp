@@ -199,7 +199,8 @@ void apply(QMainWindow* window, const Layout& layout_, bool keepTabsInFront) {
     if (!fronts[k]) continue;
     QDockWidget* front = fronts[k];
     for (const char* name : layout.groups[k].docks)
-      if (QDockWidget* d = dockNamed(window, name); d && d != fronts[k] && inFront.count(d) && !inFront.count(fronts[k]))
+      if (QDockWidget* d = dockNamed(window, name);
+          d && d != fronts[k] && inFront.count(d) && !inFront.count(fronts[k]))
         front = d;
     front->raise();
   }

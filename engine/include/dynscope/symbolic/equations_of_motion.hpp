@@ -70,6 +70,9 @@ EquationsOfMotion equationsOfMotion(const ModelTpl<Sym>& model, const SymbolicSt
 // otherwise be an exact rational that every product carries along). EquationsUnsupported-free:
 // std::invalid_argument naming the body when a number is not finite.
 ModelTpl<Sym> exactDecimalModel(const Model& model);
+// The model with that rounding noise taken out (of the tree transforms, inertias, joint axes and
+// gravity), for exactDecimalModel and symbolicModel alike.
+Model withoutRoundingNoise(const Model& model);
 
 // M(q) by CRBA and g(q) by RNEA on the symbolic scalar, not simplified: equationsReport simplifies
 // them entry by entry (with progress and cancel between entries). Instantiated here once, so that
