@@ -27,43 +27,7 @@ std::string formatJsonNumber(double x) {
   return s;
 }
 
-std::string quoteJson(std::string_view raw) {
-  // JSON text is UTF-8: a byte that is not part of a valid sequence would make every parser
-  // reject the whole document, so such bytes become U+FFFD.
-  std::string sanitized;
-  if (!dyn::isValidUtf8(raw)) sanitized = dyn::sanitizeUtf8(raw);
-  const std::string_view s = sanitized.empty() ? raw : std::string_view(sanitized);
-  std::string q = "\"";
-  q.reserve(s.size() + 2);
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        q += "\\\"";
-        break;
-      case '\\':
-        q += "\\\\";
-        break;
-      case '\n':
-        q += "\\n";
-        break;
-      case '\r':
-        q += "\\r";
-        break;
-      case '\t':
-        q += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
-          q += buf;
-        } else {
-          q += c;  // valid UTF-8 passes through unchanged
-        }
-    }
-  }
-  return q + "\"";
-}
+std::string quoteJson(std::string_view raw) { return dyn::jsonString(raw); }
 
 void JsonWriter::newline() {
   out_ << '\n';

@@ -524,35 +524,7 @@ ClosedFormCost closedFormCost(int n) {
 
 namespace {
 
-std::string quote(const std::string& raw) {
-  const std::string s = isValidUtf8(raw) ? raw : sanitizeUtf8(raw);
-  std::string q = "\"";
-  for (const char ch : s) {
-    switch (ch) {
-      case '"':
-        q += "\\\"";
-        break;
-      case '\\':
-        q += "\\\\";
-        break;
-      case '\n':
-        q += "\\n";
-        break;
-      case '\t':
-        q += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          q += buf;
-        } else {
-          q += ch;
-        }
-    }
-  }
-  return q + "\"";
-}
+std::string quote(const std::string& raw) { return jsonString(raw); }
 
 std::string jsonNumber(double x) { return std::isfinite(x) ? shortestDecimal(x) : "null"; }
 

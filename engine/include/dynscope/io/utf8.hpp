@@ -16,6 +16,10 @@ bool isValidUtf8(std::string_view text, std::size_t* badOffset = nullptr);
 // safe to print, quote in a message or write into JSON.
 std::string sanitizeUtf8(std::string_view text);
 
+// `raw` as a JSON string literal, quotes included: escapes for ", \\ and control characters, invalid
+// UTF-8 replaced first (a parser would reject the whole document). The CLI's JSON and the equations'.
+std::string jsonString(std::string_view raw);
+
 // "" when `text` is valid UTF-8, else a message for a load error, e.g.
 // "link name 'caf\uFFFD' is not valid UTF-8 (byte 0xE9 at position 4); save the file as UTF-8".
 std::string utf8Problem(std::string_view what, std::string_view text);
