@@ -180,7 +180,7 @@ void EquationsDock::refresh() {
   const dyn::EquationsReport* report = m_document->report();
   switch (m_document->state()) {
     case State::Ready:
-      m_body = equations_html::body(*report, section(), style);
+      m_body = equations_html::body(*report, section());
       break;
     case State::Computing:
       m_body = equations_html::message(tr("Deriving the equations of motion…"));

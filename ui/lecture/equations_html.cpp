@@ -174,8 +174,7 @@ QString chips(const dyn::EquationsReport& r) {
 
 }  // namespace
 
-QString body(const dyn::EquationsReport& r, Section s, const lecture_html::Style& style, bool hover) {
-  (void)style;
+QString body(const dyn::EquationsReport& r, Section s, bool hover) {
   QString h =
       QString("<div class=\"title\">%1<br>%2</div>")
           .arg(QObject::tr("Equations of motion of %1:").arg(QString::fromStdString(r.modelName).toHtmlEscaped()),

@@ -18,7 +18,7 @@ enum class Section { All, MassMatrix, Coriolis, Gravity, Torque, Christoffel, Sy
 std::optional<Section> sectionNamed(const QString& name);
 
 // The page's body for `section`; `hover`: the joint chips (not on paper).
-QString body(const dyn::EquationsReport& report, Section section, const lecture_html::Style& style, bool hover = true);
+QString body(const dyn::EquationsReport& report, Section section, bool hover = true);
 // The stylesheet: the lecture pages' plus the entries, terms, chips and the lit terms.
 QString css(const dyn::EquationsReport* report, const lecture_html::Style& style);
 // A page with a message instead of equations (computing, refused, failed).

@@ -83,7 +83,7 @@ QString build(const Content& c, bool embed, std::map<int, QImage>* images, bool 
   }
   QString css = kHandoutCss;
   if (c.equations) {
-    h += "<section id=\"equations\">" + equations_html::body(*c.equations, equations_html::Section::All, style, false) +
+    h += "<section id=\"equations\">" + equations_html::body(*c.equations, equations_html::Section::All, false) +
          "</section>\n";
     css += equations_html::css(c.equations.get(), style) + ".entry{break-inside:avoid;}";
   }
