@@ -36,7 +36,7 @@ QVariant evaluate(KatexView* view, const QString& script) {
     out = v;
     done = true;
   });
-  QTest::qWaitFor([&] { return done; }, 10000);
+  if (!QTest::qWaitFor([&] { return done; }, 10000)) qWarning("the page did not answer: %s", qPrintable(script));
   return out;
 }
 

@@ -20,7 +20,9 @@ KatexView::KatexView(const QString& title, const QString& viewName, QWidget* par
   m_resend->setSingleShot(true);
   m_resend->setInterval(5000);
   connect(m_resend, &QTimer::timeout, this, [this] {
-    if (!isRendered()) push();
+    if (isRendered()) return;
+    m_sent.clear();  // the request may have been dropped: nothing would answer it
+    push();
   });
 }
 
@@ -59,6 +61,7 @@ void KatexView::ensureView() {
     qWarning("%s: the equation page's renderer stopped; loading it again", qPrintable(m_name));
     m_shellLoaded = false;
     m_rendered.clear();
+    m_sent.clear();
     loadShell();
   });
   loadShell();
@@ -69,21 +72,26 @@ void KatexView::loadShell() {
   if (!katex_assets::available())
     qWarning("%s: KaTeX not found in %s (Debian: libjs-katex); the equations show as TeX", qPrintable(m_name),
              qPrintable(katex_assets::directory()));
+  m_sent.clear();
   m_view->setHtml(lecture_html::page(QString(), lecture_html::Style::normal()),
                   QUrl::fromLocalFile(katex_assets::directory() + "/"));
 }
 
 void KatexView::push() {
-  if (!m_view || !m_shellLoaded || !isVisible() || m_body.isEmpty()) return;
+  if (!m_view || !m_shellLoaded || !isVisible() || m_body.isEmpty() || !m_sent.isEmpty()) return;
   m_resend->start();
   const QString key = m_body + m_css;
+  m_sent = key;
   const QString args =
       QString::fromUtf8(QJsonDocument(QJsonArray{m_body, m_css, m_fit}).toJson(QJsonDocument::Compact));
   // The page answers later, or (Qt WebEngine 6.4) calls back with nothing while it is destroyed,
   // when this panel's members are gone: the flag tells.
   const std::shared_ptr<bool> alive = m_alive;
   m_view->page()->runJavaScript("dynShow.apply(null, " + args + ")", [this, key, alive](const QVariant& refused) {
-    if (!*alive || !refused.isValid()) return;
+    if (!*alive) return;
+    if (m_sent == key) m_sent.clear();
+    if (!refused.isValid()) return;
+    if (key != m_body + m_css) return push();  // passed over: the newest body now
     m_refused = refused.toInt();
     confirmWhenFontsLoaded(key, 100);
   });

@@ -56,6 +56,10 @@ class KatexView : public QWidget {
   // may drop a request (seen on a loaded CI machine), and nothing else would ask again.
   QTimer* m_resend = nullptr;
   QString m_body, m_css, m_rendered;  // m_rendered: body + css on screen
+  // Body + css sent and not yet answered. One request at a time: the answer sends the newest body,
+  // so stepping fast (a held arrow key, Play, the handout's pictures) skips the bodies passed over
+  // instead of queueing their typesetting in the renderer, which other pages (the PDF) share.
+  QString m_sent;
   bool m_fit = false;
   int m_refused = 0;
 };
