@@ -100,8 +100,8 @@ QByteArray printPdf(const QString& file, const QString& title, QString* why) {
   bool loaded = false, ok = false, ready = false, printed = false;
   QByteArray pdf;
   QWebEnginePage page;
-  // Visible, though no view shows it: Chromium runs a hidden page's renderer at background
-  // priority, and on a busy machine loading and printing the handout took 80 s instead of 10.
+  // Visible, though no view shows it: Chromium may run a hidden page's renderer at background
+  // priority (one A/B on a busy machine: loading and printing 80 s hidden, 18 s visible).
   page.setVisible(true);
   QObject::connect(&page, &QWebEnginePage::loadFinished, [&](bool success) {
     loaded = true;

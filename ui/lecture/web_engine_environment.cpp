@@ -11,7 +11,7 @@ namespace web_engine {
 
 void prepareEnvironment() {
   if (qEnvironmentVariableIsSet("QTWEBENGINE_CHROMIUM_FLAGS")) return;
-  QByteArray flags = "--disable-gpu";
+  QByteArray flags = "--disable-gpu --disable-renderer-backgrounding";
   if (geteuid() == 0) flags += " --no-sandbox";
   qputenv("QTWEBENGINE_CHROMIUM_FLAGS", flags);
 }

@@ -5,8 +5,10 @@
 // it from its library's constructor when it is linked; the app sets it explicitly).
 // QTWEBENGINE_CHROMIUM_FLAGS, when the user has not set it, becomes "--disable-gpu" (the pages are
 // static text: Chromium's GPU process gains nothing and fails under Xvfb and beside VTK's context
-// on some drivers) plus "--no-sandbox" when running as root (Chromium refuses its sandbox as root,
-// as in CI and containers). A value set by the user is left as it is.
+// on some drivers) and "--disable-renderer-backgrounding" (Chromium lowers the priority of a renderer
+// with no page on screen, and the handout's PDF page never is: seen at nice 5 beside compilers),
+// plus "--no-sandbox" when running as root (Chromium
+// refuses its sandbox as root, as in CI and containers). A value set by the user is left as it is.
 #pragma once
 #include <functional>
 
