@@ -505,8 +505,7 @@ EquationValues evaluateEquations(EquationsReport& report, const Eigen::VectorXd&
   // The state's symbols take the values too.
   for (EquationSymbol& s : report.symbols) {
     if (s.dof < 0) continue;
-    const char* kind = s.name.starts_with("qdd") ? "qdd" : s.name.starts_with("qd") ? "qd" : "q";
-    s.value = kind[2] ? qdd[s.dof] : kind[1] ? qd[s.dof] : q[s.dof];
+    s.value = s.name.starts_with("qdd") ? qdd[s.dof] : s.name.starts_with("qd") ? qd[s.dof] : q[s.dof];
   }
   report.values = v;
   return v;
