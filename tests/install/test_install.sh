@@ -31,6 +31,10 @@ pass() { echo "ok: $*"; }
 
 # A clean environment: what a user's login shell would have, plus the X display when there is one.
 clean_env=(env -i "HOME=$work/home" "PATH=/usr/local/bin:/usr/bin:/bin" "LANG=C.UTF-8" "TMPDIR=$work/tmp")
+# The sanitizer build's options (scripts/test-sanitizers: LeakSanitizer's suppressions) go through.
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+  [ -n "${!v:-}" ] && clean_env+=("$v=${!v}")
+done
 mkdir -p "$work/home" "$work/tmp" "$work/outside"
 
 # Sorted, unique words of stdin, one a line.
