@@ -27,8 +27,6 @@ std::string formatJsonNumber(double x) {
   return s;
 }
 
-std::string quoteJson(std::string_view raw) { return dyn::jsonString(raw); }
-
 void JsonWriter::newline() {
   out_ << '\n';
   for (size_t k = 0; k < stack_.size(); ++k) out_ << "  ";
@@ -47,7 +45,7 @@ void JsonWriter::beforeValue() {
 void JsonWriter::key(std::string_view k) {
   if (stack_.back().count++ > 0) out_ << ',';
   newline();
-  out_ << quoteJson(k) << ": ";
+  out_ << dyn::jsonString(k) << ": ";
   afterKey_ = true;
 }
 
@@ -100,7 +98,7 @@ void JsonWriter::value(bool x) {
 
 void JsonWriter::value(std::string_view s) {
   beforeValue();
-  out_ << quoteJson(s);
+  out_ << dyn::jsonString(s);
 }
 
 void JsonWriter::null() {
@@ -141,7 +139,7 @@ void JsonWriter::inlineArray(const std::vector<std::string>& xs) {
   std::string line = "[";
   for (size_t k = 0; k < xs.size(); ++k) {
     if (k) line += ", ";
-    line += quoteJson(xs[k]);
+    line += dyn::jsonString(xs[k]);
   }
   line += ']';
   out_ << line;

@@ -16,8 +16,6 @@ namespace cli {
 // The shortest text that reads back as exactly x ("-9.81", "1e-05"), or "null" for NaN and
 // infinities (JSON has no such numbers).
 std::string formatJsonNumber(double x);
-// A JSON string literal with quotes and escapes; invalid UTF-8 is replaced by U+FFFD.
-std::string quoteJson(std::string_view s);
 
 class JsonWriter {
  public:

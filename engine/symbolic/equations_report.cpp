@@ -523,8 +523,6 @@ ClosedFormCost closedFormCost(int n) {
 
 namespace {
 
-std::string quote(const std::string& raw) { return jsonString(raw); }
-
 std::string jsonNumber(double x) { return std::isfinite(x) ? shortestDecimal(x) : "null"; }
 
 std::string describe(const EquationsReport& r) {
@@ -614,7 +612,7 @@ std::string writeJson(const EquationsReport& r, const std::string& origin) {
   std::ostringstream out;
   const auto strings = [&](const std::vector<EquationEntry>& v, bool tex) {
     std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + quote(tex ? v[i].tex : v[i].text);
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + jsonString(tex ? v[i].tex : v[i].text);
     return s + "]";
   };
   const auto numbers = [&](const Eigen::VectorXd& v) {
@@ -622,10 +620,11 @@ std::string writeJson(const EquationsReport& r, const std::string& origin) {
     for (int i = 0; i < v.size(); ++i) s += (i ? ", " : "") + jsonNumber(v[i]);
     return s + "]";
   };
-  out << "{\n  \"command\": \"equations\",\n  \"model\": " << quote(r.modelName) << ",\n  \"file\": " << quote(origin)
-      << ",\n  \"floating_base\": false,\n  \"gravity\": [" << jsonNumber(r.gravity[0]) << ", "
-      << jsonNumber(r.gravity[1]) << ", " << jsonNumber(r.gravity[2]) << "],\n  \"parameters\": \""
-      << (r.parameters == EquationParameters::Symbolic ? "symbolic" : "numeric") << "\",\n";
+  out << "{\n  \"command\": \"equations\",\n  \"model\": " << jsonString(r.modelName)
+      << ",\n  \"file\": " << jsonString(origin) << ",\n  \"floating_base\": false,\n  \"gravity\": ["
+      << jsonNumber(r.gravity[0]) << ", " << jsonNumber(r.gravity[1]) << ", " << jsonNumber(r.gravity[2])
+      << "],\n  \"parameters\": \"" << (r.parameters == EquationParameters::Symbolic ? "symbolic" : "numeric")
+      << "\",\n";
   for (const bool tex : {false, true}) {
     const std::string key = tex ? "latex" : "text";
     out << "  \"" << key << "_M\": [";
@@ -641,16 +640,16 @@ std::string writeJson(const EquationsReport& r, const std::string& origin) {
   for (std::size_t m = 0; m < r.christoffel.size(); ++m) {
     const EquationEntry& e = r.christoffel[m];
     const auto& ijk = r.expressions ? r.expressions->christoffelIndex[m] : std::array<int, 3>{};
-    out << (m ? "," : "") << "\n    {\"name\": " << quote(e.name) << ", \"tex_name\": " << quote(e.texName)
+    out << (m ? "," : "") << "\n    {\"name\": " << jsonString(e.name) << ", \"tex_name\": " << jsonString(e.texName)
         << ", \"i\": " << ijk[0] + 1 << ", \"j\": " << ijk[1] + 1 << ", \"k\": " << ijk[2] + 1
-        << ", \"text\": " << quote(e.text) << ", \"latex\": " << quote(e.tex) << "}";
+        << ", \"text\": " << jsonString(e.text) << ", \"latex\": " << jsonString(e.tex) << "}";
   }
   out << (r.christoffel.empty() ? "],\n" : "\n  ],\n");
   out << "  \"symbols\": [";
   for (std::size_t k = 0; k < r.symbols.size(); ++k) {
     const EquationSymbol& x = r.symbols[k];
-    out << (k ? "," : "") << "\n    {\"name\": " << quote(x.name) << ", \"tex\": " << quote(x.tex)
-        << ", \"meaning\": " << quote(x.meaning);
+    out << (k ? "," : "") << "\n    {\"name\": " << jsonString(x.name) << ", \"tex\": " << jsonString(x.tex)
+        << ", \"meaning\": " << jsonString(x.meaning);
     if (x.value) out << ", \"value\": " << jsonNumber(*x.value);
     out << "}";
   }
